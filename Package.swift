@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module order (DESIGN.md): Geo ← LocationStore ← RegionRefresh ← (ChainImport, TraceReplay, RefreshServer) ← oncue.
+// A module never imports one above it.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "oncue",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "oncue", targets: ["oncue"]),
+        .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "LocationStore", targets: ["LocationStore"]),
+        .library(name: "RegionRefresh", targets: ["RegionRefresh"]),
+        .library(name: "ChainImport", targets: ["ChainImport"]),
+        .library(name: "TraceReplay", targets: ["TraceReplay"]),
+        .library(name: "RefreshServer", targets: ["RefreshServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "Geo", swiftSettings: strict),
+        .target(name: "LocationStore", dependencies: ["Geo", "CSQLite"], swiftSettings: strict),
+        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
+        .target(name: "ChainImport", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
+        .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .target(
+            name: "RefreshServer",
+            dependencies: [
+                "Geo", "LocationStore", "RegionRefresh", "ChainImport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "oncue",
+            dependencies: [
+                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "LocationStoreTests", dependencies: ["Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "RegionRefreshTests", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .testTarget(name: "ChainImportTests", dependencies: ["Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(name: "TraceReplayTests", dependencies: ["Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
+        .testTarget(
+            name: "RefreshServerTests",
+            dependencies: [
+                "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "OnCueCLITests", dependencies: ["LocationStore", "Geo"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+import Geo
+
+/// Where OnCue keeps networks, locations and the import log.
+///
+/// The embedded implementation is `SQLiteLocationStore` (SQLite + SpatiaLite, one file); a
+/// PostGIS implementation for scale-out conforms to the same protocol and passes the same tests.
+/// A store instance belongs to one task at a time; open one per task.
+public protocol LocationStore: AnyObject {
+    // Networks
+    func networks() async throws -> [NetworkSummary]
+    func network(id: String) async throws -> Network?
+    func upsertNetwork(_ network: Network) async throws
+    /// Makes `alias` (any spelling of a brand) resolve to `networkId`.
+    func addAlias(_ alias: String, networkId: String) async throws
+    /// The network an alias or a network id resolves to, if any.
+    func resolveNetwork(_ nameOrAlias: String) async throws -> String?
+
+    // Locations
+    /// Inserts or updates locations by id in one transaction; reports what happened to each.
+    func upsert(_ locations: [Location]) async throws -> [UpsertOutcome]
+    func location(id: String) async throws -> Location?
+    /// Deletes locations by id; returns how many existed.
+    func deleteLocations(ids: [String]) async throws -> Int
+    /// Ids of every location of a network.
+    func locationIds(networkId: String) async throws -> Set<String>
+    /// Up to `limit` locations within the radius, nearest first; equal distances ordered by id.
+    func nearby(_ query: NearbyQuery) async throws -> [NearbyLocation]
+    /// Every location, in batches, for building in-memory indexes.
+    func forEachLocation(batchSize: Int, _ body: ([Location]) throws -> Void) async throws
+    func stats() async throws -> StoreStats
+
+    // Import log
+    func insertImport(_ record: ImportRecord) async throws -> Int64
+    func updateImport(_ record: ImportRecord) async throws
+    func imports(limit: Int) async throws -> [ImportRecord]
+    /// The record with its rejected rows and warnings.
+    func importRecord(id: Int64) async throws -> ImportRecord?
+
+    /// Runs `body` in one transaction: its writes commit together or not at all.
+    func transaction<T>(_ body: () async throws -> T) async throws -> T
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A chain or system whose locations share a loyalty card (e.g. `costco`, a library system).
+public struct Network: Sendable, Hashable, Codable {
+    /// Slug, e.g. `costco`, `whole-foods`, `ny0778`.
+    public var id: String
+    public var name: String
+    /// grocery, wholesale, coffee, library, pharmacy, fast-food, theme-park, airport, … (free text; see the radius and boost tables).
+    public var category: String?
+    /// Venues such as theme parks and airports get large (500–2000 m) regions.
+    public var isLargeArea: Bool
+    /// A radius for every location of the network, overriding the density tiers.
+    public var defaultRadiusMeters: Double?
+
+    public init(id: String, name: String, category: String? = nil, isLargeArea: Bool = false, defaultRadiusMeters: Double? = nil) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.isLargeArea = isLargeArea
+        self.defaultRadiusMeters = defaultRadiusMeters
+    }
+}
+
+/// A network with its number of locations, as listed by `networks()`.
+public struct NetworkSummary: Sendable, Hashable, Codable {
+    public var network: Network
+    public var locationCount: Int
+    public var aliases: [String]
+
+    public init(network: Network, locationCount: Int, aliases: [String] = []) {
+        self.network = network
+        self.locationCount = locationCount
+        self.aliases = aliases
+    }
+}
+
+extension Network {
+    /// The canonical slug of a free-text name: lower case ASCII letters and digits joined by single dashes
+    /// ("Chick-fil-A" → "chick-fil-a", "SONIC Drive In" → "sonic-drive-in").
+    public static func slug(_ name: String) -> String {
+        var out: [Character] = []
+        var pendingDash = false
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingDash && !out.isEmpty { out.append("-") }
+                pendingDash = false
+                out.append(Character(scalar))
+            } else if scalar == "'" || scalar == "’" {
+                continue   // "Arby's" → "arbys"
+            } else {
+                pendingDash = true
+            }
+        }
+        return String(out)
+    }
+
+    /// The key under which a brand alias is stored: the slug without dashes, so that
+    /// "Sonic Drive-In", "SONIC Drive In" and "sonic drivein" are one alias.
+    public static func aliasKey(_ name: String) -> String {
+        slug(name).replacingOccurrences(of: "-", with: "")
+    }
+}

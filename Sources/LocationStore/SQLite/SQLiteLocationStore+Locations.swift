@@ -1,0 +1,143 @@
+import Geo
+
+extension SQLiteLocationStore {
+    static let locationColumns = """
+        id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
+        radius_m, venue_radius_m, source_import_id
+        """
+
+    static func readLocation(_ s: SQLiteStatement, offset: Int32 = 0) -> Location {
+        Location(id: s.text(offset), networkId: s.text(offset + 1), externalId: s.text(offset + 2), name: s.text(offset + 3),
+                 address: s.optionalText(offset + 4), city: s.optionalText(offset + 5), region: s.optionalText(offset + 6),
+                 postalCode: s.optionalText(offset + 7), country: s.optionalText(offset + 8),
+                 coordinate: Coordinate(uncheckedLatitude: s.double(offset + 9), longitude: s.double(offset + 10)),
+                 radiusMeters: s.optionalDouble(offset + 11), venueRadiusMeters: s.optionalDouble(offset + 12),
+                 sourceImportId: s.optionalInt64(offset + 13))
+    }
+
+    public func location(id: String) throws(StoreError) -> Location? {
+        let s = try db.statement("SELECT \(Self.locationColumns) FROM locations WHERE id = ?1")
+        s.bind(1, id)
+        return try s.step() ? Self.readLocation(s) : nil
+    }
+
+    public func upsert(_ locations: [Location]) throws -> [UpsertOutcome] {
+        try writeTransaction {
+            var outcomes: [UpsertOutcome] = []
+            outcomes.reserveCapacity(locations.count)
+            for location in locations { outcomes.append(try upsertOne(location)) }
+            return outcomes
+        }
+    }
+
+    /// Inserts, updates or leaves one location; the caller holds a transaction.
+    func upsertOne(_ location: Location) throws(StoreError) -> UpsertOutcome {
+        try Self.validate(location)
+        if let existing = try self.location(id: location.id) {
+            if existing.sameContent(as: location) { return .unchanged }
+            let s = try db.statement("""
+                UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
+                    postal_code = ?8, country = ?9, lat = ?10, lon = ?11, geohash = ?12, radius_m = ?13, venue_radius_m = ?14,
+                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
+                WHERE id = ?1
+                """)
+            bindLocation(s, location)
+            try s.step()
+            return .updated
+        }
+        let s = try db.statement("""
+            INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
+                geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, geom)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
+            """)
+        bindLocation(s, location)
+        do { try s.step() } catch {
+            if try network(id: location.networkId) == nil { throw .unknownNetwork(location.networkId) }
+            throw error
+        }
+        return .inserted
+    }
+
+    private func bindLocation(_ s: SQLiteStatement, _ l: Location) {
+        s.bind(1, l.id)
+        s.bind(2, l.networkId)
+        s.bind(3, l.externalId)
+        s.bind(4, l.name)
+        s.bind(5, l.address)
+        s.bind(6, l.city)
+        s.bind(7, l.region)
+        s.bind(8, l.postalCode)
+        s.bind(9, l.country)
+        s.bind(10, l.coordinate.latitude)
+        s.bind(11, l.coordinate.longitude)
+        s.bind(12, Geohash(l.coordinate, precision: 12).string)
+        s.bind(13, l.radiusMeters)
+        s.bind(14, l.venueRadiusMeters)
+        s.bind(15, l.sourceImportId)
+        s.bind(16, Self.timestamp())
+    }
+
+    static func validate(_ l: Location) throws(StoreError) {
+        guard !l.id.isEmpty else { throw .invalidArgument("a location needs a non-empty id") }
+        guard !l.networkId.isEmpty else { throw .invalidArgument("location \(l.id) has no network") }
+        for (name, value) in [("radius", l.radiusMeters), ("venue radius", l.venueRadiusMeters)] {
+            if let v = value, !(v > 0 && v.isFinite) { throw .invalidArgument("location \(l.id): \(name) must be positive, got \(v)") }
+        }
+    }
+
+    public func deleteLocations(ids: [String]) throws -> Int {
+        try writeTransaction {
+            let s = try db.statement("DELETE FROM locations WHERE id = ?1")
+            var removed = 0
+            for id in ids {
+                s.reset()
+                s.bind(1, id)
+                try s.step()
+                removed += db.changes
+            }
+            return removed
+        }
+    }
+
+    public func locationIds(networkId: String) throws(StoreError) -> Set<String> {
+        let s = try db.statement("SELECT id FROM locations WHERE network_id = ?1")
+        s.bind(1, networkId)
+        var ids = Set<String>()
+        while try s.step() { ids.insert(s.text(0)) }
+        return ids
+    }
+
+    public func forEachLocation(batchSize: Int = 10_000, _ body: ([Location]) throws -> Void) throws {
+        // One statement over the table in rowid order: a consistent snapshot under WAL.
+        let s = try SQLiteStatement(connection: db, sql: "SELECT \(Self.locationColumns) FROM locations ORDER BY rowid")
+        var batch: [Location] = []
+        batch.reserveCapacity(max(1, batchSize))
+        while try s.step() {
+            batch.append(Self.readLocation(s))
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    public func stats() throws(StoreError) -> StoreStats {
+        var counts: [(networkId: String, count: Int)] = []
+        let s = try db.statement("SELECT network_id, count(*) FROM locations GROUP BY network_id ORDER BY count(*) DESC, network_id")
+        while try s.step() { counts.append((s.text(0), Int(s.int64(1)))) }
+        let total = counts.reduce(0) { $0 + $1.count }
+        var bounds: GeoBox?
+        if total > 0 {
+            let b = try db.statement("SELECT min(lat), max(lat), min(lon), max(lon) FROM locations")
+            if try b.step() {
+                bounds = GeoBox(minLatitude: b.double(0), maxLatitude: b.double(1), minLongitude: b.double(2), maxLongitude: b.double(3))
+            }
+        }
+        let pageCount = try db.scalarInt("PRAGMA page_count") ?? 0
+        let pageSize = try db.scalarInt("PRAGMA page_size") ?? 0
+        let imports = try db.scalarInt("SELECT count(*) FROM imports") ?? 0
+        return StoreStats(locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: pageCount * pageSize,
+                          schemaVersion: schemaVersion, importCount: Int(imports))
+    }
+}

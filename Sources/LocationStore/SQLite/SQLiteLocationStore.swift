@@ -1,0 +1,174 @@
+import CSQLite
+import Foundation
+import Geo
+
+/// The embedded store: one SQLite file with SpatiaLite, in WAL mode.
+///
+/// An instance owns one connection and is confined to one task (it is not Sendable); open another
+/// instance on the same file for another task. Readers and one writer may work at the same time.
+public final class SQLiteLocationStore: LocationStore {
+    public let path: String
+    let db: SQLiteConnection
+    private var transactionDepth = 0
+
+    /// Opens an existing store. Checks that the file is SQLite and an OnCue store of a schema this
+    /// build understands before anything is written; upgrades an older schema in one transaction.
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        try Self.checkIsSQLiteFile(path)
+        db = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite)
+        let appId: Int64
+        do { appId = try db.scalarInt("PRAGMA application_id") ?? 0 }
+        catch { throw Self.classify(error, path: path) }
+        guard appId == SQLiteSchema.applicationId else { throw .notOnCueStore(path: path) }
+        let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+        guard version <= SQLiteSchema.currentVersion else {
+            throw .newerSchema(path: path, found: version, supported: SQLiteSchema.currentVersion)
+        }
+        try db.loadSpatiaLite()
+        try configure(readOnly: readOnly)
+        if version < SQLiteSchema.currentVersion {
+            guard !readOnly else { throw .invalidArgument("\(path) needs a schema upgrade; open it read-write once") }
+            try migrate(from: version)
+        }
+    }
+
+    /// Creates a new, empty store at `path`. Fails if anything exists there already.
+    public static func create(path: String) throws(StoreError) -> SQLiteLocationStore {
+        if FileManager.default.fileExists(atPath: path) { throw .alreadyExists(path: path) }
+        do throws(StoreError) {
+            let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            try db.loadSpatiaLite()
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(StoreError) {
+                try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationId)")
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        } catch {
+            removeStoreFiles(path)
+            throw error
+        }
+        do throws(StoreError) {
+            return try SQLiteLocationStore(path: path)
+        } catch {
+            removeStoreFiles(path)
+            throw error
+        }
+    }
+
+    private static func removeStoreFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    private func configure(readOnly: Bool) throws(StoreError) {
+        try db.execute("PRAGMA foreign_keys = ON")
+        try db.execute("PRAGMA mmap_size = 1073741824")
+        try db.execute("PRAGMA cache_size = -65536")
+        if !readOnly {
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    private func migrate(from version: Int) throws(StoreError) {
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(StoreError) {
+            // Re-read under the write lock: another process may have migrated meanwhile.
+            let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+            for step in now..<SQLiteSchema.currentVersion {
+                try SQLiteSchema.migrate(db, step: step)
+                try db.execute("PRAGMA user_version = \(step + 1)")
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Reads the 16-byte header so that a non-SQLite file is refused without SQLite touching it.
+    static func checkIsSQLiteFile(_ path: String) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(path: path) }
+        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else { throw .notSQLite(path: path) }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
+    }
+
+    static func classify(_ error: StoreError, path: String) -> StoreError {
+        if case .sqlite(let code, _) = error, code & 0xFF == SQLITE_NOTADB { return .notSQLite(path: path) }
+        return error
+    }
+
+    public var schemaVersion: Int { Int((try? db.scalarInt("PRAGMA user_version")) ?? 0) }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction: all its writes commit together or none does.
+    /// Nested calls become savepoints.
+    public func transaction<T>(_ body: () async throws -> T) async throws -> T {
+        let depth = transactionDepth
+        try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
+        transactionDepth += 1
+        do {
+            let value = try await body()
+            transactionDepth -= 1
+            try db.execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
+            return value
+        } catch {
+            transactionDepth = depth
+            if depth == 0 { try? db.execute("ROLLBACK") }
+            else { try? db.execute("ROLLBACK TO sp\(depth)"); try? db.execute("RELEASE sp\(depth)") }
+            throw error
+        }
+    }
+
+    /// The synchronous form of `transaction`, for code that needs no suspension inside.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
+        transactionDepth += 1
+        do {
+            let value = try body()
+            transactionDepth -= 1
+            try db.execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
+            return value
+        } catch {
+            transactionDepth = depth
+            if depth == 0 { try? db.execute("ROLLBACK") }
+            else { try? db.execute("ROLLBACK TO sp\(depth)"); try? db.execute("RELEASE sp\(depth)") }
+            throw error
+        }
+    }
+
+    // MARK: Checks
+
+    /// `PRAGMA integrity_check` and SpatiaLite's `CheckSpatialMetaData()`; returns the problems found (empty = healthy).
+    public func verify() throws(StoreError) -> [String] {
+        var problems: [String] = []
+        let s = try db.statement("PRAGMA integrity_check")
+        while try s.step() {
+            let line = s.text(0)
+            if line != "ok" { problems.append(line) }
+        }
+        // 3 = SpatiaLite 4+ metadata layout.
+        let layout = try db.scalarInt("SELECT CheckSpatialMetaData()") ?? 0
+        if layout != 3 { problems.append("CheckSpatialMetaData() = \(layout), expected 3") }
+        let index = try db.scalarInt("SELECT CheckSpatialIndex('locations', 'geom')") ?? 0
+        if index != 1 { problems.append("CheckSpatialIndex('locations', 'geom') = \(index), expected 1") }
+        return problems
+    }
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+}

@@ -1,0 +1,92 @@
+/// The versioned schema of an OnCue SQLite store.
+///
+/// `PRAGMA application_id` marks the file as an OnCue store; `PRAGMA user_version` is the schema
+/// version. Each migration runs in the same transaction as the version bump, so a store is always
+/// at exactly one version.
+enum SQLiteSchema {
+    /// "ONCU" in ASCII.
+    static let applicationId: Int64 = 0x4F4E_4355
+    static let currentVersion = 1
+
+    /// Takes a store from version `step` to `step + 1`.
+    static func migrate(_ db: SQLiteConnection, step: Int) throws(StoreError) {
+        switch step {
+        case 0:
+            try db.execute("""
+                CREATE TABLE networks (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    category TEXT,
+                    is_large_area INTEGER NOT NULL DEFAULT 0,
+                    default_radius_m REAL,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL
+                );
+                CREATE TABLE network_aliases (
+                    alias_key TEXT PRIMARY KEY NOT NULL,
+                    alias TEXT NOT NULL,
+                    network_id TEXT NOT NULL REFERENCES networks(id) ON DELETE CASCADE
+                );
+                CREATE TABLE imports (
+                    id INTEGER PRIMARY KEY,
+                    file_name TEXT NOT NULL,
+                    file_size INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    encoding TEXT,
+                    options_json TEXT NOT NULL DEFAULT '{}',
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT,
+                    status TEXT NOT NULL,
+                    rows_read INTEGER NOT NULL DEFAULT 0,
+                    rows_inserted INTEGER NOT NULL DEFAULT 0,
+                    rows_updated INTEGER NOT NULL DEFAULT 0,
+                    rows_unchanged INTEGER NOT NULL DEFAULT 0,
+                    rows_removed INTEGER NOT NULL DEFAULT 0,
+                    rows_rejected INTEGER NOT NULL DEFAULT 0,
+                    rows_warned INTEGER NOT NULL DEFAULT 0,
+                    error_message TEXT
+                );
+                CREATE TABLE import_issues (
+                    import_id INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+                    line INTEGER NOT NULL,
+                    severity TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    external_id TEXT
+                );
+                CREATE INDEX import_issues_by_import ON import_issues(import_id, line);
+                CREATE TABLE locations (
+                    id TEXT NOT NULL UNIQUE,
+                    network_id TEXT NOT NULL REFERENCES networks(id),
+                    external_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    address TEXT,
+                    city TEXT,
+                    region TEXT,
+                    postal_code TEXT,
+                    country TEXT,
+                    lat REAL NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                    lon REAL NOT NULL CHECK (lon BETWEEN -180 AND 180),
+                    geohash TEXT NOT NULL,
+                    radius_m REAL,
+                    venue_radius_m REAL,
+                    source_import_id INTEGER,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL,
+                    UNIQUE (network_id, external_id)
+                );
+                -- Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
+                CREATE INDEX locations_by_geohash ON locations(geohash, lat, lon);
+                CREATE INDEX locations_by_network_geohash ON locations(network_id, geohash, lat, lon);
+                """)
+            // SpatiaLite metadata (WGS84 only), the POINT geometry and its R*Tree, so GIS tools open the file as a layer.
+            try db.execute("SELECT InitSpatialMetaData('WGS84')")
+            let added = try db.scalarInt("SELECT AddGeometryColumn('locations', 'geom', 4326, 'POINT', 'XY', 1)")
+            guard added == 1 else { throw .spatialiteUnavailable("AddGeometryColumn failed: \(db.lastError)") }
+            let indexed = try db.scalarInt("SELECT CreateSpatialIndex('locations', 'geom')")
+            guard indexed == 1 else { throw .spatialiteUnavailable("CreateSpatialIndex failed: \(db.lastError)") }
+        default:
+            throw .invalidArgument("no migration from schema version \(step)")
+        }
+    }
+}

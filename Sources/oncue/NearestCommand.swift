@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Geo
+import LocationStore
+
+struct Nearest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The nearest locations to a point, from the store's geohash index.",
+        discussion: """
+            Coordinates are decimal degrees; negative values need no quoting.
+
+            Example:
+              oncue nearest --db stores.sqlite 40.7128 -74.0060
+              oncue nearest --db stores.sqlite 37.77 -122.42 --radius-km 10 --limit 5 --network sfpl --json
+            """
+    )
+
+    @Option(help: "Path of the store file.") var db: String
+    @Option(help: "Search radius in kilometres.") var radiusKm: Double = 50
+    @Option(help: "Maximum number of locations.") var limit: Int = 20
+    @Option(name: .customLong("network"), help: "Only this network (repeatable).") var networks: [String] = []
+    @Flag(help: "Print JSON instead of a table.") var json = false
+    @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
+
+    func validate() throws {
+        guard radiusKm > 0, radiusKm <= 20_000, radiusKm.isFinite else { throw ValidationError("--radius-km must be in (0, 20000], got \(radiusKm)") }
+        guard limit >= 1, limit <= 10_000 else { throw ValidationError("--limit must be in 1...10000, got \(limit)") }
+        _ = try parseCoordinate(coordinate)
+    }
+
+    struct Row: Encodable {
+        var id: String
+        var network_id: String
+        var name: String
+        var address: String?
+        var lat: Double
+        var lon: Double
+        var distance_m: Double
+    }
+
+    func run() async throws {
+        let center = try parseCoordinate(coordinate)
+        let store = try openStore(db, readOnly: true)
+        let query = NearbyQuery(center: center, radiusMeters: radiusKm * 1000, limit: limit,
+                                networks: networks.isEmpty ? nil : Set(networks))
+        let results = try store.nearby(query)
+        let rows = results.map {
+            Row(id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
+                lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
+                distance_m: ($0.distanceMeters * 10).rounded() / 10)
+        }
+        if json {
+            print(try jsonString(rows))
+            return
+        }
+        if rows.isEmpty {
+            print("no locations within \(radiusKm) km")
+            return
+        }
+        print(textTable(["#", "distance_m", "network", "id", "name"], rows.enumerated().map { i, r in
+            [String(i + 1), String(format: "%.1f", r.distance_m), r.network_id, r.id, r.name]
+        }), terminator: "")
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+
+/// `oncue`: the region-refresh engine, its store, importer, server and simulator.
+struct OnCue: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "oncue",
+        abstract: "Geofence region-refresh engine and simulator.",
+        discussion: """
+            Exit codes: 0 success, 1 runtime failure, 2 bad usage.
+
+            Example:
+              oncue db init stores.sqlite
+              oncue nearest --db stores.sqlite 40.7128 -74.0060 --limit 5
+            """,
+        subcommands: [DB.self, Nearest.self, Bench.self]
+    )
+}
+
+@main
+enum Main {
+    static func main() async {
+        do {
+            var command = try OnCue.parseAsRoot()
+            if var async = command as? any AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(with: error)
+        }
+    }
+
+    /// ArgumentParser reports usage errors with 64 (EX_USAGE); OnCue promises 2 for bad usage and 1 for failures.
+    static func exit(with error: any Error) -> Never {
+        let code = OnCue.exitCode(for: error)
+        if code == .success || error is CleanExit {
+            OnCue.exit(withError: error)
+        }
+        if code == .validationFailure {
+            let message = OnCue.fullMessage(for: error)
+            FileHandleOutput.standardError.write(message + "\n")
+            OnCue.exit(withError: ExitCode(2))
+        }
+        if let exitCode = error as? ExitCode { OnCue.exit(withError: exitCode) }
+        FileHandleOutput.standardError.write("error: \(String(describing: error))\n")
+        OnCue.exit(withError: ExitCode(1))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Writes text to standard output or error without buffering surprises between the two.
+struct FileHandleOutput {
+    let handle: FileHandle
+    static let standardOutput = FileHandleOutput(handle: .standardOutput)
+    static let standardError = FileHandleOutput(handle: .standardError)
+
+    func write(_ text: String) { handle.write(Data(text.utf8)) }
+
+    var isTerminal: Bool { isatty(handle.fileDescriptor) != 0 }
+}
+
+/// Formats rows as an aligned text table (numbers right-aligned).
+func textTable(_ header: [String], _ rows: [[String]]) -> String {
+    var widths = header.map(\.count)
+    for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+    func isNumber(_ s: String) -> Bool { !s.isEmpty && Double(s.replacingOccurrences(of: ",", with: "")) != nil }
+    func line(_ cells: [String]) -> String {
+        cells.enumerated().map { i, cell in
+            let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+            return isNumber(cell) ? pad + cell : cell + pad
+        }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    }
+    return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+}
+
+/// JSON with sorted keys and no escaped slashes, as every `--json` output of the CLI.
+func jsonString<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+func formatCount(_ n: Int) -> String {
+    let digits = String(n.magnitude)
+    var out = ""
+    for (i, c) in digits.reversed().enumerated() {
+        if i > 0 && i % 3 == 0 { out.append(",") }
+        out.append(c)
+    }
+    return (n < 0 ? "-" : "") + String(out.reversed())
+}

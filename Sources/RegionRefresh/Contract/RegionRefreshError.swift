@@ -1,0 +1,80 @@
+/// Why a region-refresh request was refused. The HTTP layer maps every case to 400 with
+/// `{"error": code, "message": description}`.
+public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformedJSON(String)
+    case missingField(String)
+    case invalidField(field: String, reason: String)
+    /// The index is not loaded yet (HTTP 503).
+    case notReady
+
+    public var code: String {
+        switch self {
+        case .malformedJSON: "malformed_json"
+        case .missingField: "missing_field"
+        case .invalidField: "invalid_field"
+        case .notReady: "not_ready"
+        }
+    }
+
+    /// The offending field, when there is one.
+    public var field: String? {
+        switch self {
+        case .missingField(let f): f
+        case .invalidField(let f, _): f
+        default: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformedJSON(let m): "request body is not valid JSON: \(m)"
+        case .missingField(let f): "missing required field '\(f)'"
+        case .invalidField(let f, let reason): "field '\(f)' \(reason)"
+        case .notReady: "the location index is not loaded yet; retry shortly"
+        }
+    }
+
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {
+            let keys = (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self = .missingField(path(context.codingPath, key))
+        case .valueNotFound(let type, let context):
+            self = .invalidField(field: path(context.codingPath), reason: "must be \(Self.describe(type)), not null")
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            if field.isEmpty { self = .malformedJSON("the body must be a JSON object") }
+            else { self = .invalidField(field: field, reason: "must be \(Self.describe(type))") }
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            if field.isEmpty { self = .malformedJSON(Self.underlying(context)) }
+            else { self = .invalidField(field: field, reason: "is not valid: \(context.debugDescription)") }
+        @unknown default:
+            self = .malformedJSON(String(describing: error))
+        }
+    }
+
+    private static func underlying(_ context: DecodingError.Context) -> String {
+        if let e = context.underlyingError { return String(describing: e) }
+        return context.debugDescription
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type: "a number"
+        case is Int.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is [String].Type: "an array of strings"
+        case is [String: Int].Type: "an object of integer counts"
+        default: "\(type)"
+        }
+    }
+}
+
+#if canImport(Foundation)
+import Foundation
+#endif

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The body of `POST /v1/region-refresh`, as in the product document, plus backward-compatible
+/// optional fields. JSON keys are snake_case.
+public struct RegionRefreshRequest: Codable, Sendable, Hashable {
+    public var lat: Double
+    public var lon: Double
+    /// Horizontal accuracy of the phone's fix in metres.
+    public var accuracy: Double?
+    /// Search radius, (0, 200] km; default 50.
+    public var radiusKm: Double?
+    /// Networks the user holds a card for; their locations come first.
+    public var userNetworks: [String]?
+    /// 1...100; default 20 (the iOS limit).
+    public var maxRegions: Int?
+    /// Per-network visit counts kept on the phone (a boost within a tier).
+    public var networkVisits: [String: Int]?
+    /// The phone's local time, ISO-8601 with offset (time-of-day boosts).
+    public var localTime: String?
+    /// Whether locations of networks without a card fill the remaining slots; default true.
+    public var includeOtherNetworks: Bool?
+    /// Use one slot for a refresh region centred on the phone whose exit triggers the next refresh.
+    public var reserveRefreshRegion: Bool?
+    /// Attach the score parts to each region.
+    public var explain: Bool?
+
+    public init(lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil,
+                maxRegions: Int? = nil, networkVisits: [String: Int]? = nil, localTime: String? = nil,
+                includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil) {
+        self.lat = lat
+        self.lon = lon
+        self.accuracy = accuracy
+        self.radiusKm = radiusKm
+        self.userNetworks = userNetworks
+        self.maxRegions = maxRegions
+        self.networkVisits = networkVisits
+        self.localTime = localTime
+        self.includeOtherNetworks = includeOtherNetworks
+        self.reserveRefreshRegion = reserveRefreshRegion
+        self.explain = explain
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case lat, lon, accuracy
+        case radiusKm = "radius_km"
+        case userNetworks = "user_networks"
+        case maxRegions = "max_regions"
+        case networkVisits = "network_visits"
+        case localTime = "local_time"
+        case includeOtherNetworks = "include_other_networks"
+        case reserveRefreshRegion = "reserve_refresh_region"
+        case explain
+    }
+
+    /// The JSON field names this request understands.
+    public static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+}
+
+extension RegionRefreshRequest {
+    /// Decodes a JSON body, turning every decoding failure into a `RegionRefreshError` that names the field.
+    public static func decode(json data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        do {
+            return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
+        } catch let error as DecodingError {
+            throw RegionRefreshError(decoding: error)
+        } catch {
+            throw .malformedJSON(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+/// The answer to `POST /v1/region-refresh`: the regions the phone should monitor, and when to ask again.
+public struct RegionRefreshResponse: Codable, Sendable, Hashable {
+    public var regions: [Region]
+    /// Refresh after moving this far from where the request was made (metres, whole).
+    public var refreshAfterMeters: Double
+    public var cacheTtlSeconds: Int
+    /// UTC, ISO-8601, e.g. `2025-11-22T10:30:00Z`.
+    public var serverTime: String
+    /// True when no unmonitored card-network location can be entered before moving `refresh_after_meters`.
+    public var coverageGuaranteed: Bool
+
+    public init(regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool) {
+        self.regions = regions
+        self.refreshAfterMeters = refreshAfterMeters
+        self.cacheTtlSeconds = cacheTtlSeconds
+        self.serverTime = serverTime
+        self.coverageGuaranteed = coverageGuaranteed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case regions
+        case refreshAfterMeters = "refresh_after_meters"
+        case cacheTtlSeconds = "cache_ttl_seconds"
+        case serverTime = "server_time"
+        case coverageGuaranteed = "coverage_guaranteed"
+    }
+}
+
+/// One circular region to monitor.
+public struct Region: Codable, Sendable, Hashable {
+    /// The location id (`loc_costco_…`); `…#2` etc. for the extra circles of a split large venue;
+    /// `oncue-refresh` for the refresh region.
+    public var id: String
+    public var networkId: String
+    public var lat: Double
+    public var lon: Double
+    public var radiusMeters: Double
+    /// 1...n in the returned order.
+    public var priority: Int
+    public var name: String
+    public var address: String?
+    /// `location` or `refresh` (the refresh region). Absent in the product document; added, optional.
+    public var kind: Kind?
+    /// Ids of same-network locations merged into this region (besides `id`), when any.
+    public var mergedLocationIds: [String]?
+    /// Score parts, when the request asked for `explain`.
+    public var explain: Explanation?
+
+    public enum Kind: String, Codable, Sendable { case location, refresh }
+
+    public init(id: String, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int, name: String,
+                address: String?, kind: Kind? = .location, mergedLocationIds: [String]? = nil, explain: Explanation? = nil) {
+        self.id = id
+        self.networkId = networkId
+        self.lat = lat
+        self.lon = lon
+        self.radiusMeters = radiusMeters
+        self.priority = priority
+        self.name = name
+        self.address = address
+        self.kind = kind
+        self.mergedLocationIds = mergedLocationIds
+        self.explain = explain
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case networkId = "network_id"
+        case lat, lon
+        case radiusMeters = "radius_meters"
+        case priority, name, address, kind
+        case mergedLocationIds = "merged_location_ids"
+        case explain
+    }
+
+    /// Why a region ranked where it did.
+    public struct Explanation: Codable, Sendable, Hashable {
+        /// 1 = a network the user holds a card for, 2 = other networks.
+        public var tier: Int
+        public var distanceMeters: Double
+        /// max(0, distance − radius): how far the phone is from entering.
+        public var boundaryDistanceMeters: Double
+        public var visitBoost: Double
+        public var timeOfDayBoost: Double
+        /// boundary distance ÷ (visit boost × time boost); lower ranks first within a tier.
+        public var score: Double
+        /// Which rule chose the radius: explicit, network-default, large-area, split-venue, dense, suburban, rural, merged.
+        public var radiusRule: String
+        /// Locations within 1 km of this one (the density used by the radius tiers).
+        public var localDensity: Int
+
+        public init(tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
+                    score: Double, radiusRule: String, localDensity: Int) {
+            self.tier = tier
+            self.distanceMeters = distanceMeters
+            self.boundaryDistanceMeters = boundaryDistanceMeters
+            self.visitBoost = visitBoost
+            self.timeOfDayBoost = timeOfDayBoost
+            self.score = score
+            self.radiusRule = radiusRule
+            self.localDensity = localDensity
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case tier
+            case distanceMeters = "distance_meters"
+            case boundaryDistanceMeters = "boundary_distance_meters"
+            case visitBoost = "visit_boost"
+            case timeOfDayBoost = "time_of_day_boost"
+            case score
+            case radiusRule = "radius_rule"
+            case localDensity = "local_density"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// Finds the smallest d − r (distance to entering the region) among a tree's locations that are not
+/// already monitored: the refresh distance D of one card network.
+struct NearestBoundary: KDTreeVisitor {
+    let index: LocationIndex
+    let maxRadius: Double
+    /// Sorted location numbers that are monitored (selected or merged into a selected region).
+    let covered: [UInt32]
+    var best: Double
+    var boundSquared: Double
+
+    init(index: LocationIndex, maxRadius: Double, covered: [UInt32], ceiling: Double) {
+        self.index = index
+        self.maxRadius = maxRadius
+        self.covered = covered
+        self.best = ceiling
+        self.boundSquared = UnitVector.chordSquared(meters: ceiling + maxRadius)
+    }
+
+    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
+        let key = UnitVector.meters(chordSquared: chordSquared) - Double(index.radius[Int(member)])
+        guard key < best, !isCovered(member) else { return }
+        best = key
+        let reach = best + maxRadius
+        boundSquared = reach <= 0 ? -1 : UnitVector.chordSquared(meters: reach)
+    }
+
+    private func isCovered(_ member: UInt32) -> Bool {
+        var lo = 0, hi = covered.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if covered[mid] < member { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < covered.count && covered[lo] == member
+    }
+}

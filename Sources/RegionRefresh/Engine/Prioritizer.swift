@@ -1,0 +1,118 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// Chooses the regions for one request from one index snapshot (see DESIGN.md, "Prioritizer").
+///
+/// Tier 1: locations of the card networks, ranked by boundary distance ÷ boosts, within the radius.
+/// Tier 2 (when `include_other_networks`): every other network, same ranking, in the slots left.
+/// Then the refresh distance D over the card networks' unmonitored locations.
+struct Prioritizer {
+    let index: LocationIndex
+    let configuration: EngineConfiguration
+
+    /// Candidates fetched beyond the free slots on the first try; merging near-duplicates may need more.
+    static let candidateSlack = 8
+
+    func respond(_ p: RefreshParameters, now: Date) -> RegionRefreshResponse {
+        let q = UnitVector.from(latitude: p.center.latitude, longitude: p.center.longitude)
+        let boosts = QueryBoosts(parameters: p, index: index, table: configuration.boosts)
+        let assembler = RegionAssembler(index: index, policy: index.policy)
+        let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
+        let cards = p.cardNetworks.compactMap { index.networkNumber[$0] }
+        var regions: [RegionDraft] = []
+
+        if slots > 0 && !cards.isEmpty {
+            fill(&regions, tier: 1, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler) { collector in
+                for k in cards {
+                    let tree = index.networkTrees[Int(k)]
+                    guard !tree.isEmpty else { continue }
+                    collector.retarget(maxBoost: boosts.maxBoost(network: k), maxRadius: tree.maxRadius)
+                    tree.search(q.x, q.y, q.z, &collector)
+                }
+            }
+        }
+        if p.includeOtherNetworks && used(regions) < slots {
+            fill(&regions, tier: 2, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler, excluded: cards) { collector in
+                collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
+                index.globalTree.search(q.x, q.y, q.z, &collector)
+            }
+        }
+
+        let distance = refreshDistance(cards: cards, regions: regions, q: q, accuracy: p.accuracyMeters)
+        let floorMeters = configuration.refreshFloorMeters
+        let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
+        var output: [Region] = []
+        output.reserveCapacity(p.maxRegions)
+        for draft in regions { append(draft, to: &output, explain: p.explain) }
+        if p.reserveRefreshRegion {
+            output.append(Region(id: "oncue-refresh", networkId: "oncue-refresh", lat: p.center.latitude, lon: p.center.longitude,
+                                 radiusMeters: refreshAfter, priority: output.count + 1, name: "Refresh region", address: nil, kind: .refresh))
+        }
+        return RegionRefreshResponse(regions: output, refreshAfterMeters: refreshAfter, cacheTtlSeconds: configuration.cacheTTLSeconds,
+                                     serverTime: ServerTime.string(now), coverageGuaranteed: distance >= floorMeters)
+    }
+
+    private func used(_ regions: [RegionDraft]) -> Int { regions.reduce(0) { $0 + $1.slotCount } }
+
+    /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
+    private func fill(_ regions: inout [RegionDraft], tier: Int, slots: Int, p: RefreshParameters, q: (x: Double, y: Double, z: Double),
+                      boosts: QueryBoosts, assembler: RegionAssembler, excluded: [UInt32] = [],
+                      search: (inout RankedCollector) -> Void) {
+        var want = slots - used(regions) + Self.candidateSlack
+        while true {
+            var collector = RankedCollector(index: index, boosts: boosts, limit: want, radiusLimit: p.radiusMeters,
+                                            maxBoost: 1, maxRadius: 0, excluded: excluded)
+            search(&collector)
+            var attempt = regions
+            let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &attempt, phone: p.center)
+            if used(attempt) >= slots || !collector.isFull || consumed < collector.ranked.count {
+                regions = attempt
+                return
+            }
+            want *= 2
+        }
+    }
+
+    /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy.
+    private func refreshDistance(cards: [UInt32], regions: [RegionDraft], q: (x: Double, y: Double, z: Double), accuracy: Double?) -> Double {
+        let ceiling = configuration.refreshCeilingMeters
+        guard !cards.isEmpty else { return ceiling }
+        var covered: [UInt32] = []
+        for r in regions where r.tier == 1 { covered.append(contentsOf: r.members) }
+        covered.sort()
+        var best = ceiling
+        for k in cards {
+            let tree = index.networkTrees[Int(k)]
+            guard !tree.isEmpty else { continue }
+            var finder = NearestBoundary(index: index, maxRadius: tree.maxRadius, covered: covered, ceiling: best)
+            tree.search(q.x, q.y, q.z, &finder)
+            best = min(best, finder.best)
+        }
+        // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
+        return best - min(max(accuracy ?? 0, 0), 1_000)
+    }
+
+    private func append(_ draft: RegionDraft, to output: inout [Region], explain: Bool) {
+        let g = Int(draft.lead.member)
+        let id = index.ids[g], name = index.names[g], address = index.addresses.optional(g)
+        let networkId = index.networks[Int(draft.network)].id
+        let merged = draft.members.count > 1 ? draft.members.dropFirst().map { index.ids[Int($0)] }.sorted() : nil
+        var explanation: Region.Explanation?
+        if explain {
+            let c = draft.lead
+            explanation = Region.Explanation(tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
+                                             boundaryDistanceMeters: (max(0, c.distance - Double(index.radius[g])) * 10).rounded() / 10,
+                                             visitBoost: c.visitBoost, timeOfDayBoost: c.timeBoost, score: (c.score * 10).rounded() / 10,
+                                             radiusRule: draft.rule.name, localDensity: Int(index.density[g]))
+        }
+        output.append(Region(id: id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
+                             radiusMeters: draft.radius.rounded(.up), priority: output.count + 1, name: name, address: address,
+                             kind: .location, mergedLocationIds: merged, explain: explanation))
+        for part in draft.parts {
+            output.append(Region(id: "\(id)#\(part.suffix)", networkId: networkId, lat: part.center.latitude, lon: part.center.longitude,
+                                 radiusMeters: part.radius.rounded(.up), priority: output.count + 1, name: name, address: address,
+                                 kind: .location, explain: explanation))
+        }
+    }
+}

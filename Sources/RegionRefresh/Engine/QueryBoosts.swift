@@ -1,0 +1,42 @@
+/// The boosts of one request, resolved to network numbers so the search loop does no string work.
+struct QueryBoosts {
+    /// Visit boost per network number, for the (few) networks the phone reported visits for.
+    private let visitBoost: [UInt32: Double]
+    /// Time-of-day boost per category number of the index; empty when the request has no local time.
+    private let categoryBoost: [Double]
+    private let networkCategory: [Int32]
+    let maxVisitBoost: Double
+    let maxTimeBoost: Double
+
+    init(parameters: RefreshParameters, index: LocationIndex, table: BoostTable) {
+        var visits: [UInt32: Double] = [:]
+        for (id, count) in parameters.networkVisits {
+            if let k = index.networkNumber[id] { visits[k] = table.visitBoost(visits: count) }
+        }
+        visitBoost = visits
+        maxVisitBoost = visits.values.max().map { max(1, $0) } ?? 1
+        if let hour = parameters.localHour {
+            categoryBoost = index.categories.map { table.timeBoost(category: $0, hour: hour) }
+        } else {
+            categoryBoost = []
+        }
+        maxTimeBoost = categoryBoost.max().map { max(1, $0) } ?? 1
+        networkCategory = index.networkCategory
+    }
+
+    @inline(__always)
+    func visit(_ network: UInt32) -> Double { visitBoost.isEmpty ? 1 : (visitBoost[network] ?? 1) }
+
+    @inline(__always)
+    func time(_ network: UInt32) -> Double {
+        guard !categoryBoost.isEmpty else { return 1 }
+        let c = networkCategory[Int(network)]
+        return c < 0 ? 1 : categoryBoost[Int(c)]
+    }
+
+    /// The largest combined boost a location of `network` can get (nil = any network).
+    func maxBoost(network: UInt32?) -> Double {
+        if let network { return visit(network) * time(network) }
+        return maxVisitBoost * maxTimeBoost
+    }
+}

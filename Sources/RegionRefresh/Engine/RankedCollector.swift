@@ -1,0 +1,76 @@
+/// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
+struct Candidate {
+    var member: UInt32
+    var distance: Double
+    var score: Double
+    var visitBoost: Double
+    var timeBoost: Double
+}
+
+/// Keeps the `limit` best-ranked locations a k-d tree search finds, and tightens the search bound to
+/// what could still beat the worst of them: a location ranks by boundary distance max(0, d − r) ÷ boost,
+/// so nothing farther than `worst score × largest boost + largest radius` can enter.
+struct RankedCollector: KDTreeVisitor {
+    let index: LocationIndex
+    let boosts: QueryBoosts
+    let limit: Int
+    let radiusLimit: Double
+    private(set) var maxBoost: Double
+    private(set) var maxRadius: Double
+    /// Networks to skip (the card networks, when collecting the other tier).
+    let excluded: [UInt32]
+    var boundSquared: Double
+    private(set) var ranked: [Candidate] = []
+
+    init(index: LocationIndex, boosts: QueryBoosts, limit: Int, radiusLimit: Double, maxBoost: Double, maxRadius: Double,
+         excluded: [UInt32] = []) {
+        self.index = index
+        self.boosts = boosts
+        self.limit = limit
+        self.radiusLimit = radiusLimit
+        self.maxBoost = maxBoost
+        self.maxRadius = maxRadius
+        self.excluded = excluded
+        self.boundSquared = UnitVector.chordSquared(meters: radiusLimit)
+        ranked.reserveCapacity(limit + 1)
+    }
+
+    /// Whether the collector holds `limit` candidates (more may exist beyond them).
+    var isFull: Bool { ranked.count >= limit }
+
+    @inline(__always)
+    func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.score != b.score { return a.score < b.score }
+        if a.distance != b.distance { return a.distance < b.distance }
+        return index.ids.less(Int(a.member), Int(b.member))
+    }
+
+    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
+        let g = Int(member)
+        let network = index.network[g]
+        if !excluded.isEmpty && excluded.contains(network) { return }
+        let d = UnitVector.meters(chordSquared: chordSquared)
+        if d > radiusLimit { return }
+        let v = boosts.visit(network), t = boosts.time(network)
+        let c = Candidate(member: member, distance: d, score: max(0, d - Double(index.radius[g])) / (v * t), visitBoost: v, timeBoost: t)
+        if ranked.count >= limit, let last = ranked.last, !ranksBefore(c, last) { return }
+        var i = ranked.count
+        while i > 0 && ranksBefore(c, ranked[i - 1]) { i -= 1 }
+        ranked.insert(c, at: i)
+        if ranked.count > limit { ranked.removeLast() }
+        if ranked.count >= limit, let worst = ranked.last {
+            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, worst.score * maxBoost + maxRadius))
+        }
+    }
+
+    /// Prepares the collector for a search of another tree (several card networks share one ranking).
+    mutating func retarget(maxBoost: Double, maxRadius: Double) {
+        self.maxBoost = maxBoost
+        self.maxRadius = maxRadius
+        if ranked.count >= limit, let worst = ranked.last {
+            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, worst.score * maxBoost + maxRadius))
+        } else {
+            boundSquared = UnitVector.chordSquared(meters: radiusLimit)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Geo
+
+/// A region being assembled: one location's circle, possibly grown to enclose same-network near-duplicates.
+struct RegionDraft {
+    var lead: Candidate
+    var tier: Int
+    var network: UInt32
+    var members: [UInt32]
+    var center: Coordinate
+    var radius: Double
+    var rule: RadiusPolicy.Rule
+    /// Extra circles of a split venue: (suffix, centre, radius).
+    var parts: [(suffix: Int, center: Coordinate, radius: Double)] = []
+
+    var slotCount: Int { 1 + parts.count }
+}
+
+/// Turns ranked candidates into regions: merges same-network circles whose centres lie within either
+/// one's radius into one enclosing circle (one slot), splits venues too large for one circle into
+/// overlapping circles, and stops when the slots are used.
+struct RegionAssembler {
+    let index: LocationIndex
+    let policy: RadiusPolicy
+
+    /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
+    func place(_ candidates: [Candidate], tier: Int, slots: Int, into regions: inout [RegionDraft], phone: Coordinate) -> Int {
+        var used = 0
+        for c in candidates {
+            let totalSlots = regions.reduce(0) { $0 + $1.slotCount }
+            if totalSlots >= slots { break }
+            let g = Int(c.member)
+            let network = index.network[g]
+            let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
+            let r = Double(index.radius[g])
+            let rule = index.rule[g]
+            used += 1
+            if rule != .splitVenue, let j = regions.firstIndex(where: { $0.network == network && $0.parts.isEmpty && overlaps(c.member, center, r, $0) }) {
+                merge(c.member, center, r, into: &regions[j])
+                continue
+            }
+            var draft = RegionDraft(lead: c, tier: tier, network: network, members: [c.member], center: center, radius: r, rule: rule)
+            if rule == .splitVenue {
+                split(&draft, available: slots - totalSlots, phone: phone)
+            }
+            regions.append(draft)
+        }
+        return used
+    }
+
+    private func overlaps(_ member: UInt32, _ center: Coordinate, _ r: Double, _ region: RegionDraft) -> Bool {
+        for m in region.members {
+            let mi = Int(m)
+            let d = Sphere.distance(center, Coordinate(uncheckedLatitude: index.latitudes[mi], longitude: index.longitudes[mi]))
+            if d <= max(r, Double(index.radius[mi])) { return true }
+        }
+        return false
+    }
+
+    /// Grows the region to the smallest circle enclosing both its circle and the new one.
+    private func merge(_ member: UInt32, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
+        region.members.append(member)
+        let d = Sphere.distance(region.center, center)
+        if d + r <= region.radius { return }
+        if d + region.radius <= r {
+            region.center = center
+            region.radius = r
+        } else {
+            let newRadius = (d + region.radius + r) / 2
+            let bearing = Sphere.initialBearing(from: region.center, to: center)
+            region.center = Sphere.destination(from: region.center, meters: newRadius - region.radius, bearing: bearing)
+            // A centimetre of slack absorbs rounding in the great-circle maths.
+            region.radius = newRadius + 0.01
+        }
+        region.rule = .merged
+    }
+
+    /// A venue of radius V is covered by a centre circle and six around it, each of radius V/2 (with 1 % slack),
+    /// the ring at V·√3/2 from the centre. Parts nearest the phone are kept when slots run short.
+    private func split(_ draft: inout RegionDraft, available: Int, phone: Coordinate) {
+        let venue = draft.radius
+        let partRadius = venue / 2 * 1.01
+        var ring: [(suffix: Int, center: Coordinate, radius: Double)] = []
+        let count = max(0, policy.splitCircleCount - 1)
+        for k in 0..<count {
+            let bearing = Double(k) * 360 / Double(count)
+            ring.append((k + 2, Sphere.destination(from: draft.center, meters: venue * 3.0.squareRoot() / 2, bearing: bearing), partRadius))
+        }
+        ring.sort { Sphere.distance(phone, $0.center) < Sphere.distance(phone, $1.center) }
+        draft.radius = partRadius
+        draft.parts = Array(ring.prefix(max(0, available - 1)))
+    }
+}

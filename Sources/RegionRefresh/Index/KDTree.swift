@@ -1,0 +1,152 @@
+/// A static 3-D k-d tree over unit vectors, with small leaves stored contiguously.
+///
+/// Built once per index snapshot over a subset of its locations (all of them, or one network's).
+/// Searches are driven by a `KDTreeVisitor` that sees every point within its current bound,
+/// nearest subtrees first, and may tighten the bound as it goes.
+struct KDTree: Sendable {
+    /// Location numbers (positions in the index's arrays), in leaf order.
+    let members: [UInt32]
+    let xs: [Double]
+    let ys: [Double]
+    let zs: [Double]
+    let nodes: [Node]
+    /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
+    let maxRadius: Double
+
+    static let leafSize = 8
+
+    struct Node: Sendable {
+        var minX, minY, minZ, maxX, maxY, maxZ: Double
+        var start: Int32
+        var end: Int32
+        /// -1 for a leaf; children are `left` and `left + 1`.
+        var left: Int32
+    }
+
+    var isEmpty: Bool { members.isEmpty }
+
+    init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float]) {
+        var order = input
+        var nodes: [Node] = []
+        nodes.reserveCapacity(max(1, 2 * input.count / Self.leafSize + 2))
+        var maxRadius = 0.0
+        for m in input { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
+        if !order.isEmpty {
+            order.withUnsafeMutableBufferPointer { buffer in
+                nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: 0, end: Int32(buffer.count), left: -1))
+                var pending = [0]
+                while let index = pending.popLast() {
+                    let start = Int(nodes[index].start), end = Int(nodes[index].end)
+                    var lo = (Double.infinity, Double.infinity, Double.infinity)
+                    var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+                    for i in start..<end {
+                        let m = Int(buffer[i])
+                        lo = (min(lo.0, x[m]), min(lo.1, y[m]), min(lo.2, z[m]))
+                        hi = (max(hi.0, x[m]), max(hi.1, y[m]), max(hi.2, z[m]))
+                    }
+                    nodes[index].minX = lo.0; nodes[index].minY = lo.1; nodes[index].minZ = lo.2
+                    nodes[index].maxX = hi.0; nodes[index].maxY = hi.1; nodes[index].maxZ = hi.2
+                    guard end - start > Self.leafSize else { continue }
+                    let spans = (hi.0 - lo.0, hi.1 - lo.1, hi.2 - lo.2)
+                    let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
+                    let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
+                    let mid = (start + end) / 2
+                    Self.select(buffer, start, end, mid, coordinate)
+                    let left = nodes.count
+                    nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: Int32(start), end: Int32(mid), left: -1))
+                    nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: Int32(mid), end: Int32(end), left: -1))
+                    nodes[index].left = Int32(left)
+                    pending.append(left)
+                    pending.append(left + 1)
+                }
+            }
+        }
+        self.members = order
+        self.xs = order.map { x[Int($0)] }
+        self.ys = order.map { y[Int($0)] }
+        self.zs = order.map { z[Int($0)] }
+        self.nodes = nodes
+        self.maxRadius = maxRadius
+    }
+
+    /// Quickselect: afterwards buffer[k] holds the element of rank k (by `key`) within [start, end),
+    /// smaller ones before it and larger ones after.
+    private static func select(_ a: UnsafeMutableBufferPointer<UInt32>, _ start: Int, _ end: Int, _ k: Int, _ key: [Double]) {
+        var lo = start, hi = end - 1
+        while hi > lo {
+            // Median of three as pivot guards against sorted input.
+            let m = lo + (hi - lo) / 2
+            let a0 = key[Int(a[lo])], a1 = key[Int(a[m])], a2 = key[Int(a[hi])]
+            let pivot = max(min(a0, a1), min(max(a0, a1), a2))
+            var i = lo, j = hi
+            while i <= j {
+                while key[Int(a[i])] < pivot { i += 1 }
+                while key[Int(a[j])] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
+    }
+
+    @inline(__always)
+    static func boxDistanceSquared(_ n: Node, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
+        let dx = qx < n.minX ? n.minX - qx : (qx > n.maxX ? qx - n.maxX : 0)
+        let dy = qy < n.minY ? n.minY - qy : (qy > n.maxY ? qy - n.maxY : 0)
+        let dz = qz < n.minZ ? n.minZ - qz : (qz > n.maxZ ? qz - n.maxZ : 0)
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.
+    @inline(__always)
+    func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
+        guard !nodes.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: (Int32, Double).self, capacity: 128) { stack in
+            var top = 0
+            stack[0] = (0, Self.boxDistanceSquared(nodes[0], qx, qy, qz))
+            top = 1
+            nodes.withUnsafeBufferPointer { nodes in
+                xs.withUnsafeBufferPointer { xs in
+                    ys.withUnsafeBufferPointer { ys in
+                        zs.withUnsafeBufferPointer { zs in
+                            while top > 0 {
+                                top -= 1
+                                let (index, bound) = stack[top]
+                                if bound > visitor.boundSquared { continue }
+                                let node = nodes[Int(index)]
+                                if node.left < 0 {
+                                    for i in Int(node.start)..<Int(node.end) {
+                                        let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
+                                        let d2 = dx * dx + dy * dy + dz * dz
+                                        if d2 <= visitor.boundSquared { visitor.visit(slot: i, member: members[i], chordSquared: d2) }
+                                    }
+                                    continue
+                                }
+                                let l = Int(node.left)
+                                let dl = Self.boxDistanceSquared(nodes[l], qx, qy, qz)
+                                let dr = Self.boxDistanceSquared(nodes[l + 1], qx, qy, qz)
+                                // Push the farther child first so the nearer one is searched first.
+                                if dl <= dr {
+                                    if dr <= visitor.boundSquared { stack[top] = (Int32(l + 1), dr); top += 1 }
+                                    if dl <= visitor.boundSquared { stack[top] = (Int32(l), dl); top += 1 }
+                                } else {
+                                    if dl <= visitor.boundSquared { stack[top] = (Int32(l), dl); top += 1 }
+                                    if dr <= visitor.boundSquared { stack[top] = (Int32(l + 1), dr); top += 1 }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Receives the points a `KDTree.search` finds; `boundSquared` may shrink between calls.
+protocol KDTreeVisitor {
+    var boundSquared: Double { get }
+    mutating func visit(slot: Int, member: UInt32, chordSquared: Double)
+}

@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+import Geo
+import LocationStore
+
+/// An immutable in-memory snapshot of every location, answering radius-bounded nearest-K searches.
+///
+/// Locations live in flat arrays (structure of arrays; strings in byte tables); a global 3-D k-d tree
+/// serves "any network" searches and one k-d tree per network serves card-network searches, so a
+/// sparse network is found quickly even among millions of other locations. Each location's region
+/// radius is fixed at build time by the `RadiusPolicy` (density counted with the global tree).
+/// Readers share a snapshot without locks; a rebuild makes a new snapshot.
+public final class LocationIndex: Sendable {
+    public struct Info: Sendable, Hashable, Codable {
+        public var locationCount: Int
+        public var networkCount: Int
+        public var buildSeconds: Double
+        public var builtAt: Date
+        public var approximateBytes: Int
+    }
+
+    public let info: Info
+    let policy: RadiusPolicy
+
+    // Per location (index = location number).
+    let latitudes: [Double]
+    let longitudes: [Double]
+    let x: [Double], y: [Double], z: [Double]
+    /// Region radius in metres (for split venues, the venue's radius).
+    let radius: [Float]
+    let rule: [RadiusPolicy.Rule]
+    let density: [UInt16]
+    let network: [UInt32]
+    let ids: StringTable
+    let names: StringTable
+    let addresses: StringTable
+
+    // Per network (index = network number).
+    let networks: [Network]
+    let networkNumber: [String: UInt32]
+    let networkCounts: [Int]
+    /// Category number of each network, for time-of-day boosts.
+    let networkCategory: [Int32]
+    let categories: [String]
+    let networkTrees: [KDTree]
+    let globalTree: KDTree
+
+    public var count: Int { latitudes.count }
+
+    /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
+    public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
+        var builder = Builder(networks: networks)
+        for location in locations { builder.add(location) }
+        return builder.finish(policy: policy)
+    }
+
+    /// Reads every location of a store and builds a snapshot.
+    public static func build(from store: any LocationStore, policy: RadiusPolicy = .standard) async throws -> LocationIndex {
+        let networks = try await store.networks().map(\.network)
+        var builder = Builder(networks: networks)
+        try await store.forEachLocation(batchSize: 20_000) { batch in
+            for location in batch { builder.add(location) }
+        }
+        return builder.finish(policy: policy)
+    }
+
+    /// Networks with their location counts in this snapshot.
+    public var networkSummaries: [NetworkSummary] {
+        networks.enumerated().map { NetworkSummary(network: $0.element, locationCount: networkCounts[$0.offset]) }
+    }
+
+    init(builder b: consuming Builder, policy: RadiusPolicy, started: ContinuousClock.Instant) {
+        self.policy = policy
+        latitudes = b.latitudes
+        longitudes = b.longitudes
+        ids = b.ids
+        names = b.names
+        addresses = b.addresses
+        network = b.network
+        networks = b.networks
+        networkNumber = b.networkNumber
+        var categoryNumber: [String: Int32] = [:]
+        var categories: [String] = []
+        networkCategory = b.networks.map { n in
+            guard let c = n.category?.lowercased() else { return -1 }
+            if let k = categoryNumber[c] { return k }
+            categories.append(c)
+            categoryNumber[c] = Int32(categories.count - 1)
+            return Int32(categories.count - 1)
+        }
+        self.categories = categories
+        let n = b.latitudes.count
+        var x = [Double](repeating: 0, count: n), y = x, z = x
+        for i in 0..<n {
+            let v = UnitVector.from(latitude: b.latitudes[i], longitude: b.longitudes[i])
+            x[i] = v.x; y[i] = v.y; z[i] = v.z
+        }
+        self.x = x; self.y = y; self.z = z
+        var counts = [Int](repeating: 0, count: b.networks.count)
+        for k in b.network { counts[Int(k)] += 1 }
+        networkCounts = counts
+
+        // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros first.
+        let all = (0..<UInt32(n)).map { $0 }
+        let zeroRadius = [Float](repeating: 0, count: n)
+        let densityTree = KDTree(members: all, x: x, y: y, z: z, radius: zeroRadius)
+        let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
+        var radius = [Float](repeating: 0, count: n)
+        var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
+        for i in 0..<n {
+            let net = b.networks[Int(b.network[i])]
+            let r = policy.radius(explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
+                                  isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init), neighbors: Int(density[i]))
+            radius[i] = Float(r.meters)
+            rule[i] = r.rule
+        }
+        self.density = density
+        self.radius = radius
+        self.rule = rule
+        globalTree = KDTree(members: all, x: x, y: y, z: z, radius: radius)
+        var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
+        for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
+        for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
+        networkTrees = perNetwork.map { KDTree(members: $0, x: x, y: y, z: z, radius: radius) }
+
+        let elapsed = started.duration(to: .now)
+        let perLocation = 8 * 5 + 4 + 1 + 2 + 4 + 2 * (4 + 24)   // arrays above + two trees' members and coordinates
+        let bytes = n * perLocation + ids.approximateBytes + names.approximateBytes + addresses.approximateBytes
+            + (globalTree.nodes.count + networkTrees.reduce(0) { $0 + $1.nodes.count }) * MemoryLayout<KDTree.Node>.stride
+        info = Info(locationCount: n, networkCount: b.networks.count,
+                    buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                    builtAt: Date(), approximateBytes: bytes)
+    }
+
+    /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
+    static func countNeighbors(tree: KDTree, x: [Double], y: [Double], z: [Double], within meters: Double, cap: Int) -> [UInt16] {
+        let n = x.count
+        var result = [UInt16](repeating: 0, count: n)
+        guard n > 0 else { return result }
+        let bound = UnitVector.chordSquared(meters: meters)
+        let chunks = max(1, min(64, n / 2048))
+        result.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
+                for i in lo..<hi {
+                    var counter = NeighborCounter(boundSquared: bound, cap: cap + 1)
+                    tree.search(x[i], y[i], z[i], &counter)
+                    out[i] = UInt16(min(max(0, counter.count - 1), Int(UInt16.max)))   // minus itself
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// Counts points within a bound and stops looking once it has seen `cap` of them.
+struct NeighborCounter: KDTreeVisitor {
+    var boundSquared: Double
+    let cap: Int
+    var count = 0
+    init(boundSquared: Double, cap: Int) {
+        self.boundSquared = boundSquared
+        self.cap = cap
+    }
+    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
+        count += 1
+        if count >= cap { boundSquared = -1 }
+    }
+}
+
+extension LocationIndex {
+    /// Collects locations and networks before the arrays are frozen into a snapshot.
+    struct Builder: ~Copyable {
+        var networks: [Network]
+        var networkNumber: [String: UInt32] = [:]
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
+        var network: [UInt32] = []
+        var explicitRadius: [Float?] = []
+        var venueRadius: [Float?] = []
+        var ids = StringTable()
+        var names = StringTable()
+        var addresses = StringTable()
+        let started = ContinuousClock.now
+
+        init(networks: [Network]) {
+            self.networks = []
+            for n in networks where networkNumber[n.id] == nil {
+                networkNumber[n.id] = UInt32(self.networks.count)
+                self.networks.append(n)
+            }
+        }
+
+        mutating func add(_ l: Location) {
+            let k: UInt32
+            if let known = networkNumber[l.networkId] { k = known } else {
+                k = UInt32(networks.count)
+                networkNumber[l.networkId] = k
+                networks.append(Network(id: l.networkId, name: l.networkId))
+            }
+            latitudes.append(l.coordinate.latitude)
+            longitudes.append(l.coordinate.longitude)
+            network.append(k)
+            explicitRadius.append(l.radiusMeters.map(Float.init))
+            venueRadius.append(l.venueRadiusMeters.map(Float.init))
+            ids.append(l.id)
+            names.append(l.name)
+            addresses.append(l.address)
+        }
+
+        consuming func finish(policy: RadiusPolicy) -> LocationIndex {
+            let started = self.started
+            return LocationIndex(builder: self, policy: policy, started: started)
+        }
+    }
+}

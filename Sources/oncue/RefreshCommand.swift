@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Geo
+import LocationStore
+import RegionRefresh
+
+struct Refresh: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer one region-refresh request from a store, exactly as POST /v1/region-refresh would.",
+        discussion: """
+            Prints the JSON response body the HTTP API returns for the same request (or a table with --table).
+
+            Example:
+              oncue refresh --db stores.sqlite 40.7128 -74.0060 --networks ny0778,costco --explain
+              oncue refresh --db stores.sqlite 37.77 -122.42 --local-time 2025-11-22T18:30:00-08:00 --reserve-refresh-region --table
+            """
+    )
+
+    @Option(help: "Path of the store file.") var db: String
+    @Option(help: "Card networks, comma-separated.") var networks: String?
+    @Option(help: "Regions to return, 1...100.") var maxRegions: Int = 20
+    @Option(help: "Search radius in km, (0, 200].") var radiusKm: Double = 50
+    @Option(help: "Fix accuracy in metres.") var accuracy: Double?
+    @Option(help: "Phone's local time, ISO-8601 with offset (time-of-day boosts).") var localTime: String?
+    @Option(help: "Per-network visit counts, e.g. costco=12,sfpl=3.") var visits: String?
+    @Flag(help: "Only card networks (include_other_networks = false).") var onlyCardNetworks = false
+    @Flag(help: "Use one slot for the refresh region.") var reserveRefreshRegion = false
+    @Flag(help: "Add score parts to each region.") var explain = false
+    @Flag(help: "Print a table instead of JSON.") var table = false
+    @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
+
+    func request() throws -> RegionRefreshRequest {
+        let c = try parseCoordinate(coordinate)
+        var visitCounts: [String: Int]?
+        if let visits {
+            var counts: [String: Int] = [:]
+            for pair in visits.split(separator: ",") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                guard kv.count == 2, let n = Int(kv[1]) else { throw ValidationError("--visits expects NETWORK=COUNT pairs, got '\(pair)'") }
+                counts[String(kv[0])] = n
+            }
+            visitCounts = counts
+        }
+        let request = RegionRefreshRequest(
+            lat: c.latitude, lon: c.longitude, accuracy: accuracy, radiusKm: radiusKm,
+            userNetworks: networks.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? [],
+            maxRegions: maxRegions, networkVisits: visitCounts, localTime: localTime,
+            includeOtherNetworks: !onlyCardNetworks, reserveRefreshRegion: reserveRefreshRegion, explain: explain)
+        do { _ = try request.validated() } catch { throw ValidationError(error.description) }
+        return request
+    }
+
+    func validate() throws { _ = try request() }
+
+    func run() async throws {
+        let request = try request()
+        let store = try openStore(db, readOnly: true)
+        let engine = RegionRefreshEngine()
+        try await engine.reload(from: store)
+        let response = try engine.refresh(request, now: Date())
+        if !table {
+            print(try jsonString(response))
+            return
+        }
+        print(textTable(["#", "network", "id", "radius_m", "lat", "lon", "name"], response.regions.map {
+            [String($0.priority), $0.networkId, $0.id, String(Int($0.radiusMeters)), String(format: "%.6f", $0.lat),
+             String(format: "%.6f", $0.lon), $0.name]
+        }), terminator: "")
+        print("refresh_after_meters: \(Int(response.refreshAfterMeters))  coverage_guaranteed: \(response.coverageGuaranteed)")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import LocationStore
+import NIOCore
+
+/// The admin routes that read or edit the store directly: the import log and networks.
+/// Every store call runs on the blocking-work thread with its own connection.
+struct AdminStoreRoutes: Sendable {
+    let databasePath: String
+    let bodies: RequestBodyReader
+    let reloader: IndexReloader
+
+    /// The body of `PUT /admin/networks/{id}`.
+    struct NetworkBody: Decodable, Sendable {
+        var name: String
+        var category: String?
+        var isLargeArea: Bool?
+        var defaultRadiusMeters: Double?
+    }
+
+    /// The body of `POST /admin/networks/{id}/aliases`.
+    struct AliasBody: Decodable, Sendable {
+        var alias: String
+    }
+
+    func listImports(_ request: Request, context: ServerContext) async throws -> Response {
+        var limit = 100
+        if let text = request.uri.queryParameters["limit"] {
+            guard let value = Int(text), (1...1000).contains(value) else {
+                throw APIError.badRequest("invalid_parameter", "query parameter 'limit' must be an integer in 1...1000", field: "limit")
+            }
+            limit = value
+        }
+        let path = databasePath, count = limit
+        let records = try await BlockingWorkExecutor.storeAccess.run {
+            try SQLiteLocationStore(path: path, readOnly: true).imports(limit: count)
+        }
+        return try AdminJSON.response(ImportList(imports: records))
+    }
+
+    func showImport(_ request: Request, context: ServerContext) async throws -> Response {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = Int64(text), id > 0 else {
+            throw APIError.badRequest("invalid_parameter", "import id must be a positive integer", field: "id")
+        }
+        let path = databasePath
+        let record = try await BlockingWorkExecutor.storeAccess.run {
+            try SQLiteLocationStore(path: path, readOnly: true).importRecord(id: id)
+        }
+        guard let record else { throw APIError.notFound("no import \(id)") }
+        return try AdminJSON.response(record)
+    }
+
+    func putNetwork(_ request: Request, context: ServerContext) async throws -> Response {
+        let id = try networkID(context)
+        let body = try await bodies.decode(NetworkBody.self, from: request)
+        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty, name.utf8.count <= 200 else {
+            throw APIError.badRequest("invalid_field", "field 'name' must be a non-empty string of at most 200 bytes", field: "name")
+        }
+        if let radius = body.defaultRadiusMeters, !(radius.isFinite && radius > 0 && radius <= 50_000) {
+            throw APIError.badRequest("invalid_field", "field 'default_radius_meters' must be in (0, 50000]", field: "default_radius_meters")
+        }
+        if let category = body.category, category.utf8.count > 100 {
+            throw APIError.badRequest("invalid_field", "field 'category' must be at most 100 bytes", field: "category")
+        }
+        let network = Network(id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
+                              defaultRadiusMeters: body.defaultRadiusMeters)
+        let path = databasePath
+        try await BlockingWorkExecutor.storeAccess.run {
+            try SQLiteLocationStore(path: path).upsertNetwork(network)
+        }
+        // Radius defaults and large-area flags are baked into the index.
+        reloader.scheduleReload()
+        return try AdminJSON.response(network)
+    }
+
+    func addAlias(_ request: Request, context: ServerContext) async throws -> Response {
+        let id = try networkID(context)
+        let body = try await bodies.decode(AliasBody.self, from: request)
+        let alias = body.alias.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !alias.isEmpty, alias.utf8.count <= 200, !Network.aliasKey(alias).isEmpty else {
+            throw APIError.badRequest("invalid_field", "field 'alias' must contain letters or digits, at most 200 bytes", field: "alias")
+        }
+        let path = databasePath
+        let known = try await BlockingWorkExecutor.storeAccess.run { () throws -> Bool in
+            let store = try SQLiteLocationStore(path: path)
+            guard try store.network(id: id) != nil else { return false }
+            try store.addAlias(alias, networkId: id)
+            return true
+        }
+        guard known else { throw APIError.notFound("no network '\(id)'") }
+        reloader.scheduleReload()
+        return try AdminJSON.response(AliasCreated(networkId: id, alias: alias), status: .created)
+    }
+
+    private func networkID(_ context: ServerContext) throws -> String {
+        let id = context.parameters.get("id") ?? ""
+        guard !id.isEmpty, id.utf8.count <= 100, id == Network.slug(id) else {
+            throw APIError.badRequest("invalid_parameter", "network id must be a slug: lower-case letters and digits joined by '-'", field: "id")
+        }
+        return id
+    }
+
+    struct ImportList: Encodable {
+        var imports: [ImportRecord]
+    }
+
+    struct AliasCreated: Encodable {
+        var networkId: String
+        var alias: String
+    }
+}
+
+/// Admin responses are small and rare: `JSONEncoder` with the wire conventions is fine here.
+enum AdminJSON {
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+
+/// The environment variables `oncue serve` reads; a flag given on the command line wins over its variable.
+public enum EnvironmentSettings {
+    /// Every variable with what it sets, for `--help` and the README.
+    public static let documented: [(name: String, meaning: String)] = [
+        ("ONCUE_DB", "path of the SQLite store (--db)"),
+        ("ONCUE_HOST", "address to bind (--host, default 127.0.0.1)"),
+        ("ONCUE_PORT", "TCP port (--port, default 8080)"),
+        ("ONCUE_ADMIN_TOKEN", "bearer token enabling /admin/* (unset: admin API disabled)"),
+        ("ONCUE_ADMIN_TOKEN_FILE", "file whose first line is the admin token"),
+        ("ONCUE_MAX_BODY_BYTES", "largest JSON body in bytes (default 65536)"),
+        ("ONCUE_MAX_IMPORT_BYTES", "largest CSV upload in bytes (default 268435456)"),
+        ("ONCUE_RATE_LIMIT_RPS", "requests per second per client (default 50; 0 disables limiting)"),
+        ("ONCUE_RATE_LIMIT_BURST", "token-bucket size per client (default 100)"),
+        ("ONCUE_CLIENT_IP_HEADER", "header naming the client, e.g. X-Forwarded-For (default: peer address)"),
+        ("ONCUE_LOG_LEVEL", "trace, debug, info, notice, warning, error, critical (default info)"),
+    ]
+
+    /// Reads a whole configuration from variables alone; `oncue serve` overlays its flags on this.
+    public static func configuration(from environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
+        var configuration = ServerConfiguration(databasePath: environment["ONCUE_DB"] ?? "")
+        if let host = nonEmpty(environment["ONCUE_HOST"]) { configuration.host = host }
+        if let port = try integer(environment, "ONCUE_PORT", in: 0...65_535) { configuration.port = port }
+        configuration.adminToken = try adminToken(token: environment["ONCUE_ADMIN_TOKEN"], file: environment["ONCUE_ADMIN_TOKEN_FILE"])
+        if let bytes = try integer(environment, "ONCUE_MAX_BODY_BYTES", in: 256...(64 << 20)) { configuration.maxBodyBytes = bytes }
+        if let bytes = try integer(environment, "ONCUE_MAX_IMPORT_BYTES", in: 1...(1 << 40)) { configuration.maxImportBytes = bytes }
+        configuration.rateLimit = try rateLimit(rps: environment["ONCUE_RATE_LIMIT_RPS"], burst: environment["ONCUE_RATE_LIMIT_BURST"],
+                                                current: configuration.rateLimit)
+        if let header = nonEmpty(environment["ONCUE_CLIENT_IP_HEADER"]) { configuration.clientIPHeader = header }
+        if let level = nonEmpty(environment["ONCUE_LOG_LEVEL"]) { configuration.logLevel = try logLevel(level, source: "ONCUE_LOG_LEVEL") }
+        return configuration
+    }
+
+    /// The token given directly, else the first line of the token file; an empty token is refused
+    /// because it would make every request "authenticated".
+    public static func adminToken(token: String?, file: String?) throws(ConfigurationError) -> String? {
+        if let token = nonEmpty(token) {
+            guard token.utf8.count >= 16 else { throw ConfigurationError("the admin token must be at least 16 characters") }
+            return token
+        }
+        guard let file = nonEmpty(file) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file) else { throw ConfigurationError("cannot read the admin token file \(file)") }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.utf8.count >= 16 else { throw ConfigurationError("the admin token in \(file) must be at least 16 characters") }
+        return trimmed
+    }
+
+    /// A rate limit from its two settings; a rate of 0 disables limiting.
+    public static func rateLimit(rps: String?, burst: String?, current: ServerConfiguration.RateLimit?) throws(ConfigurationError)
+        -> ServerConfiguration.RateLimit? {
+        var limit = current ?? .init(requestsPerSecond: 50, burst: 100)
+        if let rps = nonEmpty(rps) {
+            guard let value = Double(rps), value.isFinite, value >= 0 else { throw ConfigurationError("ONCUE_RATE_LIMIT_RPS must be a number >= 0, got '\(rps)'") }
+            if value == 0 { return nil }
+            limit.requestsPerSecond = value
+        }
+        if let burst = nonEmpty(burst) {
+            guard let value = Double(burst), value.isFinite, value >= 1 else { throw ConfigurationError("ONCUE_RATE_LIMIT_BURST must be a number >= 1, got '\(burst)'") }
+            limit.burst = value
+        }
+        return current == nil && rps == nil && burst == nil ? nil : limit
+    }
+
+    public static func logLevel(_ text: String, source: String) throws(ConfigurationError) -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ConfigurationError("\(source) must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return level
+    }
+
+    static func integer(_ environment: [String: String], _ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let text = nonEmpty(environment[name]) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+}

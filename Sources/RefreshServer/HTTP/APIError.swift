@@ -1,0 +1,56 @@
+import Hummingbird
+import NIOCore
+
+/// An error answered as `{"error": code, "message": …}` with its status; every refusal of the
+/// server goes through this type so that the body shape never varies.
+public struct APIError: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// Machine-readable, snake_case, stable (clients switch on it).
+    public var code: String
+    /// For people; may quote the request, so it is never logged.
+    public var message: String
+    /// The request field at fault, for 400s.
+    public var field: String?
+    /// Seconds until a retry can succeed (429, 503): also sent as `Retry-After`.
+    public var retryAfter: Int?
+    /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
+                headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+        self.headers = headers
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var w = JSONWriter(capacity: 128 + message.utf8.count)
+        w.beginObject()
+        w.key("error"); w.string(code)
+        w.key("message"); w.string(message)
+        if let field { w.key("field"); w.string(field) }
+        if let retryAfter { w.key("retry_after"); w.int(retryAfter) }
+        w.endObject()
+        var fields = headers
+        fields[.contentType] = "application/json"
+        if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: w.buffer))
+    }
+}
+
+extension APIError {
+    static func notFound(_ message: String = "no such resource") -> APIError {
+        APIError(.notFound, code: "not_found", message: message)
+    }
+
+    static func badRequest(_ code: String, _ message: String, field: String? = nil) -> APIError {
+        APIError(.badRequest, code: code, message: message, field: field)
+    }
+
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, code: "body_too_large", message: "the request body exceeds the limit of \(limit) bytes")
+    }
+}

@@ -1,0 +1,79 @@
+import Hummingbird
+import LocationStore
+import Logging
+import RegionRefresh
+
+/// Turns every error thrown below it into the JSON error shape, so that no failure leaves the
+/// server as Hummingbird's plain-text default or as a dropped connection.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return try Self.apiError(for: error, request: request, context: context).response(from: request, context: context)
+        }
+    }
+
+    static func apiError(for error: any Error, request: Request, context: Context) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as RegionRefreshError:
+            if error == .notReady { return APIError(.serviceUnavailable, code: error.code, message: error.description, retryAfter: 1) }
+            return .badRequest(error.code, error.description, field: error.field)
+        case let error as StoreError:
+            return map(error, context: context)
+        case let error as HTTPError:
+            return map(error, request: request)
+        case let error as any HTTPResponseError:
+            return APIError(error.status, code: code(for: error.status), message: error.status.reasonPhrase)
+        default:
+            // The message may quote internals; the client gets a generic one, the log gets the detail.
+            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))", "detail": "\(error)"])
+            return APIError(.internalServerError, code: "internal_error", message: "the server failed to answer; the failure was logged")
+        }
+    }
+
+    private static func map(_ error: HTTPError, request: Request) -> APIError {
+        switch error.status {
+        case .notFound:
+            let allowed = RouteTable.allowedMethods(for: Substring(request.uri.path))
+            guard !allowed.isEmpty else { return .notFound("no route \(request.method.rawValue) \(request.uri.path)") }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed here; use \(list)",
+                            headers: [.allow: list])
+        case .contentTooLarge:
+            return APIError(.contentTooLarge, code: "body_too_large", message: error.body ?? "the request body is too large")
+        default:
+            return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase)
+        }
+    }
+
+    private static func map(_ error: StoreError, context: Context) -> APIError {
+        switch error {
+        case .unknownNetwork(let id): return .notFound("unknown network '\(id)'")
+        case .invalidArgument(let message): return .badRequest("invalid_argument", message)
+        default:
+            context.logger.error("store error", metadata: ["error": "\(error)"])
+            return APIError(.serviceUnavailable, code: "store_unavailable", message: "the location store failed; the failure was logged", retryAfter: 5)
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 413: "body_too_large"
+        case 415: "unsupported_media_type"
+        case 429: "rate_limited"
+        case 503: "unavailable"
+        case 500...: "internal_error"
+        default: "http_\(status.code)"
+        }
+    }
+}

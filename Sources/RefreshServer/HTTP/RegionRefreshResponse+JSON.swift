@@ -1,0 +1,56 @@
+import NIOCore
+import RegionRefresh
+
+extension RegionRefreshResponse {
+    /// The wire form of the response, snake_case, key for key what `Codable` would produce
+    /// (optional fields left out when nil).
+    func jsonBuffer() -> ByteBuffer {
+        var w = JSONWriter(capacity: 256 + regions.count * 256)
+        w.beginObject()
+        w.key("regions")
+        w.beginArray()
+        for region in regions { region.write(to: &w) }
+        w.endArray()
+        w.key("refresh_after_meters"); w.number(refreshAfterMeters)
+        w.key("cache_ttl_seconds"); w.int(cacheTtlSeconds)
+        w.key("server_time"); w.string(serverTime)
+        w.key("coverage_guaranteed"); w.bool(coverageGuaranteed)
+        w.endObject()
+        return w.buffer
+    }
+}
+
+extension Region {
+    fileprivate func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.string(id)
+        w.key("network_id"); w.string(networkId)
+        w.key("lat"); w.number(lat)
+        w.key("lon"); w.number(lon)
+        w.key("radius_meters"); w.number(radiusMeters)
+        w.key("priority"); w.int(priority)
+        w.key("name"); w.string(name)
+        if let address { w.key("address"); w.string(address) }
+        if let kind { w.key("kind"); w.string(kind.rawValue) }
+        if let mergedLocationIds {
+            w.key("merged_location_ids")
+            w.beginArray()
+            for id in mergedLocationIds { w.string(id) }
+            w.endArray()
+        }
+        if let explain {
+            w.key("explain")
+            w.beginObject()
+            w.key("tier"); w.int(explain.tier)
+            w.key("distance_meters"); w.number(explain.distanceMeters)
+            w.key("boundary_distance_meters"); w.number(explain.boundaryDistanceMeters)
+            w.key("visit_boost"); w.number(explain.visitBoost)
+            w.key("time_of_day_boost"); w.number(explain.timeOfDayBoost)
+            w.key("score"); w.number(explain.score)
+            w.key("radius_rule"); w.string(explain.radiusRule)
+            w.key("local_density"); w.int(explain.localDensity)
+            w.endObject()
+        }
+        w.endObject()
+    }
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+
+/// Every route the server answers, in OpenAPI path syntax. Routes are registered from this table,
+/// the 405 logic and the metrics labels use it, and a test compares it with `openapi.yaml`.
+public struct RouteSpec: Sendable, Hashable {
+    public enum Access: Sendable, Hashable {
+        /// Probes and metrics: never rate limited, so that a throttled client cannot blind monitoring.
+        case infrastructure
+        /// `/v1/*` and the document: rate limited per client.
+        case publicAPI
+        /// `/admin/*`: bearer token, and rate limited (slows down token guessing).
+        case admin
+    }
+
+    public var method: HTTPRequest.Method
+    /// OpenAPI template, e.g. `/admin/imports/{id}`.
+    public var path: String
+    public var access: Access
+
+    /// The same path in Hummingbird's router syntax (`/admin/imports/:id`).
+    var routerPath: String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix("{") && segment.hasSuffix("}") ? ":" + segment.dropFirst().dropLast() : segment
+        }.joined(separator: "/")
+    }
+}
+
+public enum RouteTable {
+    public static let healthz = RouteSpec(method: .get, path: "/healthz", access: .infrastructure)
+    public static let readyz = RouteSpec(method: .get, path: "/readyz", access: .infrastructure)
+    public static let metrics = RouteSpec(method: .get, path: "/metrics", access: .infrastructure)
+    public static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
+    public static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
+    public static let networks = RouteSpec(method: .get, path: "/v1/networks", access: .publicAPI)
+    public static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin)
+    public static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
+    public static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
+    public static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
+    public static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
+
+    public static let all: [RouteSpec] = [
+        healthz, readyz, metrics, openapi, regionRefresh, networks, createImport, listImports, showImport, putNetwork, addAlias,
+    ]
+
+    /// The methods allowed on a concrete path, empty when no route has that path (404 rather than 405).
+    static func allowedMethods(for path: Substring) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return all.filter { route in
+            let template = route.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard template.count == segments.count else { return false }
+            return zip(template, segments).allSatisfy { t, s in
+                (t.hasPrefix("{") && !s.isEmpty) || t == s
+            }
+        }.map(\.method)
+    }
+}

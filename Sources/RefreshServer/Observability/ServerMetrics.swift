@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import RegionRefresh
+import Synchronization
+
+/// The server's counters, kept in memory and rendered as Prometheus text by `/metrics`.
+///
+/// Each route has its own mutex (one short critical section per request), so requests to
+/// different routes never contend and the hot route pays about as much as an atomic increment.
+public final class ServerMetrics: Sendable {
+    /// Upper bounds (seconds) of the latency histogram buckets: fine below 5 ms, where the
+    /// region-refresh target lies, coarse above.
+    static let latencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    struct RouteState {
+        var statusCounts: [Int: Int] = [:]
+        var buckets = [Int](repeating: 0, count: ServerMetrics.latencyBounds.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    final class RouteMetrics: Sendable {
+        let method: String
+        let path: String
+        let state = Mutex(RouteState())
+        init(method: String, path: String) {
+            self.method = method
+            self.path = path
+        }
+    }
+
+    struct IndexState {
+        var info: LocationIndex.Info?
+        var reloads: [String: Int] = [:]
+        var imports: [String: Int] = [:]
+        var importedRows: Int = 0
+    }
+
+    private let routes: [String: RouteMetrics]
+    private let unmatched = RouteMetrics(method: "", path: "unmatched")
+    private let index = Mutex(IndexState())
+    private let limited = Atomic<Int>(0)
+
+    public init() {
+        var routes: [String: RouteMetrics] = [:]
+        for route in RouteTable.all {
+            routes[Self.key(method: route.method.rawValue, path: route.path)] = RouteMetrics(method: route.method.rawValue, path: route.path)
+        }
+        self.routes = routes
+    }
+
+    private static func key(method: String, path: String) -> String { method + " " + path }
+
+    /// Records one answered request. `path` is the route template (never the concrete path, whose
+    /// ids would make the label set unbounded); nil when no route matched.
+    func record(method: String, path: String?, status: Int, seconds: Double) {
+        let route = path.flatMap { routes[Self.key(method: method, path: $0)] } ?? unmatched
+        let bucket = Self.latencyBounds.firstIndex { seconds <= $0 }
+        route.state.withLock { state in
+            state.statusCounts[status, default: 0] += 1
+            if let bucket { state.buckets[bucket] += 1 }
+            state.count += 1
+            state.sum += seconds
+        }
+    }
+
+    func rateLimited() { limited.add(1, ordering: .relaxed) }
+
+    func indexLoaded(_ info: LocationIndex.Info) {
+        index.withLock {
+            $0.info = info
+            $0.reloads["success", default: 0] += 1
+        }
+    }
+
+    func indexLoadFailed() { index.withLock { $0.reloads["failure", default: 0] += 1 } }
+
+    /// Counts a finished import by its status (committed, dry-run, failed, …) and its rows read.
+    func importFinished(status: String, rowsRead: Int) {
+        index.withLock {
+            $0.imports[status, default: 0] += 1
+            $0.importedRows += rowsRead
+        }
+    }
+
+    /// Requests answered for a route and status so far (tests and diagnostics).
+    func requestCount(method: String, path: String, status: Int) -> Int {
+        routes[Self.key(method: method, path: path)]?.state.withLock { $0.statusCounts[status] ?? 0 } ?? 0
+    }
+
+    /// The Prometheus text exposition format, version 0.0.4.
+    public func prometheusText() -> String {
+        var out = PrometheusText()
+        out.header("oncue_http_requests_total", "HTTP requests answered, by route template, method and status.", type: "counter")
+        let all = routes.values.sorted { ($0.path, $0.method) < ($1.path, $1.method) } + [unmatched]
+        let snapshots = all.map { ($0, $0.state.withLock { $0 }) }
+        for (route, state) in snapshots {
+            for (status, count) in state.statusCounts.sorted(by: { $0.key < $1.key }) {
+                out.sample("oncue_http_requests_total", ["route": route.path, "method": route.method, "status": String(status)], Double(count))
+            }
+        }
+        out.header("oncue_http_request_duration_seconds", "Time from request head to response head, by route.", type: "histogram")
+        for (route, state) in snapshots where state.count > 0 {
+            var cumulative = 0
+            for (i, bound) in Self.latencyBounds.enumerated() {
+                cumulative += state.buckets[i]
+                out.sample("oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": PrometheusText.format(bound)], Double(cumulative))
+            }
+            out.sample("oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": "+Inf"], Double(state.count))
+            out.sample("oncue_http_request_duration_seconds_sum", ["route": route.path, "method": route.method], state.sum)
+            out.sample("oncue_http_request_duration_seconds_count", ["route": route.path, "method": route.method], Double(state.count))
+        }
+        out.header("oncue_rate_limited_total", "Requests refused with 429.", type: "counter")
+        out.sample("oncue_rate_limited_total", [:], Double(limited.load(ordering: .relaxed)))
+
+        let state = index.withLock { $0 }
+        out.header("oncue_index_ready", "1 once a location index is serving.", type: "gauge")
+        out.sample("oncue_index_ready", [:], state.info == nil ? 0 : 1)
+        if let info = state.info {
+            out.header("oncue_index_locations", "Locations in the serving index.", type: "gauge")
+            out.sample("oncue_index_locations", [:], Double(info.locationCount))
+            out.header("oncue_index_networks", "Networks in the serving index.", type: "gauge")
+            out.sample("oncue_index_networks", [:], Double(info.networkCount))
+            out.header("oncue_index_build_seconds", "Time the serving index took to build.", type: "gauge")
+            out.sample("oncue_index_build_seconds", [:], info.buildSeconds)
+            out.header("oncue_index_built_timestamp_seconds", "Unix time the serving index was built.", type: "gauge")
+            out.sample("oncue_index_built_timestamp_seconds", [:], info.builtAt.timeIntervalSince1970)
+            out.header("oncue_index_bytes", "Approximate memory of the serving index.", type: "gauge")
+            out.sample("oncue_index_bytes", [:], Double(info.approximateBytes))
+        }
+        out.header("oncue_index_reloads_total", "Index rebuilds, by result.", type: "counter")
+        for result in ["success", "failure"] {
+            out.sample("oncue_index_reloads_total", ["result": result], Double(state.reloads[result] ?? 0))
+        }
+        out.header("oncue_imports_total", "Imports through the admin API, by final status.", type: "counter")
+        for (status, count) in state.imports.sorted(by: { $0.key < $1.key }) {
+            out.sample("oncue_imports_total", ["status": status], Double(count))
+        }
+        out.header("oncue_import_rows_read_total", "CSV rows read by imports through the admin API.", type: "counter")
+        out.sample("oncue_import_rows_read_total", [:], Double(state.importedRows))
+        return out.text
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Geo
+import Hummingbird
+import Logging
+import NIOCore
+import RegionRefresh
+
+/// `/v1/*`, the probes, `/metrics` and `/openapi.yaml`.
+struct PublicRoutes: Sendable {
+    let engine: RegionRefreshEngine
+    let catalog: NetworkCatalog
+    let metrics: ServerMetrics
+    let bodies: RequestBodyReader
+    let openAPI: ByteBuffer
+
+    private static let json: HTTPFields = [.contentType: "application/json"]
+
+    func healthz(_ request: Request, context: ServerContext) -> Response {
+        Response(status: .ok, headers: Self.json, body: .init(byteBuffer: ByteBuffer(staticString: #"{"status":"ok"}"#)))
+    }
+
+    func readyz(_ request: Request, context: ServerContext) throws -> Response {
+        guard let info = engine.index?.info else { throw RegionRefreshError.notReady }
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.key("status"); w.string("ready")
+        w.key("locations"); w.int(info.locationCount)
+        w.key("networks"); w.int(info.networkCount)
+        w.key("built_at"); w.string(ISO8601DateFormatter().string(from: info.builtAt))
+        w.endObject()
+        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: w.buffer))
+    }
+
+    func regionRefresh(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await bodies.json(request)
+        let decoded = try RegionRefreshRequest.decode(json: Data(body.readableBytesView))
+        let parameters = try decoded.validated()
+        let response = try engine.refresh(parameters, now: Date())
+        if context.logger.logLevel <= .debug {
+            // A 5-character geohash is a ~5 km cell: enough to debug locality, too coarse to track a person.
+            let cell = Geohash(latitude: parameters.center.latitude, longitude: parameters.center.longitude, precision: 5).string
+            context.logger.debug("region refresh", metadata: ["cell": .string(cell), "regions": .stringConvertible(response.regions.count)])
+        }
+        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: response.jsonBuffer()))
+    }
+
+    func networks(_ request: Request, context: ServerContext) throws -> Response {
+        guard let body = catalog.encoded else { throw RegionRefreshError.notReady }
+        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: body))
+    }
+
+    func metricsText(_ request: Request, context: ServerContext) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText())))
+    }
+
+    func openAPIDocument(_ request: Request, context: ServerContext) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: openAPI))
+    }
+}

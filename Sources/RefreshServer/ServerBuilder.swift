@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RegionRefresh
+
+/// Assembles the HTTP application: middleware order, route groups and the index reloader.
+public enum ServerBuilder {
+    /// The application plus the pieces tests and the CLI look at while it runs.
+    public struct Built: Sendable {
+        public let application: Application<RouterResponder<ServerContext>>
+        public let engine: RegionRefreshEngine
+        public let reloader: IndexReloader
+        public let metrics: ServerMetrics
+    }
+
+    /// Builds the server for `configuration`. The index is loaded by a service of the application
+    /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads.
+    public static func build(configuration: ServerConfiguration, engine: RegionRefreshEngine = RegionRefreshEngine(),
+                             logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Built {
+        let metrics = ServerMetrics()
+        let catalog = NetworkCatalog()
+        let reloader = IndexReloader(engine: engine, databasePath: configuration.databasePath, metrics: metrics, catalog: catalog, logger: logger)
+        let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
+        let publicRoutes = PublicRoutes(engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load())
+        let storeRoutes = AdminStoreRoutes(databasePath: configuration.databasePath, bodies: bodies, reloader: reloader)
+
+        let router = Router(context: ServerContext.self)
+        // Middleware wraps routes as they are added, so all of it goes on before the first route.
+        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+
+        router.on(RouterPath(RouteTable.healthz.routerPath), method: .get, use: publicRoutes.healthz)
+        router.on(RouterPath(RouteTable.readyz.routerPath), method: .get, use: publicRoutes.readyz)
+        router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
+
+        let limited = router.group()
+        if let limit = configuration.rateLimit {
+            let limiter = TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst)
+            limited.add(middleware: RateLimitMiddleware(limiter: limiter, clientHeader: configuration.clientIPHeader.flatMap { HTTPField.Name($0) },
+                                                        metrics: metrics))
+        }
+        limited.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
+        limited.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
+        limited.on(RouterPath(RouteTable.openapi.routerPath), method: .get, use: publicRoutes.openAPIDocument)
+
+        let admin = limited.group().add(middleware: BearerAuthMiddleware(token: configuration.adminToken.map { Array($0.utf8) }))
+        admin.on(RouterPath(RouteTable.listImports.routerPath), method: .get, use: storeRoutes.listImports)
+        admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
+        admin.on(RouterPath(RouteTable.putNetwork.routerPath), method: .put, use: storeRoutes.putNetwork)
+        admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
+
+        var application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oncue"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        application.addServices(reloader)
+        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics)
+    }
+}

@@ -1,0 +1,43 @@
+/// One line of the per-event CSV.
+public struct ReplayEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case wake, refreshRequest = "refresh_request", refreshOK = "refresh_ok", refreshFailed = "refresh_failed"
+        case monitorStart = "monitor_start", monitorStop = "monitor_stop", monitorFailed = "monitor_failed"
+        case enter, exit, stateInside = "state_inside", notification, suppressed = "cooldown_suppressed"
+        case visit, visitCaught = "visit_caught", visitMissed = "visit_missed", passThrough = "pass_through"
+    }
+
+    public var time: Double
+    public var kind: Kind
+    /// Location or region id ("" when none).
+    public var location: String
+    public var network: String
+    public var card: String
+    /// True distance from the trace to the location's centre, metres (-1 when not applicable).
+    public var distance: Double
+    /// Free text: wake reason, failure reason, region count.
+    public var detail: String
+
+    public init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "") {
+        self.time = time
+        self.kind = kind
+        self.location = location
+        self.network = network
+        self.card = card
+        self.distance = distance
+        self.detail = detail
+    }
+}
+
+/// A region as it was monitored between two virtual times (for the map and the not-monitored test).
+public struct MonitoredInterval: Sendable, Hashable, Codable {
+    public var regionId: String
+    public var locationIds: [String]
+    public var networkId: String
+    public var lat: Double
+    public var lon: Double
+    public var radiusMeters: Double
+    public var isRefreshRegion: Bool
+    public var start: Double
+    public var end: Double
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// A card-network location with its ground-truth footprint.
+public struct CandidateStore: Sendable, Hashable {
+    public var location: Location
+    /// The store's footprint radius for ground truth (its own radius, venue radius, or the scenario default).
+    public var radiusMeters: Double
+    var unit: Unit
+}
+
+/// The locations of the wallet's networks, for ground truth and the oracle (the engine answers the phone).
+public struct StoreCatalog: Sendable {
+    public let stores: [CandidateStore]
+
+    public init(locations: [Location], storeRadiusMeters: Double) {
+        stores = locations.map {
+            CandidateStore(location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
+                           unit: Unit(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
+        }.sorted { $0.location.id < $1.location.id }
+    }
+
+    /// Reads the wallet's networks' locations from a store.
+    public static func load(from store: any LocationStore, networks: Set<String>, storeRadiusMeters: Double) async throws -> StoreCatalog {
+        var locations: [Location] = []
+        try await store.forEachLocation(batchSize: 10_000) { batch in
+            locations += batch.lazy.filter { networks.contains($0.networkId) }
+        }
+        return StoreCatalog(locations: locations, storeRadiusMeters: storeRadiusMeters)
+    }
+
+    /// Stores within `margin` metres of some fix of the trace (bounding-box prefilter, then per-fix distance).
+    public func candidates(for trace: Trace, margin: Double) -> [CandidateStore] {
+        let fixes = trace.fixes
+        guard !fixes.isEmpty else { return [] }
+        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
+        for f in fixes { minLat = min(minLat, f.latitude); maxLat = max(maxLat, f.latitude); minLon = min(minLon, f.longitude); maxLon = max(maxLon, f.longitude) }
+        let dLat = margin / 111_000
+        let dLon = margin / (111_000 * max(0.05, cos(max(abs(minLat), abs(maxLat)) * .pi / 180)))
+        let boxed = stores.filter {
+            let c = $0.location.coordinate
+            return c.latitude >= minLat - dLat && c.latitude <= maxLat + dLat && c.longitude >= minLon - dLon && c.longitude <= maxLon + dLon
+        }
+        guard !boxed.isEmpty else { return [] }
+        // Thin the trace to one fix per ~margin/2 of travel: enough for a "within margin" test with margin/2 slack.
+        var probe: [Unit] = []
+        let step = Unit.cosOf(meters: margin / 2)
+        for f in fixes {
+            let u = Unit(latitude: f.latitude, longitude: f.longitude)
+            if let last = probe.last, last.dot(u) >= step { continue }
+            probe.append(u)
+        }
+        let reach = Unit.cosOf(meters: margin * 1.5)
+        return boxed.filter { s in probe.contains { $0.dot(s.unit) >= reach } }
+    }
+}

@@ -43,7 +43,9 @@ public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConverti
         case .keyNotFound(let key, let context):
             self = .missingField(path(context.codingPath, key))
         case .valueNotFound(let type, let context):
-            self = .invalidField(field: path(context.codingPath), reason: "must be \(Self.describe(type)), not null")
+            let field = path(context.codingPath)
+            if field.isEmpty { self = .malformedJSON("the body must be a JSON object") }
+            else { self = .invalidField(field: field, reason: "must be \(Self.describe(type)), not null") }
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)
             if field.isEmpty { self = .malformedJSON("the body must be a JSON object") }

@@ -52,6 +52,36 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         case explain
     }
 
+    /// Decodes field by field so that integers given as fractions (`"max_regions": 2.5`) are refused, not truncated.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        lat = try c.decode(Double.self, forKey: .lat)
+        lon = try c.decode(Double.self, forKey: .lon)
+        accuracy = try c.decodeIfPresent(Double.self, forKey: .accuracy)
+        radiusKm = try c.decodeIfPresent(Double.self, forKey: .radiusKm)
+        userNetworks = try c.decodeIfPresent([String].self, forKey: .userNetworks)
+        maxRegions = try Self.integer(c.decodeIfPresent(Double.self, forKey: .maxRegions), key: .maxRegions, in: c)
+        if let visits = try c.decodeIfPresent([String: Double].self, forKey: .networkVisits) {
+            var counts: [String: Int] = [:]
+            for (k, v) in visits { counts[k] = try Self.integer(v, key: .networkVisits, in: c) }
+            networkVisits = counts
+        } else {
+            networkVisits = nil
+        }
+        localTime = try c.decodeIfPresent(String.self, forKey: .localTime)
+        includeOtherNetworks = try c.decodeIfPresent(Bool.self, forKey: .includeOtherNetworks)
+        reserveRefreshRegion = try c.decodeIfPresent(Bool.self, forKey: .reserveRefreshRegion)
+        explain = try c.decodeIfPresent(Bool.self, forKey: .explain)
+    }
+
+    private static func integer(_ value: Double?, key: CodingKeys, in c: KeyedDecodingContainer<CodingKeys>) throws -> Int? {
+        guard let value else { return nil }
+        guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else {
+            throw DecodingError.typeMismatch(Int.self, DecodingError.Context(codingPath: c.codingPath + [key], debugDescription: "not an integer"))
+        }
+        return Int(value)
+    }
+
     /// The JSON field names this request understands.
     public static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 }

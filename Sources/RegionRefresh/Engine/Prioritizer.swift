@@ -19,7 +19,8 @@ struct Prioritizer {
         let boosts = QueryBoosts(parameters: p, index: index, table: configuration.boosts)
         let assembler = RegionAssembler(index: index, policy: index.policy)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
-        let cards = p.cardNetworks.compactMap { index.networkNumber[$0] }
+        var cards: [UInt32] = []
+        for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
         var regions: [RegionDraft] = []
 
         if slots > 0 && !cards.isEmpty {
@@ -76,12 +77,15 @@ struct Prioritizer {
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy.
     private func refreshDistance(cards: [UInt32], regions: [RegionDraft], q: (x: Double, y: Double, z: Double), accuracy: Double?) -> Double {
+        // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
+        let uncertainty = min(max(accuracy ?? 0, 0), 1_000)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return ceiling }
         var covered: [UInt32] = []
         for r in regions where r.tier == 1 { covered.append(contentsOf: r.members) }
         covered.sort()
-        var best = ceiling
+        // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
+        var best = ceiling + uncertainty
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }
@@ -89,8 +93,7 @@ struct Prioritizer {
             tree.search(q.x, q.y, q.z, &finder)
             best = min(best, finder.best)
         }
-        // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
-        return best - min(max(accuracy ?? 0, 0), 1_000)
+        return best - uncertainty
     }
 
     private func append(_ draft: RegionDraft, to output: inout [Region], explain: Bool) {

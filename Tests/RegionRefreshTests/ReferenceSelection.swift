@@ -1,0 +1,93 @@
+import Foundation
+import Geo
+import LocationStore
+@testable import RegionRefresh
+
+/// The selection spelled out the slow, obvious way: score every location, sort, place greedily.
+/// It shares no search code with the engine (no k-d tree, no candidate limits, no pruning bounds).
+struct ReferenceSelection {
+    struct Entry {
+        var index: Int
+        var location: Location
+        var radius: Double
+        var isSplit: Bool
+    }
+
+    let entries: [Entry]
+    let networks: [String: Network]
+    let boosts: BoostTable
+
+    init(index: LocationIndex, locations: [Location], networks: [Network], boosts: BoostTable = .standard) {
+        var entries: [Entry] = []
+        // Match each location to its slot in the index by id to read the radius the policy gave it.
+        var slot: [String: Int] = [:]
+        for i in 0..<index.count { slot[index.ids[i]] = i }
+        for l in locations {
+            let i = slot[l.id]!
+            entries.append(Entry(index: i, location: l, radius: Double(index.radius[i]), isSplit: index.rule[i] == .splitVenue))
+        }
+        self.entries = entries
+        self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.id, $0) })
+        self.boosts = boosts
+    }
+
+    struct Ranked {
+        var entry: Entry
+        var tier: Int
+        var distance: Double
+        var score: Double
+    }
+
+    /// Ids of the regions in order (split parts as `id#k`), the merged ids per region, and D.
+    func select(_ p: RefreshParameters) -> (ids: [String], merged: [[String]], refreshDistance: Double) {
+        let cards = Set(p.cardNetworks)
+        var ranked: [Ranked] = []
+        for e in entries {
+            let isCard = cards.contains(e.location.networkId)
+            if !isCard && !p.includeOtherNetworks { continue }
+            let d = Sphere.distance(p.center, e.location.coordinate)
+            guard d <= p.radiusMeters else { continue }
+            let category = networks[e.location.networkId]?.category?.lowercased()
+            let boost = boosts.visitBoost(visits: p.networkVisits[e.location.networkId] ?? 0) * boosts.timeBoost(category: category, hour: p.localHour)
+            ranked.append(Ranked(entry: e, tier: isCard ? 1 : 2, distance: d, score: max(0, d - e.radius) / boost))
+        }
+        ranked.sort {
+            if $0.tier != $1.tier { return $0.tier < $1.tier }
+            if $0.score != $1.score { return $0.score < $1.score }
+            if $0.distance != $1.distance { return $0.distance < $1.distance }
+            return $0.entry.location.id < $1.entry.location.id
+        }
+        let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
+        struct Placed { var network: String; var members: [Entry]; var parts: Int; var tier: Int; var split: Bool }
+        var placed: [Placed] = []
+        for r in ranked {
+            let usedSlots = placed.reduce(0) { $0 + $1.parts }
+            if usedSlots >= slots { break }
+            let e = r.entry
+            if !e.isSplit, let j = placed.firstIndex(where: { pl in
+                !pl.split && pl.network == e.location.networkId && pl.members.contains { m in
+                    Sphere.distance(m.location.coordinate, e.location.coordinate) <= max(e.radius, m.radius)
+                }
+            }) {
+                placed[j].members.append(e)
+                continue
+            }
+            let parts = e.isSplit ? min(7, slots - usedSlots) : 1
+            placed.append(Placed(network: e.location.networkId, members: [e], parts: parts, tier: r.tier, split: e.isSplit))
+        }
+        var ids: [String] = []
+        var merged: [[String]] = []
+        for pl in placed {
+            ids.append(pl.members[0].location.id)
+            merged.append(pl.members.dropFirst().map(\.location.id).sorted())
+            if pl.parts > 1 { for _ in 1..<pl.parts { ids.append("\(pl.members[0].location.id)#") } }
+        }
+        var covered = Set<String>()
+        for pl in placed where pl.tier == 1 { for m in pl.members { covered.insert(m.location.id) } }
+        var best = Double.infinity
+        for e in entries where cards.contains(e.location.networkId) && !covered.contains(e.location.id) {
+            best = min(best, Sphere.distance(p.center, e.location.coordinate) - e.radius)
+        }
+        return (ids, merged, best - min(max(p.accuracyMeters ?? 0, 0), 1_000))
+    }
+}

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import RegionRefresh
+import UnixSignals
 
 /// Assembles the HTTP application: middleware order, route groups and the index reloader.
 public enum ServerBuilder {
@@ -59,5 +60,12 @@ public enum ServerBuilder {
         )
         application.addServices(reloader)
         return Built(application: application, engine: engine, reloader: reloader, metrics: metrics)
+    }
+}
+
+extension ServerBuilder.Built {
+    /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish and returns.
+    public func runUntilSignalled() async throws {
+        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+@testable import RefreshServer
+import Synchronization
+import Testing
+
+@Suite("every error status, as JSON")
+struct ErrorStatusTests {
+    @Test(arguments: [
+        ("{", "malformed_json", nil),
+        (#"{"lon": -122.4}"#, "missing_field", "lat"),
+        (#"{"lat": 37.7, "lon": 200}"#, "invalid_field", "lon"),
+        (#"{"lat": 37.7, "lon": -122.4, "max_regions": 0}"#, "invalid_field", "max_regions"),
+        (#"{"lat": 37.7, "lon": -122.4, "radius_km": "far"}"#, "invalid_field", "radius_km"),
+        (#"{"lat": 37.7, "lon": -122.4, "user_networks": [""]}"#, "invalid_field", "user_networks[0]"),
+        (#"{"lat": 37.7, "lon": -122.4, "local_time": "evening"}"#, "invalid_field", "local_time"),
+        ("[1, 2]", "malformed_json", nil),
+    ] as [(String, String, String?)])
+    func badRequestNamesTheField(body: String, code: String, field: String?) async throws {
+        try await withServer { client, _ in
+            let reply = try await client.send(.post, "/v1/region-refresh", body: body)
+            #expect(reply.status == 400)
+            #expect(reply.json?["error"]?.string == code)
+            #expect(reply.json?["field"]?.string == field)
+            if let field { #expect(reply.json?["message"]?.string?.contains(field) == true) }
+        }
+    }
+
+    @Test func unknownPathIs404AndWrongMethodIs405WithAllow() async throws {
+        try await withServer { client, _ in
+            let missing = try await client.send(.get, "/v2/nothing", route: Reply.unroutable)
+            #expect(missing.status == 404)
+            #expect(missing.json?["error"]?.string == "not_found")
+            let wrong = try await client.send(.get, "/v1/region-refresh", route: Reply.unroutable)
+            #expect(wrong.status == 405)
+            #expect(wrong.json?["error"]?.string == "method_not_allowed")
+            #expect(wrong.headers[.allow] == "POST")
+            let admin = try await client.send(.delete, "/admin/imports/3", route: Reply.unroutable, headers: .admin)
+            #expect(admin.status == 405)
+            #expect(admin.headers[.allow] == "GET")
+            let both = try await client.send(.patch, "/admin/imports", route: Reply.unroutable, headers: .admin)
+            #expect(both.headers[.allow]?.split(separator: ",").map { $0.trimmingSpaces }.sorted() == ["GET", "POST"])
+        }
+    }
+
+    @Test func bodyOverTheLimitIs413() async throws {
+        try await withServer(configure: { $0.maxBodyBytes = 512 }) { client, _ in
+            let padding = String(repeating: "x", count: 2_000)
+            let reply = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 1, "lon": 2, "local_time": "\#(padding)"}"#)
+            #expect(reply.status == 413)
+            #expect(reply.json?["error"]?.string == "body_too_large")
+            let small = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 37.7, "lon": -122.4}"#)
+            #expect(small.status == 200)
+        }
+    }
+
+    @Test func wrongOrMissingContentTypeIs415() async throws {
+        try await withServer { client, _ in
+            let text = try await client.send(.post, "/v1/region-refresh", headers: [.contentType: "text/plain"], body: #"{"lat": 1, "lon": 2}"#)
+            #expect(text.status == 415)
+            #expect(text.json?["error"]?.string == "unsupported_media_type")
+            let none = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 1, "lon": 2}"#, json: false)
+            #expect(none.status == 415)
+            let charset = try await client.send(.post, "/v1/region-refresh", headers: [.contentType: "application/json; charset=utf-8"],
+                                                body: #"{"lat": 1, "lon": 2}"#)
+            #expect(charset.status == 200)
+        }
+    }
+
+    @Test func exhaustedBucketIs429WithRetryAfter() async throws {
+        try await withServer(configure: { $0.rateLimit = .init(requestsPerSecond: 0.5, burst: 2) }) { client, _ in
+            let body = #"{"lat": 37.7, "lon": -122.4}"#
+            #expect(try await client.send(.post, "/v1/region-refresh", body: body).status == 200)
+            #expect(try await client.send(.get, "/v1/networks").status == 200)
+            let limited = try await client.send(.post, "/v1/region-refresh", body: body)
+            #expect(limited.status == 429)
+            #expect(limited.json?["error"]?.string == "rate_limited")
+            #expect(limited.json?["retry_after"]?.int == 2)
+            #expect(limited.headers[.retryAfter] == "2")
+            // Probes are never limited, so monitoring keeps working for a throttled address.
+            #expect(try await client.send(.get, "/healthz").status == 200)
+            #expect(try await client.send(.get, "/metrics").text.contains("oncue_rate_limited_total 1\n"))
+        }
+    }
+
+    @Test func clientHeaderSeparatesBuckets() async throws {
+        try await withServer(configure: { $0.rateLimit = .init(requestsPerSecond: 0.1, burst: 1); $0.clientIPHeader = "X-Forwarded-For" }) { client, _ in
+            let a: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.1, 10.0.0.1"]
+            let b: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.2"]
+            let first = try await client.send(.get, "/v1/networks", headers: a)
+            let second = try await client.send(.get, "/v1/networks", headers: a)
+            let other = try await client.send(.get, "/v1/networks", headers: b)
+            #expect(first.status == 200)
+            #expect(second.status == 429)
+            #expect(other.status == 200)
+        }
+    }
+
+    @Test func notReadyIs503UntilTheIndexLoads() async throws {
+        // Hold the rebuild thread so that the first load cannot finish until the checks are done.
+        let gate = Gate()
+        let blocker = Task { try await BlockingWorkExecutor.rebuilds.run { gate.wait() } }
+        try await withServer(waitUntilReady: false) { client, built in
+            let ready = try await client.send(.get, "/readyz")
+            #expect(ready.status == 503)
+            #expect(ready.json?["error"]?.string == "not_ready")
+            #expect(ready.headers[.retryAfter] == "1")
+            let refresh = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 37.7, "lon": -122.4}"#)
+            #expect(refresh.status == 503)
+            #expect(try await client.send(.get, "/v1/networks").status == 503)
+            #expect(try await client.send(.get, "/healthz").status == 200)
+            gate.open()
+            try await waitForReload(built, count: 1)
+            #expect(try await client.send(.get, "/readyz").status == 200)
+        }
+        gate.open()
+        try await blocker.value
+    }
+}
+
+/// A one-shot latch a blocking thread can wait on.
+final class Gate: Sendable {
+    private let condition = NSCondition()
+    private let isOpen = Mutex(false)
+
+    func wait() {
+        condition.lock()
+        while !isOpen.withLock({ $0 }) { condition.wait() }
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        isOpen.withLock { $0 = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+}

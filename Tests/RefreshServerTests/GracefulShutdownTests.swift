@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs the real `oncue serve` binary as a child process, as an operator would.
+@Suite("oncue serve shuts down gracefully", .serialized)
+struct GracefulShutdownTests {
+    /// The `oncue` executable built next to this test bundle.
+    static var oncueBinary: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oncue"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/oncue"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func signalDuringARequestFinishesItAndExitsZero(signal: Int32) async throws {
+        let binary = try #require(Self.oncueBinary, "build the oncue executable first (swift build)")
+        let store = try TestStore()
+        defer { store.remove() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--db", store.path, "--host", "127.0.0.1", "--port", "0", "--log-level", "notice"]
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        let output = Mutex("")
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            output.withLock { $0 += chunk }
+        }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The port is announced on stderr ("listening address=127.0.0.1:PORT").
+        var port: Int?
+        for _ in 0..<500 where port == nil {
+            port = output.withLock { text in
+                text.range(of: "127.0.0.1:").flatMap { r in Int(text[r.upperBound...].prefix { $0.isNumber }) }
+            }
+            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        let livePort = try #require(port, "no listening line: \(output.withLock { $0 })")
+        for _ in 0..<500 {
+            if RawConnection.get(port: livePort, "/readyz")?.hasPrefix("HTTP/1.1 200") == true { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(RawConnection.get(port: livePort, "/readyz")?.hasPrefix("HTTP/1.1 200") == true)
+
+        // A request whose body is half sent is in flight when the signal arrives.
+        let body = #"{"lat": 37.7749, "lon": -122.4194, "user_networks": ["costco"]}"#
+        let connection = try RawConnection(port: livePort)
+        let head = "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        try connection.write(head + String(body.prefix(20)))
+        try await Task.sleep(for: .milliseconds(200))
+        kill(process.processIdentifier, signal)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(process.isRunning, "the server exited with a request in flight")
+        // New connections are no longer accepted once shutdown began.
+        #expect(RawConnection.get(port: livePort, "/healthz") == nil)
+        try connection.write(String(body.dropFirst(20)))
+        let response = connection.readResponse()
+        #expect(response.hasPrefix("HTTP/1.1 200"), "in-flight request got: \(response.prefix(200))")
+        #expect(response.contains("loc_costco_sf"))
+
+        for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning, "the server did not exit within 10 s of the signal")
+        if !process.isRunning {
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+        stderr.fileHandleForReading.readabilityHandler = nil
+    }
+
+    @Test func missingStoreExitsOneBeforeBinding() async throws {
+        let binary = try #require(Self.oncueBinary, "build the oncue executable first (swift build)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--db", "/nonexistent/store.sqlite", "--port", "0"]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Geo
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import LocationStore
+import Logging
+import NIOCore
+@testable import RefreshServer
+import Synchronization
+import Testing
+
+/// A store in a temporary directory with a few networks around San Francisco.
+struct TestStore {
+    let directory: URL
+    var path: String { directory.appendingPathComponent("store.sqlite").path }
+
+    static let costcoSF = (lat: 37.7700, lon: -122.4130)
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteLocationStore.create(path: path)
+        try store.upsertNetwork(Network(id: "costco", name: "Costco", category: "wholesale"))
+        try store.upsertNetwork(Network(id: "sfpl", name: "San Francisco Public Library", category: "library"))
+        try store.upsertNetwork(Network(id: "bluebottle", name: "Blue Bottle", category: "coffee"))
+        var locations: [Location] = [
+            Location(networkId: "costco", externalId: "sf", name: "Costco SF", address: "450 10th St",
+                     coordinate: try Coordinate(latitude: Self.costcoSF.lat, longitude: Self.costcoSF.lon)),
+        ]
+        for i in 0..<30 {
+            let lat = 37.70 + Double(i % 6) * 0.02, lon = -122.50 + Double(i / 6) * 0.03
+            locations.append(Location(networkId: i % 2 == 0 ? "sfpl" : "bluebottle", externalId: "b\(i)", name: "Branch \(i)",
+                                      address: "\(i) Main St", coordinate: try Coordinate(latitude: lat, longitude: lon)))
+        }
+        _ = try store.upsert(locations)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+/// Log lines captured from the server, for the privacy scan.
+final class LogCapture: Sendable {
+    let lines = Mutex<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "oncue.test") { [self] label in CapturingHandler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    struct CapturingHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            var all = metadata
+            event.metadata?.forEach { all[$0.key] = $0.value }
+            let line = "\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+            capture.lines.withLock { $0.append(line) }
+        }
+    }
+}
+
+/// A response with the body as bytes, checked against the OpenAPI document on arrival.
+struct Reply {
+    let status: Int
+    let headers: HTTPFields
+    let body: [UInt8]
+
+    var json: JSONValue? { try? JSONValue.parse(body) }
+    /// Pass as `route` for a request that matches no documented operation.
+    static let unroutable = "(no route)"
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+extension TestClientProtocol {
+    /// Sends a request and records a test issue if the answer is not what `openapi.yaml` documents
+    /// for `route` (the template, e.g. `/admin/imports/{id}`).
+    func send(_ method: HTTPRequest.Method, _ uri: String, route: String? = nil, headers: HTTPFields = [:], body: String? = nil,
+              json: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+        var fields = headers
+        if body != nil, json, fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        let response = try await executeRequest(uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) })
+        let reply = Reply(status: Int(response.status.code), headers: response.headers, body: Array(response.body.readableBytesView))
+        let problems: [String]
+        if route == Reply.unroutable {
+            // 404 for unknown paths and 405 for unsupported methods have no operation; they must still be the error shape.
+            var found: [String] = []
+            if let json = reply.json, let schema = OpenAPIContract.shared.resolve("#/components/schemas/Error") {
+                OpenAPIContract.shared.validate(json, schema, at: "$", &found)
+            } else {
+                found = ["not JSON: \(reply.text)"]
+            }
+            problems = found
+        } else {
+            let template = route ?? String(uri.split(separator: "?").first ?? "")
+            problems = OpenAPIContract.shared.check(method: method.rawValue, path: template, status: reply.status,
+                                                    contentType: response.headers[.contentType], body: Data(reply.body))
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "; "))", sourceLocation: sourceLocation)
+        return reply
+    }
+}
+
+let adminToken = "test-admin-token-0123456789"
+
+/// Runs `body` against a real server on a loopback port, with the index loaded unless told otherwise.
+func withServer(store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true,
+                configure: (inout ServerConfiguration) -> Void = { _ in },
+                _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void) async throws {
+    let owned = try store ?? TestStore()
+    defer { if store == nil { owned.remove() } }
+    var configuration = ServerConfiguration(databasePath: owned.path, host: "127.0.0.1", port: 0, adminToken: adminToken)
+    configure(&configuration)
+    var logger = logs?.logger ?? Logger(label: "oncue.test")
+    if logs == nil { logger.logLevel = .critical }
+    let built = try ServerBuilder.build(configuration: configuration, logger: logger)
+    try await built.application.test(.live) { client in
+        if waitUntilReady { try await waitForReload(built, count: 1) }
+        try await body(client, built)
+    }
+}
+
+/// Waits (bounded) until the reloader has installed `count` indexes.
+func waitForReload(_ built: ServerBuilder.Built, count: Int) async throws {
+    for _ in 0..<1000 where built.reloader.completedReloads < count {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    try #require(built.reloader.completedReloads >= count, "the index did not load within 10 s")
+}
+
+extension HTTPFields {
+    static var admin: HTTPFields { [.authorization: "Bearer \(adminToken)"] }
+}

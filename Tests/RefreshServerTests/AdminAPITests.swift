@@ -24,7 +24,7 @@ struct AdminAPITests {
             let wrong = try await client.send(.get, "/admin/imports", headers: [.authorization: "Bearer \(adminToken)x"])
             #expect(wrong.status == 403)
             #expect(wrong.json?["error"]?.string == "forbidden")
-            let prefix = try await client.send(.put, "/admin/networks/target", headers: [.authorization: "Bearer test-admin"],
+            let prefix = try await client.send(.put, "/admin/networks/target", route: "/admin/networks/{id}", headers: [.authorization: "Bearer test-admin"],
                                                body: #"{"name": "Target"}"#)
             #expect(prefix.status == 403)
             let right = try await client.send(.get, "/admin/imports", headers: .admin)

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Property-based API testing of `oncue serve` against its own OpenAPI document.
+#
+# Installs schemathesis (PyPI) into a virtualenv, starts `oncue serve` on 127.0.0.1 over a
+# temporary store seeded through the admin API, runs schemathesis against /openapi.yaml and fails
+# if any response is a server error (5xx) or breaks the document. Stops the server by its pid and
+# checks that it exits 0 on SIGTERM.
+#
+#   scripts/schemathesis.sh                     # debug build of oncue, builds it if missing
+#   ONCUE_BIN=.build/release/oncue MAX_EXAMPLES=200 scripts/schemathesis.sh
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${ONCUE_BIN:-$ROOT/.build/debug/oncue}"
+VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
+VENV="${SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/oncue/schemathesis-$VERSION}"
+MAX_EXAMPLES="${MAX_EXAMPLES:-60}"
+CHECKS="${CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,unsupported_method}"
+
+if [ ! -x "$BIN" ]; then
+  echo "schemathesis.sh: building oncue" >&2
+  (cd "$ROOT" && swift build --product oncue)
+fi
+if [ ! -x "$VENV/bin/schemathesis" ]; then
+  echo "schemathesis.sh: installing schemathesis $VERSION into $VENV" >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$VERSION"
+fi
+
+TMP="$(mktemp -d)"
+SERVER_PID=""
+cleanup() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+TOKEN="schemathesis-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+"$BIN" db init "$TMP/store.sqlite" >/dev/null
+ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice \
+  "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0 2>"$TMP/server.log" &
+SERVER_PID=$!
+
+PORT=""
+for _ in $(seq 1 300); do
+  PORT="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/server.log" | head -n1)"
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.log" >&2; echo "schemathesis.sh: server exited" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$PORT" ] || { cat "$TMP/server.log" >&2; echo "schemathesis.sh: server did not announce its port" >&2; exit 1; }
+BASE="http://127.0.0.1:$PORT"
+for _ in $(seq 1 300); do curl -fsS "$BASE/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fsS "$BASE/readyz" >/dev/null
+
+# Seed: a network and a few locations, so that the 200 paths return real regions.
+AUTH="Authorization: Bearer $TOKEN"
+curl -fsS -X PUT "$BASE/admin/networks/costco" -H "$AUTH" -H 'Content-Type: application/json' \
+  -d '{"name": "Costco", "category": "wholesale"}' >/dev/null
+curl -fsS -X POST "$BASE/admin/imports?network=costco&file_name=seed.csv" -H "$AUTH" -H 'Content-Type: text/csv' \
+  --data-binary $'id,name,address,lat,lon\nsf,Costco SF,450 10th St,37.7700,-122.4130\nsj,Costco SJ,1601 Coleman Ave,37.3520,-121.9300\n' >/dev/null
+
+echo "schemathesis.sh: $BASE (checks: $CHECKS, max examples $MAX_EXAMPLES)" >&2
+status=0
+"$VENV/bin/schemathesis" run "$BASE/openapi.yaml" \
+  --checks "$CHECKS" \
+  --header "$AUTH" \
+  --max-examples "$MAX_EXAMPLES" \
+  --workers 1 \
+  --request-timeout 10 \
+  --suppress-health-check too_slow \
+  --seed 20251122 || status=$?
+
+if grep -q ' error ' "$TMP/server.log"; then
+  echo "schemathesis.sh: the server logged errors:" >&2
+  grep ' error ' "$TMP/server.log" | head -20 >&2
+  status=1
+fi
+
+kill -TERM "$SERVER_PID"
+server_status=0
+wait "$SERVER_PID" || server_status=$?
+SERVER_PID=""
+if [ "$server_status" -ne 0 ]; then
+  echo "schemathesis.sh: the server exited with $server_status after SIGTERM" >&2
+  status=1
+fi
+exit "$status"

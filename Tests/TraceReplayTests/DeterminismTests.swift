@@ -1,0 +1,45 @@
+import Foundation
+import Geo
+import LocationStore
+import Testing
+@testable import TraceReplay
+
+/// Same seed → byte-identical outputs, whatever the parallelism; another seed → different noise.
+@Suite struct DeterminismTests {
+    func outputs(seed: UInt64, parallelism: Int) async throws -> [String: Data] {
+        var sc = try Scenario.profile("ios")
+        sc.seed = seed
+        let paths = [try SharedDatasets.path("trace-geolife-beijing/geolife_long/001/Trajectory/20081023055305.plt"),
+                     try SharedDatasets.path("trace-gpx-slovenia-croatia-gpxpy/cerknicko-jezero.gpx")]
+        // Stores on the first trace's path, so there is something to visit.
+        let trace = try TraceLoader.load(path: paths[0])
+        let fixes = trace.fixes
+        let stores = stride(from: 0, to: fixes.count, by: 60).map {
+            Location(networkId: "acme", externalId: "\($0)", name: "Acme \($0)", coordinate: Coordinate(uncheckedLatitude: fixes[$0].latitude, longitude: fixes[$0].longitude))
+        }
+        let context = ReplayContext(scenario: sc, wallet: Hand.wallet, catalog: StoreCatalog(locations: stores, storeRadiusMeters: 100),
+                                    refresher: BruteForceRefresher(locations: stores))
+        let result = await BatchReplay.run(paths: paths, names: BatchReplay.displayNames(paths), strategies: try ["fixed", "bubble"].map(Strategy.parse),
+                                           context: context, parallelism: parallelism)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-det-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try BatchReplay.writeOutputs(result.runs, summary: ReplaySummary(scenario: sc, wallet: Hand.wallet, runs: result.runs), scenario: sc, to: dir)
+        var out: [String: Data] = [:]
+        for f in files { out[(f as NSString).lastPathComponent] = try Data(contentsOf: URL(fileURLWithPath: f)) }
+        return out
+    }
+
+    @Test func sameSeedSameBytes() async throws {
+        let a = try await outputs(seed: 42, parallelism: 1)
+        let b = try await outputs(seed: 42, parallelism: 4)
+        #expect(a.keys.sorted() == ["20081023055305.plt.events.csv", "20081023055305.plt.html", "cerknicko-jezero.gpx.events.csv",
+                                    "cerknicko-jezero.gpx.html", "summary.json"].sorted() || a.count == 5)
+        #expect(a == b)
+        let c = try await outputs(seed: 43, parallelism: 1)
+        #expect(a.first { $0.key.hasSuffix(".events.csv") }?.value != c.first { $0.key.hasSuffix(".events.csv") }?.value)
+        let summary = String(decoding: a["summary.json"] ?? Data(), as: UTF8.self)
+        #expect(summary.contains("\"oracle_total\""))
+        let html = String(decoding: a.first { $0.key.hasSuffix(".html") }?.value ?? Data(), as: UTF8.self)
+        #expect(html.contains("<svg") && !html.contains("<script"))
+    }
+}

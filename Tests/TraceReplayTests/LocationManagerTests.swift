@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import TraceReplay
+
+/// The OS rules of the virtual location manager, on hand-built fixes.
+@Suite struct LocationManagerTests {
+    func events(_ q: inout EventQueue) -> [(Double, String)] {
+        var out: [(Double, String)] = []
+        while let (t, e) = q.popDue(upTo: .infinity) {
+            switch e {
+            case .enter(let k): out.append((t, "enter \(k)"))
+            case .exit(let k): out.append((t, "exit \(k)"))
+            case .state(let k, let inside): out.append((t, "state \(k) \(inside)"))
+            default: out.append((t, "other"))
+            }
+        }
+        return out
+    }
+
+    @Test func twentyFirstRegionFails() {
+        let m = VirtualLocationManager(os: .ios, seed: 1)
+        var q = EventQueue()
+        let results = (0..<21).map { m.startMonitoring(Hand.region("r\($0)", north: Double($0) * 1000, radius: 100), key: "r\($0)", now: 0, queue: &q) }
+        #expect(results.prefix(20).allSatisfy { $0 })
+        #expect(results.last == false)
+        #expect(m.monitoredCount == 20)
+        m.stopMonitoring("r0")
+        #expect(m.startMonitoring(Hand.region("again", north: 0, radius: 100), key: "again", now: 0, queue: &q))
+    }
+
+    @Test func noEntryForRegionAlreadyInsideUnlessStateRequested() {
+        let m = VirtualLocationManager(os: .ios, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 0), queue: &q)
+        #expect(m.startMonitoring(Hand.region("here", north: 10, radius: 150), key: "here", now: 0, queue: &q))
+        for t in stride(from: 10.0, through: 600, by: 10) { _ = m.process(Hand.fix(t, north: 0), queue: &q) }
+        #expect(events(&q).isEmpty, "iOS sends no entry for a region the phone was inside when monitoring began")
+        m.requestState("here", now: 600, queue: &q)
+        let e = events(&q)
+        #expect(e.count == 1 && e[0].0 == 600 && e[0].1 == "state here true")
+    }
+
+    @Test func cushionAndDwell() {
+        var os = OSModel.ios
+        os.detectionDelayMinSeconds = 5
+        os.detectionDelayMaxSeconds = 5
+        let m = VirtualLocationManager(os: os, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 2_000), queue: &q)
+        // R = 400 m: the cushion is min(200, 0.5 × 400) = 200 m, so the entry threshold is 200 m from the centre.
+        _ = m.startMonitoring(Hand.region("s", north: 0, radius: 400), key: "s", now: 0, queue: &q)
+        _ = m.process(Hand.fix(10, north: 300), queue: &q)   // inside the circle, not by the cushion
+        _ = m.process(Hand.fix(20, north: 210), queue: &q)
+        #expect(events(&q).isEmpty)
+        _ = m.process(Hand.fix(30, north: 150), queue: &q)   // pending from t = 30
+        _ = m.process(Hand.fix(45, north: 150), queue: &q)   // 15 s < 20 s dwell
+        #expect(events(&q).isEmpty)
+        _ = m.process(Hand.fix(50, north: 150), queue: &q)   // 20 s: fires, delivered 5 s later
+        let entered = events(&q)
+        #expect(entered.count == 1 && entered[0].0 == 55 && entered[0].1 == "enter s")
+        // Exit is symmetric: 600 m (R + cushion) for 20 s.
+        _ = m.process(Hand.fix(60, north: 590), queue: &q)
+        _ = m.process(Hand.fix(70, north: 610), queue: &q)
+        _ = m.process(Hand.fix(80, north: 300), queue: &q)   // back inside: resets the pending exit
+        _ = m.process(Hand.fix(90, north: 700), queue: &q)
+        _ = m.process(Hand.fix(100, north: 700), queue: &q)
+        #expect(events(&q).isEmpty)
+        _ = m.process(Hand.fix(110, north: 700), queue: &q)
+        let exited = events(&q)
+        #expect(exited.count == 1 && exited[0].0 == 115 && exited[0].1 == "exit s")
+    }
+
+    @Test func overlapFractionByHand() {
+        #expect(accuracyOverlapFraction(distance: 0, accuracy: 50, fenceRadius: 100) == 1)
+        #expect(accuracyOverlapFraction(distance: 150, accuracy: 50, fenceRadius: 100) == 0)
+        // Accuracy circle larger than the fence, concentric: (r/a)².
+        #expect(abs(accuracyOverlapFraction(distance: 0, accuracy: 200, fenceRadius: 100) - 0.25) < 1e-12)
+        // Two unit circles one radius apart: lens area 2π/3 − √3/2.
+        let lens = (2 * Double.pi / 3 - 3.0.squareRoot() / 2) / .pi
+        #expect(abs(accuracyOverlapFraction(distance: 1, accuracy: 1, fenceRadius: 1) - lens) < 1e-12)
+    }
+
+    /// The distance (metres) at which a 50 m accuracy circle overlaps a 100 m fence by `fraction` (bisection on the tested function's
+    /// monotonicity, checked against the hand values above).
+    func distance(forOverlap fraction: Double) -> Double {
+        var lo = 50.0, hi = 150.0
+        for _ in 0..<100 {
+            let mid = (lo + hi) / 2
+            if accuracyOverlapFraction(distance: mid, accuracy: 50, fenceRadius: 100) > fraction { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    @Test(arguments: [(0.85, 0.15), (0.75, 0.25)])
+    func androidOverlapThresholds(entry: Double, exit: Double) {
+        var os = OSModel.android
+        os.entryOverlap = entry
+        os.exitOverlap = exit
+        os.detectionDelayMinSeconds = 0
+        os.detectionDelayMaxSeconds = 0
+        let m = VirtualLocationManager(os: os, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 1_000, accuracy: 50), queue: &q)
+        _ = m.startMonitoring(Hand.region("f", north: 0, radius: 100), key: "f", now: 0, queue: &q)
+        _ = m.process(Hand.fix(10, north: distance(forOverlap: entry - 0.02), accuracy: 50), queue: &q)
+        #expect(events(&q).isEmpty, "just below the entry overlap: no alert")
+        _ = m.process(Hand.fix(20, north: distance(forOverlap: entry + 0.02), accuracy: 50), queue: &q)
+        #expect(events(&q).map(\.1) == ["enter f"])
+        _ = m.process(Hand.fix(30, north: distance(forOverlap: exit + 0.02), accuracy: 50), queue: &q)
+        #expect(events(&q).isEmpty, "between the thresholds: no alert")
+        _ = m.process(Hand.fix(40, north: distance(forOverlap: exit - 0.02), accuracy: 50), queue: &q)
+        #expect(events(&q).map(\.1) == ["exit f"])
+    }
+
+    @Test func androidInitialTriggerFiresWhenAlreadyInside() {
+        var os = OSModel.android
+        os.detectionDelayMinSeconds = 0
+        os.detectionDelayMaxSeconds = 0
+        let m = VirtualLocationManager(os: os, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 0, accuracy: 10), queue: &q)
+        _ = m.startMonitoring(Hand.region("f", north: 0, radius: 100), key: "f", now: 0, queue: &q)
+        #expect(events(&q).map(\.1) == ["enter f"])
+    }
+
+    @Test func significantChangeNeeds500mAnd5min() {
+        let m = VirtualLocationManager(os: .ios, seed: 1)
+        var q = EventQueue()
+        var wakes: [Double] = []
+        // Fast: 250 m per minute reaches 500 m at 2 min, but the 5 min floor holds it until 300 s (1250 m).
+        for minute in 0...12 {
+            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 250), queue: &q), w != .launch { wakes.append(Double(minute) * 60) }
+        }
+        #expect(wakes == [300, 600])
+        // Slow: 50 m per minute needs 10 min for 500 m.
+        let slow = VirtualLocationManager(os: .ios, seed: 1)
+        var slowWakes: [Double] = []
+        for minute in 0...25 {
+            if let w = slow.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 50), queue: &q), w == .significantChange { slowWakes.append(Double(minute)) }
+        }
+        #expect(slowWakes == [10, 20])
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Geo
+import LocationStore
+import RegionRefresh
+@testable import TraceReplay
+
+/// A brute-force `RegionRefreshing`: nearest card locations first, a fixed radius, refresh distance = the nearest
+/// unselected boundary (floor 100 m), an optional refresh region. Independent of the engine on purpose.
+struct BruteForceRefresher: RegionRefreshing {
+    var locations: [Location]
+    var radius: Double = 100
+    var failCalls: Set<Int> = []
+    let counter = Counter()
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
+    }
+
+    struct Down: Error {}
+
+    func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
+        let call = counter.next()
+        if failCalls.contains(call) { throw Down() }
+        let here = Coordinate(uncheckedLatitude: request.lat, longitude: request.lon)
+        let networks = Set(request.userNetworks ?? [])
+        let ranked = locations.filter { networks.contains($0.networkId) }
+            .map { ($0, Sphere.distance(here, $0.coordinate)) }
+            .filter { $0.1 <= (request.radiusKm ?? 50) * 1000 }
+            .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+        let bubble = request.reserveRefreshRegion == true
+        let k = (request.maxRegions ?? 20) - (bubble ? 1 : 0)
+        let chosen = ranked.prefix(k)
+        let rest = ranked.dropFirst(k)
+        let d = max(100, rest.map { $0.1 - radius }.min() ?? 50_000)
+        var regions = chosen.enumerated().map { i, p in
+            Region(id: p.0.id, networkId: p.0.networkId, lat: p.0.coordinate.latitude, lon: p.0.coordinate.longitude, radiusMeters: radius,
+                   priority: i + 1, name: p.0.name, address: nil)
+        }
+        if bubble {
+            regions.append(Region(id: "oncue-refresh", networkId: "", lat: request.lat, lon: request.lon, radiusMeters: d, priority: regions.count + 1,
+                                  name: "refresh", address: nil, kind: .refresh))
+        }
+        return RegionRefreshResponse(regions: regions, refreshAfterMeters: d.rounded(), cacheTtlSeconds: 21_600,
+                                     serverTime: TraceTime.format(now.timeIntervalSince1970), coverageGuaranteed: true)
+    }
+}
+
+/// Geometry helpers for hand-built traces around (0°, 0°): one degree of latitude is 111,195 m.
+enum Hand {
+    static let metersPerDegree = Sphere.earthRadiusMeters * .pi / 180
+    /// A point `north` metres north and `east` metres east of (lat, lon).
+    static func point(north: Double, east: Double = 0, lat: Double = 0, lon: Double = 0) -> (Double, Double) {
+        (lat + north / metersPerDegree, lon + east / (metersPerDegree * cos(lat * .pi / 180)))
+    }
+
+    static func store(_ id: String, north: Double, east: Double = 0, network: String = "acme") -> Location {
+        let (lat, lon) = point(north: north, east: east)
+        return Location(networkId: network, externalId: id, name: "Acme \(id)", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
+    }
+
+    static func fix(_ t: Double, north: Double, east: Double = 0, accuracy: Double = 0) -> PhoneFix {
+        let (lat, lon) = point(north: north, east: east)
+        return PhoneFix(time: t, latitude: lat, longitude: lon, accuracy: accuracy, source: 0, trueLatitude: lat, trueLongitude: lon,
+                        segment: 0, unit: Unit(latitude: lat, longitude: lon))
+    }
+
+    static func region(_ id: String, north: Double, east: Double = 0, radius: Double) -> Region {
+        let (lat, lon) = point(north: north, east: east)
+        return Region(id: id, networkId: "acme", lat: lat, lon: lon, radiusMeters: radius, priority: 1, name: id, address: nil)
+    }
+
+    /// A trace of (seconds, metres north) points.
+    static func trace(_ points: [(Double, Double)], name: String = "hand") -> Trace {
+        let fixes = points.map { t, n in let (lat, lon) = point(north: n); return TraceFix(time: 1_000_000 + t, latitude: lat, longitude: lon) }
+        var report = TraceReport(file: name, format: "test")
+        report.points = fixes.count
+        return Trace(name: name, segments: [fixes], report: report)
+    }
+
+    static let wallet = Wallet(cards: [.init(networkId: "acme", name: "Acme")])
+
+    /// A deterministic ideal-fix iOS scenario (no noise, no dropouts, fixed 5 s detection delay, instant network).
+    static func iosExact() throws -> Scenario {
+        var s = try Scenario.profile("ios")
+        s.fixes = .exact
+        s.network = .instant
+        s.os.detectionDelayMinSeconds = 5
+        s.os.detectionDelayMaxSeconds = 5
+        return s
+    }
+}

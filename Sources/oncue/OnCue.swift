@@ -12,7 +12,7 @@ struct OnCue: AsyncParsableCommand {
               oncue db init stores.sqlite
               oncue nearest --db stores.sqlite 40.7128 -74.0060 --limit 5
             """,
-        subcommands: [DB.self, Nearest.self, Refresh.self, Bench.self, Serve.self, Replay.self]
+        subcommands: [DB.self, Nearest.self, Refresh.self, Bench.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self]
     )
 }
 

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// One CSV to import: a name for the log, its size if known (for percent and ETA), and its bytes
+/// as a stream of chunks — a file on disk, or an HTTP request body passed through unbuffered.
+public struct ImportInput: Sendable {
+    public var name: String
+    public var size: Int64?
+    public var chunks: any AsyncSequence<[UInt8], any Error> & Sendable
+
+    public init(name: String, size: Int64?, chunks: some AsyncSequence<[UInt8], any Error> & Sendable) {
+        self.name = name
+        self.size = size
+        self.chunks = chunks
+    }
+
+    /// A file read in `chunkSize` pieces; fails now if the file cannot be opened.
+    public static func file(_ path: String, chunkSize: Int = 1 << 20) throws -> ImportInput {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ImportError.unreadableFile(path: path, reason: "no such file")
+        }
+        guard access(path, R_OK) == 0 else { throw ImportError.unreadableFile(path: path, reason: "permission denied") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        return ImportInput(name: (path as NSString).lastPathComponent, size: size, chunks: FileChunks(path: path, chunkSize: chunkSize))
+    }
+
+    /// An in-memory text, for tests and small uploads.
+    public static func bytes(_ bytes: [UInt8], name: String = "input.csv", chunkSize: Int = 1 << 16) -> ImportInput {
+        ImportInput(name: name, size: Int64(bytes.count), chunks: ByteChunks(bytes: bytes, chunkSize: max(1, chunkSize)))
+    }
+}
+
+/// A file's bytes as chunks read with `read(2)`; the file is opened on first use and closed at the end.
+public struct FileChunks: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+    public typealias Failure = any Error
+    public let path: String
+    public let chunkSize: Int
+
+    public init(path: String, chunkSize: Int = 1 << 20) {
+        self.path = path
+        self.chunkSize = chunkSize
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(path: path, chunkSize: chunkSize) }
+
+    public final class Iterator: AsyncIteratorProtocol {
+        private let path: String
+        private let chunkSize: Int
+        private var fd: Int32 = -1
+        private var done = false
+
+        init(path: String, chunkSize: Int) {
+            self.path = path
+            self.chunkSize = chunkSize
+        }
+
+        deinit { if fd >= 0 { close(fd) } }
+
+        public func next() async throws -> [UInt8]? {
+            if done { return nil }
+            if fd < 0 {
+                fd = open(path, O_RDONLY)
+                guard fd >= 0 else { throw ImportError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            }
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunkSize) }
+            if n < 0 { throw ImportError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            if n == 0 {
+                done = true
+                close(fd)
+                fd = -1
+                return nil
+            }
+            chunk.removeSubrange(n...)
+            return chunk
+        }
+    }
+}
+
+/// An array's bytes in fixed-size chunks (tests use small chunks to cut records anywhere).
+public struct ByteChunks: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+    public typealias Failure = any Error
+    let bytes: [UInt8]
+    let chunkSize: Int
+
+    public func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, chunkSize: chunkSize) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        let chunkSize: Int
+        var offset = 0
+
+        public mutating func next() async throws -> [UInt8]? {
+            guard offset < bytes.count else { return nil }
+            let end = Swift.min(bytes.count, offset + chunkSize)
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        }
+    }
+}

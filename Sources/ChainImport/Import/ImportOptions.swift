@@ -1,0 +1,62 @@
+/// How to import: where rows' networks come from, how columns map, and what to do with the store.
+public struct ImportOptions: Sendable {
+    /// Every row belongs to this network (an id, an alias, or a new name); exclusive with `networkColumn`.
+    public var network: String?
+    /// The column whose value names each row's network (a brand column, IMLS `FSCSKEY`).
+    public var networkColumn: String?
+    /// Where networks created by this import take their display name from (default: the network value).
+    public var networkNameColumn: String?
+    /// Category given to networks this import creates (`library`, `fast-food`, …).
+    public var category: String?
+    /// Reject rows whose network is neither a known id nor an alias, instead of creating networks.
+    public var onlyKnownNetworks = false
+    public var mapping: MappingFile?
+    /// Run everything, report, and roll back.
+    public var dryRun = false
+    /// Remove the locations of every network the import touched that the import does not list.
+    public var replaceNetwork = false
+    /// Correct sign-flipped and swapped coordinates (flagged as warnings) instead of rejecting the rows.
+    public var fixCoordinates = false
+    /// Force an encoding instead of detecting UTF-8 vs Windows-1252/Latin-1.
+    public var encoding: TextEncoding?
+    /// Force a delimiter instead of detecting `,` `;` tab `|` from the header line.
+    public var delimiter: UInt8?
+    /// Rows of the same network closer than this (metres) are flagged as near duplicates.
+    public var duplicateRadiusMeters = 10.0
+    /// How many issues per file the report carries (all of them go to the import log).
+    public var reportIssueLimit = 100
+    /// Seconds between progress callbacks.
+    public var progressInterval = 0.25
+
+    public init(network: String? = nil, networkColumn: String? = nil, networkNameColumn: String? = nil, category: String? = nil,
+                onlyKnownNetworks: Bool = false, mapping: MappingFile? = nil, dryRun: Bool = false, replaceNetwork: Bool = false,
+                fixCoordinates: Bool = false, encoding: TextEncoding? = nil, delimiter: UInt8? = nil) {
+        self.network = network
+        self.networkColumn = networkColumn
+        self.networkNameColumn = networkNameColumn
+        self.category = category
+        self.onlyKnownNetworks = onlyKnownNetworks
+        self.mapping = mapping
+        self.dryRun = dryRun
+        self.replaceNetwork = replaceNetwork
+        self.fixCoordinates = fixCoordinates
+        self.encoding = encoding
+        self.delimiter = delimiter
+    }
+
+    /// The options as recorded in the import log.
+    var logged: [String: String] {
+        var out: [String: String] = [:]
+        if let network { out["network"] = network }
+        if let networkColumn { out["network_column"] = networkColumn }
+        if let networkNameColumn { out["network_name_column"] = networkNameColumn }
+        if let category { out["category"] = category }
+        if onlyKnownNetworks { out["only_known_networks"] = "true" }
+        if dryRun { out["dry_run"] = "true" }
+        if replaceNetwork { out["replace_network"] = "true" }
+        if fixCoordinates { out["fix_coordinates"] = "true" }
+        if let encoding { out["encoding"] = encoding.rawValue }
+        if mapping != nil { out["mapping"] = "file" }
+        return out
+    }
+}

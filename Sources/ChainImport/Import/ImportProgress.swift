@@ -1,0 +1,25 @@
+/// A snapshot of a running import, delivered every `ImportOptions.progressInterval` seconds.
+public struct ImportProgress: Sendable, Equatable {
+    public var fileName: String
+    public var fileIndex: Int
+    public var fileCount: Int
+    /// Data rows read so far, over all files.
+    public var rows: Int
+    /// Bytes read so far, over all files.
+    public var bytes: Int64
+    /// Total bytes of all files, when every size is known.
+    public var totalBytes: Int64?
+    public var elapsedSeconds: Double
+
+    public var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
+    /// 0…1 by bytes, when the total is known.
+    public var fraction: Double? {
+        guard let totalBytes, totalBytes > 0 else { return nil }
+        return min(1, Double(bytes) / Double(totalBytes))
+    }
+    /// Seconds left at the current byte rate.
+    public var etaSeconds: Double? {
+        guard let fraction, fraction > 0, elapsedSeconds > 0 else { return nil }
+        return elapsedSeconds * (1 - fraction) / fraction
+    }
+}

@@ -1,0 +1,54 @@
+import LocationStore
+
+/// What an import did, file by file; the CLI prints it and `--json` encodes it as is.
+public struct ImportReport: Sendable, Codable, Equatable {
+    public var files: [FileReport]
+    public var totals: ImportCounts
+    public var dryRun: Bool
+    /// True when the changes are in the store (false for dry runs and failures).
+    public var committed: Bool
+    /// Networks whose unlisted locations were removed (`--replace-network`).
+    public var replacedNetworks: [String]
+    public var networksCreated: [String]
+    public var seconds: Double
+    public var rowsPerSecond: Double
+
+    enum CodingKeys: String, CodingKey {
+        case files, totals, committed, seconds
+        case dryRun = "dry_run", replacedNetworks = "replaced_networks", networksCreated = "networks_created"
+        case rowsPerSecond = "rows_per_second"
+    }
+}
+
+/// One file of an import.
+public struct FileReport: Sendable, Codable, Equatable {
+    /// The import log entry (nil for dry runs).
+    public var importId: Int64?
+    public var fileName: String
+    public var fileSize: Int64
+    public var sha256: String
+    public var encoding: String
+    /// The file's bytes were not all in one encoding (some fields UTF-8, others not).
+    public var mixedEncoding: Bool
+    public var hadByteOrderMark: Bool
+    public var delimiter: String
+    /// Role → header name(s) used.
+    public var columns: [String: String]
+    public var headers: [String]
+    public var counts: ImportCounts
+    public var rejectedByReason: [String: Int]
+    public var warningsByReason: [String: Int]
+    /// The first issues (see `ImportOptions.reportIssueLimit`); the import log has all of them.
+    public var issues: [ImportIssue]
+    public var issuesTruncated: Bool
+    /// Accepted rows per network.
+    public var rowsByNetwork: [String: Int]
+    public var seconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case importId = "import_id", fileName = "file_name", fileSize = "file_size", sha256, encoding
+        case mixedEncoding = "mixed_encoding", hadByteOrderMark = "byte_order_mark", delimiter, columns, headers, counts
+        case rejectedByReason = "rejected_by_reason", warningsByReason = "warnings_by_reason", issues
+        case issuesTruncated = "issues_truncated", rowsByNetwork = "rows_by_network", seconds
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import LocationStore
+
+/// Turns the network value of a row (an id, a brand spelling, a library system key) into a
+/// network id, creating networks on first sight unless only known ones are allowed.
+///
+/// A spelling resolves through the store's aliases, which ignore case, spaces and punctuation
+/// ("SONIC Drive In" = "Sonic Drive-In"); a new network is created under the spelling's slug and
+/// the spelling becomes its alias. Spellings that differ in words ("Sonic") need an explicit
+/// alias (`oncue networks alias sonic-drive-in Sonic`).
+final class NetworkResolver {
+    private let store: SQLiteLocationStore
+    private let category: String?
+    private let onlyKnown: Bool
+    private var cache: [String: String] = [:]
+    private(set) var created: [String] = []
+
+    enum Failure: Error { case missing, unknown(String) }
+
+    init(store: SQLiteLocationStore, category: String?, onlyKnown: Bool) {
+        self.store = store
+        self.category = category
+        self.onlyKnown = onlyKnown
+    }
+
+    func resolve(_ value: String, displayName: @autoclosure () -> String?) throws -> Result<String, Failure> {
+        if let hit = cache[value] { return .success(hit) }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !Network.aliasKey(trimmed).isEmpty else { return .failure(.missing) }
+        if let id = try store.resolveNetwork(trimmed) {
+            cache[value] = id
+            return .success(id)
+        }
+        let slug = Network.slug(trimmed)
+        if try store.network(id: slug) == nil {
+            if onlyKnown { return .failure(.unknown(trimmed)) }
+            let name = displayName().flatMap { $0.isEmpty ? nil : $0 } ?? trimmed
+            try store.upsertNetwork(Network(id: slug, name: name, category: category))
+            created.append(slug)
+        }
+        try store.addAlias(trimmed, networkId: slug)
+        cache[value] = slug
+        return .success(slug)
+    }
+}

@@ -1,0 +1,65 @@
+/// Reads the mapped fields of one record as clean text: decoded in the file's encoding, trimmed,
+/// line breaks inside quoted values turned into spaces, empty values as nil.
+struct RowFields {
+    let mapping: ColumnMapping
+
+    func has(_ role: FieldRole) -> Bool { mapping.columns[role] != nil }
+
+    func value(_ role: FieldRole, in record: CSVRecord, decoder: inout EncodingDetector) -> String? {
+        guard let indexes = mapping.columns[role] else { return nil }
+        if indexes.count == 1 { return Self.clean(record.field(indexes[0]), decoder: &decoder) }
+        let parts = indexes.compactMap { Self.clean(record.field($0), decoder: &decoder) }
+        return parts.isEmpty ? nil : parts.joined(separator: "-")
+    }
+
+    static func clean(_ raw: ArraySlice<UInt8>, decoder: inout EncodingDetector) -> String? {
+        var lo = raw.startIndex, hi = raw.endIndex
+        while lo < hi, isSpace(raw[lo]) { lo += 1 }
+        while hi > lo, isSpace(raw[hi - 1]) { hi -= 1 }
+        guard lo < hi else { return nil }
+        let trimmed = raw[lo..<hi]
+        if trimmed.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            var collapsed: [UInt8] = []
+            var lastWasBreak = false
+            for b in trimmed {
+                let isBreak = b == 0x0A || b == 0x0D
+                if isBreak { if !lastWasBreak { collapsed.append(0x20) } } else { collapsed.append(b) }
+                lastWasBreak = isBreak
+            }
+            return decoder.decode(collapsed[...])
+        }
+        return decoder.decode(trimmed)
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+}
+
+/// US ZIP code clean-up and extraction.
+enum PostalCode {
+    /// `4062` → `04062`, `501-1234` → `00501-1234` (spreadsheets drop leading zeros); nil when nothing to fix.
+    static func restoredZip(_ value: String) -> String? {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let head = parts.first, (3...4).contains(head.count), head.allSatisfy(\.isASCIIDigit) else { return nil }
+        if parts.count == 2 && !(parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)) { return nil }
+        let padded = String(repeating: "0", count: 5 - head.count) + head
+        return parts.count == 2 ? padded + "-" + parts[1] : padded
+    }
+
+    /// The ZIP at the end of a one-line US address (`346 W Magnolia Ave Auburn, AL 36832 US`).
+    static func zipInAddress(_ address: String) -> String? {
+        let tokens = address.split(whereSeparator: { $0 == " " || $0 == "," })
+        guard tokens.count > 1 else { return nil }
+        for token in tokens.dropFirst().reversed() {
+            let parts = token.split(separator: "-", omittingEmptySubsequences: false)
+            if parts[0].count == 5, parts[0].allSatisfy(\.isASCIIDigit),
+               parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)) {
+                return String(token)
+            }
+        }
+        return nil
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

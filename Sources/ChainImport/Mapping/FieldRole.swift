@@ -1,0 +1,30 @@
+/// What a column of a chain file means to the importer.
+public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
+    case id, name, address, city, region, postalCode = "postal_code", country, latitude, longitude
+    /// The brand/chain/system column that splits a file into networks.
+    case network
+    /// Where a network created by this import takes its display name from (e.g. IMLS `LIBNAME`).
+    case networkName = "network_name"
+
+    public static func < (a: FieldRole, b: FieldRole) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// Header names recognised for the role, as normalised by `ColumnMapping.normalise`
+    /// (lower case, letters and digits only). Order matters: earlier names win.
+    var synonyms: [String] {
+        switch self {
+        case .id: ["id", "storeid", "storenumber", "storeno", "storenum", "locationid", "siteid", "key", "keys", "uid", "ref"]
+        case .name: ["name", "storename", "locationname", "libname", "branchname", "title", "placename"]
+        case .address: ["address", "streetaddress", "addressline1", "address1", "street", "addr", "streetaddr"]
+        case .city: ["city", "town", "locality", "municipality"]
+        case .region: ["state", "province", "stabr", "region", "subdivision", "statecode", "stateprovince"]
+        case .postalCode: ["zip", "zipcode", "postcode", "postalcode", "zip5", "postal"]
+        case .country: ["country", "countrycode", "countryname", "nation"]
+        case .latitude: ["lat", "latitude", "y", "ycoord", "latdd", "geolat"]
+        case .longitude: ["lon", "lng", "long", "longitude", "longitud", "x", "xcoord", "londd", "geolng", "geolon"]
+        case .network: ["brand", "chain", "network", "brandname", "chainname"]
+        case .networkName: []
+        }
+    }
+}

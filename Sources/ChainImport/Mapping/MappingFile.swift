@@ -1,0 +1,66 @@
+import Foundation
+
+/// A JSON file that says which columns mean what, overriding the header-name guessing.
+///
+/// ```json
+/// {
+///   "columns": { "id": ["FSCSKEY", "FSCS_SEQ"], "name": "LIBNAME", "latitude": "LATITUDE",
+///                "longitude": "LONGITUD", "network": "FSCSKEY", "network_name": "LIBNAME" },
+///   "delimiter": ",", "encoding": "windows-1252", "network": "costco"
+/// }
+/// ```
+/// A column is a header name (matched ignoring case and surrounding spaces) or a list of them,
+/// joined with `-` (composite ids). `null` or `""` switches a guessed role off.
+public struct MappingFile: Sendable, Codable, Equatable {
+    public var columns: [String: ColumnSpec]
+    public var delimiter: String?
+    public var encoding: String?
+    /// One network for every row (same as `--network`).
+    public var network: String?
+
+    public init(columns: [String: ColumnSpec] = [:], delimiter: String? = nil, encoding: String? = nil, network: String? = nil) {
+        self.columns = columns
+        self.delimiter = delimiter
+        self.encoding = encoding
+        self.network = network
+    }
+
+    /// One header name, several (joined), or none.
+    public enum ColumnSpec: Sendable, Codable, Equatable {
+        case none
+        case columns([String])
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { self = .none }
+            else if let one = try? c.decode(String.self) { self = one.isEmpty ? .none : .columns([one]) }
+            else { self = .columns(try c.decode([String].self)) }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .none: try c.encodeNil()
+            case .columns(let names) where names.count == 1: try c.encode(names[0])
+            case .columns(let names): try c.encode(names)
+            }
+        }
+    }
+
+    public static func load(path: String) throws -> MappingFile {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw MappingError.unreadableMappingFile(path: path, reason: error.localizedDescription)
+        }
+        let file: MappingFile
+        do { file = try JSONDecoder().decode(MappingFile.self, from: data) } catch {
+            throw MappingError.unreadableMappingFile(path: path, reason: "not a mapping JSON object (\(error))")
+        }
+        let unknown = file.columns.keys.filter { FieldRole(rawValue: $0) == nil }.sorted()
+        if !unknown.isEmpty {
+            throw MappingError.unreadableMappingFile(
+                path: path, reason: "unknown role(s) \(unknown.joined(separator: ", ")); known: \(FieldRole.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return file
+    }
+}

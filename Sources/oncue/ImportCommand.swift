@@ -1,0 +1,92 @@
+import ArgumentParser
+import ChainImport
+import Foundation
+import LocationStore
+
+/// `oncue import`: a thin shell over `ChainImporter`.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import chain location CSVs into a store (streaming, validated, idempotent, atomic).",
+        discussion: """
+            All FILEs are imported in one transaction: if anything fails (or the process is killed)
+            the store is left exactly as it was. Rows are upserted by (network, id); importing the same
+            file again reports every row unchanged. Every rejected or flagged row is kept in the import
+            log with its line number and a reason code (`oncue imports show ID`).
+
+            Columns are found from their header names (name/libname, lat/latitude/y, lon/lng/longitude/
+            longitud/x, address, city, state/province/stabr, zip/postcode, country, brand/chain, id/store
+            number/keys, FSCSKEY+FSCS_SEQ); a --mapping JSON file overrides, e.g.
+              {"columns": {"latitude": "Y_COORD", "longitude": "X_COORD", "id": ["SYS", "SEQ"]}}
+
+            Examples:
+              oncue import costcos.csv --db stores.sqlite --network costco
+              oncue import FastFoodRestaurants.csv --db stores.sqlite --network-column name --category fast-food
+              oncue import PLS_FY19_Outlet_pud19i.csv --db stores.sqlite --network-column FSCSKEY \\
+                  --network-name-column LIBNAME --category library
+              oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
+            """
+    )
+
+    @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
+    var files: [String]
+    @Option(help: "The store file.") var db: String
+    @Option(help: "Network (id, alias or new name) of every row.") var network: String?
+    @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
+    @Option(help: "Column giving the display name of networks this import creates (e.g. LIBNAME).") var networkNameColumn: String?
+    @Option(help: "Category of networks this import creates (grocery, library, fast-food, …).") var category: String?
+    @Flag(help: "Reject rows whose network is neither a known network nor an alias instead of creating one.")
+    var onlyKnownNetworks = false
+    @Option(help: "JSON mapping file overriding the guessed columns.") var mapping: String?
+    @Flag(help: "Validate and report, then roll back: the store is not changed.") var dryRun = false
+    @Flag(help: "Remove locations of the imported networks that the files no longer list.") var replaceNetwork = false
+    @Flag(help: "Correct sign-flipped and swapped coordinates (as warnings) instead of rejecting those rows.")
+    var fixCoordinates = false
+    @Option(help: "Force the encoding: utf-8, windows-1252 or latin-1 (default: detected).") var encoding: String?
+    @Option(help: "Force the delimiter: ',', ';', 'tab' or '|' (default: detected from the header).") var delimiter: String?
+    @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
+    @Flag(help: "Print the report as JSON.") var json = false
+
+    enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+    func validate() throws {
+        if network != nil && networkColumn != nil { throw ValidationError("--network and --network-column exclude each other") }
+        if let encoding, TextEncoding(name: encoding) == nil {
+            throw ValidationError("unknown encoding '\(encoding)'; use utf-8, windows-1252 or latin-1")
+        }
+        if let delimiter, Self.delimiterByte(delimiter) == nil { throw ValidationError("unknown delimiter '\(delimiter)'") }
+    }
+
+    static func delimiterByte(_ text: String) -> UInt8? {
+        switch text {
+        case "tab", "\\t", "\t": 0x09
+        case ",", ";", "|": text.utf8.first
+        default: nil
+        }
+    }
+
+    func run() async throws {
+        let store = try openStore(db)
+        var options = ImportOptions(network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
+                                    category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
+                                    replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
+                                    encoding: encoding.flatMap(TextEncoding.init(name:)), delimiter: delimiter.flatMap(Self.delimiterByte))
+        if let mapping { options.mapping = try MappingFile.load(path: mapping) }
+        let inputs = try files.map { try ImportInput.file($0) }
+        let importer = ChainImporter(store: store, options: options)
+        let stderr = FileHandleOutput.standardError
+        let renderer = ProgressLine(output: stderr)
+        if progress == .always || (progress == .auto && stderr.isTerminal) {
+            importer.progress = { renderer.show($0) }
+        }
+        let report: ImportReport
+        do {
+            report = try await importer.run(inputs)
+        } catch {
+            renderer.clear()
+            throw error
+        }
+        renderer.clear()
+        print(json ? try jsonString(report) : ImportSummary.text(report), terminator: json ? "\n" : "")
+    }
+}

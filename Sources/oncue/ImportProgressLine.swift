@@ -1,0 +1,30 @@
+import ChainImport
+import Foundation
+
+/// Renders import progress as one self-overwriting line on standard error.
+final class ProgressLine {
+    private let output: FileHandleOutput
+    private var shown = false
+
+    init(output: FileHandleOutput) { self.output = output }
+
+    func show(_ p: ImportProgress) {
+        var parts = ["\(formatCount(p.rows)) rows", "\(formatCount(Int(p.rowsPerSecond))) rows/s"]
+        if let fraction = p.fraction { parts.append(String(format: "%.0f%%", fraction * 100)) }
+        if let eta = p.etaSeconds { parts.append("ETA \(Self.clock(eta))") }
+        let file = p.fileCount > 1 ? " [\(p.fileIndex + 1)/\(p.fileCount)]" : ""
+        output.write("\r\u{1B}[K\(p.fileName)\(file): " + parts.joined(separator: "  ") + (output.isTerminal ? "" : "\n"))
+        shown = output.isTerminal
+    }
+
+    /// Removes the line before the summary is printed.
+    func clear() {
+        if shown { output.write("\r\u{1B}[K") }
+        shown = false
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

@@ -1,0 +1,41 @@
+import ChainImport
+import Foundation
+import LocationStore
+
+/// The human-readable form of an import report.
+enum ImportSummary {
+    static func text(_ report: ImportReport, issueLines: Int = 10) -> String {
+        var out = ""
+        for file in report.files {
+            out += "\(file.fileName): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
+                + (file.hadByteOrderMark ? " (BOM)" : "") + ", delimiter '\(file.delimiter)'"
+                + (file.importId.map { ", import #\($0)" } ?? "") + "\n"
+            out += "  columns: " + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "\n"
+            out += "  " + counts(file.counts) + "\n"
+            for (title, reasons) in [("rejected", file.rejectedByReason), ("warnings", file.warningsByReason)] where !reasons.isEmpty {
+                out += "  \(title): " + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                    .map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ") + "\n"
+            }
+            for issue in file.issues.prefix(issueLines) {
+                out += "    line \(issue.line): \(issue.severity.rawValue) \(issue.code): \(issue.message)\n"
+            }
+            let more = file.counts.rejected + file.counts.warned - min(issueLines, file.issues.count)
+            if more > 0, let id = file.importId { out += "    … see `oncue imports show \(id)` for every issue\n" }
+        }
+        if !report.networksCreated.isEmpty {
+            let shown = report.networksCreated.prefix(8).joined(separator: ", ")
+            out += "networks created: \(formatCount(report.networksCreated.count)) (\(shown)\(report.networksCreated.count > 8 ? ", …" : ""))\n"
+        }
+        if !report.replacedNetworks.isEmpty { out += "replaced networks: \(report.replacedNetworks.joined(separator: ", "))\n" }
+        out += "total: " + counts(report.totals)
+            + String(format: " in %.2f s (%@ rows/s)", report.seconds, formatCount(Int(report.rowsPerSecond))) + "\n"
+        out += report.dryRun ? "dry run: nothing was written\n" : "committed\n"
+        return out
+    }
+
+    static func counts(_ c: ImportCounts) -> String {
+        "read \(formatCount(c.read)), inserted \(formatCount(c.inserted)), updated \(formatCount(c.updated)), "
+            + "unchanged \(formatCount(c.unchanged)), removed \(formatCount(c.removed)), rejected \(formatCount(c.rejected)), "
+            + "warned \(formatCount(c.warned))"
+    }
+}

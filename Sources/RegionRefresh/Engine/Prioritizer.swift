@@ -12,7 +12,7 @@ struct Prioritizer {
     let configuration: EngineConfiguration
 
     /// Candidates fetched beyond the free slots on the first try; merging near-duplicates may need more.
-    static let candidateSlack = 8
+    static let candidateSlack = 3
 
     func respond(_ p: RefreshParameters, now: Date) -> RegionRefreshResponse {
         let q = UnitVector.from(latitude: p.center.latitude, longitude: p.center.longitude)
@@ -98,7 +98,7 @@ struct Prioritizer {
 
     private func append(_ draft: RegionDraft, to output: inout [Region], explain: Bool) {
         let g = Int(draft.lead.member)
-        let id = index.ids[g], name = index.names[g], address = index.addresses.optional(g)
+        let id = index.ids[g], name = index.names[g], address = index.addresses[g]
         let networkId = index.networks[Int(draft.network)].id
         let merged = draft.members.count > 1 ? draft.members.dropFirst().map { index.ids[Int($0)] }.sorted() : nil
         var explanation: Region.Explanation?

@@ -42,7 +42,7 @@ struct RankedCollector: KDTreeVisitor {
     func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
         if a.score != b.score { return a.score < b.score }
         if a.distance != b.distance { return a.distance < b.distance }
-        return index.ids.less(Int(a.member), Int(b.member))
+        return index.ids[Int(a.member)] < index.ids[Int(b.member)]
     }
 
     mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {

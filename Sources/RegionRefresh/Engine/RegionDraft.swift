@@ -25,33 +25,39 @@ struct RegionAssembler {
     /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
     func place(_ candidates: [Candidate], tier: Int, slots: Int, into regions: inout [RegionDraft], phone: Coordinate) -> Int {
         var used = 0
+        var totalSlots = regions.reduce(0) { $0 + $1.slotCount }
+        // Networks of mergeable regions (split venues never merge), kept flat so the scan below stays cheap.
+        var mergeable: [UInt32] = regions.map { $0.parts.isEmpty && $0.rule != .splitVenue ? $0.network : UInt32.max }
         for c in candidates {
-            let totalSlots = regions.reduce(0) { $0 + $1.slotCount }
             if totalSlots >= slots { break }
             let g = Int(c.member)
             let network = index.network[g]
-            let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
             let r = Double(index.radius[g])
             let rule = index.rule[g]
             used += 1
-            if rule != .splitVenue, let j = regions.firstIndex(where: { $0.network == network && $0.parts.isEmpty && overlaps(c.member, center, r, $0) }) {
-                merge(c.member, center, r, into: &regions[j])
+            if rule != .splitVenue, let j = mergeable.indices.first(where: { mergeable[$0] == network && overlaps(g, r, regions[$0]) }) {
+                merge(c.member, Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g]), r, into: &regions[j])
                 continue
             }
+            let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
             var draft = RegionDraft(lead: c, tier: tier, network: network, members: [c.member], center: center, radius: r, rule: rule)
             if rule == .splitVenue {
                 split(&draft, available: slots - totalSlots, phone: phone)
             }
+            totalSlots += draft.slotCount
+            mergeable.append(rule == .splitVenue ? UInt32.max : network)
             regions.append(draft)
         }
         return used
     }
 
-    private func overlaps(_ member: UInt32, _ center: Coordinate, _ r: Double, _ region: RegionDraft) -> Bool {
+    private func overlaps(_ g: Int, _ r: Double, _ region: RegionDraft) -> Bool {
         for m in region.members {
             let mi = Int(m)
-            let d = Sphere.distance(center, Coordinate(uncheckedLatitude: index.latitudes[mi], longitude: index.longitudes[mi]))
-            if d <= max(r, Double(index.radius[mi])) { return true }
+            let dx = index.x[g] - index.x[mi], dy = index.y[g] - index.y[mi], dz = index.z[g] - index.z[mi]
+            // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
+            if dx * dx + dy * dy + dz * dz > index.maxRadiusChordSquared { continue }
+            if UnitVector.meters(chordSquared: dx * dx + dy * dy + dz * dz) <= max(r, Double(index.radius[mi])) { return true }
         }
         return false
     }

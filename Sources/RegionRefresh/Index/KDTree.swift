@@ -33,31 +33,60 @@ struct KDTree: Sendable {
         for m in input { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
         if !order.isEmpty {
             order.withUnsafeMutableBufferPointer { buffer in
-                nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: 0, end: Int32(buffer.count), left: -1))
+                // Top-down: split on the widest side of a node's (loose) box at the median. Boxes are tightened after.
+                var lo = (Double.infinity, Double.infinity, Double.infinity)
+                var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+                for m in buffer {
+                    let i = Int(m)
+                    lo = (min(lo.0, x[i]), min(lo.1, y[i]), min(lo.2, z[i]))
+                    hi = (max(hi.0, x[i]), max(hi.1, y[i]), max(hi.2, z[i]))
+                }
+                nodes.append(Node(minX: lo.0, minY: lo.1, minZ: lo.2, maxX: hi.0, maxY: hi.1, maxZ: hi.2, start: 0, end: Int32(buffer.count), left: -1))
                 var pending = [0]
                 while let index = pending.popLast() {
-                    let start = Int(nodes[index].start), end = Int(nodes[index].end)
-                    var lo = (Double.infinity, Double.infinity, Double.infinity)
-                    var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
-                    for i in start..<end {
-                        let m = Int(buffer[i])
-                        lo = (min(lo.0, x[m]), min(lo.1, y[m]), min(lo.2, z[m]))
-                        hi = (max(hi.0, x[m]), max(hi.1, y[m]), max(hi.2, z[m]))
-                    }
-                    nodes[index].minX = lo.0; nodes[index].minY = lo.1; nodes[index].minZ = lo.2
-                    nodes[index].maxX = hi.0; nodes[index].maxY = hi.1; nodes[index].maxZ = hi.2
+                    let node = nodes[index]
+                    let start = Int(node.start), end = Int(node.end)
                     guard end - start > Self.leafSize else { continue }
-                    let spans = (hi.0 - lo.0, hi.1 - lo.1, hi.2 - lo.2)
+                    let spans = (node.maxX - node.minX, node.maxY - node.minY, node.maxZ - node.minZ)
                     let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
                     let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
                     let mid = (start + end) / 2
                     Self.select(buffer, start, end, mid, coordinate)
-                    let left = nodes.count
-                    nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: Int32(start), end: Int32(mid), left: -1))
-                    nodes.append(Node(minX: 0, minY: 0, minZ: 0, maxX: 0, maxY: 0, maxZ: 0, start: Int32(mid), end: Int32(end), left: -1))
-                    nodes[index].left = Int32(left)
-                    pending.append(left)
-                    pending.append(left + 1)
+                    let split = coordinate[Int(buffer[mid])]
+                    var left = node, right = node
+                    left.end = Int32(mid)
+                    right.start = Int32(mid)
+                    left.left = -1
+                    right.left = -1
+                    switch axis {
+                    case 0: left.maxX = split; right.minX = split
+                    case 1: left.maxY = split; right.minY = split
+                    default: left.maxZ = split; right.minZ = split
+                    }
+                    let l = nodes.count
+                    nodes.append(left)
+                    nodes.append(right)
+                    nodes[index].left = Int32(l)
+                    pending.append(l)
+                    pending.append(l + 1)
+                }
+                // Bottom-up: exact boxes for leaves, unions for inner nodes (children come after their parent).
+                for index in stride(from: nodes.count - 1, through: 0, by: -1) {
+                    var n = nodes[index]
+                    if n.left < 0 {
+                        n.minX = .infinity; n.minY = .infinity; n.minZ = .infinity
+                        n.maxX = -.infinity; n.maxY = -.infinity; n.maxZ = -.infinity
+                        for k in Int(n.start)..<Int(n.end) {
+                            let i = Int(buffer[k])
+                            n.minX = min(n.minX, x[i]); n.minY = min(n.minY, y[i]); n.minZ = min(n.minZ, z[i])
+                            n.maxX = max(n.maxX, x[i]); n.maxY = max(n.maxY, y[i]); n.maxZ = max(n.maxZ, z[i])
+                        }
+                    } else {
+                        let a = nodes[Int(n.left)], b = nodes[Int(n.left) + 1]
+                        n.minX = min(a.minX, b.minX); n.minY = min(a.minY, b.minY); n.minZ = min(a.minZ, b.minZ)
+                        n.maxX = max(a.maxX, b.maxX); n.maxY = max(a.maxY, b.maxY); n.maxZ = max(a.maxZ, b.maxZ)
+                    }
+                    nodes[index] = n
                 }
             }
         }

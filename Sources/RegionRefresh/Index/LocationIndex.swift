@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Geo
 import LocationStore
+import Synchronization
 
 /// An immutable in-memory snapshot of every location, answering radius-bounded nearest-K searches.
 ///
@@ -31,9 +32,9 @@ public final class LocationIndex: Sendable {
     let rule: [RadiusPolicy.Rule]
     let density: [UInt16]
     let network: [UInt32]
-    let ids: StringTable
-    let names: StringTable
-    let addresses: StringTable
+    let ids: [String]
+    let names: [String]
+    let addresses: [String?]
 
     // Per network (index = network number).
     let networks: [Network]
@@ -44,6 +45,8 @@ public final class LocationIndex: Sendable {
     let categories: [String]
     let networkTrees: [KDTree]
     let globalTree: KDTree
+    /// Squared chord of the largest region radius: two locations farther apart can never overlap.
+    let maxRadiusChordSquared: Double
 
     public var count: Int { latitudes.count }
 
@@ -117,15 +120,31 @@ public final class LocationIndex: Sendable {
         self.density = density
         self.radius = radius
         self.rule = rule
-        globalTree = KDTree(members: all, x: x, y: y, z: z, radius: radius)
         var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
         for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
-        networkTrees = perNetwork.map { KDTree(members: $0, x: x, y: y, z: z, radius: radius) }
+        // The global tree on one core, the per-network trees on the other.
+        let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork
+        let global = Mutex<KDTree?>(nil)
+        var trees = [KDTree?](repeating: nil, count: perNetwork.count)
+        trees.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 {
+                    let tree = KDTree(members: all, x: xs, y: ys, z: zs, radius: radiusCopy)
+                    global.withLock { $0 = tree }
+                } else {
+                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy) }
+                }
+            }
+        }
+        globalTree = global.withLock { $0! }
+        networkTrees = trees.map { $0! }
+        maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
         let perLocation = 8 * 5 + 4 + 1 + 2 + 4 + 2 * (4 + 24)   // arrays above + two trees' members and coordinates
-        let bytes = n * perLocation + ids.approximateBytes + names.approximateBytes + addresses.approximateBytes
+        let bytes = n * perLocation + 3 * n * MemoryLayout<String>.stride
             + (globalTree.nodes.count + networkTrees.reduce(0) { $0 + $1.nodes.count }) * MemoryLayout<KDTree.Node>.stride
         info = Info(locationCount: n, networkCount: b.networks.count,
                     buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
@@ -179,9 +198,9 @@ extension LocationIndex {
         var network: [UInt32] = []
         var explicitRadius: [Float?] = []
         var venueRadius: [Float?] = []
-        var ids = StringTable()
-        var names = StringTable()
-        var addresses = StringTable()
+        var ids: [String] = []
+        var names: [String] = []
+        var addresses: [String?] = []
         let started = ContinuousClock.now
 
         init(networks: [Network]) {

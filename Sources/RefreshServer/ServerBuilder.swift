@@ -26,6 +26,9 @@ public enum ServerBuilder {
         let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
         let publicRoutes = PublicRoutes(engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load())
         let storeRoutes = AdminStoreRoutes(databasePath: configuration.databasePath, bodies: bodies, reloader: reloader)
+        let importRoute = ImportRoute(databasePath: configuration.databasePath,
+                                      upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
+                                      reloader: reloader, metrics: metrics, running: ImportRoute.Gate())
 
         let router = Router(context: ServerContext.self)
         // Middleware wraps routes as they are added, so all of it goes on before the first route.
@@ -47,6 +50,7 @@ public enum ServerBuilder {
         limited.on(RouterPath(RouteTable.openapi.routerPath), method: .get, use: publicRoutes.openAPIDocument)
 
         let admin = limited.group().add(middleware: BearerAuthMiddleware(token: configuration.adminToken.map { Array($0.utf8) }))
+        admin.on(RouterPath(RouteTable.createImport.routerPath), method: .post, use: importRoute.createImport)
         admin.on(RouterPath(RouteTable.listImports.routerPath), method: .get, use: storeRoutes.listImports)
         admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
         admin.on(RouterPath(RouteTable.putNetwork.routerPath), method: .put, use: storeRoutes.putNetwork)

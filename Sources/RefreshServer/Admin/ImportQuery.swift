@@ -1,0 +1,66 @@
+import ChainImport
+import Hummingbird
+
+/// The query parameters of `POST /admin/imports`: the options of `oncue import`, in snake_case.
+enum ImportQuery {
+    static let names: Set<String> = [
+        "network", "network_column", "network_name_column", "category", "only_known_networks", "dry_run", "replace",
+        "fix_coordinates", "encoding", "delimiter", "file_name",
+    ]
+
+    /// The options and the file name to log; 400 names the parameter at fault.
+    static func parse(_ request: Request) throws -> (options: ImportOptions, fileName: String) {
+        let query = request.uri.queryParameters
+        for (name, _) in query where !names.contains(String(name)) {
+            throw APIError.badRequest("invalid_parameter", "unknown query parameter '\(name.prefix(64))'", field: String(name.prefix(64)))
+        }
+        var options = ImportOptions()
+        options.network = try text(query, "network")
+        options.networkColumn = try text(query, "network_column")
+        options.networkNameColumn = try text(query, "network_name_column")
+        options.category = try text(query, "category")
+        if options.network != nil && options.networkColumn != nil {
+            throw APIError.badRequest("invalid_parameter", "give either 'network' or 'network_column', not both", field: "network_column")
+        }
+        options.onlyKnownNetworks = try flag(query, "only_known_networks")
+        options.dryRun = try flag(query, "dry_run")
+        options.replaceNetwork = try flag(query, "replace")
+        options.fixCoordinates = try flag(query, "fix_coordinates")
+        if let encoding = try text(query, "encoding") {
+            guard let value = TextEncoding(name: encoding) else {
+                throw APIError.badRequest("invalid_parameter", "unknown encoding '\(encoding.prefix(32))'", field: "encoding")
+            }
+            options.encoding = value
+        }
+        if let delimiter = try text(query, "delimiter") {
+            let byte: UInt8? = switch delimiter {
+            case ",": UInt8(ascii: ",")
+            case ";": UInt8(ascii: ";")
+            case "|": UInt8(ascii: "|")
+            case "tab", "\t": UInt8(ascii: "\t")
+            default: nil
+            }
+            guard let byte else { throw APIError.badRequest("invalid_parameter", "delimiter must be one of , ; | tab", field: "delimiter") }
+            options.delimiter = byte
+        }
+        let fileName = try text(query, "file_name") ?? "upload.csv"
+        return (options, fileName)
+    }
+
+    private static func text(_ query: Parameters, _ name: String) throws -> String? {
+        guard let value = query[Substring(name)] else { return nil }
+        guard !value.isEmpty, value.utf8.count <= 200 else {
+            throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must be 1 to 200 bytes", field: name)
+        }
+        return String(value)
+    }
+
+    private static func flag(_ query: Parameters, _ name: String) throws -> Bool {
+        guard let value = query[Substring(name)] else { return false }
+        switch value.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must be true or false", field: name)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+@testable import RefreshServer
+import Synchronization
+import Testing
+
+@Suite("imports through the admin API")
+struct ImportSwapTests {
+    /// A CSV of `count` stores of a new network around Manhattan, where the fixture store has none.
+    static func manhattanCSV(count: Int) -> String {
+        var csv = "store_id,name,address,latitude,longitude\n"
+        for i in 0..<count {
+            let lat = 40.70 + Double(i % 50) * 0.002, lon = -74.02 + Double(i / 50) * 0.002
+            csv += "t\(i),Target \(i),\(i) Broadway,\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon))\n"
+        }
+        return csv
+    }
+
+    @Test func importWhileQueryingFailsNoQueryAndServesNewLocationsAfterTheSwap() async throws {
+        try await withServer(configure: { $0.rateLimit = nil }) { client, built in
+            let port = try #require(client.port)
+            let stop = StopFlag()
+            let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
+            // Readers hammer the refresh route on their own connections for the whole import and swap.
+            let results = try await withThrowingTaskGroup(of: (ok: Int, failed: Int, sawTarget: Bool).self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        let reader = TestClient(host: "127.0.0.1", port: port)
+                        reader.connect()
+                        defer { Task { try? await reader.shutdown() } }
+                        var ok = 0, failed = 0, sawTarget = false
+                        for _ in 0..<100_000 where !stop.isSet {
+                            let response = try await reader.post("/v1/region-refresh", headers: [.contentType: "application/json"],
+                                                                 body: ByteBuffer(string: query))
+                            if response.status == .ok { ok += 1 } else { failed += 1 }
+                            if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") { sawTarget = true }
+                        }
+                        return (ok, failed, sawTarget)
+                    }
+                }
+                let before = try await client.send(.post, "/v1/region-refresh", body: query)
+                #expect(before.status == 200)
+                #expect(!before.text.contains("loc_target_"))
+
+                let imported = try await client.send(.post, "/admin/imports?network=target&category=grocery&file_name=manhattan.csv",
+                                                     headers: .admin.merging([.contentType: "text/csv"]), body: Self.manhattanCSV(count: 2_000),
+                                                     json: false)
+                #expect(imported.status == 200, "\(imported.text.prefix(300))")
+                #expect(imported.json?["committed"]?.bool == true)
+                #expect(imported.json?["totals"]?["inserted"]?.int == 2_000)
+                try await waitForReload(built, count: 2)
+                let after = try await client.send(.post, "/v1/region-refresh", body: query)
+                #expect(after.status == 200)
+                #expect(after.json?["regions"]?.array?.first?["network_id"]?.string == "target")
+                try await Task.sleep(for: .milliseconds(100))
+                stop.set()
+                var totals: [(ok: Int, failed: Int, sawTarget: Bool)] = []
+                for try await result in group { totals.append(result) }
+                return totals
+            }
+            #expect(results.map(\.failed).reduce(0, +) == 0)
+            #expect(results.allSatisfy { $0.ok > 0 })
+            #expect(results.contains { $0.sawTarget }, "no reader saw the swapped-in index")
+
+            // The import is in the log, with its counts.
+            let log = try await client.send(.get, "/admin/imports", headers: .admin)
+            let record = try #require(log.json?["imports"]?.array?.first)
+            #expect(record["file_name"]?.string == "manhattan.csv")
+            #expect(record["counts"]?["inserted"]?.int == 2_000)
+            let id = try #require(record["id"]?.int)
+            let shown = try await client.send(.get, "/admin/imports/\(id)", route: "/admin/imports/{id}", headers: .admin)
+            #expect(shown.status == 200)
+            let metrics = try await client.send(.get, "/metrics").text
+            #expect(metrics.contains(#"oncue_imports_total{status="committed"} 1"#))
+            #expect(metrics.contains("oncue_index_locations 2031\n"))
+        }
+    }
+
+    @Test func importRefusals() async throws {
+        try await withServer(configure: { $0.maxImportBytes = 4_096 }) { client, _ in
+            let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
+            let large = try await client.send(.post, "/admin/imports?network=target", headers: csvHeaders, body: Self.manhattanCSV(count: 500), json: false)
+            #expect(large.status == 413)
+            #expect(large.json?["error"]?.string == "body_too_large")
+            let json = try await client.send(.post, "/admin/imports?network=target", headers: .admin, body: #"{"rows": []}"#)
+            #expect(json.status == 415)
+            let unknown = try await client.send(.post, "/admin/imports?colour=red", headers: csvHeaders, body: Self.manhattanCSV(count: 2), json: false)
+            #expect(unknown.status == 400)
+            #expect(unknown.json?["field"]?.string == "colour")
+            let noAuth = try await client.send(.post, "/admin/imports?network=target", headers: [.contentType: "text/csv"],
+                                               body: Self.manhattanCSV(count: 2), json: false)
+            #expect(noAuth.status == 401)
+            let dry = try await client.send(.post, "/admin/imports?network=target&dry_run=true", headers: csvHeaders,
+                                            body: Self.manhattanCSV(count: 3), json: false)
+            #expect(dry.status == 200)
+            #expect(dry.json?["committed"]?.bool == false)
+            #expect(dry.json?["dry_run"]?.bool == true)
+        }
+    }
+}
+
+/// Tells reader tasks to finish.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}

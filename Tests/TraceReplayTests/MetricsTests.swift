@@ -53,11 +53,11 @@ import Testing
         let stores = StoreCatalog(locations: [Hand.store("a", north: 0)], storeRadiusMeters: 100).stores
         let truth = GroundTruth.compute(trace, stores: stores, model: .init())
         #expect(truth.visits.count == 1)
-        // Inside from the fix at -100 m... the first fix within 110 m is at -110 m? No: fixes are at 10 m steps, -110 m is at t = 390.
-        #expect(truth.visits.first?.arrival == 1_000_000 + 390)
-        #expect(truth.visits.first?.departure == 1_000_000 + 710)
+        // The first fix within 110 m is the one at -110 m (t = 390); the last is at -110 m going south (t = 710).
+        #expect(truth.visits.first?.arrival == 1_000_390.0)
+        #expect(truth.visits.first?.departure == 1_000_710.0)
         #expect(truth.passThroughs.count == 1, "the fast chord from -250 m to 250 m crosses the circle")
-        #expect(truth.passThroughs.first?.time == 1_000_000 + 2_025)
+        #expect(truth.passThroughs.first?.time == 1_002_025.0)
     }
 
     @Test func scenarioOverridesAndRejectsUnknownKeys() throws {

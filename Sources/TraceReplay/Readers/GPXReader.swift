@@ -19,6 +19,8 @@ public enum GPXReader {
             throw TraceReadError.malformed("GPX is not well-formed XML near line \(line): \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
         }
         guard delegate.sawGPXRoot else { throw TraceReadError.malformed("not a GPX document (no <gpx> root element)") }
+        // Some XMLParser builds accept a truncated document; an unclosed root means the file was cut off.
+        guard delegate.rootClosed else { throw TraceReadError.malformed("GPX is truncated: the <gpx> element is never closed") }
         var trace = RawTrace()
         let d = delegate
         if !d.trackPoints.isEmpty || d.trackSegments > 0 {
@@ -43,6 +45,7 @@ public enum GPXReader {
 
 private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     var sawGPXRoot = false
+    var rootClosed = false
     var trackPoints: [RawFix] = []
     var routePoints: [RawFix] = []
     var waypoints: [RawFix] = []
@@ -98,6 +101,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         defer { depth -= 1 }
         let name = Self.local(elementName)
+        if depth == 1 { rootClosed = true }
         if capturing, current != nil {
             capturing = false
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)

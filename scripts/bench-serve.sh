@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Benchmarks `oncue serve` (release build) with wrk on loopback, with 1,000,000 locations loaded:
+#   1. start-up time from exec to the first 200 on /readyz, and resident memory;
+#   2. the stack's ceiling on GET /healthz, then POST /v1/region-refresh varying the position over
+#      the anchor kit's queries (scripts/wrk/region-refresh.lua), same server, same wrk settings.
+# The store is built once through POST /admin/imports from the anchor kit's stores.csv and kept in
+# $BENCH_DIR for later runs.
+#   scripts/bench-serve.sh                      # DURATION=20 CONNECTIONS=32 THREADS=2
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${ONCUE_BIN:-$ROOT/.build/release/oncue}"
+DATA="${ANCHOR_DATA:-/tmp/geo-anchors/data}"
+BENCH_DIR="${BENCH_DIR:-/tmp/oncue-bench}"
+DURATION="${DURATION:-20}"
+CONNECTIONS="${CONNECTIONS:-32}"
+THREADS="${THREADS:-2}"
+STORE="$BENCH_DIR/anchors-1m.sqlite"
+command -v wrk >/dev/null || { echo "bench-serve.sh: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+[ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
+if [ ! -f "$DATA/queries.csv" ] || [ ! -f "$DATA/stores.csv" ]; then
+  python3 /work/shared/bench/anchors/gen_data.py --out "$DATA"
+fi
+mkdir -p "$BENCH_DIR"
+
+SERVER_PID=""
+LOG="$BENCH_DIR/server.log"
+stop_server() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID"
+    local status=0
+    wait "$SERVER_PID" || status=$?
+    echo "server pid $SERVER_PID exited with $status after SIGTERM"
+  fi
+  SERVER_PID=""
+}
+trap stop_server EXIT
+
+# start_server: sets SERVER_PID and BASE, prints the seconds from exec to the first ready answer.
+start_server() {
+  : >"$LOG"
+  local t0 t1
+  t0=$(date +%s.%N)
+  ONCUE_RATE_LIMIT_RPS=100000000 ONCUE_RATE_LIMIT_BURST=100000000 ONCUE_LOG_LEVEL=warning ONCUE_MAX_IMPORT_BYTES=1000000000 \
+    "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level notice "$@" 2>"$LOG" &
+  SERVER_PID=$!
+  local port=""
+  for _ in $(seq 1 2000); do
+    port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" | head -n1)"
+    [ -n "$port" ] && break
+    sleep 0.005
+  done
+  [ -n "$port" ] || { cat "$LOG" >&2; exit 1; }
+  BASE="http://127.0.0.1:$port"
+  for _ in $(seq 1 6000); do
+    curl -fs "$BASE/readyz" >/dev/null 2>&1 && break
+    sleep 0.005
+  done
+  t1=$(date +%s.%N)
+  curl -fsS "$BASE/readyz" >/dev/null
+  STARTUP=$(echo "$t1 - $t0" | bc)
+}
+
+if [ ! -f "$STORE" ]; then
+  echo "== building $STORE from $DATA/stores.csv through POST /admin/imports"
+  "$BIN" db init "$STORE" >/dev/null
+  TOKEN="bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+  ONCUE_ADMIN_TOKEN="$TOKEN" start_server
+  time curl -fsS -X POST "$BASE/admin/imports?network_column=network_id&file_name=anchors-1m.csv" \
+    -H "Authorization: Bearer $TOKEN" -H 'Content-Type: text/csv' --data-binary "@$DATA/stores.csv" \
+    | python3 -c 'import json,sys; r=json.load(sys.stdin); print("import:", r["totals"], "committed:", r["committed"], "%.1f s" % r["seconds"])'
+  stop_server
+fi
+
+echo "== start-up"
+start_server
+READY="$(curl -fsS "$BASE/readyz")"
+echo "ready after ${STARTUP} s: $READY"
+rss() { awk '/VmRSS/{printf "%.0f MiB", $2/1024}' "/proc/$SERVER_PID/status"; }
+echo "resident memory when ready: $(rss)"
+
+WRK=(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency)
+echo "== warm-up"
+"${WRK[@]/-d${DURATION}s/-d3s}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" >/dev/null
+echo "== ceiling: GET /healthz  (${WRK[*]})"
+"${WRK[@]}" "$BASE/healthz" | tee "$BENCH_DIR/healthz.txt"
+echo "== POST /v1/region-refresh  (${WRK[*]} -s scripts/wrk/region-refresh.lua)"
+QUERIES="$DATA/queries.csv" "${WRK[@]}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" | tee "$BENCH_DIR/region-refresh.txt"
+echo "resident memory after the runs: $(rss)"
+
+rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
+pct() { awk -v p="$2" '$1==p{print $2}' "$1"; }
+H=$(rps "$BENCH_DIR/healthz.txt"); R=$(rps "$BENCH_DIR/region-refresh.txt")
+echo
+echo "== summary (1,000,000 locations, $THREADS wrk threads, $CONNECTIONS connections, ${DURATION}s each, loopback, $(nproc) cores)"
+printf '%-22s %12s %10s %10s\n' route "requests/s" p50 p99
+printf '%-22s %12s %10s %10s\n' "GET /healthz" "$H" "$(pct "$BENCH_DIR/healthz.txt" 50%)" "$(pct "$BENCH_DIR/healthz.txt" 99%)"
+printf '%-22s %12s %10s %10s\n' "POST /v1/region-refresh" "$R" "$(pct "$BENCH_DIR/region-refresh.txt" 50%)" "$(pct "$BENCH_DIR/region-refresh.txt" 99%)"
+echo "ratio region-refresh / healthz: $(echo "scale=3; $R / $H" | bc)"
+echo "start-up to ready: ${STARTUP} s; RSS: $(rss)"
+grep -q "Non-2xx" "$BENCH_DIR/region-refresh.txt" && { echo "bench-serve.sh: non-2xx responses during the run" >&2; exit 1; }
+stop_server

@@ -1,0 +1,28 @@
+-- wrk script: POST /v1/region-refresh, cycling through the anchor kit's query points
+-- (queries.csv: qid,lon,lat,pref_network), each asking for the query's preferred chain.
+-- QUERIES=/path/to/queries.csv overrides the default location.
+local path = os.getenv("QUERIES") or "/tmp/geo-anchors/data/queries.csv"
+local requests = {}
+local counter = 0
+
+function init(args)
+  local file = assert(io.open(path, "r"), "cannot open " .. path)
+  file:read("*l") -- header
+  local headers = { ["Content-Type"] = "application/json" }
+  for line in file:lines() do
+    local _, lon, lat, network = line:match("^([^,]*),([^,]*),([^,]*),([^,]*)")
+    if lon then
+      local body = string.format('{"lat": %s, "lon": %s, "user_networks": ["%s"], "max_regions": 20}', lat, lon, network)
+      requests[#requests + 1] = wrk.format("POST", "/v1/region-refresh", headers, body)
+    end
+  end
+  file:close()
+  assert(#requests > 0, "no queries in " .. path)
+  -- Threads start at different offsets so that they do not ask the same point at once.
+  counter = (tonumber(args[1]) or 0) + math.random(#requests)
+end
+
+function request()
+  counter = counter + 1
+  return requests[(counter % #requests) + 1]
+end

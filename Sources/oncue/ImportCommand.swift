@@ -23,7 +23,7 @@ struct Import: AsyncParsableCommand {
               oncue import costcos.csv --db stores.sqlite --network costco
               oncue import FastFoodRestaurants.csv --db stores.sqlite --network-column name --category fast-food
               oncue import PLS_FY19_Outlet_pud19i.csv --db stores.sqlite --network-column FSCSKEY \\
-                  --network-name-column LIBNAME --category library
+                  --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
               oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
             """
     )
@@ -34,6 +34,8 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Network (id, alias or new name) of every row.") var network: String?
     @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
     @Option(help: "Column giving the display name of networks this import creates (e.g. LIBNAME).") var networkNameColumn: String?
+    @Option(help: "COLUMN=VALUE: only rows matching it name the networks this import creates (IMLS: C_OUT_TY=CE).")
+    var networkNameWhere: String?
     @Option(help: "Category of networks this import creates (grocery, library, fast-food, …).") var category: String?
     @Flag(help: "Reject rows whose network is neither a known network nor an alias instead of creating one.")
     var onlyKnownNetworks = false
@@ -55,6 +57,10 @@ struct Import: AsyncParsableCommand {
             throw ValidationError("unknown encoding '\(encoding)'; use utf-8, windows-1252 or latin-1")
         }
         if let delimiter, Self.delimiterByte(delimiter) == nil { throw ValidationError("unknown delimiter '\(delimiter)'") }
+        if let networkNameWhere, Self.condition(networkNameWhere) == nil {
+            throw ValidationError("--network-name-where takes COLUMN=VALUE, got '\(networkNameWhere)'")
+        }
+        if networkNameWhere != nil && networkNameColumn == nil { throw ValidationError("--network-name-where needs --network-name-column") }
     }
 
     static func delimiterByte(_ text: String) -> UInt8? {
@@ -65,12 +71,18 @@ struct Import: AsyncParsableCommand {
         }
     }
 
+    static func condition(_ text: String) -> (column: String, value: String)? {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
+        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+    }
+
     func run() async throws {
         let store = try openStore(db)
         var options = ImportOptions(network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
                                     category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
                                     replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
                                     encoding: encoding.flatMap(TextEncoding.init(name:)), delimiter: delimiter.flatMap(Self.delimiterByte))
+        options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
         let inputs = try files.map { try ImportInput.file($0) }
         let importer = ChainImporter(store: store, options: options)

@@ -221,6 +221,7 @@ public final class ChainImporter {
         var issueBuffer: [ImportIssue] = []
         var byNetwork: [String: Int] = [:]
         var rowIssues: [ImportIssue] = []
+        var nameRowFilter: (index: Int, value: String)?
 
         init(session: Session, input: ImportInput, index: Int, importId: Int64?) {
             self.session = session
@@ -311,6 +312,13 @@ public final class ChainImporter {
                                                                   networkColumn: session.options.networkColumn,
                                                                   networkNameColumn: session.options.networkNameColumn))
                 } catch { throw ImportError.mapping(file: input.name, error) }
+                if let w = session.options.networkNameWhere {
+                    let wanted = w.column.trimmingCharacters(in: .whitespaces)
+                    guard let i = headers.firstIndex(where: { $0.caseInsensitiveCompare(wanted) == .orderedSame }) else {
+                        throw ImportError.mapping(file: input.name, .unknownColumn(role: "network name row", column: w.column, headers: headers))
+                    }
+                    nameRowFilter = (i, w.value)
+                }
                 try resolveFixedNetwork(headers: headers)
                 return
             }
@@ -367,6 +375,10 @@ public final class ChainImporter {
                 case .success(let id): networkId = id
                 case .failure(.missing): return reject(line, .missingNetwork, "network value '\(value)' has no letters or digits")
                 case .failure(.unknown(let v)): return reject(line, .unknownNetwork, "'\(v)' is neither a network nor an alias")
+                }
+                if let filter = nameRowFilter, let displayName,
+                   RowFields.clean(record.field(filter.index), decoder: &detector) == filter.value {
+                    try session.resolver.rename(networkId, to: displayName)
                 }
                 session.touchedNetworks.insert(networkId)
             }

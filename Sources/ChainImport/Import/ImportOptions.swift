@@ -6,6 +6,9 @@ public struct ImportOptions: Sendable {
     public var networkColumn: String?
     /// Where networks created by this import take their display name from (default: the network value).
     public var networkNameColumn: String?
+    /// Only rows whose `column` equals `value` name the networks this import creates (IMLS:
+    /// `C_OUT_TY` = `CE`, the central library, rather than whichever branch comes first).
+    public var networkNameWhere: (column: String, value: String)?
     /// Category given to networks this import creates (`library`, `fast-food`, …).
     public var category: String?
     /// Reject rows whose network is neither a known id nor an alias, instead of creating networks.
@@ -50,6 +53,7 @@ public struct ImportOptions: Sendable {
         if let network { out["network"] = network }
         if let networkColumn { out["network_column"] = networkColumn }
         if let networkNameColumn { out["network_name_column"] = networkNameColumn }
+        if let w = networkNameWhere { out["network_name_where"] = "\(w.column)=\(w.value)" }
         if let category { out["category"] = category }
         if onlyKnownNetworks { out["only_known_networks"] = "true" }
         if dryRun { out["dry_run"] = "true" }

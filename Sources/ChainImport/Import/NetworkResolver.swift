@@ -14,6 +14,8 @@ final class NetworkResolver {
     private let onlyKnown: Bool
     private var cache: [String: String] = [:]
     private(set) var created: [String] = []
+    /// Networks created here whose name came from a row that was not the preferred naming row.
+    private var provisionallyNamed = Set<String>()
 
     enum Failure: Error { case missing, unknown(String) }
 
@@ -37,9 +39,17 @@ final class NetworkResolver {
             let name = displayName().flatMap { $0.isEmpty ? nil : $0 } ?? trimmed
             try store.upsertNetwork(Network(id: slug, name: name, category: category))
             created.append(slug)
+            provisionallyNamed.insert(slug)
         }
         try store.addAlias(trimmed, networkId: slug)
         cache[value] = slug
         return .success(slug)
+    }
+
+    /// Renames a network this import created, once, from the row preferred for naming it.
+    func rename(_ id: String, to name: String) throws {
+        guard provisionallyNamed.remove(id) != nil, var network = try store.network(id: id), network.name != name else { return }
+        network.name = name
+        try store.upsertNetwork(network)
     }
 }

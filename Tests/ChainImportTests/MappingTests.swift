@@ -1,0 +1,64 @@
+@testable import ChainImport
+import Foundation
+import Testing
+
+@Suite("Column mapping")
+struct MappingTests {
+    @Test func headerSynonymsWithSpacesCaseAndDots() throws {
+        let m = try ColumnMapping(headers: ["Address", " City", " State", " Zip Code", " Latitude", " Longitude"])
+        #expect(m.described == ["address": "Address", "city": "City", "region": "State", "postal_code": "Zip Code",
+                                "latitude": "Latitude", "longitude": "Longitude"])
+        let target = try ColumnMapping(headers: ["Address.AddressLine1", "Address.Latitude", "Address.Longitude", "AlternateIdentifier.ID", "ID", "Name"])
+        #expect(target.indexes(.id) == [4])          // the exact `ID` beats the dotted `AlternateIdentifier.ID`
+        #expect(target.indexes(.latitude) == [1])
+        #expect(target.indexes(.address) == [0])
+    }
+
+    @Test func imlsSpellingsAndCompositeId() throws {
+        let m = try ColumnMapping(headers: ["STABR", "FSCSKEY", "FSCS_SEQ", "LIBNAME", "LONGITUD", "LATITUDE"])
+        #expect(m.indexes(.longitude) == [4])
+        #expect(m.indexes(.latitude) == [5])
+        #expect(m.indexes(.id) == [1, 2])
+        #expect(m.indexes(.region) == [0])
+        #expect(m.indexes(.name) == [3])
+    }
+
+    @Test func shortNames() throws {
+        let m = try ColumnMapping(headers: ["store number", "lng", "lat", "brand"])
+        #expect(m.indexes(.id) == [0])
+        #expect(m.indexes(.longitude) == [1])
+        #expect(m.indexes(.network) == [3])
+    }
+
+    @Test func refusesAFileWithoutCoordinatesListingTheHeaders() {
+        #expect(throws: MappingError.noCoordinateColumns(headers: ["name", "address", "city"])) {
+            try ColumnMapping(headers: ["name", " address", "city "])
+        }
+        let message = MappingError.noCoordinateColumns(headers: ["name", "address"]).description
+        #expect(message.contains("'name', 'address'"))
+    }
+
+    @Test func mappingFileOverridesAndCanSwitchRolesOff() throws {
+        let json = #"{"columns": {"latitude": "Y_COORD", "longitude": "X_COORD", "name": null, "id": ["SYS", "SEQ"]}}"#
+        let file = try JSONDecoder().decode(MappingFile.self, from: Data(json.utf8))
+        let m = try ColumnMapping(headers: ["SYS", "SEQ", "name", "Y_COORD", "X_COORD", "lat"], file: file)
+        #expect(m.indexes(.latitude) == [3])
+        #expect(m.indexes(.longitude) == [4])
+        #expect(m.indexes(.name) == nil)
+        #expect(m.indexes(.id) == [0, 1])
+    }
+
+    @Test func mappingFileNamingAMissingColumnIsRefused() throws {
+        let file = MappingFile(columns: ["latitude": .columns(["nope"])])
+        #expect(throws: MappingError.unknownColumn(role: "latitude", column: "nope", headers: ["lat", "lon"])) {
+            try ColumnMapping(headers: ["lat", "lon"], file: file)
+        }
+    }
+
+    @Test func mappingFileWithUnknownRoleIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("map-\(UUID().uuidString).json")
+        try Data(#"{"columns": {"lattitude": "y"}}"#.utf8).write(to: dir)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: MappingError.self) { try MappingFile.load(path: dir.path) }
+    }
+}

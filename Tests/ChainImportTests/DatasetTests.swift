@@ -22,7 +22,8 @@ struct DatasetTests {
         // 521 four-digit ZIPs, 4 of them on rejected rows; 15 rows within 10 m of a same-brand row;
         // 41 rows whose point is in the US but not in the state they name (e.g. Pearl MS filed as AL).
         #expect(f.warningsByReason == ["zip_leading_zero": 517, "near_duplicate": 15, "outside_region": 41])
-        let log = try #require(try t.store.importRecord(id: try #require(f.importId)))
+        let importId = try #require(f.importId)
+        let log = try #require(try t.store.importRecord(id: importId))
         let flipped = log.issues.filter { $0.code == "sign_flipped_longitude" }
         #expect(flipped.count == 29)
         #expect(flipped.first?.line == 620)   // Dairy Queen, O Fallon MO, at (38.79998936, 90.73405594)

@@ -1,0 +1,106 @@
+import CSQLite
+import Foundation
+import Geo
+import LocationStore
+import Testing
+
+/// The command-line tool end to end: help with examples, exit codes, one-line errors, results.
+@Suite struct CLITests {
+    static let commands: [[String]] = [
+        [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["bench", "geo"], ["bench", "store"],
+        ["bench", "nearest"], ["import"], ["imports", "list"], ["imports", "show"], ["networks", "list"], ["networks", "set"],
+        ["networks", "alias"], ["serve"], ["replay"],
+    ]
+
+    @Test(arguments: commands)
+    func helpHasAnExample(command: [String]) throws {
+        let r = try CLIRunner.run(command + ["--help"])
+        #expect(r.status == 0, "\(command) --help exited \(r.status): \(r.stderr)")
+        if !command.isEmpty && command != ["db"] {
+            #expect(r.stdout.contains("Example") || r.stdout.contains("example"), "\(command) --help has no example")
+        }
+    }
+
+    func temporaryStore() throws -> (dir: URL, path: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return (dir, dir.appendingPathComponent("s.sqlite").path)
+    }
+
+    @Test func exitCodesAndOneLineErrors() throws {
+        let (dir, path) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLIRunner.run(["db", "init", path]).status == 0)
+        let cases: [([String], Int32, String)] = [
+            (["nearest", "--db", path, "91", "0"], 2, "latitude 91.0"),
+            (["nearest", "--db", path, "abc", "0"], 2, "not a number"),
+            (["nearest", "--db", path, "10"], 2, "expected LAT LON"),
+            (["nearest", "--db", path, "10", "10", "--limit", "0"], 2, "--limit"),
+            (["db", "stats", "--bogus", path], 2, "bogus"),
+            (["nearest", "--db", dir.appendingPathComponent("missing.sqlite").path, "10", "10"], 1, "no store at"),
+            (["db", "init", path], 1, "already exists"),
+            (["refresh", "--db", path, "10", "10", "--max-regions", "101"], 2, "max_regions"),
+        ]
+        for (args, status, message) in cases {
+            let r = try CLIRunner.run(args)
+            #expect(r.status == status, "\(args) → \(r.status) \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(args) stderr: \(r.stderr)")
+            #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrace"))
+        }
+        let notDB = dir.appendingPathComponent("notes.txt").path
+        try Data("just text".utf8).write(to: URL(fileURLWithPath: notDB))
+        let r = try CLIRunner.run(["db", "stats", notDB])
+        #expect(r.status == 1 && r.stderr == "error: \(notDB) is not a SQLite database\n")
+        #expect(try String(contentsOfFile: notDB, encoding: .utf8) == "just text")
+        let missing = try CLIRunner.run(["db", "stats", dir.appendingPathComponent("nope.sqlite").path])
+        #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("nope.sqlite").path))
+    }
+
+    @Test func nearestPrintsTheStoresAnswer() throws {
+        let (dir, path) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteLocationStore.create(path: path)
+        try store.upsertNetwork(Network(id: "lib", name: "Libraries"))
+        try store.upsertNetwork(Network(id: "cafe", name: "Cafés"))
+        let center = Coordinate(uncheckedLatitude: 30.2672, longitude: -97.7431)
+        var locations: [Location] = []
+        for k in 0..<40 {
+            let c = Sphere.destination(from: center, meters: Double(k) * 700 + 50, bearing: Double(k) * 37)
+            locations.append(Location(networkId: k % 3 == 0 ? "cafe" : "lib", externalId: "\(k)", name: "Branch \(k) – é", coordinate: c))
+        }
+        _ = try store.upsert(locations)
+        let r = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "7", "--radius-km", "10", "--network", "lib", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        struct Row: Decodable { let id: String; let distance_m: Double; let name: String }
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        let expected = try store.nearby(NearbyQuery(center: center, radiusMeters: 10_000, limit: 7, networks: ["lib"]))
+        #expect(rows.map(\.id) == expected.map(\.location.id))
+        #expect(rows.first?.name.hasSuffix("– é") == true)
+        let table = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "3"])
+        #expect(table.status == 0 && table.stdout.split(separator: "\n").count == 4)
+        let stats = try CLIRunner.run(["db", "stats", path, "--json"])
+        struct Stats: Decodable { let locations: Int; let networks: [String: Int] }
+        let s = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
+        #expect(s.locations == 40 && s.networks["cafe"] == 14 && s.networks["lib"] == 26)
+        let check = try CLIRunner.run(["db", "check", path])
+        #expect(check.status == 0)
+    }
+
+    @Test func refreshPrintsTheAPIResponse() throws {
+        let (dir, path) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteLocationStore.create(path: path)
+        try store.upsertNetwork(Network(id: "costco", name: "Costco", category: "wholesale"))
+        _ = try store.upsert([Location(networkId: "costco", externalId: "sf", name: "Costco Wholesale - San Francisco",
+                                       address: "450 10th St, San Francisco, CA", coordinate: Coordinate(uncheckedLatitude: 37.7706, longitude: -122.4128))])
+        let r = try CLIRunner.run(["refresh", "--db", path, "37.7749", "-122.4194", "--networks", "costco", "--reserve-refresh-region"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(Set(object.keys) == ["regions", "refresh_after_meters", "cache_ttl_seconds", "server_time", "coverage_guaranteed"])
+        let regions = object["regions"] as! [[String: Any]]
+        #expect(regions.first?["id"] as? String == "loc_costco_sf" && regions.first?["priority"] as? Int == 1)
+        #expect(regions.last?["kind"] as? String == "refresh")
+        #expect(object["cache_ttl_seconds"] as? Int == 21_600)
+    }
+}

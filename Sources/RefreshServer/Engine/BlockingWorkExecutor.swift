@@ -31,21 +31,21 @@ final class BlockingWorkExecutor: TaskExecutor, Sendable {
     private func runLoop() -> Never {
         while true {
             condition.lock()
-            var batch = queue.withLock { jobs in
-                let taken = jobs
-                jobs.removeAll(keepingCapacity: true)
-                return taken
-            }
+            var batch = takeAll()
             while batch.isEmpty {
                 condition.wait()
-                batch = queue.withLock { jobs in
-                    let taken = jobs
-                    jobs.removeAll(keepingCapacity: true)
-                    return taken
-                }
+                batch = takeAll()
             }
             condition.unlock()
             for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+    }
+
+    private func takeAll() -> [UnownedJob] {
+        queue.withLock { jobs in
+            let taken = jobs
+            jobs.removeAll(keepingCapacity: true)
+            return taken
         }
     }
 

@@ -1,62 +1,61 @@
 import NIOCore
 
-/// Appends JSON to a byte buffer without reflection: the hot path's responses are written field by
+/// Appends JSON to a byte array without reflection: the hot path's responses are written field by
 /// field, several times faster than `JSONEncoder`, which builds an intermediate tree per response.
+/// Bytes go to a plain array (appending to a `ByteBuffer` byte by byte costs a uniqueness and an
+/// exclusivity check each, measured at a third of the response time) and are copied once at the end.
 struct JSONWriter {
-    private(set) var buffer: ByteBuffer
+    private var bytes: [UInt8]
     private var needsComma = false
 
     init(capacity: Int = 1024) {
-        buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        bytes = []
+        bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() { separator(); buffer.writeInteger(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { buffer.writeInteger(UInt8(ascii: "}")); needsComma = true }
-    mutating func beginArray() { separator(); buffer.writeInteger(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { buffer.writeInteger(UInt8(ascii: "]")); needsComma = true }
+    /// The JSON written so far.
+    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+
+    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the value written next belongs to it.
     mutating func key(_ name: StaticString) {
         separator()
-        buffer.writeInteger(UInt8(ascii: "\""))
-        name.withUTF8Buffer { _ = buffer.writeBytes($0) }
-        buffer.writeStaticString("\":")
-        needsComma = false
-    }
-
-    /// Writes `"name":` for a key only known at run time (map keys).
-    mutating func key(dynamic name: String) {
-        string(name)
-        buffer.writeInteger(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append("\":")
         needsComma = false
     }
 
     mutating func string(_ value: String) {
         separator()
-        buffer.writeInteger(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { bytes in
+        value.withUTF8 { utf8 in
             var start = 0
-            for i in 0..<bytes.count {
-                let byte = bytes[i]
+            for i in 0..<utf8.count {
+                let byte = utf8[i]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if start < i { buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<i])) }
+                if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
                 switch byte {
-                case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
-                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-                case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
-                case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
-                case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case UInt8(ascii: "\n"): append("\\n")
+                case UInt8(ascii: "\r"): append("\\r")
+                case UInt8(ascii: "\t"): append("\\t")
                 default:
-                    buffer.writeStaticString("\\u00")
-                    buffer.writeInteger(Self.hex[Int(byte >> 4)])
-                    buffer.writeInteger(Self.hex[Int(byte & 0xF)])
+                    append("\\u00")
+                    bytes.append(Self.hex[Int(byte >> 4)])
+                    bytes.append(Self.hex[Int(byte & 0xF)])
                 }
                 start = i + 1
             }
-            if start < bytes.count { buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start...])) }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
-        buffer.writeInteger(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -66,7 +65,7 @@ struct JSONWriter {
 
     mutating func int(_ value: Int) {
         separator()
-        buffer.writeString(String(value))
+        bytes.append(contentsOf: String(value).utf8)
         needsComma = true
     }
 
@@ -76,27 +75,32 @@ struct JSONWriter {
         guard value.isFinite else { return null() }
         separator()
         if value == value.rounded(), abs(value) < 9.0e15 {
-            buffer.writeString(String(Int64(value)))
+            bytes.append(contentsOf: String(Int64(value)).utf8)
         } else {
-            buffer.writeString(value.description)
+            bytes.append(contentsOf: value.description.utf8)
         }
         needsComma = true
     }
 
     mutating func bool(_ value: Bool) {
         separator()
-        if value { buffer.writeStaticString("true") } else { buffer.writeStaticString("false") }
+        if value { append("true") } else { append("false") }
         needsComma = true
     }
 
     mutating func null() {
         separator()
-        buffer.writeStaticString("null")
+        append("null")
         needsComma = true
     }
 
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+
     private mutating func separator() {
-        if needsComma { buffer.writeInteger(UInt8(ascii: ",")) }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)

@@ -13,7 +13,9 @@ final class ProgressLine {
         if let fraction = p.fraction { parts.append(String(format: "%.0f%%", fraction * 100)) }
         if let eta = p.etaSeconds { parts.append("ETA \(Self.clock(eta))") }
         let file = p.fileCount > 1 ? " [\(p.fileIndex + 1)/\(p.fileCount)]" : ""
-        output.write("\r\u{1B}[K\(p.fileName)\(file): " + parts.joined(separator: "  ") + (output.isTerminal ? "" : "\n"))
+        let line = "\(p.fileName)\(file): " + parts.joined(separator: "  ")
+        // On a terminal the line overwrites itself; forced into a pipe or log, it is one line per update.
+        output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
         shown = output.isTerminal
     }
 

@@ -101,7 +101,8 @@ extension SQLiteLocationStore {
     /// Reads only the (network, geohash, lat, lon) index.
     public func neighbours(networkId: String, center: Coordinate, withinMeters meters: Double,
                            excludingId: String) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
-        let cover = GeohashCover(center: center, radiusMeters: meters, maxCells: 4)
+        // A fixed precision skips the precision search: cells of ≈ 38 × 19 m suit the metre-scale radii this serves.
+        let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : 6)
         let s = try db.statement("""
             SELECT id, lat, lon FROM locations INDEXED BY locations_by_network_geohash
             WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3

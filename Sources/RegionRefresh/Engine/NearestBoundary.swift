@@ -1,24 +1,22 @@
 /// Finds the smallest d − r (distance to entering the region) among a tree's locations that are not
 /// already monitored: the refresh distance D of one card network.
 struct NearestBoundary: KDTreeVisitor {
-    let index: LocationIndex
     let maxRadius: Double
     /// Sorted location numbers that are monitored (selected or merged into a selected region).
     let covered: [UInt32]
     var best: Double
     var boundSquared: Double
 
-    init(index: LocationIndex, maxRadius: Double, covered: [UInt32], ceiling: Double) {
-        self.index = index
+    init(maxRadius: Double, covered: [UInt32], ceiling: Double) {
         self.maxRadius = maxRadius
         self.covered = covered
         self.best = ceiling
         self.boundSquared = UnitVector.chordSquared(meters: ceiling + maxRadius)
     }
 
-    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
-        let key = UnitVector.meters(chordSquared: chordSquared) - Double(index.radius[Int(member)])
-        guard key < best, !isCovered(member) else { return }
+    mutating func visit(_ point: TreePoint, chordSquared: Double) {
+        let key = UnitVector.meters(chordSquared: chordSquared) - Double(point.radius)
+        guard key < best, !isCovered(point.member) else { return }
         best = key
         let reach = best + maxRadius
         boundSquared = reach <= 0 ? -1 : UnitVector.chordSquared(meters: reach)

@@ -89,7 +89,7 @@ struct Prioritizer {
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }
-            var finder = NearestBoundary(index: index, maxRadius: tree.maxRadius, covered: covered, ceiling: best)
+            var finder = NearestBoundary(maxRadius: tree.maxRadius, covered: covered, ceiling: best)
             tree.search(q.x, q.y, q.z, &finder)
             best = min(best, finder.best)
         }
@@ -105,7 +105,7 @@ struct Prioritizer {
         if explain {
             let c = draft.lead
             explanation = Region.Explanation(tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
-                                             boundaryDistanceMeters: (max(0, c.distance - Double(index.radius[g])) * 10).rounded() / 10,
+                                             boundaryDistanceMeters: (max(0, c.distance - Double(c.point.radius)) * 10).rounded() / 10,
                                              visitBoost: c.visitBoost, timeOfDayBoost: c.timeBoost, score: (c.score * 10).rounded() / 10,
                                              radiusRule: draft.rule.name, localDensity: Int(index.density[g]))
         }

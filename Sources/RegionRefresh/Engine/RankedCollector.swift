@@ -1,6 +1,7 @@
 /// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
 struct Candidate {
-    var member: UInt32
+    var point: TreePoint
+    var member: UInt32 { point.member }
     var distance: Double
     var score: Double
     var visitBoost: Double
@@ -45,14 +46,13 @@ struct RankedCollector: KDTreeVisitor {
         return index.ids[Int(a.member)] < index.ids[Int(b.member)]
     }
 
-    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
-        let g = Int(member)
-        let network = index.network[g]
+    mutating func visit(_ point: TreePoint, chordSquared: Double) {
+        let network = point.network
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
         if d > radiusLimit { return }
         let v = boosts.visit(network), t = boosts.time(network)
-        let c = Candidate(member: member, distance: d, score: max(0, d - Double(index.radius[g])) / (v * t), visitBoost: v, timeBoost: t)
+        let c = Candidate(point: point, distance: d, score: max(0, d - Double(point.radius)) / (v * t), visitBoost: v, timeBoost: t)
         if ranked.count >= limit, let last = ranked.last, !ranksBefore(c, last) { return }
         var i = ranked.count
         while i > 0 && ranksBefore(c, ranked[i - 1]) { i -= 1 }

@@ -6,6 +6,8 @@ struct RegionDraft {
     var tier: Int
     var network: UInt32
     var members: [UInt32]
+    /// The members' unit vectors and radii, for overlap tests without touching the index's arrays.
+    var memberPoints: [TreePoint]
     var center: Coordinate
     var radius: Double
     var rule: RadiusPolicy.Rule
@@ -31,16 +33,17 @@ struct RegionAssembler {
         for c in candidates {
             if totalSlots >= slots { break }
             let g = Int(c.member)
-            let network = index.network[g]
-            let r = Double(index.radius[g])
-            let rule = index.rule[g]
+            let network = c.point.network
+            let r = Double(c.point.radius)
+            let rule = c.point.rule
             used += 1
-            if rule != .splitVenue, let j = mergeable.indices.first(where: { mergeable[$0] == network && overlaps(g, r, regions[$0]) }) {
-                merge(c.member, Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g]), r, into: &regions[j])
+            if rule != .splitVenue, let j = mergeable.indices.first(where: { mergeable[$0] == network && overlaps(c.point, r, regions[$0]) }) {
+                merge(c.point, Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g]), r, into: &regions[j])
                 continue
             }
             let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
-            var draft = RegionDraft(lead: c, tier: tier, network: network, members: [c.member], center: center, radius: r, rule: rule)
+            var draft = RegionDraft(lead: c, tier: tier, network: network, members: [c.member], memberPoints: [c.point],
+                                    center: center, radius: r, rule: rule)
             if rule == .splitVenue {
                 split(&draft, available: slots - totalSlots, phone: phone)
             }
@@ -51,20 +54,21 @@ struct RegionAssembler {
         return used
     }
 
-    private func overlaps(_ g: Int, _ r: Double, _ region: RegionDraft) -> Bool {
-        for m in region.members {
-            let mi = Int(m)
-            let dx = index.x[g] - index.x[mi], dy = index.y[g] - index.y[mi], dz = index.z[g] - index.z[mi]
+    private func overlaps(_ p: TreePoint, _ r: Double, _ region: RegionDraft) -> Bool {
+        for m in region.memberPoints {
+            let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
+            let c2 = dx * dx + dy * dy + dz * dz
             // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
-            if dx * dx + dy * dy + dz * dz > index.maxRadiusChordSquared { continue }
-            if UnitVector.meters(chordSquared: dx * dx + dy * dy + dz * dz) <= max(r, Double(index.radius[mi])) { return true }
+            if c2 > index.maxRadiusChordSquared { continue }
+            if UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius)) { return true }
         }
         return false
     }
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.
-    private func merge(_ member: UInt32, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
-        region.members.append(member)
+    private func merge(_ point: TreePoint, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
+        region.members.append(point.member)
+        region.memberPoints.append(point)
         let d = Sphere.distance(region.center, center)
         if d + r <= region.radius { return }
         if d + region.radius <= r {

@@ -9,6 +9,11 @@ struct KDTree: Sendable {
     let xs: [Double]
     let ys: [Double]
     let zs: [Double]
+    /// Network number, region radius and radius rule of each member, in leaf order, so a search reads
+    /// everything it needs about a point from the leaf it is in (one cache line, not one per array).
+    let networks: [UInt32]
+    let radii: [Float]
+    let rules: [RadiusPolicy.Rule]
     let nodes: [Node]
     /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
     let maxRadius: Double
@@ -25,7 +30,7 @@ struct KDTree: Sendable {
 
     var isEmpty: Bool { members.isEmpty }
 
-    init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float]) {
+    init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule]) {
         var order = input
         var nodes: [Node] = []
         nodes.reserveCapacity(max(1, 2 * input.count / Self.leafSize + 2))
@@ -94,6 +99,9 @@ struct KDTree: Sendable {
         self.xs = order.map { x[Int($0)] }
         self.ys = order.map { y[Int($0)] }
         self.zs = order.map { z[Int($0)] }
+        self.networks = order.map { network[Int($0)] }
+        self.radii = order.map { radius[Int($0)] }
+        self.rules = order.map { rule[Int($0)] }
         self.nodes = nodes
         self.maxRadius = maxRadius
     }
@@ -150,7 +158,10 @@ struct KDTree: Sendable {
                                     for i in Int(node.start)..<Int(node.end) {
                                         let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
                                         let d2 = dx * dx + dy * dy + dz * dz
-                                        if d2 <= visitor.boundSquared { visitor.visit(slot: i, member: members[i], chordSquared: d2) }
+                                        if d2 <= visitor.boundSquared {
+                                            visitor.visit(TreePoint(member: members[i], network: networks[i], radius: radii[i], rule: rules[i],
+                                                                    x: xs[i], y: ys[i], z: zs[i]), chordSquared: d2)
+                                        }
                                     }
                                     continue
                                 }
@@ -177,5 +188,16 @@ struct KDTree: Sendable {
 /// Receives the points a `KDTree.search` finds; `boundSquared` may shrink between calls.
 protocol KDTreeVisitor {
     var boundSquared: Double { get }
-    mutating func visit(slot: Int, member: UInt32, chordSquared: Double)
+    mutating func visit(_ point: TreePoint, chordSquared: Double)
+}
+
+/// What a search knows about a point it found.
+struct TreePoint {
+    var member: UInt32
+    var network: UInt32
+    var radius: Float
+    var rule: RadiusPolicy.Rule
+    var x: Double
+    var y: Double
+    var z: Double
 }

@@ -106,7 +106,8 @@ public final class LocationIndex: Sendable {
         // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros first.
         let all = (0..<UInt32(n)).map { $0 }
         let zeroRadius = [Float](repeating: 0, count: n)
-        let densityTree = KDTree(members: all, x: x, y: y, z: z, radius: zeroRadius)
+        let densityTree = KDTree(members: all, x: x, y: y, z: z, radius: zeroRadius, network: b.network,
+                                 rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         var radius = [Float](repeating: 0, count: n)
         var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
@@ -124,17 +125,17 @@ public final class LocationIndex: Sendable {
         for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
         // The global tree on one core, the per-network trees on the other.
-        let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork
+        let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork, networkOf = b.network, ruleOf = rule
         let global = Mutex<KDTree?>(nil)
         var trees = [KDTree?](repeating: nil, count: perNetwork.count)
         trees.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 if part == 0 {
-                    let tree = KDTree(members: all, x: xs, y: ys, z: zs, radius: radiusCopy)
+                    let tree = KDTree(members: all, x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf)
                     global.withLock { $0 = tree }
                 } else {
-                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy) }
+                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf) }
                 }
             }
         }
@@ -182,7 +183,7 @@ struct NeighborCounter: KDTreeVisitor {
         self.boundSquared = boundSquared
         self.cap = cap
     }
-    mutating func visit(slot: Int, member: UInt32, chordSquared: Double) {
+    mutating func visit(_ point: TreePoint, chordSquared: Double) {
         count += 1
         if count >= cap { boundSquared = -1 }
     }
@@ -230,7 +231,28 @@ extension LocationIndex {
 
         consuming func finish(policy: RadiusPolicy) -> LocationIndex {
             let started = self.started
+            spatialOrder()
             return LocationIndex(builder: self, policy: policy, started: started)
+        }
+
+        /// Renumbers locations along the geohash Z-order curve, so that locations near each other on the
+        /// ground sit near each other in every array: a search then touches few cache lines.
+        mutating func spatialOrder() {
+            let n = latitudes.count
+            var keyed = [(key: UInt64, index: UInt32)](repeating: (0, 0), count: n)
+            for i in 0..<n {
+                keyed[i] = (Geohash(latitude: latitudes[i], longitude: longitudes[i], precision: 12).interleaved, UInt32(i))
+            }
+            keyed.sort { $0.key < $1.key }
+            func permuted<T>(_ a: [T]) -> [T] { keyed.map { a[Int($0.index)] } }
+            latitudes = permuted(latitudes)
+            longitudes = permuted(longitudes)
+            network = permuted(network)
+            explicitRadius = permuted(explicitRadius)
+            venueRadius = permuted(venueRadius)
+            ids = permuted(ids)
+            names = permuted(names)
+            addresses = permuted(addresses)
         }
     }
 }

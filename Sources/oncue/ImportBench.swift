@@ -1,0 +1,123 @@
+import ArgumentParser
+import ChainImport
+import Foundation
+
+/// `oncue bench import`: a seeded chain CSV imported by `oncue import` (first load, then a re-import
+/// where every row is unchanged) and loaded by ogr2ogr into SpatiaLite, each in its own process
+/// under `/usr/bin/time -v`, so wall time and peak memory are measured the same way for all three.
+struct BenchImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import throughput and peak memory against ogr2ogr -f SQLite -dsco SPATIALITE=YES.",
+        discussion: """
+            Build with -c release. The CSV is deterministic (SplitMix64, --seed); it is written once to
+            --dir and reused. Peak memory should not grow with --rows (the import streams); compare
+            e.g. --rows 100000 with --rows 1000000.
+
+            Example:
+              swift build -c release
+              .build/release/oncue bench import --rows 1000000 --dir /tmp/oncue-bench
+            The same by hand:
+              /usr/bin/time -v oncue import chain.csv --db s.sqlite --network-column brand --progress never
+              /usr/bin/time -v ogr2ogr -f SQLite -dsco SPATIALITE=YES o.sqlite chain.csv -nln chain \\
+                  -oo X_POSSIBLE_NAMES=longitude -oo Y_POSSIBLE_NAMES=latitude -oo KEEP_GEOM_COLUMNS=NO -a_srs EPSG:4326 -gt 100000
+            """
+    )
+
+    @Option(help: "Rows of the generated CSV.") var rows = 1_000_000
+    @Option(help: "Seed of the generated CSV.") var seed: UInt64 = 42
+    @Option(help: "Working directory (the CSV is kept there for reuse).") var dir = NSTemporaryDirectory() + "oncue-bench-import"
+    @Flag(help: "Skip the ogr2ogr comparison.") var skipOgr2ogr = false
+    @Flag(help: "Print JSON.") var json = false
+
+    struct Run: Encodable {
+        var name: String
+        var seconds: Double
+        var rows_per_second: Double
+        var peak_rss_mb: Double
+        var exit_status: Int32
+    }
+
+    struct Output: Encodable {
+        var rows: Int
+        var csv_bytes: Int64
+        var csv: String
+        var runs: [Run]
+    }
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let csv = (dir as NSString).appendingPathComponent("chain-\(rows)-\(seed).csv")
+        if !FileManager.default.fileExists(atPath: csv) {
+            FileHandleOutput.standardError.write("generating \(formatCount(rows)) rows → \(csv)\n")
+            try SyntheticChainCSV(rows: rows, seed: seed).write(to: csv)
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: csv)[.size] as? NSNumber)?.int64Value ?? 0
+        let store = (dir as NSString).appendingPathComponent("bench.sqlite")
+        let ogr = (dir as NSString).appendingPathComponent("ogr2ogr.sqlite")
+        for path in [store, ogr] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let me = try ownExecutable()
+        var runs: [Run] = []
+        _ = try Self.timed([me, "db", "init", store])
+        let importArgs = [me, "import", csv, "--db", store, "--network-column", "brand", "--progress", "never"]
+        runs.append(try Self.timed(importArgs).named("oncue import (first load)", rows: rows))
+        runs.append(try Self.timed(importArgs).named("oncue import (re-import, unchanged)", rows: rows))
+        if !skipOgr2ogr {
+            let args = ["ogr2ogr", "-f", "SQLite", "-dsco", "SPATIALITE=YES", ogr, csv, "-nln", "chain",
+                        "-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude", "-oo", "KEEP_GEOM_COLUMNS=NO",
+                        "-a_srs", "EPSG:4326", "-gt", "100000"]
+            runs.append(try Self.timed(args).named("ogr2ogr -f SQLite -dsco SPATIALITE=YES", rows: rows))
+        }
+        if json {
+            print(try jsonString(Output(rows: rows, csv_bytes: size, csv: csv, runs: runs)))
+            return
+        }
+        print("\(formatCount(rows)) rows, \(formatCount(Int(size))) bytes: \(csv)")
+        print(textTable(["run", "seconds", "rows/s", "peak RSS MB", "exit"], runs.map {
+            [$0.name, String(format: "%.2f", $0.seconds), formatCount(Int($0.rows_per_second)), String(format: "%.1f", $0.peak_rss_mb),
+             String($0.exit_status)]
+        }), terminator: "")
+    }
+
+    private func ownExecutable() throws -> String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw ValidationError("cannot locate the oncue executable") }
+        return path
+    }
+
+    /// Runs a command under `/usr/bin/time -v` and reads its wall time and maximum resident set size.
+    static func timed(_ command: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-v"] + command
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        func field(_ name: String) -> String? {
+            text.split(separator: "\n").first { $0.contains(name) }.flatMap { $0.split(separator: ": ").last.map(String.init) }
+        }
+        var seconds = 0.0
+        if let wall = field("Elapsed (wall clock) time") {
+            for part in wall.split(separator: ":") { seconds = seconds * 60 + (Double(part) ?? 0) }
+        }
+        let kb = Double(field("Maximum resident set size") ?? "") ?? 0
+        if process.terminationStatus != 0 {
+            FileHandleOutput.standardError.write("\(command.joined(separator: " ")) failed:\n\(text.suffix(2000))\n")
+        }
+        return Run(name: command.joined(separator: " "), seconds: seconds, rows_per_second: 0, peak_rss_mb: kb / 1024,
+                   exit_status: process.terminationStatus)
+    }
+}
+
+extension BenchImport.Run {
+    func named(_ name: String, rows: Int) -> BenchImport.Run {
+        var r = self
+        r.name = name
+        r.rows_per_second = seconds > 0 ? Double(rows) / seconds : 0
+        return r
+    }
+}

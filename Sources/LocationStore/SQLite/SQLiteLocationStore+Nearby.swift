@@ -23,7 +23,7 @@ extension SQLiteLocationStore {
 
     /// Every location within `radius` (as haversine terms), filtered by network.
     private func candidates(_ query: NearbyQuery, radius: Double) throws(StoreError) -> [Candidate] {
-        let cover = GeohashCover(center: query.center, radiusMeters: radius, maxCells: 24)
+        let cover = GeohashCover(center: query.center, radiusMeters: radius, maxCells: 64)
         let limit = Sphere.haversineTerm(meters: radius)
         let lat0 = query.center.latitude, lon0 = query.center.longitude
         var found: [Candidate] = []

@@ -13,7 +13,7 @@ import Testing
         let engine = RegionRefreshEngine(index: index)
         var rng = SeededRandom(seed: 77)
         var slot: [String: Int] = [:]
-        for i in 0..<index.count { slot[index.ids[i]] = i }
+        for i in 0..<index.count { slot[index.id(i)] = i }
         var guaranteed = 0, moves = 0
         for _ in 0..<400 {
             var p = randomParameters(&rng, fixture: fixture)

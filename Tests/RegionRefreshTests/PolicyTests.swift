@@ -15,7 +15,7 @@ import Testing
     }
 
     func radius(of id: String, in index: LocationIndex) -> (Double, RadiusPolicy.Rule, Int) {
-        let i = (0..<index.count).first { index.ids[$0] == id }!
+        let i = (0..<index.count).first { index.id($0) == id }!
         return (Double(index.radius[i]), index.rule[i], Int(index.density[i]))
     }
 
@@ -45,7 +45,7 @@ import Testing
         let locations = Array(spec)
         let index = LocationIndex.build(locations: locations, networks: spec.networks)
         var slot: [String: Int] = [:]
-        for i in 0..<index.count { slot[index.ids[i]] = i }
+        for i in 0..<index.count { slot[index.id(i)] = i }
         let cap = RadiusPolicy.standard.densityCountCap
         for a in locations {
             var n = 0

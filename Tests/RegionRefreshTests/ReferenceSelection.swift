@@ -21,7 +21,7 @@ struct ReferenceSelection {
         var entries: [Entry] = []
         // Match each location to its slot in the index by id to read the radius the policy gave it.
         var slot: [String: Int] = [:]
-        for i in 0..<index.count { slot[index.ids[i]] = i }
+        for i in 0..<index.count { slot[index.id(i)] = i }
         for l in locations {
             let i = slot[l.id]!
             entries.append(Entry(index: i, location: l, radius: Double(index.radius[i]), isSplit: index.rule[i] == .splitVenue))

@@ -98,9 +98,9 @@ struct Prioritizer {
 
     private func append(_ draft: RegionDraft, to output: inout [Region], explain: Bool) {
         let g = Int(draft.lead.member)
-        let id = index.ids[g], name = index.names[g], address = index.addresses[g]
+        let id = index.id(g), name = index.name(g), address = index.address(g)
         let networkId = index.networks[Int(draft.network)].id
-        let merged = draft.members.count > 1 ? draft.members.dropFirst().map { index.ids[Int($0)] }.sorted() : nil
+        let merged = draft.members.count > 1 ? draft.members.dropFirst().map { index.id(Int($0)) }.sorted() : nil
         var explanation: Region.Explanation?
         if explain {
             let c = draft.lead

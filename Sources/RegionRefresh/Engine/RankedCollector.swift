@@ -43,7 +43,7 @@ struct RankedCollector: KDTreeVisitor {
     func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
         if a.score != b.score { return a.score < b.score }
         if a.distance != b.distance { return a.distance < b.distance }
-        return index.ids[Int(a.member)] < index.ids[Int(b.member)]
+        return index.id(Int(a.member)) < index.id(Int(b.member))
     }
 
     mutating func visit(_ point: TreePoint, chordSquared: Double) {

@@ -137,6 +137,33 @@ struct KDTree: Sendable {
         return dx * dx + dy * dy + dz * dz
     }
 
+    /// How many points lie within a squared chord of q, counting whole subtrees whose box is inside the
+    /// bound without looking at their points, and stopping at `cap`.
+    func count(within bound: Double, of qx: Double, _ qy: Double, _ qz: Double, cap: Int) -> Int {
+        guard !nodes.isEmpty else { return 0 }
+        var found = 0
+        var stack: [Int32] = [0]
+        stack.reserveCapacity(64)
+        while let index = stack.popLast(), found < cap {
+            let n = nodes[Int(index)]
+            if Self.boxDistanceSquared(n, qx, qy, qz) > bound { continue }
+            let fx = max(abs(qx - n.minX), abs(qx - n.maxX)), fy = max(abs(qy - n.minY), abs(qy - n.maxY))
+            let fz = max(abs(qz - n.minZ), abs(qz - n.maxZ))
+            if fx * fx + fy * fy + fz * fz <= bound {
+                found += Int(n.end - n.start)
+            } else if n.left < 0 {
+                for i in Int(n.start)..<Int(n.end) {
+                    let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
+                    if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
+                }
+            } else {
+                stack.append(n.left)
+                stack.append(n.left + 1)
+            }
+        }
+        return found
+    }
+
     /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.
     @inline(__always)
     func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {

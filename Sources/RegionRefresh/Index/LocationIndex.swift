@@ -32,9 +32,11 @@ public final class LocationIndex: Sendable {
     let rule: [RadiusPolicy.Rule]
     let density: [UInt16]
     let network: [UInt32]
-    let ids: [String]
-    let names: [String]
-    let addresses: [String?]
+    /// Strings in input order; `inputPosition[location]` is where a location's strings are.
+    let inputPosition: [UInt32]
+    let idStrings: [String]
+    let nameStrings: [String]
+    let addressStrings: [String?]
 
     // Per network (index = network number).
     let networks: [Network]
@@ -49,6 +51,10 @@ public final class LocationIndex: Sendable {
     let maxRadiusChordSquared: Double
 
     public var count: Int { latitudes.count }
+
+    @inline(__always) func id(_ location: Int) -> String { idStrings[Int(inputPosition[location])] }
+    @inline(__always) func name(_ location: Int) -> String { nameStrings[Int(inputPosition[location])] }
+    @inline(__always) func address(_ location: Int) -> String? { addressStrings[Int(inputPosition[location])] }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
     public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
@@ -76,9 +82,10 @@ public final class LocationIndex: Sendable {
         self.policy = policy
         latitudes = b.latitudes
         longitudes = b.longitudes
-        ids = b.ids
-        names = b.names
-        addresses = b.addresses
+        inputPosition = b.inputPosition
+        idStrings = b.ids
+        nameStrings = b.names
+        addressStrings = b.addresses
         network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
@@ -164,28 +171,12 @@ public final class LocationIndex: Sendable {
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
                 for i in lo..<hi {
-                    var counter = NeighborCounter(boundSquared: bound, cap: cap + 1)
-                    tree.search(x[i], y[i], z[i], &counter)
-                    out[i] = UInt16(min(max(0, counter.count - 1), Int(UInt16.max)))   // minus itself
+                    let found = tree.count(within: bound, of: x[i], y[i], z[i], cap: cap + 1)
+                    out[i] = UInt16(min(max(0, found - 1), Int(UInt16.max)))   // minus itself
                 }
             }
         }
         return result
-    }
-}
-
-/// Counts points within a bound and stops looking once it has seen `cap` of them.
-struct NeighborCounter: KDTreeVisitor {
-    var boundSquared: Double
-    let cap: Int
-    var count = 0
-    init(boundSquared: Double, cap: Int) {
-        self.boundSquared = boundSquared
-        self.cap = cap
-    }
-    mutating func visit(_ point: TreePoint, chordSquared: Double) {
-        count += 1
-        if count >= cap { boundSquared = -1 }
     }
 }
 
@@ -202,6 +193,7 @@ extension LocationIndex {
         var ids: [String] = []
         var names: [String] = []
         var addresses: [String?] = []
+        var inputPosition: [UInt32] = []
         let started = ContinuousClock.now
 
         init(networks: [Network]) {
@@ -250,9 +242,9 @@ extension LocationIndex {
             network = permuted(network)
             explicitRadius = permuted(explicitRadius)
             venueRadius = permuted(venueRadius)
-            ids = permuted(ids)
-            names = permuted(names)
-            addresses = permuted(addresses)
+            // Strings stay where they are (moving millions of them costs more than it saves); they are read
+            // through `inputPosition` for the few regions of an answer.
+            inputPosition = keyed.map(\.index)
         }
     }
 }

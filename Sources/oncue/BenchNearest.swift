@@ -41,35 +41,44 @@ struct BenchNearest: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let rssBefore = residentBytes() ?? 0
-        var locations: [Location] = []
-        var networkIds = Set<String>()
-        try forEachCSVRow(stores, limit: limitStores) { f in
-            guard f.count >= 4, let lon = Double(f[1]), let lat = Double(f[2]) else { return }
-            let c = try Coordinate(latitude: lat, longitude: lon)
-            networkIds.insert(f[3])
-            locations.append(Location(id: "s\(f[0])", networkId: f[3], externalId: f[0], name: "store \(f[0])", coordinate: c))
-        }
         var requests: [RefreshParameters] = []
-        try forEachCSVRow(queries, limit: nil) { f in
+        try forEachCSVRow(try readText(queries), limit: nil) { f in
             guard f.count >= 4, let lon = Double(f[1]), let lat = Double(f[2]) else { return }
-            requests.append(RefreshParameters(center: try Coordinate(latitude: lat, longitude: lon), cardNetworks: [f[3]]))
+            requests.append(RefreshParameters(center: try Coordinate(latitude: lat, longitude: lon), cardNetworks: [String(f[3])]))
         }
-        guard !locations.isEmpty, !requests.isEmpty else { throw ValidationError("no stores or no queries read") }
-        let networks = networkIds.sorted().map { Network(id: $0, name: $0) }
+        // Parse first (the CSV text and a compact row array are not part of the index), then build:
+        // resident memory and time are measured around the build only.
+        struct Row { var id: Int64; var lat: Double; var lon: Double; var network: Int32 }
+        var rowsRead: [Row] = []
+        var networkNames: [String] = []
+        var networkNumbers: [Substring: Int32] = [:]
+        try forEachCSVRow(try readText(stores), limit: limitStores) { f in
+            guard f.count >= 4, let id = Int64(f[0]), let lon = Double(f[1]), let lat = Double(f[2]) else { return }
+            _ = try Coordinate(latitude: lat, longitude: lon)
+            let k: Int32
+            if let known = networkNumbers[f[3]] { k = known } else {
+                k = Int32(networkNames.count)
+                networkNumbers[f[3]] = k
+                networkNames.append(String(f[3]))
+            }
+            rowsRead.append(Row(id: id, lat: lat, lon: lon, network: k))
+        }
+        let rssBefore = residentBytes() ?? 0
         let clock = ContinuousClock()
         let t0 = clock.now
-        let index = LocationIndex.build(locations: locations, networks: networks)
+        let index = LocationIndex.build(locations: rowsRead.lazy.map {
+            Location(id: "s\($0.id)", networkId: networkNames[Int($0.network)], externalId: String($0.id), name: "store \($0.id)",
+                     coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))
+        }, networks: networkNames.map { Network(id: $0, name: $0) })
         let build = t0.duration(to: clock.now)
+        let rss = (residentBytes() ?? 0) - rssBefore
         let buildSeconds = Double(build.components.seconds) + Double(build.components.attoseconds) / 1e18
+        guard index.count > 0, !requests.isEmpty else { throw ValidationError("no stores or no queries read") }
         let engine = RegionRefreshEngine(index: index)
         let now = Date()
         var sink = 0
         let sample = try measure("selection", inputs: requests, seconds: seconds) { sink &+= try engine.refresh($0, now: now).regions.count }
-        // Resident memory of the index: the process after building, less what the input arrays still hold is not
-        // separable here, so report the process RSS minus the RSS before loading the CSVs (an upper bound).
-        let rss = (residentBytes() ?? 0) - rssBefore
-        let coords = locations.map { $0.coordinate }
+        let coords = rowsRead.map { Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon) }
         let brute = measure("brute force", inputs: Array(requests.prefix(baselineQueries)), seconds: min(seconds, 10)) { r in
             var best: [(Double, Int)] = []
             for (i, c) in coords.enumerated() {
@@ -83,25 +92,30 @@ struct BenchNearest: AsyncParsableCommand {
             sink &+= best.count
         }
         if sink == -1 { print("") }
-        let output = Output(locations: locations.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
+        let output = Output(locations: index.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
                             p99_us: sample.p99_us, build_seconds: buildSeconds, resident_bytes: rss,
-                            resident_bytes_per_location: Double(rss) / Double(locations.count),
+                            resident_bytes_per_location: Double(rss) / Double(index.count),
                             brute_force_queries_per_second: brute.queries_per_second,
                             speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9))
         if json { print(try jsonString(output, pretty: false)); return }
         print(String(format: "%d locations: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), build %.2f s, RSS +%.0f MB (%.0f B/location); brute force %.1f q/s → %.0f×",
-                     locations.count, sample.queries_per_second, sample.p50_us, sample.p99_us, buildSeconds, Double(rss) / 1e6,
+                     index.count, sample.queries_per_second, sample.p50_us, sample.p99_us, buildSeconds, Double(rss) / 1e6,
                      output.resident_bytes_per_location, brute.queries_per_second, output.speedup_vs_brute_force))
     }
 
-    /// Calls `body` with the comma-separated fields of every data row (the header is skipped).
-    func forEachCSVRow(_ path: String, limit: Int?, _ body: ([String]) throws -> Void) throws {
+    func readText(_ path: String) throws -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read \(path)") }
+        return text
+    }
+
+    /// Calls `body` with the comma-separated fields of every data row (the header is skipped).
+    func forEachCSVRow(_ text: String, limit: Int?, _ body: ([Substring]) throws -> Void) throws {
         var n = 0
         for (i, line) in text.split(whereSeparator: \.isNewline).enumerated() where i > 0 {
             if let limit, n >= limit { break }
-            try body(line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+            try body(line.split(separator: ",", omittingEmptySubsequences: false))
             n += 1
         }
     }
 }
+

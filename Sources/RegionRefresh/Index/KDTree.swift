@@ -141,27 +141,31 @@ struct KDTree: Sendable {
     /// bound without looking at their points, and stopping at `cap`.
     func count(within bound: Double, of qx: Double, _ qy: Double, _ qz: Double, cap: Int) -> Int {
         guard !nodes.isEmpty else { return 0 }
-        var found = 0
-        var stack: [Int32] = [0]
-        stack.reserveCapacity(64)
-        while let index = stack.popLast(), found < cap {
-            let n = nodes[Int(index)]
-            if Self.boxDistanceSquared(n, qx, qy, qz) > bound { continue }
-            let fx = max(abs(qx - n.minX), abs(qx - n.maxX)), fy = max(abs(qy - n.minY), abs(qy - n.maxY))
-            let fz = max(abs(qz - n.minZ), abs(qz - n.maxZ))
-            if fx * fx + fy * fy + fz * fz <= bound {
-                found += Int(n.end - n.start)
-            } else if n.left < 0 {
-                for i in Int(n.start)..<Int(n.end) {
-                    let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
-                    if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
+            var found = 0
+            var top = 1
+            stack[0] = 0
+            while top > 0 && found < cap {
+                top -= 1
+                let n = nodes[Int(stack[top])]
+                if Self.boxDistanceSquared(n, qx, qy, qz) > bound { continue }
+                let fx = max(abs(qx - n.minX), abs(qx - n.maxX)), fy = max(abs(qy - n.minY), abs(qy - n.maxY))
+                let fz = max(abs(qz - n.minZ), abs(qz - n.maxZ))
+                if fx * fx + fy * fy + fz * fz <= bound {
+                    found += Int(n.end - n.start)
+                } else if n.left < 0 {
+                    for i in Int(n.start)..<Int(n.end) {
+                        let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
+                        if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
+                    }
+                } else {
+                    stack[top] = n.left
+                    stack[top + 1] = n.left + 1
+                    top += 2
                 }
-            } else {
-                stack.append(n.left)
-                stack.append(n.left + 1)
             }
+            return found
         }
-        return found
     }
 
     /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.

@@ -6,4 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 swift build --build-tests
-swift test --skip-build "$@"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+swift test --skip-build "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One plain closing line: "N passed, N failed" (Swift Testing's own summary, restated).
+summary=$(grep -E "Test run with [0-9]+ tests?" "$log" | tail -1 || true)
+total=$(printf '%s' "$summary" | sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p')
+failed=$(printf '%s' "$summary" | sed -nE 's/.*with ([0-9]+) issues?.*/\1/p')
+if [ -n "$total" ]; then
+  if [ "$status" -eq 0 ]; then echo "$total passed, 0 failed"; else echo "tests: $total run, ${failed:-some} issues"; fi
+fi
+exit "$status"

@@ -27,6 +27,8 @@ public protocol LocationStore: AnyObject {
     func nearby(_ query: NearbyQuery) async throws -> [NearbyLocation]
     /// Every location, in batches, for building in-memory indexes.
     func forEachLocation(batchSize: Int, _ body: ([Location]) throws -> Void) async throws
+    /// Every location's index fields only (a narrower, faster read; see `IndexRecord`).
+    func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws
     func stats() async throws -> StoreStats
 
     // Import log

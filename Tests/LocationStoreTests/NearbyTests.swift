@@ -64,6 +64,12 @@ import Testing
         }
         #expect(seen.count == bulkLocations.count && batches == 15)
         #expect(seen == Set(bulkLocations.map(\.id)))
+        // The narrow index read returns the same fields as whole locations do.
+        var records: [IndexRecord] = []
+        try store.forEachIndexRecord(batchSize: 30_000) { records.append(contentsOf: $0) }
+        var whole: [IndexRecord] = []
+        try store.forEachLocation(batchSize: 30_000) { whole.append(contentsOf: $0.map(IndexRecord.init)) }
+        #expect(records == whole && records.count == bulkLocations.count)
     }
 
     @Test func edgeQueries() throws {

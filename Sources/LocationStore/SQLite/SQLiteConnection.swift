@@ -147,4 +147,17 @@ final class SQLiteStatement {
     }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// The column's text, or `previous` itself when the bytes are equal (saves a string per row for repeated values).
+    func textReusing(_ column: Int32, previous: String) -> String {
+        guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(pointer, column))
+        let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        var same = previous.utf8.count == count
+        if same {
+            var i = 0
+            for b in previous.utf8 { if b != buffer[i] { same = false; break }; i += 1 }
+        }
+        return same ? previous : String(decoding: buffer, as: UTF8.self)
+    }
 }

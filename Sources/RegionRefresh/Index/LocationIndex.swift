@@ -59,7 +59,7 @@ public final class LocationIndex: Sendable {
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
     public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
         var builder = Builder(networks: networks)
-        for location in locations { builder.add(location) }
+        for location in locations { builder.add(IndexRecord(location)) }
         return builder.finish(policy: policy)
     }
 
@@ -67,8 +67,8 @@ public final class LocationIndex: Sendable {
     public static func build(from store: any LocationStore, policy: RadiusPolicy = .standard) async throws -> LocationIndex {
         let networks = try await store.networks().map(\.network)
         var builder = Builder(networks: networks)
-        try await store.forEachLocation(batchSize: 20_000) { batch in
-            for location in batch { builder.add(location) }
+        try await store.forEachIndexRecord(batchSize: 20_000) { batch in
+            for record in batch { builder.add(record) }
         }
         return builder.finish(policy: policy)
     }
@@ -204,7 +204,7 @@ extension LocationIndex {
             }
         }
 
-        mutating func add(_ l: Location) {
+        mutating func add(_ l: IndexRecord) {
             let k: UInt32
             if let known = networkNumber[l.networkId] { k = known } else {
                 k = UInt32(networks.count)

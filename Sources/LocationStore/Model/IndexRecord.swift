@@ -1,0 +1,36 @@
+import Geo
+
+/// The part of a location an in-memory index needs: what a region shows and how big it is.
+public struct IndexRecord: Sendable, Hashable {
+    public var id: String
+    public var networkId: String
+    public var name: String
+    public var address: String?
+    public var coordinate: Coordinate
+    public var radiusMeters: Double?
+    public var venueRadiusMeters: Double?
+
+    public init(id: String, networkId: String, name: String, address: String?, coordinate: Coordinate,
+                radiusMeters: Double?, venueRadiusMeters: Double?) {
+        self.id = id
+        self.networkId = networkId
+        self.name = name
+        self.address = address
+        self.coordinate = coordinate
+        self.radiusMeters = radiusMeters
+        self.venueRadiusMeters = venueRadiusMeters
+    }
+
+    public init(_ l: Location) {
+        self.init(id: l.id, networkId: l.networkId, name: l.name, address: l.address, coordinate: l.coordinate,
+                  radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
+    }
+}
+
+extension LocationStore {
+    /// Every location's index fields, in batches. Stores may override this with a narrower read;
+    /// the default reads whole locations.
+    public func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws {
+        try await forEachLocation(batchSize: batchSize) { batch in try body(batch.map(IndexRecord.init)) }
+    }
+}

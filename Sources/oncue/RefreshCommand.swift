@@ -8,7 +8,8 @@ struct Refresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer one region-refresh request from a store, exactly as POST /v1/region-refresh would.",
         discussion: """
-            Prints the JSON response body the HTTP API returns for the same request (or a table with --table).
+            Prints byte for byte the JSON body POST /v1/region-refresh returns for the same request
+            (only server_time differs), --pretty to indent it, or a table with --table.
 
             Example:
               oncue refresh --db stores.sqlite 40.7128 -74.0060 --networks ny0778,costco --explain
@@ -27,6 +28,7 @@ struct Refresh: AsyncParsableCommand {
     @Flag(help: "Use one slot for the refresh region.") var reserveRefreshRegion = false
     @Flag(help: "Add score parts to each region.") var explain = false
     @Flag(help: "Print a table instead of JSON.") var table = false
+    @Flag(help: "Indent the JSON (the API sends it compact).") var pretty = false
     @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
 
     func request() throws -> RegionRefreshRequest {
@@ -59,7 +61,7 @@ struct Refresh: AsyncParsableCommand {
         try await engine.reload(from: store)
         let response = try engine.refresh(request, now: Date())
         if !table {
-            print(try jsonString(response))
+            print(pretty ? try jsonString(response) : String(decoding: response.wireJSON(), as: UTF8.self))
             return
         }
         print(textTable(["#", "network", "id", "radius_m", "lat", "lon", "name"], response.regions.map {

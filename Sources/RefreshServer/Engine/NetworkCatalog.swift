@@ -1,3 +1,4 @@
+import RegionRefresh
 import LocationStore
 import NIOCore
 import Synchronization

@@ -1,3 +1,4 @@
+import RegionRefresh
 import Hummingbird
 import NIOCore
 

@@ -1,10 +1,7 @@
-import NIOCore
-import RegionRefresh
-
 extension RegionRefreshResponse {
-    /// The wire form of the response, snake_case, key for key what `Codable` would produce
-    /// (optional fields left out when nil).
-    func jsonBuffer() -> ByteBuffer {
+    /// The wire form of the response as `POST /v1/region-refresh` sends it: snake_case, keys in the
+    /// product document's order, whole numbers without a fraction, optional fields left out when nil.
+    public func wireJSON() -> [UInt8] {
         var w = JSONWriter(capacity: 256 + regions.count * 256)
         w.beginObject()
         w.key("regions")
@@ -16,7 +13,7 @@ extension RegionRefreshResponse {
         w.key("server_time"); w.string(serverTime)
         w.key("coverage_guaranteed"); w.bool(coverageGuaranteed)
         w.endObject()
-        return w.buffer
+        return w.bytes
     }
 }
 

@@ -1,28 +1,24 @@
-import NIOCore
-
 /// Appends JSON to a byte array without reflection: the hot path's responses are written field by
 /// field, several times faster than `JSONEncoder`, which builds an intermediate tree per response.
 /// Bytes go to a plain array (appending to a `ByteBuffer` byte by byte costs a uniqueness and an
 /// exclusivity check each, measured at a third of the response time) and are copied once at the end.
-struct JSONWriter {
-    private var bytes: [UInt8]
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8]
     private var needsComma = false
 
-    init(capacity: Int = 1024) {
+    public init(capacity: Int = 1024) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    /// The JSON written so far.
-    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
-
-    mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the value written next belongs to it.
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         separator()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -30,7 +26,7 @@ struct JSONWriter {
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         separator()
         bytes.append(UInt8(ascii: "\""))
         var value = value
@@ -59,11 +55,11 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func string(_ value: String?) {
+    public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
-    mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         separator()
         bytes.append(contentsOf: String(value).utf8)
         needsComma = true
@@ -71,7 +67,7 @@ struct JSONWriter {
 
     /// Whole numbers without a fraction (`100`, as in the product document), others in the shortest
     /// form that reads back to the same Double; JSON has no NaN or infinity, so those become null.
-    mutating func number(_ value: Double) {
+    public mutating func number(_ value: Double) {
         guard value.isFinite else { return null() }
         separator()
         if value == value.rounded(), abs(value) < 9.0e15 {
@@ -82,13 +78,13 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         separator()
         if value { append("true") } else { append("false") }
         needsComma = true
     }
 
-    mutating func null() {
+    public mutating func null() {
         separator()
         append("null")
         needsComma = true

@@ -12,12 +12,12 @@ rm -f "$STORE" "$STORE-wal" "$STORE-shm"
 $ONCUE db init "$STORE"
 $ONCUE import datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv --db "$STORE" \
   --network-column FSCSKEY --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
-$ONCUE db stats "$STORE" | head -6
+$ONCUE db stats "$STORE" | sed -n 1,6p
 LAT="${1:-30.2672}"
 LON="${2:--97.7431}"
 echo
 echo "20 nearest library outlets to ($LAT, $LON):"
 $ONCUE nearest --db "$STORE" "$LAT" "$LON" --limit 20
 echo
-echo "region-refresh answer for a phone there holding an Austin Public Library card (TX0111):"
-$ONCUE refresh --db "$STORE" "$LAT" "$LON" --networks TX0111 --max-regions 20 --table
+echo "region-refresh answer for a phone there holding an Austin Public Library card (network tx0111):"
+$ONCUE refresh --db "$STORE" "$LAT" "$LON" --networks tx0111 --max-regions 20 --table

@@ -23,8 +23,9 @@ struct Prioritizer {
         for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
         var regions: [RegionDraft] = []
 
+        var cardCandidates: [Candidate] = []
         if slots > 0 && !cards.isEmpty {
-            fill(&regions, tier: 1, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler) { collector in
+            cardCandidates = fill(&regions, tier: 1, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler) { collector in
                 for k in cards {
                     let tree = index.networkTrees[Int(k)]
                     guard !tree.isEmpty else { continue }
@@ -34,13 +35,13 @@ struct Prioritizer {
             }
         }
         if p.includeOtherNetworks && used(regions) < slots {
-            fill(&regions, tier: 2, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler, excluded: cards) { collector in
+            _ = fill(&regions, tier: 2, slots: slots, p: p, q: q, boosts: boosts, assembler: assembler, excluded: cards) { collector in
                 collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
                 index.globalTree.search(q.x, q.y, q.z, &collector)
             }
         }
 
-        let distance = refreshDistance(cards: cards, regions: regions, q: q, accuracy: p.accuracyMeters)
+        let distance = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, q: q, accuracy: p.accuracyMeters)
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         var output: [Region] = []
@@ -57,9 +58,11 @@ struct Prioritizer {
     private func used(_ regions: [RegionDraft]) -> Int { regions.reduce(0) { $0 + $1.slotCount } }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
+    /// Returns the candidates of the last collection (placed or not).
+    @discardableResult
     private func fill(_ regions: inout [RegionDraft], tier: Int, slots: Int, p: RefreshParameters, q: (x: Double, y: Double, z: Double),
                       boosts: QueryBoosts, assembler: RegionAssembler, excluded: [UInt32] = [],
-                      search: (inout RankedCollector) -> Void) {
+                      search: (inout RankedCollector) -> Void) -> [Candidate] {
         var want = slots - used(regions) + Self.candidateSlack
         while true {
             var collector = RankedCollector(index: index, boosts: boosts, limit: want, radiusLimit: p.radiusMeters,
@@ -69,14 +72,15 @@ struct Prioritizer {
             let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &attempt, phone: p.center)
             if used(attempt) >= slots || !collector.isFull || consumed < collector.ranked.count {
                 regions = attempt
-                return
+                return collector.ranked
             }
             want *= 2
         }
     }
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy.
-    private func refreshDistance(cards: [UInt32], regions: [RegionDraft], q: (x: Double, y: Double, z: Double), accuracy: Double?) -> Double {
+    private func refreshDistance(cards: [UInt32], regions: [RegionDraft], candidates: [Candidate], q: (x: Double, y: Double, z: Double),
+                                 accuracy: Double?) -> Double {
         // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
         let uncertainty = min(max(accuracy ?? 0, 0), 1_000)
         let ceiling = configuration.refreshCeilingMeters
@@ -86,6 +90,10 @@ struct Prioritizer {
         covered.sort()
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
+        // Candidates collected for tier 1 but not monitored bound D from above before any search.
+        for c in candidates where !covered.contains(c.member) {
+            best = min(best, c.distance - Double(c.point.radius))
+        }
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }

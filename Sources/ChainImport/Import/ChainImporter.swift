@@ -57,6 +57,7 @@ public final class ChainImporter {
                     try await session.importFile(input, index: index)
                 }
                 let report = try session.finish()
+                try store.finishBulkImport()
                 if options.dryRun { throw DryRunFinished(report: report) }
                 return report
             }

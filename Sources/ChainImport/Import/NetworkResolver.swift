@@ -27,7 +27,7 @@ final class NetworkResolver {
 
     func resolve(_ value: String, displayName: @autoclosure () -> String?) throws -> Result<String, Failure> {
         if let hit = cache[value] { return .success(hit) }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(value.trimmedOfWhitespace)
         guard !Network.aliasKey(trimmed).isEmpty else { return .failure(.missing) }
         if let id = try store.resolveNetwork(trimmed) {
             cache[value] = id

@@ -32,7 +32,7 @@ public struct CoordinateCheck: Sendable {
     }
 
     public func check(latitude latText: String, longitude lonText: String, region: String?, country: String?) -> CoordinateVerdict {
-        let latT = latText.trimmingCharacters(in: .whitespaces), lonT = lonText.trimmingCharacters(in: .whitespaces)
+        let latT = String(latText.trimmedOfWhitespace), lonT = String(lonText.trimmedOfWhitespace)
         if latT.isEmpty || lonT.isEmpty {
             return .rejected(.missingCoordinates, latT.isEmpty && lonT.isEmpty ? "no latitude and longitude"
                              : latT.isEmpty ? "no latitude" : "no longitude")
@@ -48,7 +48,7 @@ public struct CoordinateCheck: Sendable {
             return .rejected(.outOfRange, "(\(lat), \(lon)) is outside [-90, 90] × [-180, 180]")
         }
         let state = region.flatMap { $0.isEmpty ? nil : USRegions.region($0) }
-        let countryIsUS: Bool? = country.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : USRegions.isUnitedStates($0) }
+        let countryIsUS: Bool? = country.flatMap { $0.trimmedOfWhitespace.isEmpty ? nil : USRegions.isUnitedStates($0) }
         // A non-US country, or nothing to compare with: range checks are all we can do.
         if countryIsUS == false || (countryIsUS == nil && state == nil) { return accept(lat, lon) }
 

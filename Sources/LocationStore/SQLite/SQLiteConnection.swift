@@ -70,6 +70,11 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// Resets every cached statement, so that none holds a read on a table about to be dropped.
+    func resetCachedStatements() {
+        for statement in statements.values { statement.reset() }
+    }
+
     /// The first column of the first row, or nil.
     func scalarInt(_ sql: String) throws(StoreError) -> Int64? {
         let s = try statement(sql)

@@ -3,23 +3,81 @@ import Geo
 
 /// The row-at-a-time write path of the chain importer: it runs inside one caller-held transaction,
 /// uses prepared statements only, and keeps its per-import bookkeeping (which ids the import has
-/// listed) in a temporary table, so memory stays flat however large the file is.
+/// listed) in a scratch table of the store file itself, so memory stays flat however large the file is.
+/// The scratch table is created and dropped inside the import's transaction: a killed import leaves none.
 extension SQLiteLocationStore {
-    /// Starts the bookkeeping of a bulk import. Call inside `transaction { }`.
+    /// Starts the bookkeeping of a bulk import. Call inside `transaction { }`, and `finishBulkImport()` before it commits.
+    ///
+    /// SpatiaLite keeps its spatial index with per-row triggers (a geometry check, an R*Tree delete and
+    /// insert, a timestamp update in `geometry_columns_time`); for a million rows they cost more than
+    /// everything else together. They are suspended for the import and the R*Tree is brought in step
+    /// for the changed rows in one statement at the end. Both happen inside the import's transaction,
+    /// so a failed or killed import leaves the triggers, the index and the rows exactly as they were.
     public func beginBulkImport() throws(StoreError) {
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_seen (id TEXT PRIMARY KEY NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID")
-        try db.execute("DELETE FROM temp.import_seen")
+        // Not TEMP tables: the connection keeps temporary storage in memory (see `configure`), where a
+        // million seen ids would grow with the file.
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS main.oncue_import_seen (id TEXT PRIMARY KEY NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
+            DELETE FROM main.oncue_import_seen;
+            CREATE TABLE IF NOT EXISTS main.oncue_import_changed (location_rowid INTEGER PRIMARY KEY);
+            DELETE FROM main.oncue_import_changed;
+            """)
+        // Reads through the page cache rather than a memory map: an import's probes touch the whole file, and
+        // mapped pages count as the process's memory, which would then grow with the store.
+        try db.execute("PRAGMA mmap_size = 0")
+        var state = BulkImportState(firstNewRowid: (try db.scalarInt("SELECT max(ROWID) FROM locations") ?? 0) + 1)
+        let s = try db.statement("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'locations' AND name IN
+                ('ggi_locations_geom', 'ggu_locations_geom', 'tmi_locations_geom', 'tmu_locations_geom', 'gii_locations_geom', 'giu_locations_geom')
+            """)
+        while try s.step() { state.suspendedTriggers.append((s.text(0), s.text(1))) }
+        s.reset()
+        for (name, _) in state.suspendedTriggers { try db.execute("DROP TRIGGER \"\(name)\"") }
+        bulk = state
     }
 
-    /// Drops the bookkeeping of a bulk import.
+    /// Brings the spatial index in step with the rows the import inserted or updated, restores the
+    /// triggers and drops the bookkeeping. Call inside the import's transaction, before it commits.
+    public func finishBulkImport() throws(StoreError) {
+        guard let state = bulk else { throw .invalidArgument("finishBulkImport without beginBulkImport") }
+        // Updated rows are listed in the scratch table; inserted ones are those past the largest ROWID before the
+        // import. R*Tree boxes of points: SQLite rounds min down and max up to float32, as SpatiaLite's RTreeAlign does.
+        let reindex = try db.statement("""
+            DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM main.oncue_import_changed)
+            """)
+        try reindex.step()
+        let insert = try db.statement("""
+            INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
+                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID >= ?1
+                UNION ALL
+                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID IN (SELECT location_rowid FROM main.oncue_import_changed)
+            """)
+        insert.bind(1, state.firstNewRowid)
+        try insert.step()
+        let changed = db.changes
+        if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
+            try db.execute("""
+                UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE lower(f_table_name) = 'locations' AND lower(f_geometry_column) = 'geom'
+                """)
+        }
+        for (_, sql) in state.suspendedTriggers { try db.execute(sql) }
+        bulk = nil
+        try endBulkImport()
+    }
+
+    /// Drops the bookkeeping of a bulk import (its transaction's rollback restores the triggers).
     public func endBulkImport() throws(StoreError) {
-        try db.execute("DROP TABLE IF EXISTS temp.import_seen")
+        bulk = nil
+        db.resetCachedStatements()
+        try db.execute("DROP TABLE IF EXISTS main.oncue_import_seen; DROP TABLE IF EXISTS main.oncue_import_changed")
+        try db.execute("PRAGMA mmap_size = \(SQLiteLocationStore.mmapBytes)")
     }
 
     /// Records that the import lists `id` at `line`. Returns nil the first time, and the line that
     /// listed it first when the id was already seen (an in-file duplicate).
     public func markSeen(_ id: String, line: Int) throws(StoreError) -> Int? {
-        let insert = try db.statement("INSERT INTO temp.import_seen (id, line) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING")
+        let insert = try db.statement("INSERT INTO main.oncue_import_seen (id, line) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING")
         insert.bind(1, id)
         insert.bind(2, line)
         try insert.step()
@@ -29,7 +87,7 @@ extension SQLiteLocationStore {
 
     /// The line at which the current import listed `id`, if it did.
     public func seenLine(_ id: String) throws(StoreError) -> Int? {
-        let s = try db.statement("SELECT line FROM temp.import_seen WHERE id = ?1")
+        let s = try db.statement("SELECT line FROM main.oncue_import_seen WHERE id = ?1")
         s.bind(1, id)
         return try s.step() ? Int(s.int64(0)) : nil
     }
@@ -40,15 +98,19 @@ extension SQLiteLocationStore {
     /// Inserts, updates or leaves one location, comparing in SQL so that an unchanged row costs
     /// one indexed read and no allocation. The caller holds a transaction.
     public func bulkUpsert(_ location: Location, timestamp: String) throws(StoreError) -> UpsertOutcome {
+        // A network with no locations before the import cannot hold this row unless the import listed its id
+        // already, which `markSeen` reports first: skip the probe.
+        if try bulkNetworkWasEmpty(location.networkId) { return try bulkInsert(location, timestamp: timestamp) }
         let probe = try db.statement("""
-            SELECT network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
+            SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
                 AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
             FROM locations WHERE id = ?1
             """)
         probe.bind(1, location.id)
         bindContent(probe, location)
         let exists = try probe.step()
-        if exists && probe.int64(0) == 1 { return .unchanged }
+        if exists && probe.int64(1) == 1 { return .unchanged }
+        let existingRowid = exists ? probe.int64(0) : nil
         let geohash = Geohash(location.coordinate, precision: 12).string
         if exists {
             let s = try db.statement("""
@@ -63,8 +125,14 @@ extension SQLiteLocationStore {
             s.bind(15, location.sourceImportId)
             s.bind(16, timestamp)
             try s.step()
+            try noteUpdated(rowid: existingRowid!)
             return .updated
         }
+        return try bulkInsert(location, timestamp: timestamp)
+    }
+
+    private func bulkInsert(_ location: Location, timestamp: String) throws(StoreError) -> UpsertOutcome {
+        let geohash = Geohash(location.coordinate, precision: 12).string
         let s = try db.statement("""
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                 radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
@@ -80,6 +148,25 @@ extension SQLiteLocationStore {
             throw error
         }
         return .inserted
+    }
+
+    /// Whether `networkId` had no locations when the bulk import began (asked once per network, before its first row).
+    private func bulkNetworkWasEmpty(_ networkId: String) throws(StoreError) -> Bool {
+        guard let state = bulk else { return false }
+        if let known = state.networkWasEmpty[networkId] { return known }
+        let s = try db.statement("SELECT 1 FROM locations WHERE network_id = ?1 LIMIT 1")
+        s.bind(1, networkId)
+        let empty = try !s.step()
+        s.reset()
+        bulk?.networkWasEmpty[networkId] = empty
+        return empty
+    }
+
+    /// Remembers an updated row whose point the spatial index must take again at `finishBulkImport()`.
+    private func noteUpdated(rowid: Int64) throws(StoreError) {
+        let s = try db.statement("INSERT OR IGNORE INTO main.oncue_import_changed (location_rowid) VALUES (?1)")
+        s.bind(1, rowid)
+        try s.step()
     }
 
     private func bindContent(_ s: SQLiteStatement, _ l: Location) {
@@ -127,7 +214,7 @@ extension SQLiteLocationStore {
     /// Deletes the locations of `networkId` that the current import has not listed; returns how many.
     public func removeUnseen(networkId: String) throws(StoreError) -> Int {
         let s = try db.statement("""
-            DELETE FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM temp.import_seen)
+            DELETE FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM main.oncue_import_seen)
             """)
         s.bind(1, networkId)
         try s.step()
@@ -137,7 +224,7 @@ extension SQLiteLocationStore {
     /// Counts what `removeUnseen` would delete, for dry runs and reports.
     public func countUnseen(networkId: String) throws(StoreError) -> Int {
         let s = try db.statement("""
-            SELECT count(*) FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM temp.import_seen)
+            SELECT count(*) FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM main.oncue_import_seen)
             """)
         s.bind(1, networkId)
         return try s.step() ? Int(s.int64(0)) : 0
@@ -184,4 +271,13 @@ extension SQLiteLocationStore {
         s.bind(15, record.sha256)
         try s.step()
     }
+}
+
+/// What a bulk import in progress has changed about the store's usual behaviour, to undo at its end.
+struct BulkImportState {
+    /// Rows inserted by the import get ROWIDs from here on (SQLite assigns max(ROWID) + 1).
+    var firstNewRowid: Int64
+    /// SpatiaLite's per-row triggers on `locations`, dropped for the import: (name, SQL).
+    var suspendedTriggers: [(name: String, sql: String)] = []
+    var networkWasEmpty: [String: Bool] = [:]
 }

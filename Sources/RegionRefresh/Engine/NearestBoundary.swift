@@ -6,6 +6,7 @@ struct NearestBoundary: KDTreeVisitor {
     let covered: [UInt32]
     var best: Double
     var boundSquared: Double
+    var reachMeters: Double { best }
 
     init(maxRadius: Double, covered: [UInt32], ceiling: Double) {
         self.maxRadius = maxRadius

@@ -22,6 +22,7 @@ struct Prioritizer {
         var cards: [UInt32] = []
         for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
         var regions: [RegionDraft] = []
+        regions.reserveCapacity(p.maxRegions)
 
         var cardCandidates: [Candidate] = []
         if slots > 0 && !cards.isEmpty {
@@ -64,16 +65,18 @@ struct Prioritizer {
                       boosts: QueryBoosts, assembler: RegionAssembler, excluded: [UInt32] = [],
                       search: (inout RankedCollector) -> Void) -> [Candidate] {
         var want = slots - used(regions) + Self.candidateSlack
+        let kept = regions.count
         while true {
             var collector = RankedCollector(index: index, boosts: boosts, limit: want, radiusLimit: p.radiusMeters,
                                             maxBoost: 1, maxRadius: 0, excluded: excluded)
             search(&collector)
-            var attempt = regions
-            let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &attempt, phone: p.center)
-            if used(attempt) >= slots || !collector.isFull || consumed < collector.ranked.count {
-                regions = attempt
+            let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
+            if used(regions) >= slots || !collector.isFull || consumed < collector.ranked.count {
                 return collector.ranked
             }
+            // Merges used up every candidate before the slots filled: start this tier again with more. Only this
+            // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
+            regions.removeSubrange(kept...)
             want *= 2
         }
     }
@@ -86,7 +89,10 @@ struct Prioritizer {
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return ceiling }
         var covered: [UInt32] = []
-        for r in regions where r.tier == 1 { covered.append(contentsOf: r.members) }
+        for r in regions where r.tier == 1 {
+            covered.append(r.lead.member)
+            for m in r.merged { covered.append(m.member) }
+        }
         covered.sort()
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
@@ -108,7 +114,7 @@ struct Prioritizer {
         let g = Int(draft.lead.member)
         let id = index.id(g), name = index.name(g), address = index.address(g)
         let networkId = index.networks[Int(draft.network)].id
-        let merged = draft.members.count > 1 ? draft.members.dropFirst().map { index.id(Int($0)) }.sorted() : nil
+        let merged = draft.merged.isEmpty ? nil : draft.merged.map { index.id(Int($0.member)) }.sorted()
         var explanation: Region.Explanation?
         if explain {
             let c = draft.lead

@@ -21,6 +21,8 @@ struct RankedCollector: KDTreeVisitor {
     /// Networks to skip (the card networks, when collecting the other tier).
     let excluded: [UInt32]
     var boundSquared: Double
+    /// Once full, nothing ranks before the worst kept unless its boundary distance is within worst score × largest boost.
+    private(set) var reachMeters = Double.infinity
     private(set) var ranked: [Candidate] = []
 
     init(index: LocationIndex, boosts: QueryBoosts, limit: Int, radiusLimit: Double, maxBoost: Double, maxRadius: Double,
@@ -59,7 +61,8 @@ struct RankedCollector: KDTreeVisitor {
         ranked.insert(c, at: i)
         if ranked.count > limit { ranked.removeLast() }
         if ranked.count >= limit, let worst = ranked.last {
-            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, worst.score * maxBoost + maxRadius))
+            reachMeters = worst.score * maxBoost
+            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
         }
     }
 
@@ -68,8 +71,10 @@ struct RankedCollector: KDTreeVisitor {
         self.maxBoost = maxBoost
         self.maxRadius = maxRadius
         if ranked.count >= limit, let worst = ranked.last {
-            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, worst.score * maxBoost + maxRadius))
+            reachMeters = worst.score * maxBoost
+            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
         } else {
+            reachMeters = .infinity
             boundSquared = UnitVector.chordSquared(meters: radiusLimit)
         }
     }

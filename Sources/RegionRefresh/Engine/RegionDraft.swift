@@ -5,9 +5,8 @@ struct RegionDraft {
     var lead: Candidate
     var tier: Int
     var network: UInt32
-    var members: [UInt32]
-    /// The members' unit vectors and radii, for overlap tests without touching the index's arrays.
-    var memberPoints: [TreePoint]
+    /// Same-network locations merged into the lead's region (usually none: an empty array costs no allocation).
+    var merged: [TreePoint] = []
     var center: Coordinate
     var radius: Double
     var rule: RadiusPolicy.Rule
@@ -15,6 +14,14 @@ struct RegionDraft {
     var parts: [(suffix: Int, center: Coordinate, radius: Double)] = []
 
     var slotCount: Int { 1 + parts.count }
+
+    /// Calls `body` with the lead's point, then each merged one, until it returns true; returns whether it did.
+    @inline(__always)
+    func forEachMemberPoint(_ body: (TreePoint) -> Bool) -> Bool {
+        if body(lead.point) { return true }
+        for m in merged where body(m) { return true }
+        return false
+    }
 }
 
 /// Turns ranked candidates into regions: merges same-network circles whose centres lie within either
@@ -42,8 +49,7 @@ struct RegionAssembler {
                 continue
             }
             let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
-            var draft = RegionDraft(lead: c, tier: tier, network: network, members: [c.member], memberPoints: [c.point],
-                                    center: center, radius: r, rule: rule)
+            var draft = RegionDraft(lead: c, tier: tier, network: network, center: center, radius: r, rule: rule)
             if rule == .splitVenue {
                 split(&draft, available: slots - totalSlots, phone: phone)
             }
@@ -55,20 +61,18 @@ struct RegionAssembler {
     }
 
     private func overlaps(_ p: TreePoint, _ r: Double, _ region: RegionDraft) -> Bool {
-        for m in region.memberPoints {
+        region.forEachMemberPoint { m in
             let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
             let c2 = dx * dx + dy * dy + dz * dz
             // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
-            if c2 > index.maxRadiusChordSquared { continue }
-            if UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius)) { return true }
+            if c2 > index.maxRadiusChordSquared { return false }
+            return UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius))
         }
-        return false
     }
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.
     private func merge(_ point: TreePoint, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
-        region.members.append(point.member)
-        region.memberPoints.append(point)
+        region.merged.append(point)
         let d = Sphere.distance(region.center, center)
         if d + r <= region.radius { return }
         if d + region.radius <= r {

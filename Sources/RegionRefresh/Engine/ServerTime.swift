@@ -1,9 +1,20 @@
 import Foundation
+import Synchronization
 
 /// UTC timestamps as the API writes them: `2025-11-22T10:30:00Z` (whole seconds).
 public enum ServerTime {
+    /// The last second formatted: a busy server answers thousands of requests within one.
+    private static let last = Mutex<(seconds: Int64, text: String)>((.min, ""))
+
     public static func string(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        if let hit = last.withLock({ $0.seconds == seconds ? $0.text : nil }) { return hit }
+        let text = format(seconds)
+        last.withLock { $0 = (seconds, text) }
+        return text
+    }
+
+    static func format(_ seconds: Int64) -> String {
         var days = seconds / 86_400
         var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }

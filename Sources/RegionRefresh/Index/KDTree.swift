@@ -1,19 +1,14 @@
+import Geo
+
 /// A static 3-D k-d tree over unit vectors, with small leaves stored contiguously.
 ///
 /// Built once per index snapshot over a subset of its locations (all of them, or one network's).
 /// Searches are driven by a `KDTreeVisitor` that sees every point within its current bound,
 /// nearest subtrees first, and may tighten the bound as it goes.
 struct KDTree: Sendable {
-    /// Location numbers (positions in the index's arrays), in leaf order.
-    let members: [UInt32]
-    let xs: [Double]
-    let ys: [Double]
-    let zs: [Double]
-    /// Network number, region radius and radius rule of each member, in leaf order, so a search reads
-    /// everything it needs about a point from the leaf it is in (one cache line, not one per array).
-    let networks: [UInt32]
-    let radii: [Float]
-    let rules: [RadiusPolicy.Rule]
+    /// The points in leaf order, each with everything a search reads about it in one record, so a leaf
+    /// is a few consecutive cache lines rather than a line in each of seven arrays.
+    let points: [TreePoint]
     let nodes: [Node]
     /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
     let maxRadius: Double
@@ -26,9 +21,12 @@ struct KDTree: Sendable {
         var end: Int32
         /// -1 for a leaf; children are `left` and `left + 1`.
         var left: Int32
+        /// The largest region radius (metres) in the subtree: a search ranking by boundary distance (d − r)
+        /// skips a subtree whose box is farther than its reach plus this. (The node is exactly 64 bytes.)
+        var maxRadius: Float
     }
 
-    var isEmpty: Bool { members.isEmpty }
+    var isEmpty: Bool { points.isEmpty }
 
     init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule]) {
         var order = input
@@ -46,7 +44,8 @@ struct KDTree: Sendable {
                     lo = (min(lo.0, x[i]), min(lo.1, y[i]), min(lo.2, z[i]))
                     hi = (max(hi.0, x[i]), max(hi.1, y[i]), max(hi.2, z[i]))
                 }
-                nodes.append(Node(minX: lo.0, minY: lo.1, minZ: lo.2, maxX: hi.0, maxY: hi.1, maxZ: hi.2, start: 0, end: Int32(buffer.count), left: -1))
+                nodes.append(Node(minX: lo.0, minY: lo.1, minZ: lo.2, maxX: hi.0, maxY: hi.1, maxZ: hi.2, start: 0, end: Int32(buffer.count), left: -1,
+                                  maxRadius: 0))
                 var pending = [0]
                 while let index = pending.popLast() {
                     let node = nodes[index]
@@ -81,8 +80,10 @@ struct KDTree: Sendable {
                     if n.left < 0 {
                         n.minX = .infinity; n.minY = .infinity; n.minZ = .infinity
                         n.maxX = -.infinity; n.maxY = -.infinity; n.maxZ = -.infinity
+                        n.maxRadius = 0
                         for k in Int(n.start)..<Int(n.end) {
                             let i = Int(buffer[k])
+                            n.maxRadius = max(n.maxRadius, radius[i])
                             n.minX = min(n.minX, x[i]); n.minY = min(n.minY, y[i]); n.minZ = min(n.minZ, z[i])
                             n.maxX = max(n.maxX, x[i]); n.maxY = max(n.maxY, y[i]); n.maxZ = max(n.maxZ, z[i])
                         }
@@ -90,18 +91,16 @@ struct KDTree: Sendable {
                         let a = nodes[Int(n.left)], b = nodes[Int(n.left) + 1]
                         n.minX = min(a.minX, b.minX); n.minY = min(a.minY, b.minY); n.minZ = min(a.minZ, b.minZ)
                         n.maxX = max(a.maxX, b.maxX); n.maxY = max(a.maxY, b.maxY); n.maxZ = max(a.maxZ, b.maxZ)
+                        n.maxRadius = max(a.maxRadius, b.maxRadius)
                     }
                     nodes[index] = n
                 }
             }
         }
-        self.members = order
-        self.xs = order.map { x[Int($0)] }
-        self.ys = order.map { y[Int($0)] }
-        self.zs = order.map { z[Int($0)] }
-        self.networks = order.map { network[Int($0)] }
-        self.radii = order.map { radius[Int($0)] }
-        self.rules = order.map { rule[Int($0)] }
+        self.points = order.map { m in
+            let i = Int(m)
+            return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i])
+        }
         self.nodes = nodes
         self.maxRadius = maxRadius
     }
@@ -155,7 +154,8 @@ struct KDTree: Sendable {
                     found += Int(n.end - n.start)
                 } else if n.left < 0 {
                     for i in Int(n.start)..<Int(n.end) {
-                        let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
+                        let p = points[i]
+                        let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
                         if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
                     }
                 } else {
@@ -168,6 +168,19 @@ struct KDTree: Sendable {
         }
     }
 
+    /// Whether a subtree whose box lies `boxChordSquared` from the query can hold a point the visitor takes:
+    /// within its chord bound, and with a boundary distance d − r within its reach. A chord never exceeds its
+    /// arc (c ≤ d / R), so R·c > reach + r proves d − r > reach without trigonometry.
+    @inline(__always)
+    static func mayHold<V: KDTreeVisitor>(_ boxChordSquared: Double, maxRadius: Float, _ visitor: V) -> Bool {
+        if boxChordSquared > visitor.boundSquared { return false }
+        let limit = visitor.reachMeters + Double(maxRadius)
+        if limit < 0 { return false }
+        return boxChordSquared * earthRadiusSquared <= limit * limit
+    }
+
+    static let earthRadiusSquared = Sphere.earthRadiusMeters * Sphere.earthRadiusMeters
+
     /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.
     @inline(__always)
     func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
@@ -177,37 +190,35 @@ struct KDTree: Sendable {
             stack[0] = (0, Self.boxDistanceSquared(nodes[0], qx, qy, qz))
             top = 1
             nodes.withUnsafeBufferPointer { nodes in
-                xs.withUnsafeBufferPointer { xs in
-                    ys.withUnsafeBufferPointer { ys in
-                        zs.withUnsafeBufferPointer { zs in
-                            while top > 0 {
-                                top -= 1
-                                let (index, bound) = stack[top]
-                                if bound > visitor.boundSquared { continue }
-                                let node = nodes[Int(index)]
-                                if node.left < 0 {
-                                    for i in Int(node.start)..<Int(node.end) {
-                                        let dx = xs[i] - qx, dy = ys[i] - qy, dz = zs[i] - qz
-                                        let d2 = dx * dx + dy * dy + dz * dz
-                                        if d2 <= visitor.boundSquared {
-                                            visitor.visit(TreePoint(member: members[i], network: networks[i], radius: radii[i], rule: rules[i],
-                                                                    x: xs[i], y: ys[i], z: zs[i]), chordSquared: d2)
-                                        }
-                                    }
-                                    continue
-                                }
-                                let l = Int(node.left)
-                                let dl = Self.boxDistanceSquared(nodes[l], qx, qy, qz)
-                                let dr = Self.boxDistanceSquared(nodes[l + 1], qx, qy, qz)
-                                // Push the farther child first so the nearer one is searched first.
-                                if dl <= dr {
-                                    if dr <= visitor.boundSquared { stack[top] = (Int32(l + 1), dr); top += 1 }
-                                    if dl <= visitor.boundSquared { stack[top] = (Int32(l), dl); top += 1 }
-                                } else {
-                                    if dl <= visitor.boundSquared { stack[top] = (Int32(l), dl); top += 1 }
-                                    if dr <= visitor.boundSquared { stack[top] = (Int32(l + 1), dr); top += 1 }
-                                }
+                points.withUnsafeBufferPointer { points in
+                    while top > 0 {
+                        top -= 1
+                        let (index, bound) = stack[top]
+                        let node = nodes[Int(index)]
+                        // The visitor's bounds may have shrunk since the node was pushed.
+                        if !Self.mayHold(bound, maxRadius: node.maxRadius, visitor) { continue }
+                        if node.left < 0 {
+                            for i in Int(node.start)..<Int(node.end) {
+                                let p = points[i]
+                                let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                                let d2 = dx * dx + dy * dy + dz * dz
+                                if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
                             }
+                            continue
+                        }
+                        let l = Int(node.left)
+                        let a = nodes[l], b = nodes[l + 1]
+                        let dl = Self.boxDistanceSquared(a, qx, qy, qz)
+                        let dr = Self.boxDistanceSquared(b, qx, qy, qz)
+                        let takeL = Self.mayHold(dl, maxRadius: a.maxRadius, visitor)
+                        let takeR = Self.mayHold(dr, maxRadius: b.maxRadius, visitor)
+                        // Push the farther child first so the nearer one is searched first.
+                        if dl <= dr {
+                            if takeR { stack[top] = (Int32(l + 1), dr); top += 1 }
+                            if takeL { stack[top] = (Int32(l), dl); top += 1 }
+                        } else {
+                            if takeL { stack[top] = (Int32(l), dl); top += 1 }
+                            if takeR { stack[top] = (Int32(l + 1), dr); top += 1 }
                         }
                     }
                 }
@@ -218,17 +229,21 @@ struct KDTree: Sendable {
 
 /// Receives the points a `KDTree.search` finds; `boundSquared` may shrink between calls.
 protocol KDTreeVisitor {
+    /// Squared chord beyond which no point is wanted.
     var boundSquared: Double { get }
+    /// Boundary distance (d − r, metres) beyond which no point is wanted; +∞ when any will do.
+    var reachMeters: Double { get }
     mutating func visit(_ point: TreePoint, chordSquared: Double)
 }
 
-/// What a search knows about a point it found.
+/// What a search knows about a point it found (40 bytes: the unit vector, then the location's facts).
 struct TreePoint {
+    var x: Double
+    var y: Double
+    var z: Double
+    /// Location number (position in the index's arrays).
     var member: UInt32
     var network: UInt32
     var radius: Float
     var rule: RadiusPolicy.Rule
-    var x: Double
-    var y: Double
-    var z: Double
 }

@@ -32,8 +32,8 @@ public final class LocationIndex: Sendable {
     let rule: [RadiusPolicy.Rule]
     let density: [UInt16]
     let network: [UInt32]
-    /// Strings in input order; `inputPosition[location]` is where a location's strings are.
-    let inputPosition: [UInt32]
+    /// Strings per location, in the same (spatial) order as everything else, so the regions of one answer
+    /// read neighbouring slots rather than one cache miss each.
     let idStrings: [String]
     let nameStrings: [String]
     let addressStrings: [String?]
@@ -52,9 +52,9 @@ public final class LocationIndex: Sendable {
 
     public var count: Int { latitudes.count }
 
-    @inline(__always) func id(_ location: Int) -> String { idStrings[Int(inputPosition[location])] }
-    @inline(__always) func name(_ location: Int) -> String { nameStrings[Int(inputPosition[location])] }
-    @inline(__always) func address(_ location: Int) -> String? { addressStrings[Int(inputPosition[location])] }
+    @inline(__always) func id(_ location: Int) -> String { idStrings[location] }
+    @inline(__always) func name(_ location: Int) -> String { nameStrings[location] }
+    @inline(__always) func address(_ location: Int) -> String? { addressStrings[location] }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
     public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
@@ -82,7 +82,6 @@ public final class LocationIndex: Sendable {
         self.policy = policy
         latitudes = b.latitudes
         longitudes = b.longitudes
-        inputPosition = b.inputPosition
         idStrings = b.ids
         nameStrings = b.names
         addressStrings = b.addresses
@@ -151,7 +150,7 @@ public final class LocationIndex: Sendable {
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
-        let perLocation = 8 * 5 + 4 + 1 + 2 + 4 + 2 * (4 + 24)   // arrays above + two trees' members and coordinates
+        let perLocation = 8 * 5 + 4 + 1 + 2 + 4 + 2 * MemoryLayout<TreePoint>.stride   // arrays above + two trees
         let bytes = n * perLocation + 3 * n * MemoryLayout<String>.stride
             + (globalTree.nodes.count + networkTrees.reduce(0) { $0 + $1.nodes.count }) * MemoryLayout<KDTree.Node>.stride
         info = Info(locationCount: n, networkCount: b.networks.count,
@@ -193,7 +192,6 @@ extension LocationIndex {
         var ids: [String] = []
         var names: [String] = []
         var addresses: [String?] = []
-        var inputPosition: [UInt32] = []
         let started = ContinuousClock.now
 
         init(networks: [Network]) {
@@ -242,9 +240,9 @@ extension LocationIndex {
             network = permuted(network)
             explicitRadius = permuted(explicitRadius)
             venueRadius = permuted(venueRadius)
-            // Strings stay where they are (moving millions of them costs more than it saves); they are read
-            // through `inputPosition` for the few regions of an answer.
-            inputPosition = keyed.map(\.index)
+            ids = permuted(ids)
+            names = permuted(names)
+            addresses = permuted(addresses)
         }
     }
 }

@@ -36,25 +36,44 @@ extension SQLiteLocationStore {
         bulk = state
     }
 
+    /// ROWIDs per statement when the spatial index is brought in step.
+    static let reindexSlice: Int64 = 50_000
+
     /// Brings the spatial index in step with the rows the import inserted or updated, restores the
     /// triggers and drops the bookkeeping. Call inside the import's transaction, before it commits.
     public func finishBulkImport() throws(StoreError) {
         guard let state = bulk else { throw .invalidArgument("finishBulkImport without beginBulkImport") }
         // Updated rows are listed in the scratch table; inserted ones are those past the largest ROWID before the
         // import. R*Tree boxes of points: SQLite rounds min down and max up to float32, as SpatiaLite's RTreeAlign does.
+        // SQLite materialises the rows of an INSERT into a virtual table first, so they go in ROWID slices: memory
+        // stays flat however many rows the import wrote.
         let reindex = try db.statement("""
             DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM main.oncue_import_changed)
             """)
         try reindex.step()
-        let insert = try db.statement("""
+        let inserted = try db.statement("""
             INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
-                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID >= ?1
-                UNION ALL
-                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID IN (SELECT location_rowid FROM main.oncue_import_changed)
+                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID >= ?1 AND ROWID < ?2
             """)
-        insert.bind(1, state.firstNewRowid)
-        try insert.step()
-        let changed = db.changes
+        let updated = try db.statement("""
+            INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
+                SELECT l.ROWID, l.lon, l.lon, l.lat, l.lat FROM main.oncue_import_changed AS c JOIN locations AS l ON l.ROWID = c.location_rowid
+                WHERE c.location_rowid >= ?1 AND c.location_rowid < ?2
+            """)
+        let firstUpdated = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid LIMIT 1")
+        let highest = try db.scalarInt("SELECT ROWID FROM locations ORDER BY ROWID DESC LIMIT 1") ?? 0
+        var changed = 0
+        for (statement, start) in [(updated, firstUpdated ?? highest + 1), (inserted, state.firstNewRowid)] {
+            var lower = start
+            while lower <= highest {
+                statement.reset()
+                statement.bind(1, lower)
+                statement.bind(2, lower + Self.reindexSlice)
+                try statement.step()
+                changed += db.changes
+                lower += Self.reindexSlice
+            }
+        }
         if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
             try db.execute("""
                 UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

@@ -51,29 +51,40 @@ extension SQLiteLocationStore {
             DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM main.oncue_import_changed)
             """)
         try reindex.step()
-        let inserted = try db.statement("""
-            INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
-                SELECT ROWID, lon, lon, lat, lat FROM locations WHERE ROWID >= ?1 AND ROWID < ?2
-            """)
         let updated = try db.statement("""
             INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
                 SELECT l.ROWID, l.lon, l.lon, l.lat, l.lat FROM main.oncue_import_changed AS c JOIN locations AS l ON l.ROWID = c.location_rowid
                 WHERE c.location_rowid >= ?1 AND c.location_rowid < ?2
             """)
-        let firstUpdated = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid LIMIT 1")
-        let highest = try db.scalarInt("SELECT ROWID FROM locations ORDER BY ROWID DESC LIMIT 1") ?? 0
         var changed = 0
-        for (statement, start) in [(updated, firstUpdated ?? highest + 1), (inserted, state.firstNewRowid)] {
-            var lower = start
-            while lower <= highest {
-                statement.reset()
-                statement.bind(1, lower)
-                statement.bind(2, lower + Self.reindexSlice)
-                try statement.step()
+        if let first = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid LIMIT 1"),
+           let last = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid DESC LIMIT 1") {
+            var lower = first
+            while lower <= last {
+                updated.reset()
+                updated.bind(1, lower)
+                updated.bind(2, lower + Self.reindexSlice)
+                try updated.step()
                 changed += db.changes
                 lower += Self.reindexSlice
             }
         }
+        // New rows one by one in geohash order: neighbours on the ground go into the same R*Tree nodes, which
+        // stay in cache (in file order, inserting a million points took 3× as long).
+        let newRows = try db.statement("""
+            SELECT ROWID, lon, lat FROM locations INDEXED BY locations_by_geohash WHERE ROWID >= ?1 ORDER BY geohash
+            """)
+        let insert = try db.statement("INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
+        newRows.bind(1, state.firstNewRowid)
+        while try newRows.step() {
+            insert.reset()
+            insert.bind(1, newRows.int64(0))
+            insert.bind(2, newRows.double(1))
+            insert.bind(3, newRows.double(2))
+            try insert.step()
+            changed += 1
+        }
+        newRows.reset()
         if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
             try db.execute("""
                 UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

@@ -33,7 +33,7 @@ struct PublicRoutes: Sendable {
 
     func regionRefresh(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await bodies.json(request)
-        let decoded = try RegionRefreshRequest.decode(json: Data(body.readableBytesView))
+        let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
         let response = try engine.refresh(parameters, now: Date())
         if context.logger.logLevel <= .debug {

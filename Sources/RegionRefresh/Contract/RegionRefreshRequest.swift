@@ -89,6 +89,20 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
 extension RegionRefreshRequest {
     /// Decodes a JSON body, turning every decoding failure into a `RegionRefreshError` that names the field.
     public static func decode(json data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(RegionRefreshError) in try decode(jsonBytes: bytes) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes a JSON body from raw bytes (no copy for the common shape; see `RequestFastParser`).
+    public static func decode(jsonBytes bytes: UnsafeRawBufferPointer) throws(RegionRefreshError) -> RegionRefreshRequest {
+        if let request = RequestFastParser.parse(bytes) { return request }
+        return try decodeWithFoundation(Data(bytes))
+    }
+
+    /// The reference decoding: every body the fast reader does not take, and the oracle its tests compare with.
+    static func decodeWithFoundation(_ data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
         do {
             return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
         } catch let error as DecodingError {

@@ -82,9 +82,6 @@ public final class LocationIndex: Sendable {
         self.policy = policy
         latitudes = b.latitudes
         longitudes = b.longitudes
-        idStrings = b.ids
-        nameStrings = b.names
-        addressStrings = b.addresses
         network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
@@ -130,21 +127,31 @@ public final class LocationIndex: Sendable {
         var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
         for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
-        // The global tree on one core, the per-network trees on the other.
+        // The global tree, the per-network trees, and the strings moved into spatial order, side by side.
         let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork, networkOf = b.network, ruleOf = rule
+        let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses
         let global = Mutex<KDTree?>(nil)
+        let strings = Mutex<(ids: [String], names: [String], addresses: [String?])?>(nil)
         var trees = [KDTree?](repeating: nil, count: perNetwork.count)
         trees.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                if part == 0 {
+            DispatchQueue.concurrentPerform(iterations: 3) { part in
+                switch part {
+                case 0:
                     let tree = KDTree(members: all, x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf)
                     global.withLock { $0 = tree }
-                } else {
+                case 1:
                     for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf) }
+                default:
+                    let moved = (order.map { ids[Int($0)] }, order.map { names[Int($0)] }, order.map { addresses[Int($0)] })
+                    strings.withLock { $0 = moved }
                 }
             }
         }
+        let moved = strings.withLock { $0! }
+        idStrings = moved.ids
+        nameStrings = moved.names
+        addressStrings = moved.addresses
         globalTree = global.withLock { $0! }
         networkTrees = trees.map { $0! }
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
@@ -192,6 +199,8 @@ extension LocationIndex {
         var ids: [String] = []
         var names: [String] = []
         var addresses: [String?] = []
+        /// After `spatialOrder()`: the input position of each location (strings are still in input order).
+        var order: [UInt32] = []
         let started = ContinuousClock.now
 
         init(networks: [Network]) {
@@ -240,9 +249,8 @@ extension LocationIndex {
             network = permuted(network)
             explicitRadius = permuted(explicitRadius)
             venueRadius = permuted(venueRadius)
-            ids = permuted(ids)
-            names = permuted(names)
-            addresses = permuted(addresses)
+            // Strings move in `LocationIndex.init`, beside the tree builds.
+            order = keyed.map(\.index)
         }
     }
 }

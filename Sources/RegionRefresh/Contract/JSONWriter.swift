@@ -61,8 +61,23 @@ public struct JSONWriter: Sendable {
 
     public mutating func int(_ value: Int) {
         separator()
-        bytes.append(contentsOf: String(value).utf8)
+        digits(Int64(value))
         needsComma = true
+    }
+
+    /// Decimal digits of an integer, written straight into the bytes (no intermediate String).
+    private mutating func digits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var n = 20
+            repeat {
+                n -= 1
+                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[n...]))
+        }
     }
 
     /// Whole numbers without a fraction (`100`, as in the product document), others in the shortest
@@ -71,7 +86,7 @@ public struct JSONWriter: Sendable {
         guard value.isFinite else { return null() }
         separator()
         if value == value.rounded(), abs(value) < 9.0e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            digits(Int64(value))
         } else {
             bytes.append(contentsOf: value.description.utf8)
         }

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import RegionRefresh
+
+/// The hand-written JSON writer against the standard library's formatting and Foundation's parser.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test func integersAndWholeNumbersMatchTheStandardLibrary() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Int] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, Int.max, Int.min, Int(Int32.max), Int(Int32.min)]
+        for _ in 0..<2_000 { values.append(Int.random(in: Int.min...Int.max, using: &rng) >> Int.random(in: 0...63, using: &rng)) }
+        for v in values {
+            var w = JSONWriter()
+            w.int(v)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(v))
+        }
+        for v in [0.0, -0.0, 1.0, -250.0, 21_600.0, 8.9e15, 123.5, -0.25, 1e-7, 40.892116] {
+            var w = JSONWriter()
+            w.number(v)
+            let text = String(decoding: w.bytes, as: UTF8.self)
+            #expect(Double(text) == v || (v == 0 && Double(text) == 0), "\(v) → \(text)")
+            if v == v.rounded() && abs(v) < 9e15 { #expect(!text.contains(".") && !text.contains("e")) }
+        }
+    }
+
+    @Test func writtenDocumentsParseBackWithFoundation() throws {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("name"); w.string("quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
+        w.key("n"); w.int(-42)
+        w.key("list"); w.beginArray(); w.number(1.5); w.bool(true); w.null(); w.string(nil); w.endArray()
+        w.endObject()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Any])
+        #expect(object["name"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
+        #expect(object["n"] as? Int == -42)
+        #expect((object["list"] as? [Any])?.count == 4)
+    }
+}

@@ -112,7 +112,8 @@ struct Prioritizer {
 
     private func append(_ draft: RegionDraft, to output: inout [Region], explain: Bool) {
         let g = Int(draft.lead.member)
-        let id = index.id(g), name = index.name(g), address = index.address(g)
+        let text = index.text(g)
+        let id = text.id, name = text.name, address = text.address
         let networkId = index.networks[Int(draft.network)].id
         let merged = draft.merged.isEmpty ? nil : draft.merged.map { index.id(Int($0.member)) }.sorted()
         var explanation: Region.Explanation?

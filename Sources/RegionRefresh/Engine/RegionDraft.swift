@@ -45,10 +45,10 @@ struct RegionAssembler {
             let rule = c.point.rule
             used += 1
             if rule != .splitVenue, let j = mergeable.indices.first(where: { mergeable[$0] == network && overlaps(c.point, r, regions[$0]) }) {
-                merge(c.point, Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g]), r, into: &regions[j])
+                merge(c.point, index.texts[g].coordinate, r, into: &regions[j])
                 continue
             }
-            let center = Coordinate(uncheckedLatitude: index.latitudes[g], longitude: index.longitudes[g])
+            let center = index.texts[g].coordinate
             var draft = RegionDraft(lead: c, tier: tier, network: network, center: center, radius: r, rule: rule)
             if rule == .splitVenue {
                 split(&draft, available: slots - totalSlots, phone: phone)

@@ -24,19 +24,16 @@ public final class LocationIndex: Sendable {
     let policy: RadiusPolicy
 
     // Per location (index = location number).
-    let latitudes: [Double]
-    let longitudes: [Double]
     let x: [Double], y: [Double], z: [Double]
     /// Region radius in metres (for split venues, the venue's radius).
     let radius: [Float]
     let rule: [RadiusPolicy.Rule]
     let density: [UInt16]
     let network: [UInt32]
-    /// Strings per location, in the same (spatial) order as everything else, so the regions of one answer
-    /// read neighbouring slots rather than one cache miss each.
-    let idStrings: [String]
-    let nameStrings: [String]
-    let addressStrings: [String?]
+    /// What a region shows about each location (coordinate, id, name, address) in one 64-byte record, in the
+    /// same spatial order as everything else: building a region costs one cache miss, not one per array (those
+    /// misses were most of the time per region).
+    let texts: [LocationText]
 
     // Per network (index = network number).
     let networks: [Network]
@@ -50,11 +47,10 @@ public final class LocationIndex: Sendable {
     /// Squared chord of the largest region radius: two locations farther apart can never overlap.
     let maxRadiusChordSquared: Double
 
-    public var count: Int { latitudes.count }
+    public var count: Int { texts.count }
 
-    @inline(__always) func id(_ location: Int) -> String { idStrings[location] }
-    @inline(__always) func name(_ location: Int) -> String { nameStrings[location] }
-    @inline(__always) func address(_ location: Int) -> String? { addressStrings[location] }
+    @inline(__always) func id(_ location: Int) -> String { texts[location].id }
+    @inline(__always) func text(_ location: Int) -> LocationText { texts[location] }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
     public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
@@ -80,8 +76,6 @@ public final class LocationIndex: Sendable {
 
     init(builder b: consuming Builder, policy: RadiusPolicy, started: ContinuousClock.Instant) {
         self.policy = policy
-        latitudes = b.latitudes
-        longitudes = b.longitudes
         network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
@@ -129,9 +123,9 @@ public final class LocationIndex: Sendable {
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
         // The global tree, the per-network trees, and the strings moved into spatial order, side by side.
         let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork, networkOf = b.network, ruleOf = rule
-        let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses
+        let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses, lats = b.latitudes, lons = b.longitudes
         let global = Mutex<KDTree?>(nil)
-        let strings = Mutex<(ids: [String], names: [String], addresses: [String?])?>(nil)
+        let strings = Mutex<[LocationText]?>(nil)
         var trees = [KDTree?](repeating: nil, count: perNetwork.count)
         trees.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
@@ -143,15 +137,15 @@ public final class LocationIndex: Sendable {
                 case 1:
                     for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf) }
                 default:
-                    let moved = (order.map { ids[Int($0)] }, order.map { names[Int($0)] }, order.map { addresses[Int($0)] })
+                    let moved = order.enumerated().map { g, k in
+                        LocationText(coordinate: Coordinate(uncheckedLatitude: lats[g], longitude: lons[g]),
+                                     id: ids[Int(k)], name: names[Int(k)], address: addresses[Int(k)])
+                    }
                     strings.withLock { $0 = moved }
                 }
             }
         }
-        let moved = strings.withLock { $0! }
-        idStrings = moved.ids
-        nameStrings = moved.names
-        addressStrings = moved.addresses
+        texts = strings.withLock { $0! }
         globalTree = global.withLock { $0! }
         networkTrees = trees.map { $0! }
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
@@ -253,4 +247,12 @@ extension LocationIndex {
             order = keyed.map(\.index)
         }
     }
+}
+
+/// What a region shows about its location.
+struct LocationText {
+    var coordinate: Coordinate
+    var id: String
+    var name: String
+    var address: String?
 }

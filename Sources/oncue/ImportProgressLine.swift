@@ -9,6 +9,12 @@ final class ProgressLine {
     init(output: FileHandleOutput) { self.output = output }
 
     func show(_ p: ImportProgress) {
+        if let stage = p.stage {
+            let line = "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
+            output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
+            shown = output.isTerminal
+            return
+        }
         var parts = ["\(formatCount(p.rows)) rows", "\(formatCount(Int(p.rowsPerSecond))) rows/s"]
         if let fraction = p.fraction { parts.append(String(format: "%.0f%%", fraction * 100)) }
         if let eta = p.etaSeconds { parts.append("ETA \(Self.clock(eta))") }

@@ -143,10 +143,13 @@ struct ImporterTests {
         nonisolated(unsafe) var seen: [ImportProgress] = []
         importer.progress = { seen.append($0) }
         _ = try await importer.run([.bytes(Array(text.utf8), chunkSize: 4096)])
-        let last = try #require(seen.last)
+        let last = try #require(seen.last { $0.stage == nil })
         #expect(last.rows == 5000)
         #expect(last.fraction == 1)
         #expect(last.totalBytes == Int64(text.utf8.count))
+        // After the rows, the slow tail of a large import is announced too.
+        #expect(seen.compactMap(\.stage) == ["updating the spatial index", "committing"])
+        #expect(seen.last?.rows == 5000)
     }
 
     @Test func brandColumnSplitsIntoNetworksThroughAliases() async throws {

@@ -47,7 +47,7 @@ public final class ChainImporter {
         let started = Date()
         var attempted: (name: String, index: Int)?
         do {
-            return try await store.transaction {
+            var report = try await store.transaction {
                 try store.beginBulkImport()
                 defer { try? store.endBulkImport() }
                 let session = Session(importer: self, startedAt: started, fileCount: inputs.count,
@@ -57,11 +57,16 @@ public final class ChainImporter {
                     try await session.importFile(input, index: index)
                 }
                 let report = try session.finish()
+                session.announce("updating the spatial index")
                 try store.finishBulkImport()
+                session.announce(options.dryRun ? "rolling back (dry run)" : "committing")
                 if options.dryRun { throw DryRunFinished(report: report) }
                 return report
             }
-        } catch let finished as DryRunFinished {
+            report.includeTime(since: started)
+            return report
+        } catch var finished as DryRunFinished {
+            finished.report.includeTime(since: started)
             return finished.report
         } catch {
             if !options.dryRun, let attempted { recordFailure(name: attempted.name, error: error, startedAt: started) }
@@ -136,6 +141,16 @@ public final class ChainImporter {
             lastProgress = now
             progress(ImportProgress(fileName: fileName, fileIndex: fileIndex, fileCount: fileCount, rows: rowsBefore + rows,
                                     bytes: bytesBefore + bytes, totalBytes: totalBytes, elapsedSeconds: now.timeIntervalSince(startedAt)))
+        }
+
+        /// Reports a stage of the work after the rows (it has no row count or byte fraction of its own).
+        func announce(_ stage: String) {
+            guard let progress = importer.progress else { return }
+            let name = files.last?.fileName ?? ""
+            var p = ImportProgress(fileName: name, fileIndex: max(0, files.count - 1), fileCount: fileCount, rows: rowsBefore,
+                                   bytes: bytesBefore, totalBytes: totalBytes, elapsedSeconds: Date().timeIntervalSince(startedAt))
+            p.stage = stage
+            progress(p)
         }
 
         func defer_(_ p: Pending) { pending.append(p) }

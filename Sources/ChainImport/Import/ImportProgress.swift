@@ -10,6 +10,9 @@ public struct ImportProgress: Sendable, Equatable {
     /// Total bytes of all files, when every size is known.
     public var totalBytes: Int64?
     public var elapsedSeconds: Double
+    /// What the import does after reading its rows (bringing the spatial index in step, committing), which
+    /// takes a while for large files; nil while rows are being read.
+    public var stage: String?
 
     public var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
     /// 0…1 by bytes, when the total is known.

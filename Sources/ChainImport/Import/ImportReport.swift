@@ -1,3 +1,4 @@
+import Foundation
 import LocationStore
 
 /// What an import did, file by file; the CLI prints it and `--json` encodes it as is.
@@ -50,5 +51,13 @@ public struct FileReport: Sendable, Codable, Equatable {
         case mixedEncoding = "mixed_encoding", hadByteOrderMark = "byte_order_mark", delimiter, columns, headers, counts
         case rejectedByReason = "rejected_by_reason", warningsByReason = "warnings_by_reason", issues
         case issuesTruncated = "issues_truncated", rowsByNetwork = "rows_by_network", seconds
+    }
+}
+
+extension ImportReport {
+    /// Counts the whole run, the spatial index and the commit included, in `seconds` and `rowsPerSecond`.
+    mutating func includeTime(since started: Date) {
+        seconds = Date().timeIntervalSince(started)
+        rowsPerSecond = seconds > 0 ? Double(totals.read) / seconds : 0
     }
 }

@@ -128,6 +128,12 @@ final class SQLiteStatement {
 
     func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(pointer, index, Int64(value)) }
 
+    func bind(_ index: Int32, blob: [UInt8]) {
+        blob.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(pointer, index, bytes.baseAddress, Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
     /// Advances to the next row; false when done.
     @discardableResult
     func step() throws(StoreError) -> Bool {

@@ -43,10 +43,35 @@ extension SQLiteLocationStore {
     /// triggers and drops the bookkeeping. Call inside the import's transaction, before it commits.
     public func finishBulkImport() throws(StoreError) {
         guard let state = bulk else { throw .invalidArgument("finishBulkImport without beginBulkImport") }
-        // Updated rows are listed in the scratch table; inserted ones are those past the largest ROWID before the
-        // import. R*Tree boxes of points: SQLite rounds min down and max up to float32, as SpatiaLite's RTreeAlign does.
-        // SQLite materialises the rows of an INSERT into a virtual table first, so they go in ROWID slices: memory
-        // stays flat however many rows the import wrote.
+        // Inserted rows are those past the largest ROWID before the import; updated ones are in the scratch table.
+        let indexed = try db.scalarInt("SELECT count(*) FROM idx_locations_geom_rowid") ?? 0
+        let countNew = try db.statement("SELECT count(*) FROM locations WHERE ROWID >= ?1")
+        countNew.bind(1, state.firstNewRowid)
+        let added = try countNew.step() ? countNew.int64(0) : 0
+        countNew.reset()
+        var changed = 0
+        if added >= indexed {
+            // At least doubling the index (a first load): one packed pass over every location beats inserting.
+            changed = try rebuildSpatialIndexPacked()
+        } else {
+            changed = try reindexChanged(firstNewRowid: state.firstNewRowid)
+        }
+        if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
+            try db.execute("""
+                UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE lower(f_table_name) = 'locations' AND lower(f_geometry_column) = 'geom'
+                """)
+        }
+        for (_, sql) in state.suspendedTriggers { try db.execute(sql) }
+        bulk = nil
+        try endBulkImport()
+    }
+
+    /// Brings the R*Tree in step row by row through the virtual table: for imports small beside the store.
+    /// R*Tree boxes of points: SQLite rounds min down and max up to float32, as SpatiaLite's RTreeAlign does.
+    /// SQLite materialises the rows of an INSERT into a virtual table first, so updated rows go in ROWID slices:
+    /// memory stays flat however many rows the import wrote.
+    private func reindexChanged(firstNewRowid: Int64) throws(StoreError) -> Int {
         let reindex = try db.statement("""
             DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM main.oncue_import_changed)
             """)
@@ -75,7 +100,7 @@ extension SQLiteLocationStore {
             SELECT ROWID, lon, lat FROM locations INDEXED BY locations_by_geohash WHERE ROWID >= ?1 ORDER BY geohash
             """)
         let insert = try db.statement("INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
-        newRows.bind(1, state.firstNewRowid)
+        newRows.bind(1, firstNewRowid)
         while try newRows.step() {
             insert.reset()
             insert.bind(1, newRows.int64(0))
@@ -85,15 +110,7 @@ extension SQLiteLocationStore {
             changed += 1
         }
         newRows.reset()
-        if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
-            try db.execute("""
-                UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                WHERE lower(f_table_name) = 'locations' AND lower(f_geometry_column) = 'geom'
-                """)
-        }
-        for (_, sql) in state.suspendedTriggers { try db.execute(sql) }
-        bulk = nil
-        try endBulkImport()
+        return changed
     }
 
     /// Drops the bookkeeping of a bulk import (its transaction's rollback restores the triggers).

@@ -156,7 +156,8 @@ public final class SQLiteLocationStore: LocationStore {
 
     // MARK: Checks
 
-    /// `PRAGMA integrity_check` and SpatiaLite's `CheckSpatialMetaData()`; returns the problems found (empty = healthy).
+    /// `PRAGMA integrity_check`, SpatiaLite's `CheckSpatialMetaData()` and `CheckSpatialIndex()`, and SQLite's
+    /// `rtreecheck()`; returns the problems found (empty = healthy).
     public func verify() throws(StoreError) -> [String] {
         var problems: [String] = []
         let s = try db.statement("PRAGMA integrity_check")
@@ -169,6 +170,9 @@ public final class SQLiteLocationStore: LocationStore {
         if layout != 3 { problems.append("CheckSpatialMetaData() = \(layout), expected 3") }
         let index = try db.scalarInt("SELECT CheckSpatialIndex('locations', 'geom')") ?? 0
         if index != 1 { problems.append("CheckSpatialIndex('locations', 'geom') = \(index), expected 1") }
+        // SQLite's own structural check of the R*Tree (node bounds, parent and rowid maps, depth).
+        let rtree = try db.scalarText("SELECT rtreecheck('idx_locations_geom')") ?? "no answer"
+        if rtree != "ok" { problems.append("rtreecheck('idx_locations_geom'): \(rtree)") }
         return problems
     }
 

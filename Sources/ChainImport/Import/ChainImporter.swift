@@ -49,7 +49,7 @@ public final class ChainImporter {
         do {
             var report = try await store.transaction {
                 try store.beginBulkImport()
-                defer { try? store.endBulkImport() }
+                defer { store.abandonBulkImport() }
                 let session = Session(importer: self, startedAt: started, fileCount: inputs.count,
                                       totalBytes: inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil)
                 for (index, input) in inputs.enumerated() {

@@ -116,9 +116,35 @@ extension SQLiteLocationStore {
     /// Drops the bookkeeping of a bulk import (its transaction's rollback restores the triggers).
     public func endBulkImport() throws(StoreError) {
         bulk = nil
+        // Dropping a table of a million rows at once held ~50 MB of freed pages in memory until the commit;
+        // emptied 20,000 rows at a time, the page cache stays within its limit.
+        try empty("oncue_import_seen", key: "id")
+        try empty("oncue_import_changed", key: "location_rowid")
         db.resetCachedStatements()
         try db.execute("DROP TABLE IF EXISTS main.oncue_import_seen; DROP TABLE IF EXISTS main.oncue_import_changed")
         try db.execute("PRAGMA mmap_size = \(SQLiteLocationStore.mmapBytes)")
+    }
+
+    /// Forgets a bulk import whose transaction is being rolled back (the rollback restores the triggers and
+    /// removes the scratch tables; emptying them first would be wasted work).
+    public func abandonBulkImport() {
+        bulk = nil
+        db.resetCachedStatements()
+        try? db.execute("PRAGMA mmap_size = \(SQLiteLocationStore.mmapBytes)")
+    }
+
+    private func empty(_ table: String, key: String) throws(StoreError) {
+        let exists = try db.statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        exists.bind(1, table)
+        let found = try exists.step()
+        exists.reset()
+        guard found else { return }
+        let chunk = try db.statement("DELETE FROM main.\(table) WHERE \(key) IN (SELECT \(key) FROM main.\(table) LIMIT 20000)")
+        repeat {
+            chunk.reset()
+            try chunk.step()
+        } while db.changes > 0
+        chunk.reset()
     }
 
     /// Records that the import lists `id` at `line`. Returns nil the first time, and the line that

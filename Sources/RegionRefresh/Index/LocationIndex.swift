@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geo
 import LocationStore
 import Synchronization
@@ -24,7 +27,6 @@ public final class LocationIndex: Sendable {
     let policy: RadiusPolicy
 
     // Per location (index = location number).
-    let x: [Double], y: [Double], z: [Double]
     /// Region radius in metres (for split venues, the venue's radius).
     let radius: [Float]
     let rule: [RadiusPolicy.Rule]
@@ -95,7 +97,7 @@ public final class LocationIndex: Sendable {
             let v = UnitVector.from(latitude: b.latitudes[i], longitude: b.longitudes[i])
             x[i] = v.x; y[i] = v.y; z[i] = v.z
         }
-        self.x = x; self.y = y; self.z = z
+        // The unit vectors live on in the trees' leaf records only.
         var counts = [Int](repeating: 0, count: b.networks.count)
         for k in b.network { counts[Int(k)] += 1 }
         networkCounts = counts
@@ -151,8 +153,8 @@ public final class LocationIndex: Sendable {
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
-        let perLocation = 8 * 5 + 4 + 1 + 2 + 4 + 2 * MemoryLayout<TreePoint>.stride   // arrays above + two trees
-        let bytes = n * perLocation + 3 * n * MemoryLayout<String>.stride
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 4 + 2 * MemoryLayout<TreePoint>.stride   // arrays above + two trees
+        let bytes = n * perLocation
             + (globalTree.nodes.count + networkTrees.reduce(0) { $0 + $1.nodes.count }) * MemoryLayout<KDTree.Node>.stride
         info = Info(locationCount: n, networkCount: b.networks.count,
                     buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
@@ -178,6 +180,18 @@ public final class LocationIndex: Sendable {
         }
         return result
     }
+}
+
+/// The build's scratch arrays are freed across several threads' malloc arenas, which glibc keeps mapped;
+/// `malloc_trim` hands them back, so a server's resident memory is the snapshot's, not the build's peak.
+/// (Looked up at run time: Swift's Glibc module does not export `malloc.h`.)
+private func releaseFreedMemory() {
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    #endif
 }
 
 extension LocationIndex {
@@ -225,7 +239,9 @@ extension LocationIndex {
         consuming func finish(policy: RadiusPolicy) -> LocationIndex {
             let started = self.started
             spatialOrder()
-            return LocationIndex(builder: self, policy: policy, started: started)
+            let index = LocationIndex(builder: self, policy: policy, started: started)
+            releaseFreedMemory()
+            return index
         }
 
         /// Renumbers locations along the geohash Z-order curve, so that locations near each other on the

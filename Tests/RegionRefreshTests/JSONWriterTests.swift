@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LocationStore
 import RegionRefresh
 
 /// The hand-written JSON writer against the standard library's formatting and Foundation's parser.
@@ -34,5 +35,34 @@ struct JSONWriterTests {
         #expect(object["name"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
         #expect(object["n"] as? Int == -42)
         #expect((object["list"] as? [Any])?.count == 4)
+    }
+
+    /// The writer grows its own buffer: strings of every length up to a few hundred bytes, with escapes and
+    /// multi-byte characters, written from the smallest buffer, must read back exactly.
+    @Test func growsFromATinyBufferWithoutLosingBytes() throws {
+        var rng = SeededRandom(seed: 7)
+        let alphabet = Array("ab\"\\\n\r\t\u{01}\u{1F} é東😀/".unicodeScalars)
+        var values: [String] = []
+        for length in 0..<300 {
+            var s = String.UnicodeScalarView()
+            for _ in 0..<length { s.append(alphabet[Int(rng.next() % UInt64(alphabet.count))]) }
+            values.append(String(s))
+        }
+        var w = JSONWriter(capacity: 1)
+        w.beginArray()
+        for (i, v) in values.enumerated() {
+            w.string(v)
+            w.beginObject(); w.key("n"); w.int(i); w.key("x"); w.number(Double(i) + 0.25); w.endObject()
+        }
+        w.endArray()
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [Any])
+        #expect(parsed.count == 2 * values.count)
+        for (i, v) in values.enumerated() {
+            #expect(parsed[2 * i] as? String == v, "string of \(i) scalars")
+            let object = parsed[2 * i + 1] as? [String: Any]
+            #expect(object?["n"] as? Int == i)
+            #expect(object?["x"] as? Double == Double(i) + 0.25)
+        }
+        #expect(Array(w.written) == w.bytes)
     }
 }

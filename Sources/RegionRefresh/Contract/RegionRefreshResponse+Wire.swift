@@ -3,6 +3,12 @@ extension RegionRefreshResponse {
     /// product document's order, whole numbers without a fraction, optional fields left out when nil.
     public func wireJSON() -> [UInt8] {
         var w = JSONWriter(capacity: 256 + regions.count * 256)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Appends the wire form to `w` (a server copies it from there into its response buffer).
+    public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key("regions")
         w.beginArray()
@@ -13,7 +19,6 @@ extension RegionRefreshResponse {
         w.key("server_time"); w.string(serverTime)
         w.key("coverage_guaranteed"); w.bool(coverageGuaranteed)
         w.endObject()
-        return w.bytes
     }
 }
 

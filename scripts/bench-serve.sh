@@ -82,10 +82,19 @@ echo "resident memory when ready: $(rss)"
 WRK=(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency)
 echo "== warm-up"
 "${WRK[@]/-d${DURATION}s/-d3s}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" >/dev/null
+# Server CPU time (user + system) per request: wrk shares the 2 cores with the server, so requests/s
+# also depends on how the scheduler splits them; CPU per request is the server's own cost.
+CLK_TCK=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
+requests_in() { awk '/requests in/{print $1}' "$1"; }
+cpu_us_per_request() { echo "scale=1; ($2 - $1) * 1000000 / $CLK_TCK / $(requests_in "$3")" | bc; }
 echo "== ceiling: GET /healthz  (${WRK[*]})"
+C0=$(cpu_ticks)
 "${WRK[@]}" "$BASE/healthz" | tee "$BENCH_DIR/healthz.txt"
+C1=$(cpu_ticks)
 echo "== POST /v1/region-refresh  (${WRK[*]} -s scripts/wrk/region-refresh.lua)"
 QUERIES="$DATA/queries.csv" "${WRK[@]}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" | tee "$BENCH_DIR/region-refresh.txt"
+C2=$(cpu_ticks)
 echo "resident memory after the runs: $(rss)"
 
 rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
@@ -93,10 +102,11 @@ pct() { awk -v p="$2" '$1==p{print $2}' "$1"; }
 H=$(rps "$BENCH_DIR/healthz.txt"); R=$(rps "$BENCH_DIR/region-refresh.txt")
 echo
 echo "== summary (1,000,000 locations, $THREADS wrk threads, $CONNECTIONS connections, ${DURATION}s each, loopback, $(nproc) cores)"
-printf '%-22s %12s %10s %10s\n' route "requests/s" p50 p99
-printf '%-22s %12s %10s %10s\n' "GET /healthz" "$H" "$(pct "$BENCH_DIR/healthz.txt" 50%)" "$(pct "$BENCH_DIR/healthz.txt" 99%)"
-printf '%-22s %12s %10s %10s\n' "POST /v1/region-refresh" "$R" "$(pct "$BENCH_DIR/region-refresh.txt" 50%)" "$(pct "$BENCH_DIR/region-refresh.txt" 99%)"
-echo "ratio region-refresh / healthz: $(echo "scale=3; $R / $H" | bc)"
+HC=$(cpu_us_per_request "$C0" "$C1" "$BENCH_DIR/healthz.txt"); RC=$(cpu_us_per_request "$C1" "$C2" "$BENCH_DIR/region-refresh.txt")
+printf '%-22s %12s %10s %10s %22s\n' route "requests/s" p50 p99 "server CPU µs/request"
+printf '%-22s %12s %10s %10s %22s\n' "GET /healthz" "$H" "$(pct "$BENCH_DIR/healthz.txt" 50%)" "$(pct "$BENCH_DIR/healthz.txt" 99%)" "$HC"
+printf '%-22s %12s %10s %10s %22s\n' "POST /v1/region-refresh" "$R" "$(pct "$BENCH_DIR/region-refresh.txt" 50%)" "$(pct "$BENCH_DIR/region-refresh.txt" 99%)" "$RC"
+echo "ratio region-refresh / healthz: $(echo "scale=3; $R / $H" | bc) (requests/s), $(echo "scale=3; $HC / $RC" | bc) (server CPU per request)"
 echo "start-up to ready: ${STARTUP} s; RSS: $(rss)"
 grep -q "Non-2xx" "$BENCH_DIR/region-refresh.txt" && { echo "bench-serve.sh: non-2xx responses during the run" >&2; exit 1; }
 stop_server

@@ -38,6 +38,9 @@ struct BenchNearest: AsyncParsableCommand {
         var resident_bytes_per_location: Double
         var brute_force_queries_per_second: Double
         var speedup_vs_brute_force: Double
+        /// Writing a response's wire JSON (what the server sends), and JSONEncoder on the same responses.
+        var wire_json_us: Double
+        var json_encoder_us: Double
     }
 
     func run() async throws {
@@ -63,6 +66,7 @@ struct BenchNearest: AsyncParsableCommand {
             }
             rowsRead.append(Row(id: id, lat: lat, lon: lon, network: k))
         }
+        LocationIndex.releaseFreedMemory()   // the CSV text just freed would otherwise be handed back during the build
         let rssBefore = residentBytes() ?? 0
         let clock = ContinuousClock()
         let t0 = clock.now
@@ -91,16 +95,24 @@ struct BenchNearest: AsyncParsableCommand {
             }
             sink &+= best.count
         }
+        // The server's other per-request cost besides the selection: the response's JSON, against Foundation's encoder.
+        let responses = try requests.prefix(2_000).map { try engine.refresh($0, now: now) }
+        let wire = measure("wire JSON", inputs: responses, seconds: min(seconds, 3)) { sink &+= $0.wireJSON().count }
+        let encoder = JSONEncoder()
+        let encoded = try measure("JSONEncoder", inputs: responses, seconds: min(seconds, 3)) { sink &+= try encoder.encode($0).count }
         if sink == -1 { print("") }
         let output = Output(locations: index.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
                             p99_us: sample.p99_us, build_seconds: buildSeconds, resident_bytes: rss,
                             resident_bytes_per_location: Double(rss) / Double(index.count),
                             brute_force_queries_per_second: brute.queries_per_second,
-                            speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9))
+                            speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9),
+                            wire_json_us: 1e6 / wire.queries_per_second, json_encoder_us: 1e6 / encoded.queries_per_second)
         if json { print(try jsonString(output, pretty: false)); return }
         print(String(format: "%d locations: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), build %.2f s, RSS +%.0f MB (%.0f B/location); brute force %.1f q/s → %.0f×",
                      index.count, sample.queries_per_second, sample.p50_us, sample.p99_us, buildSeconds, Double(rss) / 1e6,
                      output.resident_bytes_per_location, brute.queries_per_second, output.speedup_vs_brute_force))
+        print(String(format: "response JSON: %.1f µs (JSONEncoder %.1f µs, %.1f×)", output.wire_json_us, output.json_encoder_us,
+                     output.json_encoder_us / output.wire_json_us))
     }
 
     func readText(_ path: String) throws -> String {
@@ -109,13 +121,31 @@ struct BenchNearest: AsyncParsableCommand {
     }
 
     /// Calls `body` with the comma-separated fields of every data row (the header is skipped).
+    ///
+    /// One reused field array rather than an array per row: a million freed row arrays would leave the heap
+    /// fragmented, and the index build would reuse those holes, so the resident-memory figure would undercount.
     func forEachCSVRow(_ text: String, limit: Int?, _ body: ([Substring]) throws -> Void) throws {
+        var rest = text[...]
+        var fields: [Substring] = []
+        fields.reserveCapacity(8)
+        var isHeader = true
         var n = 0
-        for (i, line) in text.split(whereSeparator: \.isNewline).enumerated() where i > 0 {
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: \.isNewline) ?? rest.endIndex
+            let line = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            if line.isEmpty { continue }
+            if isHeader { isHeader = false; continue }
             if let limit, n >= limit { break }
-            try body(line.split(separator: ",", omittingEmptySubsequences: false))
+            fields.removeAll(keepingCapacity: true)
+            var start = line.startIndex
+            while let comma = line[start...].firstIndex(of: ",") {
+                fields.append(line[start..<comma])
+                start = line.index(after: comma)
+            }
+            fields.append(line[start...])
+            try body(fields)
             n += 1
         }
     }
 }
-

@@ -45,12 +45,17 @@ func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: 
                          wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
 }
 
-/// Resident set size of this process in bytes (Linux /proc), or nil.
+/// Anonymous resident memory of this process in bytes (`RssAnon` in Linux's /proc/self/status), or nil:
+/// the heap an index lives in, without the mapped binary and libraries, whose pages the kernel may drop
+/// and fault back in at any time.
 func residentBytes() -> Int? {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
+        return kilobytes * 1024
+    }
+    return nil
 }
 
 func printSamples(_ samples: [LatencySample], baseline: String) {

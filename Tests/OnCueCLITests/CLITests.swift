@@ -103,4 +103,30 @@ import Testing
         #expect(regions.last?["kind"] as? String == "refresh")
         #expect(object["cache_ttl_seconds"] as? Int == 21_600)
     }
+
+    /// `bench nearest` on small files in the anchor kit's format, with CRLF line ends and no final newline:
+    /// every store is read (`--limit-stores` honoured), and the figures are there and positive.
+    @Test func benchNearestReadsTheAnchorKitFormat() throws {
+        let (dir, _) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var rng = SeededRandom(seed: 11)
+        var stores = ["id,lon,lat,network_id"]
+        for i in 0..<300 {
+            stores.append("\(i),\(-122.5 + Double(rng.next() % 10_000) / 20_000),\(37.6 + Double(rng.next() % 10_000) / 20_000),\(i % 7)")
+        }
+        var queries = ["qid,lon,lat,pref_network"]
+        for i in 0..<20 { queries.append("\(i),\(-122.4 + Double(i) / 1_000),\(37.7 + Double(i) / 1_000),\(i % 7)") }
+        let storesPath = dir.appendingPathComponent("stores.csv").path, queriesPath = dir.appendingPathComponent("queries.csv").path
+        try Data(stores.joined(separator: "\r\n").utf8).write(to: URL(fileURLWithPath: storesPath))
+        try Data((queries.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: queriesPath))
+        struct Output: Decodable { let locations: Int; let queries_per_second: Double; let p50_us: Double; let wire_json_us: Double }
+        for (limit, expected) in [(nil, 300), (120, 120)] as [(Int?, Int)] {
+            let r = try CLIRunner.run(["bench", "nearest", "--stores", storesPath, "--queries", queriesPath, "--seconds", "0.2",
+                                       "--baseline-queries", "3", "--json"] + (limit.map { ["--limit-stores", "\($0)"] } ?? []))
+            #expect(r.status == 0, "\(r.stderr)")
+            let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
+            #expect(output.locations == expected)
+            #expect(output.queries_per_second > 0 && output.p50_us > 0 && output.wire_json_us > 0)
+        }
+    }
 }

@@ -182,16 +182,21 @@ public final class LocationIndex: Sendable {
     }
 }
 
-/// The build's scratch arrays are freed across several threads' malloc arenas, which glibc keeps mapped;
-/// `malloc_trim` hands them back, so a server's resident memory is the snapshot's, not the build's peak.
-/// (Looked up at run time: Swift's Glibc module does not export `malloc.h`.)
-private func releaseFreedMemory() {
-    #if canImport(Glibc)
-    typealias Trim = @convention(c) (Int) -> Int32
-    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+extension LocationIndex {
+    /// Hands memory that was freed but is still mapped back to the system.
+    ///
+    /// A build's scratch arrays are freed across several threads' malloc arenas, which glibc keeps mapped;
+    /// `malloc_trim` hands them back, so a server's resident memory is the snapshot's, not the build's peak.
+    /// Every build calls it; a benchmark calls it before measuring, so that it measures the index alone.
+    /// (Looked up at run time: Swift's Glibc module does not export `malloc.h`.)
+    public static func releaseFreedMemory() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        #endif
     }
-    #endif
 }
 
 extension LocationIndex {
@@ -240,7 +245,7 @@ extension LocationIndex {
             let started = self.started
             spatialOrder()
             let index = LocationIndex(builder: self, policy: policy, started: started)
-            releaseFreedMemory()
+            LocationIndex.releaseFreedMemory()
             return index
         }
 

@@ -13,7 +13,8 @@ struct BenchNearest: AsyncParsableCommand {
             shared/bench/anchors/gen_data.py. Each query asks for 20 regions within 50 km with its pref_network as
             the card network, radius policy on. Reports queries/s on one core, p50/p99, index build time and
             resident memory; the baseline in the same run is a brute-force scan of every location for the
-            plain 20 nearest (the oracle the tests use), on a sample of the queries.
+            plain 20 nearest (the oracle the tests use), on a sample of the queries. Also reports the time to
+            write a response's wire JSON (what the server sends), beside JSONEncoder on the same responses.
 
             Example:
               swift build -c release

@@ -63,7 +63,6 @@ extension SQLiteLocationStore {
                 """)
         }
         for (_, sql) in state.suspendedTriggers { try db.execute(sql) }
-        bulk = nil
         try endBulkImport()
     }
 
@@ -82,10 +81,12 @@ extension SQLiteLocationStore {
                 WHERE c.location_rowid >= ?1 AND c.location_rowid < ?2
             """)
         var changed = 0
-        if let first = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid LIMIT 1"),
-           let last = try db.scalarInt("SELECT location_rowid FROM main.oncue_import_changed ORDER BY location_rowid DESC LIMIT 1") {
-            var lower = first
-            while lower <= last {
+        let span = try db.statement("SELECT min(location_rowid), max(location_rowid) FROM main.oncue_import_changed")
+        let bounds = try span.step() && !span.isNull(0) ? (first: span.int64(0), last: span.int64(1)) : nil
+        span.reset()
+        if let bounds {
+            var lower = bounds.first
+            while lower <= bounds.last {
                 updated.reset()
                 updated.bind(1, lower)
                 updated.bind(2, lower + Self.reindexSlice)

@@ -32,9 +32,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CPrefetch"),
         .target(name: "Geo", swiftSettings: strict),
         .target(name: "LocationStore", dependencies: ["Geo", "CSQLite"], swiftSettings: strict),
-        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
+        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict),
         .target(name: "ChainImport", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
         .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .target(

@@ -47,7 +47,7 @@ struct Prioritizer {
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         var output: [Region] = []
         output.reserveCapacity(p.maxRegions)
-        for draft in regions { append(draft, to: &output, explain: p.explain) }
+        for i in regions.indices { append(regions[i], to: &output, explain: p.explain) }
         if p.reserveRefreshRegion {
             output.append(Region(id: "oncue-refresh", networkId: "oncue-refresh", lat: p.center.latitude, lon: p.center.longitude,
                                  radiusMeters: refreshAfter, priority: output.count + 1, name: "Refresh region", address: nil, kind: .refresh))
@@ -89,9 +89,9 @@ struct Prioritizer {
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return ceiling }
         var covered: [UInt32] = []
-        for r in regions where r.tier == 1 {
-            covered.append(r.lead.member)
-            for m in r.merged { covered.append(m.member) }
+        for i in regions.indices where regions[i].tier == 1 {
+            covered.append(regions[i].lead.member)
+            for m in regions[i].merged { covered.append(m.member) }
         }
         covered.sort()
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).

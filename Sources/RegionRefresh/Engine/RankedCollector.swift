@@ -59,6 +59,7 @@ struct RankedCollector: KDTreeVisitor {
         var i = ranked.count
         while i > 0 && ranksBefore(c, ranked[i - 1]) { i -= 1 }
         ranked.insert(c, at: i)
+        index.prefetchText(point.member)
         if ranked.count > limit { ranked.removeLast() }
         if ranked.count >= limit, let worst = ranked.last {
             reachMeters = worst.score * maxBoost

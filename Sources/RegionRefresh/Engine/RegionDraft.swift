@@ -14,14 +14,6 @@ struct RegionDraft {
     var parts: [(suffix: Int, center: Coordinate, radius: Double)] = []
 
     var slotCount: Int { 1 + parts.count }
-
-    /// Calls `body` with the lead's point, then each merged one, until it returns true; returns whether it did.
-    @inline(__always)
-    func forEachMemberPoint(_ body: (TreePoint) -> Bool) -> Bool {
-        if body(lead.point) { return true }
-        for m in merged where body(m) { return true }
-        return false
-    }
 }
 
 /// Turns ranked candidates into regions: merges same-network circles whose centres lie within either
@@ -44,7 +36,7 @@ struct RegionAssembler {
             let r = Double(c.point.radius)
             let rule = c.point.rule
             used += 1
-            if rule != .splitVenue, let j = mergeable.indices.first(where: { mergeable[$0] == network && overlaps(c.point, r, regions[$0]) }) {
+            if rule != .splitVenue, let j = firstOverlapping(c.point, r, network: network, mergeable: mergeable, regions: regions) {
                 merge(c.point, index.texts[g].coordinate, r, into: &regions[j])
                 continue
             }
@@ -60,14 +52,25 @@ struct RegionAssembler {
         return used
     }
 
-    private func overlaps(_ p: TreePoint, _ r: Double, _ region: RegionDraft) -> Bool {
-        region.forEachMemberPoint { m in
-            let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
-            let c2 = dx * dx + dy * dy + dz * dz
-            // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
-            if c2 > index.maxRadiusChordSquared { return false }
-            return UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius))
+    /// The first region of `network` with a member whose circle and the new one's contain each other's centre.
+    /// Reads members in place: copying a draft to test it cost more than the test.
+    private func firstOverlapping(_ p: TreePoint, _ r: Double, network: UInt32, mergeable: [UInt32], regions: [RegionDraft]) -> Int? {
+        regions.withUnsafeBufferPointer { regions in
+            for j in mergeable.indices where mergeable[j] == network {
+                if overlaps(p, r, regions[j].lead.point) { return j }
+                for m in regions[j].merged where overlaps(p, r, m) { return j }
+            }
+            return nil
         }
+    }
+
+    @inline(__always)
+    private func overlaps(_ p: TreePoint, _ r: Double, _ m: TreePoint) -> Bool {
+        let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
+        let c2 = dx * dx + dy * dy + dz * dz
+        // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
+        if c2 > index.maxRadiusChordSquared { return false }
+        return UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius))
     }
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.

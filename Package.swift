@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Module order (DESIGN.md): Geo ← LocationStore ← RegionRefresh ← (ChainImport, TraceReplay, RefreshServer) ← oncue.
-// A module never imports one above it.
+// A module never imports one above it. CSQLite and CPrefetch are C leaves used by LocationStore and RegionRefresh.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),

@@ -52,7 +52,7 @@ struct RegionAssembler {
         return used
     }
 
-    /// The first region of `network` with a member whose circle and the new one's contain each other's centre.
+    /// The first region of `network` with a member whose circle holds the new centre, or whose centre the new circle holds.
     /// Reads members in place: copying a draft to test it cost more than the test.
     private func firstOverlapping(_ p: TreePoint, _ r: Double, network: UInt32, mergeable: [UInt32], regions: [RegionDraft]) -> Int? {
         regions.withUnsafeBufferPointer { regions in

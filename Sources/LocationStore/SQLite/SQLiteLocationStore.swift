@@ -14,6 +14,9 @@ public final class SQLiteLocationStore: LocationStore {
     static let mmapBytes = 1 << 30
     /// The state of the bulk import in progress, if any.
     var bulk: BulkImportState?
+    /// Set by a bulk import that moved temporary files to disk (see `sortToFiles`); SQLite allows moving them
+    /// back only outside a transaction.
+    var restoreTempStoreAfterTransaction = false
 
     /// Opens an existing store. Checks that the file is SQLite and an OnCue store of a schema this
     /// build understands before anything is written; upgrades an older schema in one transaction.
@@ -123,6 +126,7 @@ public final class SQLiteLocationStore: LocationStore {
         let depth = transactionDepth
         try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
         transactionDepth += 1
+        defer { if depth == 0 { restoreTempStore() } }
         do {
             let value = try await body()
             transactionDepth -= 1
@@ -136,11 +140,18 @@ public final class SQLiteLocationStore: LocationStore {
         }
     }
 
+    private func restoreTempStore() {
+        guard restoreTempStoreAfterTransaction else { return }
+        restoreTempStoreAfterTransaction = false
+        try? db.execute("PRAGMA temp_store = MEMORY")
+    }
+
     /// The synchronous form of `transaction`, for code that needs no suspension inside.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         let depth = transactionDepth
         try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
         transactionDepth += 1
+        defer { if depth == 0 { restoreTempStore() } }
         do {
             let value = try body()
             transactionDepth -= 1
@@ -165,6 +176,13 @@ public final class SQLiteLocationStore: LocationStore {
             let line = s.text(0)
             if line != "ok" { problems.append(line) }
         }
+        let indexes = try db.statement("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1")
+        for name in SQLiteSchema.locationIndexes {
+            indexes.reset()
+            indexes.bind(1, name)
+            if try !indexes.step() { problems.append("index \(name) is missing") }
+        }
+        indexes.reset()
         // 3 = SpatiaLite 4+ metadata layout.
         let layout = try db.scalarInt("SELECT CheckSpatialMetaData()") ?? 0
         if layout != 3 { problems.append("CheckSpatialMetaData() = \(layout), expected 3") }

@@ -8,6 +8,13 @@ enum SQLiteSchema {
     static let applicationId: Int64 = 0x4F4E_4355
     static let currentVersion = 1
 
+    /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
+    /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
+    static let geohashIndexSQL = "CREATE INDEX locations_by_geohash ON locations(geohash, lat, lon)"
+
+    /// The secondary indexes of `locations` that `verify()` expects.
+    static let locationIndexes = ["locations_by_geohash", "locations_by_network_geohash"]
+
     /// Takes a store from version `step` to `step + 1`.
     static func migrate(_ db: SQLiteConnection, step: Int) throws(StoreError) {
         switch step {
@@ -75,8 +82,7 @@ enum SQLiteSchema {
                     updated_at TEXT NOT NULL,
                     UNIQUE (network_id, external_id)
                 );
-                -- Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
-                CREATE INDEX locations_by_geohash ON locations(geohash, lat, lon);
+                \(geohashIndexSQL);
                 CREATE INDEX locations_by_network_geohash ON locations(network_id, geohash, lat, lon);
                 """)
             // SpatiaLite metadata (WGS84 only), the POINT geometry and its R*Tree, so GIS tools open the file as a layer.

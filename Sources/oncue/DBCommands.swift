@@ -82,7 +82,7 @@ struct DB: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run PRAGMA integrity_check and SpatiaLite's metadata and spatial-index checks.",
+            abstract: "Run PRAGMA integrity_check, check that the location indexes exist, and run SpatiaLite's metadata and spatial-index checks.",
             discussion: """
                 Example:
                   oncue db check stores.sqlite

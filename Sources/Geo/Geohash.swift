@@ -106,14 +106,22 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
         return index
     }
 
-    public var string: String {
-        var bits = interleaved
-        var chars = [UInt8](repeating: 0, count: precision)
-        for i in stride(from: precision - 1, through: 0, by: -1) {
-            chars[i] = Self.alphabet[Int(bits & 31)]
-            bits >>= 5
+    public var string: String { string(suffix: nil) }
+
+    /// The geohash followed by one ASCII byte, written straight into the string's storage: at 12 characters
+    /// or fewer it is a small string with no allocation (an import formats one or more per row).
+    public func string(suffix: UInt8?) -> String {
+        let bits = interleaved, count = precision
+        return String(unsafeUninitializedCapacity: count + 1) { chars in
+            var rest = bits
+            for i in stride(from: count - 1, through: 0, by: -1) {
+                chars[i] = Self.alphabet[Int(rest & 31)]
+                rest >>= 5
+            }
+            guard let suffix else { return count }
+            chars[count] = suffix
+            return count + 1
         }
-        return String(decoding: chars, as: UTF8.self)
     }
 
     public var description: String { string }

@@ -43,7 +43,8 @@ public struct GeohashCover: Sendable, Equatable {
         self.precision = precision
         let limit = Sphere.haversineTerm(meters: radiusMeters)
         var found: [Geohash] = []
-        var seen = Set<UInt64>()
+        // One box yields distinct cells; only the two halves of a box split at the antimeridian can share one.
+        var seen = bounds.boxes.count > 1 ? Set<UInt64>() : nil
         for box in bounds.boxes {
             let rows = Self.indexRange(box.minLatitude, box.maxLatitude, min: -90, span: 180, bits: Geohash.latBits(precision))
             let cols = Self.indexRange(box.minLongitude, box.maxLongitude, min: -180, span: 360, bits: Geohash.lonBits(precision))
@@ -51,7 +52,7 @@ public struct GeohashCover: Sendable, Equatable {
                 for col in cols {
                     let cell = Geohash(precision: precision, lonIndex: col, latIndex: row)
                     guard Self.lowerBoundTerm(from: center, to: cell.box) <= limit * (1 + 1e-9) + 1e-15 else { continue }
-                    if seen.insert(cell.interleaved).inserted { found.append(cell) }
+                    if seen?.insert(cell.interleaved).inserted ?? true { found.append(cell) }
                 }
             }
         }
@@ -75,8 +76,9 @@ public struct GeohashCover: Sendable, Equatable {
     public var stringRanges: [(lower: String, upper: String)] {
         integerRanges.map { range in
             let first = Geohash(precision: precision, interleaved: range.lowerBound).string
-            let last = Geohash(precision: precision, interleaved: range.upperBound - 1).string
-            return (first, last + "{")   // "{" sorts right after "z"
+            // "{" sorts right after "z".
+            let upper = Geohash(precision: precision, interleaved: range.upperBound - 1).string(suffix: UInt8(ascii: "{"))
+            return (first, upper)
         }
     }
 

@@ -16,6 +16,15 @@ import Testing
         }
     }
 
+    @Test func stringWithSuffixAppendsOneByte() throws {
+        let cases = try loadFixture("geohash_encode", as: [Encode].self)
+        for c in cases.prefix(500) {
+            let cell = Geohash(latitude: c.lat, longitude: c.lon, precision: c.precision)
+            #expect(cell.string(suffix: nil) == c.geohash)
+            #expect(cell.string(suffix: UInt8(ascii: "{")) == c.geohash + "{")
+        }
+    }
+
     @Test func decodeMatchesPythonGeohash() throws {
         for c in try loadFixture("geohash_decode", as: [Decode].self) {
             let box = try #require(Geohash(c.geohash)).box

@@ -272,7 +272,6 @@ extension SQLiteLocationStore {
         // DDL needs every statement of the connection at rest.
         db.resetCachedStatements()
         try db.execute("DROP INDEX locations_by_geohash")
-        bulk!.geohashIndexDropped = true
     }
 
     /// Whether `networkId` had no locations when the bulk import began (asked once per network, before its first row).
@@ -409,5 +408,5 @@ struct BulkImportState {
     var inserted = 0
     /// The insert at which the geohash index is dropped (nil: kept throughout).
     var deferIndexAtInsert: Int?
-    var geohashIndexDropped = false
+    var geohashIndexDropped: Bool { deferIndexAtInsert.map { inserted >= $0 } ?? false }
 }

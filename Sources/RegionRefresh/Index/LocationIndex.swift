@@ -62,7 +62,7 @@ public final class LocationIndex: Sendable {
     /// each candidate it keeps, so that the misses overlap instead of coming one per region.
     @inline(__always) func prefetchText(_ location: UInt32) {
         let address = textsAddress &+ UInt(location) &* UInt(MemoryLayout<LocationText>.stride)
-        // A record straddles two cache lines (an array's elements start 32 bytes into a line).
+        // A 64-byte record usually straddles two cache lines: an array's elements start 32 bytes past its header.
         oncue_prefetch(UnsafeRawPointer(bitPattern: address))
         oncue_prefetch(UnsafeRawPointer(bitPattern: address &+ UInt(MemoryLayout<LocationText>.stride - 1)))
     }

@@ -7,8 +7,10 @@ import LocationStore
 /// All inputs of one `run` are one transaction: either every file's rows, network changes and
 /// import-log entries are committed together, or (on any error, or a killed process) nothing is.
 /// Rows are upserted by (network, external id), so importing the same file again reports every
-/// row unchanged. Memory stays flat in the file size: bytes are tokenized chunk by chunk, rows are
-/// written as they are read, and per-import bookkeeping lives in a temporary table.
+/// row unchanged. Memory stays flat in the file size: bytes are tokenized chunk by chunk by a parser
+/// that runs a bounded distance ahead in a task of its own (`ParsePipeline`), so parsing and the
+/// store's writes use two cores; rows are written in file order as they arrive, and per-import
+/// bookkeeping lives in scratch tables.
 ///
 /// ```swift
 /// let importer = ChainImporter(store: store, options: ImportOptions(network: "costco"))
@@ -123,11 +125,19 @@ public final class ChainImporter {
                                       startedAt: fileStarted, status: "running")
             record.id = try store.insertImport(record)
             var file = FileState(session: self, input: input, index: index, importId: record.id)
-            for try await chunk in input.chunks {
-                try file.consume(chunk)
+            var parsed: ParsedFile?
+            for try await event in ParsePipeline.events(RowParser(fileName: input.name, options: options), chunks: input.chunks) {
+                switch event {
+                case .header(let headers, let mapping): try file.begin(headers: headers, mapping: mapping)
+                case .rows(let rows, let bytesRead): try file.importRows(rows, bytesRead: bytesRead)
+                case .finished(let summary): parsed = summary
+                }
             }
-            try file.finishInput()
-            let report = try file.report(seconds: Date().timeIntervalSince(fileStarted))
+            // The parser ends every file it does not fail on with `.finished`; the events stop early only for a cancelled task.
+            try Task.checkCancellation()
+            guard let parsed else { throw ImportError.csv(file: input.name, .emptyFile) }
+            try file.finishInput(parsed)
+            let report = try file.report(parsed, seconds: Date().timeIntervalSince(fileStarted))
             record.fileSize = report.fileSize
             record.sha256 = report.sha256
             record.encoding = report.encoding
@@ -219,20 +229,13 @@ public final class ChainImporter {
         }
     }
 
-    /// One file streaming through: bytes → tokenizer → rows → store.
+    /// One file's rows going into the store, as the parser hands them over.
     private struct FileState {
         let session: Session
         let input: ImportInput
         let index: Int
         let importId: Int64?
-        var sha = SHA256()
-        var detector: EncodingDetector
-        var bytesRead: Int64 = 0
-        var head: [UInt8] = []
-        var tokenizer: CSVTokenizer?
-        var sawBOM = false
-        var fields: RowFields?
-        var check: CoordinateCheck
+        var mapping: ColumnMapping?
         var counts = ImportCounts()
         var rejected: [String: Int] = [:]
         var warnings: [String: Int] = [:]
@@ -241,120 +244,40 @@ public final class ChainImporter {
         var issueBuffer: [ImportIssue] = []
         var byNetwork: [String: Int] = [:]
         var rowIssues: [ImportIssue] = []
-        var nameRowFilter: (index: Int, value: String)?
 
         init(session: Session, input: ImportInput, index: Int, importId: Int64?) {
             self.session = session
             self.input = input
             self.index = index
             self.importId = importId
-            let forced = session.options.encoding ?? session.options.mapping?.encoding.flatMap(TextEncoding.init(name:))
-            detector = EncodingDetector(forced: forced)
-            check = CoordinateCheck(fixCoordinates: session.options.fixCoordinates)
         }
 
-        mutating func consume(_ chunk: [UInt8]) throws {
-            bytesRead += Int64(chunk.count)
-            chunk.withUnsafeBufferPointer { sha.update($0); detector.scan($0) }
-            if tokenizer == nil {
-                head.append(contentsOf: chunk)
-                // The delimiter is detected from the whole header line, so wait for its end.
-                guard head.contains(0x0A) || head.contains(0x0D) || head.count >= 1 << 16 else { return }
-                try start()
-                return
-            }
-            try feed(chunk)
+        mutating func begin(headers: [String], mapping: ColumnMapping) throws {
+            self.mapping = mapping
+            try resolveFixedNetwork(headers: headers)
         }
 
-        mutating func finishInput() throws {
-            if tokenizer == nil {
-                guard !head.isEmpty else { throw ImportError.csv(file: input.name, .emptyFile) }
-                try start()
+        mutating func importRows(_ rows: [ParsedRow], bytesRead: Int64) throws {
+            for row in rows {
+                counts.read += 1
+                rowIssues.removeAll(keepingCapacity: true)
+                try importRow(row)
+                if counts.read & 1023 == 0 {
+                    session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: bytesRead)
+                    if issueBuffer.count >= 1000 { try flushIssues() }
+                }
             }
-            detector.finish()
-            do {
-                var t = tokenizer!
-                try t.finish { record in try self.handle(record) }
-                tokenizer = t
-            } catch let error as CSVError { throw ImportError.csv(file: input.name, error) }
-            if fields == nil { throw ImportError.csv(file: input.name, .emptyFile) }
+        }
+
+        mutating func finishInput(_ parsed: ParsedFile) throws {
             try flushIssues()
-            session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: bytesRead, force: true)
-        }
-
-        private mutating func start() throws {
-            var body = head[...]
-            if body.starts(with: [0xEF, 0xBB, 0xBF]) {
-                sawBOM = true
-                body = body.dropFirst(3)
-            } else if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
-                throw ImportError.csv(file: input.name, .unsupportedEncoding("UTF-16 (byte order mark found)"))
-            }
-            let forced = session.options.delimiter ?? session.options.mapping?.delimiter.flatMap { $0 == "\\t" ? 0x09 : $0.utf8.first }
-            tokenizer = CSVTokenizer(delimiter: forced ?? Self.detectDelimiter(body))
-            check.allowDecimalComma = tokenizer!.delimiter != UInt8(ascii: ",")
-            let rest = Array(body)
-            head = []
-            try feed(rest)
-        }
-
-        /// The most frequent of `,` `;` tab `|` outside quotes on the header line; `,` when none.
-        static func detectDelimiter(_ bytes: ArraySlice<UInt8>) -> UInt8 {
-            let candidates: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
-            var counts = [0, 0, 0, 0]
-            var quoted = false
-            for b in bytes {
-                if b == 0x22 { quoted.toggle() }
-                if quoted { continue }
-                if b == 0x0A || b == 0x0D { break }
-                if let i = candidates.firstIndex(of: b) { counts[i] += 1 }
-            }
-            let best = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) }!
-            return counts[best] > 0 ? candidates[best] : 0x2C
-        }
-
-        private mutating func feed(_ bytes: [UInt8]) throws {
-            var t = tokenizer!
-            tokenizer = nil   // keep the tokenizer uniquely referenced while it runs
-            defer { tokenizer = t }
-            do {
-                try bytes.withUnsafeBufferPointer { buffer in
-                    try t.feed(buffer) { record in try self.handle(record) }
-                }
-            } catch let error as CSVError { throw ImportError.csv(file: input.name, error) }
-        }
-
-        private mutating func handle(_ record: CSVRecord) throws {
-            guard let fields else {
-                let headers = (0..<record.count).map { RowFields.clean(record.field($0), decoder: &detector) ?? "" }
-                do throws(MappingError) {
-                    fields = RowFields(mapping: try ColumnMapping(headers: headers, file: session.options.mapping,
-                                                                  networkColumn: session.options.networkColumn,
-                                                                  networkNameColumn: session.options.networkNameColumn))
-                } catch { throw ImportError.mapping(file: input.name, error) }
-                if let w = session.options.networkNameWhere {
-                    let wanted = w.column.trimmingCharacters(in: .whitespaces)
-                    guard let i = headers.firstIndex(where: { $0.caseInsensitiveCompare(wanted) == .orderedSame }) else {
-                        throw ImportError.mapping(file: input.name, .unknownColumn(role: "network name row", column: w.column, headers: headers))
-                    }
-                    nameRowFilter = (i, w.value)
-                }
-                try resolveFixedNetwork(headers: headers)
-                return
-            }
-            counts.read += 1
-            rowIssues.removeAll(keepingCapacity: true)
-            try importRow(record, fields)
-            if counts.read & 1023 == 0 {
-                session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: bytesRead)
-                if issueBuffer.count >= 1000 { try flushIssues() }
-            }
+            session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: parsed.bytesRead, force: true)
         }
 
         private mutating func resolveFixedNetwork(headers: [String]) throws {
             if session.fixedNetwork != nil { return }
             guard let network = session.options.network ?? session.options.mapping?.network else {
-                if fields?.has(.network) != true { throw ImportError.mapping(file: input.name, .noNetwork(headers: headers)) }
+                if mapping?.columns[.network] == nil { throw ImportError.mapping(file: input.name, .noNetwork(headers: headers)) }
                 return
             }
             switch try session.resolver.resolve(network, displayName: network) {
@@ -364,20 +287,15 @@ public final class ChainImporter {
             session.touchedNetworks.insert(session.fixedNetwork!)
         }
 
-        private mutating func importRow(_ record: CSVRecord, _ fields: RowFields) throws {
-            let line = record.line
-            if record.count > fields.mapping.headers.count, record.field(record.count - 1).contains(where: { $0 != 0x20 }) {
-                warn(line, .extraFields, "\(record.count) fields, the header has \(fields.mapping.headers.count); extra ones ignored")
+        private mutating func importRow(_ row: ParsedRow) throws {
+            let line = row.line
+            if let fieldCount = row.extraFieldCount {
+                warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
             }
-            let region = fields.value(.region, in: record, decoder: &detector)
-            let country = fields.value(.country, in: record, decoder: &detector)
-            let verdict = check.check(latitude: fields.value(.latitude, in: record, decoder: &detector) ?? "",
-                                      longitude: fields.value(.longitude, in: record, decoder: &detector) ?? "",
-                                      region: region, country: country)
             let coordinate: Coordinate
-            switch verdict {
+            switch row.verdict {
             case .rejected(let code, let message):
-                return reject(line, code, message, externalId: fields.value(.id, in: record, decoder: &detector))
+                return reject(line, code, message, externalId: row.id)
             case .accepted(let c, let warning):
                 coordinate = c
                 if let (code, message) = warning { warn(line, code, message) }
@@ -387,37 +305,28 @@ public final class ChainImporter {
             if let fixed = session.fixedNetwork {
                 networkId = fixed
             } else {
-                guard let value = fields.value(.network, in: record, decoder: &detector) else {
-                    return reject(line, .missingNetwork, "the \(fields.mapping.described["network"] ?? "network") column is empty")
+                guard let value = row.network else {
+                    return reject(line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
                 }
-                let displayName = fields.value(.networkName, in: record, decoder: &detector)
-                switch try session.resolver.resolve(value, displayName: displayName) {
+                switch try session.resolver.resolve(value, displayName: row.networkName) {
                 case .success(let id): networkId = id
                 case .failure(.missing): return reject(line, .missingNetwork, "network value '\(value)' has no letters or digits")
                 case .failure(.unknown(let v)): return reject(line, .unknownNetwork, "'\(v)' is neither a network nor an alias")
                 }
-                if let filter = nameRowFilter, let displayName,
-                   RowFields.clean(record.field(filter.index), decoder: &detector) == filter.value {
-                    try session.resolver.rename(networkId, to: displayName)
-                }
+                if row.namesNetwork, let displayName = row.networkName { try session.resolver.rename(networkId, to: displayName) }
                 session.touchedNetworks.insert(networkId)
             }
 
-            let address = fields.value(.address, in: record, decoder: &detector)
-            let name = try fields.value(.name, in: record, decoder: &detector) ?? session.networkName(networkId)
-            var postal = fields.value(.postalCode, in: record, decoder: &detector)
-            if postal == nil, !fields.has(.postalCode), let address { postal = PostalCode.zipInAddress(address) }
-            let isUS = country.map(USRegions.isUnitedStates) ?? (region.flatMap(USRegions.region) != nil)
-            if isUS, let p = postal, let fixed = PostalCode.restoredZip(p) {
-                warn(line, .zipLeadingZero, "ZIP '\(p)' lost its leading zeros; stored as \(fixed)")
-                postal = fixed
+            let name = try row.name ?? session.networkName(networkId)
+            if let before = row.zipBeforeRestoring, let restored = row.postalCode {
+                warn(line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
             }
-            let givenId = fields.value(.id, in: record, decoder: &detector)
-            let externalId = givenId ?? StableId.derive(name: name, address: address, latitude: coordinate.latitude,
-                                                        longitude: coordinate.longitude)
-            let location = Location(networkId: networkId, externalId: externalId, name: name, address: address,
-                                    city: fields.value(.city, in: record, decoder: &detector), region: region, postalCode: postal,
-                                    country: country, coordinate: coordinate, sourceImportId: importId)
+            let givenId = row.id
+            let externalId = givenId ?? row.derivedId ?? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude,
+                                                                         longitude: coordinate.longitude)
+            let location = Location(networkId: networkId, externalId: externalId, name: name, address: row.address,
+                                    city: row.city, region: row.region, postalCode: row.postalCode,
+                                    country: row.country, coordinate: coordinate, sourceImportId: importId)
             if let first = try store.markSeen(location.id, line: line) {
                 return givenId == nil
                     ? reject(line, .duplicateRow, "repeats line \(first) (same name, address and coordinates)", externalId: externalId)
@@ -471,15 +380,13 @@ public final class ChainImporter {
 
         private var store: SQLiteLocationStore { session.store }
 
-        mutating func report(seconds: Double) throws -> FileReport {
+        mutating func report(_ parsed: ParsedFile, seconds: Double) throws -> FileReport {
             try flushIssues()
-            let delimiter = tokenizer.map { $0.delimiter == 0x09 ? "\\t" : String(UnicodeScalar($0.delimiter)) } ?? ","
-            let encoding = detector.isMixed ? "mixed utf-8/\(detector.encoding.rawValue)" : detector.encoding.rawValue
-            return FileReport(importId: session.options.dryRun ? nil : importId, fileName: input.name, fileSize: bytesRead,
-                              sha256: sha.finalizeHex(), encoding: encoding, mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM,
-                              delimiter: delimiter, columns: fields?.mapping.described ?? [:], headers: fields?.mapping.headers ?? [],
-                              counts: counts, rejectedByReason: rejected, warningsByReason: warnings, issues: sample,
-                              issuesTruncated: truncated, rowsByNetwork: byNetwork, seconds: seconds)
+            return FileReport(importId: session.options.dryRun ? nil : importId, fileName: input.name, fileSize: parsed.bytesRead,
+                              sha256: parsed.sha256, encoding: parsed.encoding, mixedEncoding: parsed.mixedEncoding,
+                              hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter, columns: mapping?.described ?? [:],
+                              headers: mapping?.headers ?? [], counts: counts, rejectedByReason: rejected, warningsByReason: warnings,
+                              issues: sample, issuesTruncated: truncated, rowsByNetwork: byNetwork, seconds: seconds)
         }
     }
 }

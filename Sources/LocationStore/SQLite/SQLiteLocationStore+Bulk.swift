@@ -222,7 +222,9 @@ extension SQLiteLocationStore {
     public func bulkUpsert(_ location: Location, timestamp: String) throws(StoreError) -> UpsertOutcome {
         // A network with no locations before the import cannot hold this row unless the import listed its id
         // already, which `markSeen` reports first: skip the probe.
-        if try bulkNetworkWasEmpty(location.networkId) { return try bulkInsert(location, timestamp: timestamp) }
+        if let number = try bulkEmptyNetworkNumber(location.networkId) {
+            return try bulkInsert(location, timestamp: timestamp, emptyNetworkNumber: number)
+        }
         let probe = try db.statement("""
             SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
                 AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
@@ -250,10 +252,10 @@ extension SQLiteLocationStore {
             try noteUpdated(rowid: existingRowid!)
             return .updated
         }
-        return try bulkInsert(location, timestamp: timestamp)
+        return try bulkInsert(location, timestamp: timestamp, emptyNetworkNumber: nil)
     }
 
-    private func bulkInsert(_ location: Location, timestamp: String) throws(StoreError) -> UpsertOutcome {
+    private func bulkInsert(_ location: Location, timestamp: String, emptyNetworkNumber: UInt64?) throws(StoreError) -> UpsertOutcome {
         let geohash = Geohash(location.coordinate, precision: 12).string
         let s = try db.statement("""
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
@@ -270,7 +272,7 @@ extension SQLiteLocationStore {
             throw error
         }
         try countInsert()
-        if let number = bulk?.emptyNetworkNumbers[location.networkId] {
+        if let number = emptyNetworkNumber {
             bulk!.occupied.insert(network: number, cell: Geohash(location.coordinate, precision: OccupiedCells.precision))
         }
         return .inserted
@@ -287,25 +289,19 @@ extension SQLiteLocationStore {
         try db.execute("DROP INDEX locations_by_geohash")
     }
 
-    /// Whether `networkId` had no locations when the bulk import began (asked once per network, before its first row).
-    private func bulkNetworkWasEmpty(_ networkId: String) throws(StoreError) -> Bool {
+    /// The number of `networkId` in the import's `occupied` cells if it had no locations when the bulk import
+    /// began; nil if it had some (asked once per network, before its first row), or outside a bulk import.
+    private func bulkEmptyNetworkNumber(_ networkId: String) throws(StoreError) -> UInt64? {
         // Through `bulk` itself, never a copy of it: a copy alive while `bulk` changes would copy its bit set.
-        guard bulk != nil else { return false }
-        if let known = bulk!.networkWasEmpty[networkId] { return known }
+        guard bulk != nil else { return nil }
+        if let known = bulk!.networkNumbers[networkId] { return known == 0 ? nil : known }
         let s = try db.statement("SELECT 1 FROM locations WHERE network_id = ?1 LIMIT 1")
         s.bind(1, networkId)
         let empty = try !s.step()
         s.reset()
-        bulk!.networkWasEmpty[networkId] = empty
-        if empty { bulk!.emptyNetworkNumbers[networkId] = UInt64(bulk!.emptyNetworkNumbers.count + 1) }
-        return empty
-    }
-
-    /// Whether a bulk import's rows of a network empty before it hold none in `cells` (then nothing else can be there).
-    private func bulkImportCertainlyHasNone(networkId: String, in cells: [Geohash]) throws(StoreError) -> Bool {
-        guard try bulkNetworkWasEmpty(networkId), let number = bulk?.emptyNetworkNumbers[networkId], let occupied = bulk?.occupied
-        else { return false }
-        return !cells.contains { occupied.mayContain(network: number, cell: $0) }
+        let number = empty ? UInt64(bulk!.networkNumbers.count + 1) : 0
+        bulk!.networkNumbers[networkId] = number
+        return empty ? number : nil
     }
 
     /// Remembers an updated row whose point the spatial index must take again at `finishBulkImport()`.
@@ -331,12 +327,16 @@ extension SQLiteLocationStore {
     }
 
     /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances.
-    /// Reads only the (network, geohash, lat, lon) index.
+    /// Reads only the (network, geohash, lat, lon) index, and, during a bulk import, not even that for a network
+    /// that was empty when the import began and whose rows so far fill none of the cells around `center`.
     public func neighbours(networkId: String, center: Coordinate, withinMeters meters: Double,
                            excludingId: String) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
+        if let number = try bulkEmptyNetworkNumber(networkId), let occupied = bulk?.occupied,
+           !occupied.mayHoldRow(network: number, near: center, withinMeters: meters) {
+            return []
+        }
         // A fixed precision skips the precision search: cells of ≈ 38 × 19 m suit the metre-scale radii this serves.
-        let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? OccupiedCells.precision : 6)
-        if cover.precision == OccupiedCells.precision, try bulkImportCertainlyHasNone(networkId: networkId, in: cover.cells) { return [] }
+        let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : 6)
         let s = try db.statement("""
             SELECT id, lat, lon FROM locations INDEXED BY locations_by_network_geohash
             WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3
@@ -429,9 +429,8 @@ struct BulkImportState {
     var scratch: String
     /// SpatiaLite's per-row triggers on `locations`, dropped for the import: (name, SQL).
     var suspendedTriggers: [(name: String, sql: String)] = []
-    var networkWasEmpty: [String: Bool] = [:]
-    /// A number for each network that had no locations when the import began: its key in `occupied`.
-    var emptyNetworkNumbers: [String: UInt64] = [:]
+    /// For each network asked about: 0 if it had locations when the import began, else its key in `occupied` (1, 2, …).
+    var networkNumbers: [String: UInt64] = [:]
     /// The cells the import has inserted rows of those networks into.
     var occupied: OccupiedCells
     /// Rows inserted so far.

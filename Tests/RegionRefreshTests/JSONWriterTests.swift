@@ -24,6 +24,29 @@ struct JSONWriterTests {
         }
     }
 
+    /// Fractions are written without `description` when a few digits say them exactly: the text must read
+    /// back to the same Double, and be the standard library's shortest text wherever that has no exponent.
+    @Test func fractionsReadBackExactlyAndMatchTheShortestForm() throws {
+        var rng = SeededRandom(seed: 2026)
+        var values: [Double] = [0.5, -0.5, 0.1, -0.1, 1e-9, 0.000123, 40.7128, -73.935242, 123.456789012, 1.0 / 3.0, .pi,
+                                0.30000000000000004, 9.0e14 + 0.5, -1e-7, 5e-324, Double.leastNormalMagnitude]
+        for _ in 0..<5_000 {
+            let decimals = Int.random(in: 1...12, using: &rng)
+            let scale = pow(10, Double(decimals))
+            // Coordinates as CSV files give them (a few decimals), and arbitrary doubles.
+            values.append((Double.random(in: -180...180, using: &rng) * scale).rounded() / scale)
+            values.append(Double.random(in: -1e6...1e6, using: &rng))
+            values.append(Double.random(in: 0..<1, using: &rng) * pow(10, Double(Int.random(in: -12...3, using: &rng))))
+        }
+        for v in values where v != v.rounded() {
+            var w = JSONWriter()
+            w.number(v)
+            let text = String(decoding: w.bytes, as: UTF8.self)
+            #expect(Double(text) == v, "\(v) written as \(text)")
+            if !v.description.contains("e") { #expect(text == v.description, "\(v)") }
+        }
+    }
+
     @Test func writtenDocumentsParseBackWithFoundation() throws {
         var w = JSONWriter()
         w.beginObject()

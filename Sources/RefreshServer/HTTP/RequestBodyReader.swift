@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -10,7 +11,7 @@ struct RequestBodyReader: Sendable {
     /// The body of a request that must be `application/json`.
     func json(_ request: Request) async throws -> ByteBuffer {
         try Self.requireMediaType(request, "application/json")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBytes {
+        if let length = request.headers.first(.contentLength).flatMap({ Int($0) }), length > maxBytes {
             throw APIError.bodyTooLarge(limit: maxBytes)
         }
         let body = request.body
@@ -35,7 +36,7 @@ struct RequestBodyReader: Sendable {
 
     /// 415 unless the request says it carries `expected` (parameters such as charset are allowed).
     static func requireMediaType(_ request: Request, _ expected: String, alternatives: [String] = []) throws {
-        guard let value = request.headers[.contentType] else {
+        guard let value = request.headers.first(.contentType) else {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Content-Type must be \(expected)")
         }
         // Phones send exactly this; Foundation's trimming below bridges through NSString (5 % of a request).
@@ -55,5 +56,14 @@ struct RequestBodyReader: Sendable {
         case .dataCorrupted(let context): context.codingPath.isEmpty ? "not valid JSON" : "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' is invalid"
         @unknown default: "invalid"
         }
+    }
+}
+
+extension HTTPFields {
+    /// The first value of a header. The subscript joins all values of the name into a new string, which
+    /// showed in profiles of the refresh route; these headers come once.
+    func first(_ name: HTTPField.Name) -> String? {
+        for field in self where field.name == name { return field.value }
+        return nil
     }
 }

@@ -97,11 +97,41 @@ public struct JSONWriter: ~Copyable {
         separator()
         if value == value.rounded(), abs(value) < 9.0e15 {
             digits(Int64(value))
-        } else {
+        } else if !shortDecimal(value) {
             var text = value.description
             text.withUTF8 { append($0) }
         }
         needsComma = true
+    }
+
+    /// Writes `value` with the fewest fraction digits (at most 9) that read back to exactly `value`, without the
+    /// String that `description` allocates: coordinates are most of a response's numbers. `M / 10⁹` is correctly
+    /// rounded, as is a JSON reader's parse of "M e-9", so both give the Double nearest to that decimal: when the
+    /// first equals `value`, so does the second; dropping M's trailing zeros keeps the decimal, and so the Double.
+    /// Returns false (nothing written) when no such decimal exists.
+    private mutating func shortDecimal(_ value: Double) -> Bool {
+        let magnitude = abs(value)
+        let scaled = (magnitude * 1e9).rounded()
+        guard scaled < 9.0e15, scaled / 1e9 == magnitude else { return false }
+        var fraction = Int64(scaled) % 1_000_000_000
+        var width = 9
+        while fraction % 10 == 0 && width > 0 {
+            fraction /= 10
+            width -= 1
+        }
+        guard width > 0 else { return false }
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(Int64(scaled) / 1_000_000_000)
+        byte(UInt8(ascii: "."))
+        // The fraction's leading zeros, then its digits.
+        var rest = fraction
+        while rest > 0 {
+            rest /= 10
+            width -= 1
+        }
+        for _ in 0..<width { byte(UInt8(ascii: "0")) }
+        digits(fraction)
+        return true
     }
 
     public mutating func bool(_ value: Bool) {

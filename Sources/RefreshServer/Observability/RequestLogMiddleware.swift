@@ -28,7 +28,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
         let route = context.endpointPath
         metrics.record(method: request.method.rawValue, path: route, status: response.status.code, seconds: seconds)
-        let level: Logger.Level = response.status.code >= 500 ? .error : .info
+        // 503 is the answer while the index loads (/readyz is polled then), not a fault of the server.
+        let level: Logger.Level = response.status.code >= 500 && response.status != .serviceUnavailable ? .error : .info
         if context.logger.logLevel <= level {
             context.logger.log(level: level, "request", metadata: [
                 "method": .string(request.method.rawValue),

@@ -29,7 +29,7 @@ struct JSONWriterTests {
     @Test func fractionsReadBackExactlyAndMatchTheShortestForm() throws {
         var rng = SeededRandom(seed: 2026)
         var values: [Double] = [0.5, -0.5, 0.1, -0.1, 1e-9, 0.000123, 40.7128, -73.935242, 123.456789012, 1.0 / 3.0, .pi,
-                                0.30000000000000004, 9.0e14 + 0.5, -1e-7, 5e-324, Double.leastNormalMagnitude]
+                                0.30000000000000004, 9.0e14 + 0.5, -1e-7, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude]
         for _ in 0..<5_000 {
             let decimals = Int.random(in: 1...12, using: &rng)
             let scale = pow(10, Double(decimals))

@@ -9,7 +9,8 @@ enum ParsePipeline {
                        depth: Int = 8) -> ParseEvents {
         let (stream, continuation) = AsyncThrowingStream<ParseEvent, any Error>.makeStream()
         let permits = Permits(depth)
-        let producer = Task {
+        // On the global pool even when the import itself runs on a dedicated executor (the server's), so the two overlap.
+        let producer = Task(executorPreference: globalConcurrentExecutor) {
             var parser = parser
             do {
                 for try await chunk in chunks {

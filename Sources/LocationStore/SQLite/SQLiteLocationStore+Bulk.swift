@@ -198,7 +198,6 @@ extension SQLiteLocationStore {
     /// Records that the import lists `id` at `line`. Returns nil the first time, and the line that
     /// listed it first when the id was already seen (an in-file duplicate).
     public func markSeen(_ id: String, line: Int) throws(StoreError) -> Int? {
-        if hackSkipSeen { return nil }
         let insert = try db.statement("INSERT INTO \(scratch).oncue_import_seen (id, line) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING")
         insert.bind(1, id)
         insert.bind(2, line)
@@ -420,7 +419,6 @@ extension SQLiteLocationStore {
     }
 }
 
-let hackSkipSeen = ProcessInfo.processInfo.environment["HACK_SKIP_SEEN"] != nil
 /// What a bulk import in progress has changed about the store's usual behaviour, to undo at its end.
 struct BulkImportState {
     /// Rows inserted by the import get ROWIDs from here on (SQLite assigns max(ROWID) + 1).

@@ -11,10 +11,13 @@ struct BenchNearest: AsyncParsableCommand {
         discussion: """
             Reads `stores.csv` (id,lon,lat,network_id) and `queries.csv` (qid,lon,lat,pref_network) as written by
             shared/bench/anchors/gen_data.py. Each query asks for 20 regions within 50 km with its pref_network as
-            the card network, radius policy on. Reports queries/s on one core, p50/p99, index build time and
+            the card network, radius policy on. The selection timed is `RegionRefreshEngine.select`, what the server
+            calls: every region chosen, merged, split and placed, and the refresh distance, before any string is
+            copied out of the index. Reports queries/s on one core, p50/p99, index build time and
             resident memory; the baseline in the same run is a brute-force scan of every location for the
             plain 20 nearest (the oracle the tests use), on a sample of the queries. Also reports the time to
-            write a response's wire JSON (what the server sends), beside JSONEncoder on the same responses.
+            write a response's wire JSON from a selection (what the server sends), beside JSONEncoder on the same
+            responses built as `RegionRefreshResponse` values.
 
             Example:
               swift build -c release
@@ -82,7 +85,7 @@ struct BenchNearest: AsyncParsableCommand {
         let engine = RegionRefreshEngine(index: index)
         let now = Date()
         var sink = 0
-        let sample = try measure("selection", inputs: requests, seconds: seconds) { sink &+= try engine.refresh($0, now: now).regions.count }
+        let sample = try measure("selection", inputs: requests, seconds: seconds) { sink &+= try engine.select($0, now: now).regionCount }
         let coords = rowsRead.map { Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon) }
         let brute = measure("brute force", inputs: Array(requests.prefix(baselineQueries)), seconds: min(seconds, 10)) { r in
             var best: [(Double, Int)] = []
@@ -97,8 +100,9 @@ struct BenchNearest: AsyncParsableCommand {
             sink &+= best.count
         }
         // The server's other per-request cost besides the selection: the response's JSON, against Foundation's encoder.
-        let responses = try requests.prefix(2_000).map { try engine.refresh($0, now: now) }
-        let wire = measure("wire JSON", inputs: responses, seconds: min(seconds, 3)) { sink &+= $0.wireJSON().count }
+        let selections = try requests.prefix(2_000).map { try engine.select($0, now: now) }
+        let wire = measure("wire JSON", inputs: selections, seconds: min(seconds, 3)) { sink &+= $0.wireJSON().count }
+        let responses = selections.map { $0.response() }
         let encoder = JSONEncoder()
         let encoded = try measure("JSONEncoder", inputs: responses, seconds: min(seconds, 3)) { sink &+= try encoder.encode($0).count }
         if sink == -1 { print("") }

@@ -48,7 +48,8 @@ func randomParameters(_ rng: inout SeededRandom, fixture: OracleFixture) -> Refr
                              cardNetworks: cards, maxRegions: maxRegions, networkVisits: visits,
                              localHour: Bool.random(using: &rng) ? Int.random(in: 0..<24, using: &rng) : nil,
                              includeOtherNetworks: Double.random(in: 0..<1, using: &rng) < 0.8,
-                             reserveRefreshRegion: Double.random(in: 0..<1, using: &rng) < 0.3)
+                             reserveRefreshRegion: Double.random(in: 0..<1, using: &rng) < 0.3,
+                             explain: Double.random(in: 0..<1, using: &rng) < 0.2)
 }
 
 func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
@@ -59,7 +60,11 @@ func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
     var nonEmpty = 0
     for q in 0..<queries {
         let p = randomParameters(&rng, fixture: fixture)
-        let response = try! engine.refresh(p, now: now)
+        let selection = try! engine.select(p, now: now)
+        let response = selection.response()
+        // The server writes from the selection; the CLI and the simulator from the response: the same bytes.
+        #expect(selection.wireJSON() == response.wireJSON(), "wire JSON, query \(q)")
+        #expect(selection.regionCount == response.regions.count)
         let expected = oracle.select(p)
         let locationRegions = response.regions.filter { $0.kind == .location }
         let got = locationRegions.map { $0.id.contains("#") ? String($0.id.prefix { $0 != "#" }) + "#" : $0.id }

@@ -6,10 +6,10 @@ extension JSONWriter {
     var buffer: ByteBuffer { ByteBuffer(bytes: written) }
 }
 
-extension RegionRefreshResponse {
-    /// The wire JSON as a response body.
+extension RegionSelection {
+    /// The wire JSON of the response as a response body.
     func jsonBuffer() -> ByteBuffer {
-        var w = JSONWriter(capacity: 256 + regions.count * 256)
+        var w = JSONWriter(capacity: 256 + regionCount * 256)
         write(to: &w)
         return w.buffer
     }

@@ -35,13 +35,13 @@ struct PublicRoutes: Sendable {
         let body = try await bodies.json(request)
         let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
-        let response = try engine.refresh(parameters, now: Date())
+        let selection = try engine.select(parameters, now: Date())
         if context.logger.logLevel <= .debug {
             // A 5-character geohash is a ~5 km cell: enough to debug locality, too coarse to track a person.
             let cell = Geohash(latitude: parameters.center.latitude, longitude: parameters.center.longitude, precision: 5).string
-            context.logger.debug("region refresh", metadata: ["cell": .string(cell), "regions": .stringConvertible(response.regions.count)])
+            context.logger.debug("region refresh", metadata: ["cell": .string(cell), "regions": .stringConvertible(selection.regionCount)])
         }
-        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: response.jsonBuffer()))
+        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: selection.jsonBuffer()))
     }
 
     func networks(_ request: Request, context: ServerContext) throws -> Response {

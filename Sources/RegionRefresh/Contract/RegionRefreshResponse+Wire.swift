@@ -14,16 +14,23 @@ extension RegionRefreshResponse {
         w.beginArray()
         for region in regions { region.write(to: &w) }
         w.endArray()
+        Self.writeTrailer(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
+                          coverageGuaranteed: coverageGuaranteed, to: &w)
+        w.endObject()
+    }
+
+    /// The members after `regions`.
+    static func writeTrailer(refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+                             to w: inout JSONWriter) {
         w.key("refresh_after_meters"); w.number(refreshAfterMeters)
         w.key("cache_ttl_seconds"); w.int(cacheTtlSeconds)
         w.key("server_time"); w.string(serverTime)
         w.key("coverage_guaranteed"); w.bool(coverageGuaranteed)
-        w.endObject()
     }
 }
 
 extension Region {
-    fileprivate func write(to w: inout JSONWriter) {
+    func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(id)
         w.key("network_id"); w.string(networkId)

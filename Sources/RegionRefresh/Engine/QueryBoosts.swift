@@ -34,6 +34,10 @@ struct QueryBoosts {
         return c < 0 ? 1 : categoryBoost[Int(c)]
     }
 
+    /// Both boosts of a location of `network`: what its boundary distance is divided by.
+    @inline(__always)
+    func combined(_ network: UInt32) -> Double { visit(network) * time(network) }
+
     /// The largest combined boost a location of `network` can get (nil = any network).
     func maxBoost(network: UInt32?) -> Double {
         if let network { return visit(network) * time(network) }

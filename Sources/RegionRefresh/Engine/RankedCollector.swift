@@ -4,8 +4,6 @@ struct Candidate {
     var member: UInt32 { point.member }
     var distance: Double
     var score: Double
-    var visitBoost: Double
-    var timeBoost: Double
 }
 
 /// Keeps the `limit` best-ranked locations a k-d tree search finds, and tightens the search bound to
@@ -23,6 +21,7 @@ struct RankedCollector: KDTreeVisitor {
     var boundSquared: Double
     /// Once full, nothing ranks before the worst kept unless its boundary distance is within worst score × largest boost.
     private(set) var reachMeters = Double.infinity
+    /// Best first; at most `limit`.
     private(set) var ranked: [Candidate] = []
 
     init(index: LocationIndex, boosts: QueryBoosts, limit: Int, radiusLimit: Double, maxBoost: Double, maxRadius: Double,
@@ -35,14 +34,17 @@ struct RankedCollector: KDTreeVisitor {
         self.maxRadius = maxRadius
         self.excluded = excluded
         self.boundSquared = UnitVector.chordSquared(meters: radiusLimit)
-        ranked.reserveCapacity(limit + 1)
+        ranked.reserveCapacity(limit)
     }
 
     /// Whether the collector holds `limit` candidates (more may exist beyond them).
     var isFull: Bool { ranked.count >= limit }
 
     @inline(__always)
-    func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
+    func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool { Self.ranksBefore(a, b, in: index) }
+
+    @inline(__always)
+    static func ranksBefore(_ a: Candidate, _ b: Candidate, in index: LocationIndex) -> Bool {
         if a.score != b.score { return a.score < b.score }
         if a.distance != b.distance { return a.distance < b.distance }
         return index.id(Int(a.member)) < index.id(Int(b.member))
@@ -53,27 +55,36 @@ struct RankedCollector: KDTreeVisitor {
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
         if d > radiusLimit { return }
-        let v = boosts.visit(network), t = boosts.time(network)
-        let c = Candidate(point: point, distance: d, score: max(0, d - Double(point.radius)) / (v * t), visitBoost: v, timeBoost: t)
-        if ranked.count >= limit, let last = ranked.last, !ranksBefore(c, last) { return }
-        var i = ranked.count
-        while i > 0 && ranksBefore(c, ranked[i - 1]) { i -= 1 }
-        ranked.insert(c, at: i)
+        let c = Candidate(point: point, distance: d, score: max(0, d - Double(point.radius)) / boosts.combined(network))
+        let full = ranked.count >= limit
+        if full && !ranksBefore(c, ranked[limit - 1]) { return }
         index.prefetchText(point.member)
-        if ranked.count > limit { ranked.removeLast() }
-        if ranked.count >= limit, let worst = ranked.last {
-            reachMeters = worst.score * maxBoost
-            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
+        // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
+        // worst) and moves up past the ones it ranks before.
+        if full { ranked[limit - 1] = c } else { ranked.append(c) }
+        let index = self.index
+        ranked.withUnsafeMutableBufferPointer { list in
+            var i = list.count - 1
+            while i > 0 && Self.ranksBefore(c, list[i - 1], in: index) {
+                list[i] = list[i - 1]
+                i -= 1
+            }
+            list[i] = c
         }
+        if ranked.count >= limit { tighten() }
+    }
+
+    private mutating func tighten() {
+        reachMeters = ranked[limit - 1].score * maxBoost
+        boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
     }
 
     /// Prepares the collector for a search of another tree (several card networks share one ranking).
     mutating func retarget(maxBoost: Double, maxRadius: Double) {
         self.maxBoost = maxBoost
         self.maxRadius = maxRadius
-        if ranked.count >= limit, let worst = ranked.last {
-            reachMeters = worst.score * maxBoost
-            boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
+        if ranked.count >= limit {
+            tighten()
         } else {
             reachMeters = .infinity
             boundSquared = UnitVector.chordSquared(meters: radiusLimit)

@@ -1,19 +1,60 @@
 import Geo
 
 /// A region being assembled: one location's circle, possibly grown to enclose same-network near-duplicates.
+///
+/// A plain value with no arrays of its own (the members merged into it live in `RegionList.merged`), so
+/// placing, copying and discarding drafts costs no reference counting.
 struct RegionDraft {
     var lead: Candidate
     var tier: Int
     var network: UInt32
-    /// Same-network locations merged into the lead's region (usually none: an empty array costs no allocation).
-    var merged: [TreePoint] = []
+    /// How many same-network locations were merged into the lead's region.
+    var mergedCount = 0
+    /// Extra circles of a split venue (the ring circles kept, nearest the phone first).
+    var partCount = 0
     var center: Coordinate
     var radius: Double
     var rule: RadiusPolicy.Rule
-    /// Extra circles of a split venue: (suffix, centre, radius).
-    var parts: [(suffix: Int, center: Coordinate, radius: Double)] = []
 
-    var slotCount: Int { 1 + parts.count }
+    var slotCount: Int { 1 + partCount }
+}
+
+/// The drafts of one selection, in placement order, and the locations merged into them.
+struct RegionList {
+    struct Merged {
+        var region: Int
+        var point: TreePoint
+    }
+
+    var drafts: [RegionDraft] = []
+    /// Usually empty (no allocation): near-duplicates are the exception.
+    var merged: [Merged] = []
+    private(set) var slotsUsed = 0
+
+    init(capacity: Int) { drafts.reserveCapacity(capacity) }
+
+    mutating func append(_ draft: RegionDraft) {
+        drafts.append(draft)
+        slotsUsed += draft.slotCount
+    }
+
+    mutating func merge(_ point: TreePoint, into region: Int) {
+        merged.append(Merged(region: region, point: point))
+        drafts[region].mergedCount += 1
+    }
+
+    /// Drops the drafts from `count` on, with their merged members.
+    mutating func truncate(to count: Int) {
+        guard count < drafts.count else { return }
+        for draft in drafts[count...] { slotsUsed -= draft.slotCount }
+        drafts.removeSubrange(count...)
+        merged.removeAll { $0.region >= count }
+    }
+
+    /// The members merged into region `j` (not its lead).
+    func members(of j: Int) -> some Sequence<TreePoint> {
+        merged.lazy.filter { $0.region == j }.map(\.point)
+    }
 }
 
 /// Turns ranked candidates into regions: merges same-network circles whose centres lie within either
@@ -24,41 +65,38 @@ struct RegionAssembler {
     let policy: RadiusPolicy
 
     /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
-    func place(_ candidates: [Candidate], tier: Int, slots: Int, into regions: inout [RegionDraft], phone: Coordinate) -> Int {
+    func place(_ candidates: [Candidate], tier: Int, slots: Int, into regions: inout RegionList, phone: Coordinate) -> Int {
         var used = 0
-        var totalSlots = regions.reduce(0) { $0 + $1.slotCount }
-        // Networks of mergeable regions (split venues never merge), kept flat so the scan below stays cheap.
-        var mergeable: [UInt32] = regions.map { $0.parts.isEmpty && $0.rule != .splitVenue ? $0.network : UInt32.max }
         for c in candidates {
-            if totalSlots >= slots { break }
+            if regions.slotsUsed >= slots { break }
             let g = Int(c.member)
-            let network = c.point.network
             let r = Double(c.point.radius)
             let rule = c.point.rule
             used += 1
-            if rule != .splitVenue, let j = firstOverlapping(c.point, r, network: network, mergeable: mergeable, regions: regions) {
-                merge(c.point, index.texts[g].coordinate, r, into: &regions[j])
+            if rule != .splitVenue, let j = firstOverlapping(c.point, r, in: regions) {
+                regions.merge(c.point, into: j)
+                merge(c.point, index.texts[g].coordinate, r, into: &regions.drafts[j])
                 continue
             }
-            let center = index.texts[g].coordinate
-            var draft = RegionDraft(lead: c, tier: tier, network: network, center: center, radius: r, rule: rule)
+            var draft = RegionDraft(lead: c, tier: tier, network: c.point.network, center: index.texts[g].coordinate, radius: r, rule: rule)
             if rule == .splitVenue {
-                split(&draft, available: slots - totalSlots, phone: phone)
+                draft.radius = Self.partRadius(venue: r)
+                draft.partCount = min(max(0, policy.splitCircleCount - 1), max(0, slots - regions.slotsUsed - 1))
             }
-            totalSlots += draft.slotCount
-            mergeable.append(rule == .splitVenue ? UInt32.max : network)
             regions.append(draft)
         }
         return used
     }
 
-    /// The first region of `network` with a member whose circle holds the new centre, or whose centre the new circle holds.
-    /// Reads members in place: copying a draft to test it cost more than the test.
-    private func firstOverlapping(_ p: TreePoint, _ r: Double, network: UInt32, mergeable: [UInt32], regions: [RegionDraft]) -> Int? {
-        regions.withUnsafeBufferPointer { regions in
-            for j in mergeable.indices where mergeable[j] == network {
-                if overlaps(p, r, regions[j].lead.point) { return j }
-                for m in regions[j].merged where overlaps(p, r, m) { return j }
+    /// The first mergeable region of the point's network with a member whose circle holds the new centre,
+    /// or whose centre the new circle holds. Split venues never merge.
+    private func firstOverlapping(_ p: TreePoint, _ r: Double, in regions: RegionList) -> Int? {
+        regions.drafts.withUnsafeBufferPointer { drafts in
+            for j in drafts.indices where drafts[j].network == p.network && drafts[j].rule != .splitVenue {
+                if overlaps(p, r, drafts[j].lead.point) { return j }
+                if drafts[j].mergedCount > 0 {
+                    for m in regions.merged where m.region == j && overlaps(p, r, m.point) { return j }
+                }
             }
             return nil
         }
@@ -75,7 +113,6 @@ struct RegionAssembler {
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.
     private func merge(_ point: TreePoint, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
-        region.merged.append(point)
         let d = Sphere.distance(region.center, center)
         if d + r <= region.radius { return }
         if d + region.radius <= r {
@@ -92,18 +129,19 @@ struct RegionAssembler {
     }
 
     /// A venue of radius V is covered by a centre circle and six around it, each of radius V/2 (with 1 % slack),
-    /// the ring at V·√3/2 from the centre. Parts nearest the phone are kept when slots run short.
-    private func split(_ draft: inout RegionDraft, available: Int, phone: Coordinate) {
-        let venue = draft.radius
-        let partRadius = venue / 2 * 1.01
-        var ring: [(suffix: Int, center: Coordinate, radius: Double)] = []
+    /// the ring at V·√3/2 from the centre.
+    static func partRadius(venue: Double) -> Double { venue / 2 * 1.01 }
+
+    /// The ring circles of a split venue of radius `venue` centred at `center`, nearest the phone first, each with
+    /// its id suffix (2…): the draft keeps the first `partCount`.
+    static func ringParts(center: Coordinate, venue: Double, phone: Coordinate, policy: RadiusPolicy) -> [(suffix: Int, center: Coordinate)] {
         let count = max(0, policy.splitCircleCount - 1)
+        var ring: [(suffix: Int, center: Coordinate)] = []
         for k in 0..<count {
             let bearing = Double(k) * 360 / Double(count)
-            ring.append((k + 2, Sphere.destination(from: draft.center, meters: venue * 3.0.squareRoot() / 2, bearing: bearing), partRadius))
+            ring.append((k + 2, Sphere.destination(from: center, meters: venue * 3.0.squareRoot() / 2, bearing: bearing)))
         }
         ring.sort { Sphere.distance(phone, $0.center) < Sphere.distance(phone, $1.center) }
-        draft.radius = partRadius
-        draft.parts = Array(ring.prefix(max(0, available - 1)))
+        return ring
     }
 }

@@ -43,7 +43,13 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
     }
 
     public func refresh(_ parameters: RefreshParameters, now: Date) throws(RegionRefreshError) -> RegionRefreshResponse {
+        try select(parameters, now: now).response()
+    }
+
+    /// The regions for a validated request, before they are turned into strings: what the server writes its
+    /// JSON from.
+    public func select(_ parameters: RefreshParameters, now: Date) throws(RegionRefreshError) -> RegionSelection {
         guard let index else { throw .notReady }
-        return Prioritizer(index: index, configuration: configuration).respond(parameters, now: now)
+        return Prioritizer(index: index, configuration: configuration).select(parameters, now: now)
     }
 }

@@ -174,10 +174,12 @@ struct KDTree: Sendable {
     /// Whether a subtree whose box lies `boxChordSquared` from the query can hold a point the visitor takes:
     /// within its chord bound, and with a boundary distance d − r within its reach. A chord never exceeds its
     /// arc (c ≤ d / R), so R·c > reach + r proves d − r > reach without trigonometry.
+    /// (Takes the visitor's two bounds rather than the visitor: passing a visitor that holds references by value
+    /// cost a retain and a release of each at every node.)
     @inline(__always)
-    static func mayHold<V: KDTreeVisitor>(_ boxChordSquared: Double, maxRadius: Float, _ visitor: V) -> Bool {
-        if boxChordSquared > visitor.boundSquared { return false }
-        let limit = visitor.reachMeters + Double(maxRadius)
+    static func mayHold(_ boxChordSquared: Double, maxRadius: Float, bound: Double, reach: Double) -> Bool {
+        if boxChordSquared > bound { return false }
+        let limit = reach + Double(maxRadius)
         if limit < 0 { return false }
         return boxChordSquared * earthRadiusSquared <= limit * limit
     }
@@ -216,7 +218,7 @@ struct KDTree: Sendable {
                         let (index, bound) = stack[top]
                         let node = nodes[Int(index)]
                         // The visitor's bounds may have shrunk since the node was pushed.
-                        if !Self.mayHold(bound, maxRadius: node.maxRadius, visitor) { continue }
+                        if !Self.mayHold(bound, maxRadius: node.maxRadius, bound: visitor.boundSquared, reach: visitor.reachMeters) { continue }
                         if node.left < 0 {
                             for i in Int(node.start)..<Int(node.end) {
                                 let p = points[i]
@@ -230,8 +232,9 @@ struct KDTree: Sendable {
                         let a = nodes[l], b = nodes[l + 1]
                         let dl = Self.boxDistanceSquared(a, qx, qy, qz)
                         let dr = Self.boxDistanceSquared(b, qx, qy, qz)
-                        let takeL = Self.mayHold(dl, maxRadius: a.maxRadius, visitor)
-                        let takeR = Self.mayHold(dr, maxRadius: b.maxRadius, visitor)
+                        let boundSquared = visitor.boundSquared, reach = visitor.reachMeters
+                        let takeL = Self.mayHold(dl, maxRadius: a.maxRadius, bound: boundSquared, reach: reach)
+                        let takeR = Self.mayHold(dr, maxRadius: b.maxRadius, bound: boundSquared, reach: reach)
                         if takeL { Self.prefetchBelow(a, nodes, points) }
                         if takeR { Self.prefetchBelow(b, nodes, points) }
                         // Push the farther child first so the nearer one is searched first.

@@ -1,0 +1,83 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// The regions the engine chose for one request, held as location numbers in the index snapshot they came
+/// from rather than as strings.
+///
+/// The server writes its JSON straight from a selection (`write(to:)`); `response()` builds the Codable
+/// `RegionRefreshResponse` for everything else. Both go through the same `Region` values, so they agree byte
+/// for byte. A selection keeps its snapshot alive, so it stays valid across an index swap.
+public struct RegionSelection: Sendable {
+    let index: LocationIndex
+    let regions: RegionList
+    /// Score parts of each draft, when the request asked for `explain`; otherwise empty.
+    let explanations: [Region.Explanation]
+    let phone: Coordinate
+    let reservesRefreshRegion: Bool
+    /// Refresh after moving this far from where the request was made (metres, whole).
+    public let refreshAfterMeters: Double
+    public let coverageGuaranteed: Bool
+    public let cacheTTLSeconds: Int
+    public let serverTime: String
+
+    /// How many regions the response lists (split-venue circles and the refresh region included).
+    public var regionCount: Int { regions.slotsUsed + (reservesRefreshRegion ? 1 : 0) }
+
+    /// The Codable response.
+    public func response() -> RegionRefreshResponse {
+        var output: [Region] = []
+        output.reserveCapacity(regionCount)
+        forEachRegion { output.append($0) }
+        return RegionRefreshResponse(regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
+                                     serverTime: serverTime, coverageGuaranteed: coverageGuaranteed)
+    }
+
+    /// The wire form of the response, as `POST /v1/region-refresh` sends it.
+    public func wireJSON() -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + regionCount * 256)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`.
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("regions")
+        w.beginArray()
+        forEachRegion { $0.write(to: &w) }
+        w.endArray()
+        RegionRefreshResponse.writeTrailer(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
+                                           serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, to: &w)
+        w.endObject()
+    }
+
+    /// The regions in response order, priorities 1…n.
+    func forEachRegion(_ body: (Region) -> Void) {
+        var priority = 0
+        let drafts = regions.drafts
+        for j in drafts.indices {
+            let draft = drafts[j]
+            let text = index.text(Int(draft.lead.member))
+            let networkId = index.networks[Int(draft.network)].id
+            let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { index.id(Int($0.member)) }.sorted()
+            let explanation = explanations.isEmpty ? nil : explanations[j]
+            priority += 1
+            body(Region(id: text.id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
+                        radiusMeters: draft.radius.rounded(.up), priority: priority, name: text.name, address: text.address,
+                        kind: .location, mergedLocationIds: merged, explain: explanation))
+            guard draft.partCount > 0 else { continue }
+            let ring = RegionAssembler.ringParts(center: draft.center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
+            for part in ring.prefix(draft.partCount) {
+                priority += 1
+                body(Region(id: "\(text.id)#\(part.suffix)", networkId: networkId, lat: part.center.latitude, lon: part.center.longitude,
+                            radiusMeters: draft.radius.rounded(.up), priority: priority, name: text.name, address: text.address,
+                            kind: .location, explain: explanation))
+            }
+        }
+        if reservesRefreshRegion {
+            body(Region(id: "oncue-refresh", networkId: "oncue-refresh", lat: phone.latitude, lon: phone.longitude,
+                        radiusMeters: refreshAfterMeters, priority: priority + 1, name: "Refresh region", address: nil, kind: .refresh))
+        }
+    }
+}

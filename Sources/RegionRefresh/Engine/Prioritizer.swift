@@ -24,8 +24,9 @@ struct Prioritizer {
         var regions = RegionList(capacity: p.maxRegions)
 
         var cardCandidates: [Candidate] = []
+        var cardCollectionFull = false
         if slots > 0 && !cards.isEmpty {
-            cardCandidates = fill(&regions, tier: 1, slots: slots, p: p, boosts: boosts, assembler: assembler) { collector in
+            (cardCandidates, cardCollectionFull) = fill(&regions, tier: 1, slots: slots, p: p, boosts: boosts, assembler: assembler) { collector in
                 for k in cards {
                     let tree = index.networkTrees[Int(k)]
                     guard !tree.isEmpty else { continue }
@@ -35,13 +36,14 @@ struct Prioritizer {
             }
         }
         if p.includeOtherNetworks && regions.slotsUsed < slots {
-            fill(&regions, tier: 2, slots: slots, p: p, boosts: boosts, assembler: assembler, excluded: cards) { collector in
+            _ = fill(&regions, tier: 2, slots: slots, p: p, boosts: boosts, assembler: assembler, excluded: cards) { collector in
                 collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
                 index.globalTree.search(q.x, q.y, q.z, &collector)
             }
         }
 
-        let distance = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, q: q, accuracy: p.accuracyMeters)
+        let distance = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, full: cardCollectionFull, q: q, p: p,
+                                       boosts: boosts)
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         return RegionSelection(index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
@@ -51,10 +53,10 @@ struct Prioritizer {
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
-    /// Returns the candidates of the last collection (placed or not).
-    @discardableResult
+    /// Returns the candidates of the last collection (placed or not), and whether it was cut off at its limit.
     private func fill(_ regions: inout RegionList, tier: Int, slots: Int, p: RefreshParameters, boosts: QueryBoosts,
-                      assembler: RegionAssembler, excluded: [UInt32] = [], search: (inout RankedCollector) -> Void) -> [Candidate] {
+                      assembler: RegionAssembler, excluded: [UInt32] = [],
+                      search: (inout RankedCollector) -> Void) -> (ranked: [Candidate], full: Bool) {
         var want = slots - regions.slotsUsed + Self.candidateSlack
         let kept = regions.drafts.count
         while true {
@@ -63,7 +65,7 @@ struct Prioritizer {
             search(&collector)
             let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
             if regions.slotsUsed >= slots || !collector.isFull || consumed < collector.ranked.count {
-                return collector.ranked
+                return (collector.ranked, collector.isFull)
             }
             // Merges used up every candidate before the slots filled: start this tier again with more. Only this
             // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
@@ -73,10 +75,10 @@ struct Prioritizer {
     }
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy.
-    private func refreshDistance(cards: [UInt32], regions: RegionList, candidates: [Candidate], q: (x: Double, y: Double, z: Double),
-                                 accuracy: Double?) -> Double {
+    private func refreshDistance(cards: [UInt32], regions: RegionList, candidates: [Candidate], full: Bool,
+                                 q: (x: Double, y: Double, z: Double), p: RefreshParameters, boosts: QueryBoosts) -> Double {
         // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
-        let uncertainty = min(max(accuracy ?? 0, 0), 1_000)
+        let uncertainty = min(max(p.accuracyMeters ?? 0, 0), 1_000)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return ceiling }
         var covered: [UInt32] = []
@@ -90,6 +92,9 @@ struct Prioritizer {
         for c in candidates where !covered.contains(c.member) {
             best = min(best, c.distance - Double(c.point.radius))
         }
+        if collectionBoundsTheRest(cards: cards, candidates: candidates, full: full, covered: covered, p: p, boosts: boosts) {
+            return min(best, ceiling + uncertainty) - uncertainty
+        }
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }
@@ -98,6 +103,27 @@ struct Prioritizer {
             best = min(best, finder.best)
         }
         return best - uncertainty
+    }
+
+    /// Whether the card-network locations the tier-1 collection did not keep all lie at least as far from their
+    /// boundary (d − r) as its last candidate, so that D needs no search of its own. That holds when
+    /// - the collection was cut off at its limit, so every card location within the request's radius it did not keep
+    ///   ranks after its last candidate w;
+    /// - every card network has the same boost, so ranking is by max(0, d − r) alone, and w's d − r is above 0,
+    ///   so ranking after w means d − r ≥ w's;
+    /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther;
+    /// - w is not monitored, so it is one of the candidates D was already bounded by.
+    private func collectionBoundsTheRest(cards: [UInt32], candidates: [Candidate], full: Bool, covered: [UInt32], p: RefreshParameters,
+                                         boosts: QueryBoosts) -> Bool {
+        guard full, let w = candidates.last else { return false }
+        let boost = boosts.combined(cards[0])
+        var largestRadius = 0.0
+        for k in cards {
+            guard boosts.combined(k) == boost else { return false }
+            largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius)
+        }
+        let key = w.distance - Double(w.point.radius)
+        return key > 0 && key <= p.radiusMeters - largestRadius && !covered.contains(w.member)
     }
 
     /// The score parts of each draft's lead, for `explain`.

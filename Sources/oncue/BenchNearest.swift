@@ -30,6 +30,9 @@ struct BenchNearest: AsyncParsableCommand {
     @Option(help: "Use only the first N stores (the kit's 100k set is the first 100k rows).") var limitStores: Int?
     @Option(help: "Seconds to run the selection.") var seconds: Double = 10
     @Option(help: "Queries for the brute-force baseline.") var baselineQueries: Int = 200
+    @Option(help: ArgumentHelp("Answer each query this many times in a row.",
+                               discussion: "With more than 1, everything a selection reads is in cache: the difference to 1 is time spent waiting on memory."))
+    var repeatEach: Int = 1
     @Flag(help: "Print one JSON object.") var json = false
 
     struct Output: Encodable {
@@ -45,6 +48,11 @@ struct BenchNearest: AsyncParsableCommand {
         /// Writing a response's wire JSON (what the server sends), and JSONEncoder on the same responses.
         var wire_json_us: Double
         var json_encoder_us: Double
+    }
+
+    func validate() throws {
+        guard repeatEach >= 1 else { throw ValidationError("--repeat-each must be at least 1, got \(repeatEach)") }
+        guard seconds > 0 else { throw ValidationError("--seconds must be above 0, got \(seconds)") }
     }
 
     func run() async throws {
@@ -85,7 +93,7 @@ struct BenchNearest: AsyncParsableCommand {
         let engine = RegionRefreshEngine(index: index)
         let now = Date()
         var sink = 0
-        let sample = try measure("selection", inputs: requests, seconds: seconds) { sink &+= try engine.select($0, now: now).regionCount }
+        let sample = try measure("selection", inputs: requests, seconds: seconds, repeatEach: repeatEach) { sink &+= try engine.select($0, now: now).regionCount }
         let coords = rowsRead.map { Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon) }
         let brute = measure("brute force", inputs: Array(requests.prefix(baselineQueries)), seconds: min(seconds, 10)) { r in
             var best: [(Double, Int)] = []

@@ -24,8 +24,9 @@ struct LatencySample: Encodable {
     }
 }
 
-/// Runs `body` over `inputs` round-robin for up to `seconds` (and at most `maxCount` calls), timing each call.
-func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: Int = .max,
+/// Runs `body` over `inputs` round-robin for up to `seconds` (and at most `maxCount` calls), timing each call;
+/// with `repeatEach` > 1, each input that many times in a row.
+func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: Int = .max, repeatEach: Int = 1,
                     _ body: (Input) throws -> Void) rethrows -> LatencySample {
     var samples: [UInt64] = []
     samples.reserveCapacity(min(maxCount, 1_000_000))
@@ -35,7 +36,7 @@ func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: 
     var i = 0
     while samples.count < maxCount {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        try body(inputs[i % inputs.count])
+        try body(inputs[(i / max(1, repeatEach)) % inputs.count])
         samples.append(DispatchTime.now().uptimeNanoseconds - t0)
         i += 1
         if i % 64 == 0 && clock.now >= deadline { break }

@@ -14,6 +14,10 @@ struct Prioritizer {
     /// Candidates fetched beyond the free slots on the first try; merging near-duplicates may need more.
     static let candidateSlack = 3
 
+    /// Whether D may be taken from the tier-1 collection when that provably equals the search (tests turn it off
+    /// to compare the two).
+    var usesCollectionBound = true
+
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
         let q = UnitVector.from(latitude: p.center.latitude, longitude: p.center.longitude)
         let boosts = QueryBoosts(parameters: p, index: index, table: configuration.boosts)
@@ -42,14 +46,14 @@ struct Prioritizer {
             }
         }
 
-        let distance = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, full: cardCollectionFull, q: q, p: p,
-                                       boosts: boosts)
+        let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, full: cardCollectionFull,
+                                                         q: q, p: p, boosts: boosts)
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         return RegionSelection(index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
                                phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
                                coverageGuaranteed: distance >= floorMeters, cacheTTLSeconds: configuration.cacheTTLSeconds,
-                               serverTime: ServerTime.string(now))
+                               serverTime: ServerTime.string(now), refreshDistanceFromCollection: fromCollection)
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
@@ -74,13 +78,14 @@ struct Prioritizer {
         }
     }
 
-    /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy.
+    /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
+    /// the tier-1 collection settled it without a search.
     private func refreshDistance(cards: [UInt32], regions: RegionList, candidates: [Candidate], full: Bool,
-                                 q: (x: Double, y: Double, z: Double), p: RefreshParameters, boosts: QueryBoosts) -> Double {
+                                 q: (x: Double, y: Double, z: Double), p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
         // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
         let uncertainty = min(max(p.accuracyMeters ?? 0, 0), 1_000)
         let ceiling = configuration.refreshCeilingMeters
-        guard !cards.isEmpty else { return ceiling }
+        guard !cards.isEmpty else { return (ceiling, false) }
         var covered: [UInt32] = []
         covered.reserveCapacity(regions.drafts.count + regions.merged.count)
         for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
@@ -92,8 +97,8 @@ struct Prioritizer {
         for c in candidates where !covered.contains(c.member) {
             best = min(best, c.distance - Double(c.point.radius))
         }
-        if collectionBoundsTheRest(cards: cards, candidates: candidates, full: full, covered: covered, p: p, boosts: boosts) {
-            return min(best, ceiling + uncertainty) - uncertainty
+        if usesCollectionBound && collectionBoundsTheRest(cards: cards, candidates: candidates, full: full, best: best, p: p, boosts: boosts) {
+            return (min(best, ceiling + uncertainty) - uncertainty, true)
         }
         for k in cards {
             let tree = index.networkTrees[Int(k)]
@@ -102,28 +107,32 @@ struct Prioritizer {
             tree.search(q.x, q.y, q.z, &finder)
             best = min(best, finder.best)
         }
-        return best - uncertainty
+        return (best - uncertainty, false)
     }
 
-    /// Whether the card-network locations the tier-1 collection did not keep all lie at least as far from their
-    /// boundary (d − r) as its last candidate, so that D needs no search of its own. That holds when
-    /// - the collection was cut off at its limit, so every card location within the request's radius it did not keep
-    ///   ranks after its last candidate w;
-    /// - every card network has the same boost, so ranking is by max(0, d − r) alone, and w's d − r is above 0,
-    ///   so ranking after w means d − r ≥ w's;
-    /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther;
-    /// - w is not monitored, so it is one of the candidates D was already bounded by.
-    private func collectionBoundsTheRest(cards: [UInt32], candidates: [Candidate], full: Bool, covered: [UInt32], p: RefreshParameters,
+    /// Whether every card-network location the tier-1 collection did not keep lies farther from its boundary
+    /// (d − r) than `best`, the smallest d − r among the collected ones not monitored, so that D = `best` needs no
+    /// search of its own. That holds when
+    /// - the collection was cut off at its limit, so every card location within the request's radius that it did
+    ///   not keep ranks after its last candidate w;
+    /// - every card network that has locations has the same boost, so ranking is by max(0, d − r) alone, and w's
+    ///   d − r is above 0, so ranking after w means d − r ≥ w's (to within rounding in the score and in the
+    ///   search's pruning: `best` must be below w's by a margin far larger than that);
+    /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther.
+    private func collectionBoundsTheRest(cards: [UInt32], candidates: [Candidate], full: Bool, best: Double, p: RefreshParameters,
                                          boosts: QueryBoosts) -> Bool {
         guard full, let w = candidates.last else { return false }
-        let boost = boosts.combined(cards[0])
+        var boost: Double?
         var largestRadius = 0.0
-        for k in cards {
-            guard boosts.combined(k) == boost else { return false }
+        for k in cards where !index.networkTrees[Int(k)].isEmpty {
+            let b = boosts.combined(k)
+            guard boost == nil || boost == b else { return false }
+            boost = b
             largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius)
         }
         let key = w.distance - Double(w.point.radius)
-        return key > 0 && key <= p.radiusMeters - largestRadius && !covered.contains(w.member)
+        let margin = 1e-9 * max(1, w.distance)
+        return key > 0 && key <= p.radiusMeters - largestRadius && best <= key - margin
     }
 
     /// The score parts of each draft's lead, for `explain`.

@@ -20,6 +20,8 @@ public struct RegionSelection: Sendable {
     public let coverageGuaranteed: Bool
     public let cacheTTLSeconds: Int
     public let serverTime: String
+    /// Whether the refresh distance came from the tier-1 collection without a search of its own (for tests).
+    let refreshDistanceFromCollection: Bool
 
     /// How many regions the response lists (split-venue circles and the refresh region included).
     public var regionCount: Int { regions.slotsUsed + (reservesRefreshRegion ? 1 : 0) }

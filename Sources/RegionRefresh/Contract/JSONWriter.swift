@@ -28,6 +28,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func endArray() { byte(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the value written next belongs to it.
+    @inline(__always)
     public mutating func key(_ name: StaticString) {
         separator()
         byte(UInt8(ascii: "\""))
@@ -39,6 +40,24 @@ public struct JSONWriter: ~Copyable {
     public mutating func string(_ value: String) {
         separator()
         byte(UInt8(ascii: "\""))
+        stringBody(value)
+        byte(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Writes `"<value>#<suffix>"` without building that string (the ids of a split venue's extra circles).
+    mutating func string(_ value: String, suffix: Int) {
+        separator()
+        byte(UInt8(ascii: "\""))
+        stringBody(value)
+        byte(UInt8(ascii: "#"))
+        digits(Int64(suffix))
+        byte(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A string's characters, escaped, without the quotes.
+    private mutating func stringBody(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
@@ -61,8 +80,6 @@ public struct JSONWriter: ~Copyable {
             }
             if start < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
-        byte(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     public mutating func string(_ value: String?) {
@@ -79,23 +96,36 @@ public struct JSONWriter: ~Copyable {
     private mutating func digits(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
+        let pairs = Self.digitPairText.utf8Start
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var n = 20
-            repeat {
+            // Two digits per division.
+            while magnitude >= 10 {
+                let pair = Int(magnitude % 100)
+                magnitude /= 100
+                n -= 2
+                buffer[n] = pairs[2 * pair]
+                buffer[n + 1] = pairs[2 * pair + 1]
+            }
+            if magnitude > 0 || n == 20 {
                 n -= 1
-                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude)
+            }
             append(UnsafeBufferPointer(rebasing: buffer[n...]))
         }
     }
+
+    /// "00" through "99", two bytes each.
+    private static let digitPairText: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Whole numbers without a fraction (`100`, as in the product document), others in the shortest
     /// form that reads back to the same Double; JSON has no NaN or infinity, so those become null.
     public mutating func number(_ value: Double) {
         guard value.isFinite else { return null() }
         separator()
-        if value == value.rounded(), abs(value) < 9.0e15 {
+        // Whole-number and rounding tests by conversion to Int64: `rounded()` is a libm call on baseline x86-64.
+        if abs(value) < 9.0e15, Double(Int64(value)) == value {
             digits(Int64(value))
         } else if !shortDecimal(value) {
             var text = value.description
@@ -111,26 +141,30 @@ public struct JSONWriter: ~Copyable {
     /// Returns false (nothing written) when no such decimal exists.
     private mutating func shortDecimal(_ value: Double) -> Bool {
         let magnitude = abs(value)
-        let scaled = (magnitude * 1e9).rounded()
-        guard scaled < 9.0e15, scaled / 1e9 == magnitude else { return false }
-        var fraction = Int64(scaled) % 1_000_000_000
-        var width = 9
-        while fraction % 10 == 0 && width > 0 {
-            fraction /= 10
-            width -= 1
-        }
-        guard width > 0 else { return false }
+        let product = magnitude * 1e9
+        // Below 2⁵², adding ½ is exact, so truncating rounds half up, as `rounded()` does for positive numbers.
+        guard product < 4.0e15 else { return false }
+        let scaledInteger = Int64(product + 0.5)
+        guard Double(scaledInteger) / 1e9 == magnitude else { return false }
+        let fraction = scaledInteger % 1_000_000_000
+        guard fraction != 0 else { return false }
         if value < 0 { byte(UInt8(ascii: "-")) }
-        digits(Int64(scaled) / 1_000_000_000)
+        digits(scaledInteger / 1_000_000_000)
         byte(UInt8(ascii: "."))
-        // The fraction's leading zeros, then its digits.
-        var rest = fraction
-        while rest > 0 {
-            rest /= 10
-            width -= 1
+        // All nine fraction digits, two at a time, then the trailing zeros taken back (the fraction is not 0).
+        reserve(9)
+        let pairs = Self.digitPairText.utf8Start
+        var rest = Int(fraction)
+        for i in stride(from: 7, through: 1, by: -2) {
+            let pair = rest % 100
+            rest /= 100
+            base[count + i] = pairs[2 * pair]
+            base[count + i + 1] = pairs[2 * pair + 1]
         }
-        for _ in 0..<width { byte(UInt8(ascii: "0")) }
-        digits(fraction)
+        base[count] = UInt8(ascii: "0") + UInt8(rest)
+        var width = 9
+        while base[count + width - 1] == UInt8(ascii: "0") { width -= 1 }
+        count += width
         return true
     }
 
@@ -146,8 +180,14 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    @inline(__always)
     private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { append($0) }
+        if text.hasPointerRepresentation {
+            append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        } else {
+            // A one-scalar literal may be stored as the scalar itself.
+            text.withUTF8Buffer { append($0) }
+        }
     }
 
     @inline(__always)

@@ -31,35 +31,46 @@ extension RegionRefreshResponse {
 
 extension Region {
     func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("id"); w.string(id)
-        w.key("network_id"); w.string(networkId)
-        w.key("lat"); w.number(lat)
-        w.key("lon"); w.number(lon)
-        w.key("radius_meters"); w.number(radiusMeters)
-        w.key("priority"); w.int(priority)
-        w.key("name"); w.string(name)
-        if let address { w.key("address"); w.string(address) }
-        if let kind { w.key("kind"); w.string(kind.rawValue) }
+        w.region(id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
+                 address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
+    }
+}
+
+extension JSONWriter {
+    /// One region object; `idSuffix` k makes the id `<id>#k` (a split venue's extra circle). Both `Region` and
+    /// `RegionSelection` write through this, so the server's JSON and the Codable response's agree.
+    mutating func region(id: String, idSuffix: Int? = nil, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int,
+                         name: String, address: String?, kind: Region.Kind?, mergedLocationIds: [String]?, explain: Region.Explanation?) {
+        beginObject()
+        key("id")
+        if let idSuffix { string(id, suffix: idSuffix) } else { string(id) }
+        key("network_id"); string(networkId)
+        key("lat"); number(lat)
+        key("lon"); number(lon)
+        key("radius_meters"); number(radiusMeters)
+        key("priority"); int(priority)
+        key("name"); string(name)
+        if let address { key("address"); string(address) }
+        if let kind { key("kind"); string(kind.rawValue) }
         if let mergedLocationIds {
-            w.key("merged_location_ids")
-            w.beginArray()
-            for id in mergedLocationIds { w.string(id) }
-            w.endArray()
+            key("merged_location_ids")
+            beginArray()
+            for id in mergedLocationIds { string(id) }
+            endArray()
         }
         if let explain {
-            w.key("explain")
-            w.beginObject()
-            w.key("tier"); w.int(explain.tier)
-            w.key("distance_meters"); w.number(explain.distanceMeters)
-            w.key("boundary_distance_meters"); w.number(explain.boundaryDistanceMeters)
-            w.key("visit_boost"); w.number(explain.visitBoost)
-            w.key("time_of_day_boost"); w.number(explain.timeOfDayBoost)
-            w.key("score"); w.number(explain.score)
-            w.key("radius_rule"); w.string(explain.radiusRule)
-            w.key("local_density"); w.int(explain.localDensity)
-            w.endObject()
+            key("explain")
+            beginObject()
+            key("tier"); int(explain.tier)
+            key("distance_meters"); number(explain.distanceMeters)
+            key("boundary_distance_meters"); number(explain.boundaryDistanceMeters)
+            key("visit_boost"); number(explain.visitBoost)
+            key("time_of_day_boost"); number(explain.timeOfDayBoost)
+            key("score"); number(explain.score)
+            key("radius_rule"); string(explain.radiusRule)
+            key("local_density"); int(explain.localDensity)
+            endObject()
         }
-        w.endObject()
+        endObject()
     }
 }

@@ -6,8 +6,9 @@ import LocationStore
 /// from rather than as strings.
 ///
 /// The server writes its JSON straight from a selection (`write(to:)`); `response()` builds the Codable
-/// `RegionRefreshResponse` for everything else. Both go through the same `Region` values, so they agree byte
-/// for byte. A selection keeps its snapshot alive, so it stays valid across an index swap.
+/// `RegionRefreshResponse` for everything else. Both write each region through `JSONWriter.region`, and the
+/// oracle tests check that they agree byte for byte. A selection keeps its snapshot alive, so it stays valid
+/// across an index swap.
 public struct RegionSelection: Sendable {
     let index: LocationIndex
     let regions: RegionList
@@ -42,12 +43,39 @@ public struct RegionSelection: Sendable {
         return w.bytes
     }
 
-    /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`.
+    /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`, reading ids, names and
+    /// addresses in place in the index rather than copying them into `Region` values first.
     public func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key("regions")
         w.beginArray()
-        forEachRegion { $0.write(to: &w) }
+        var priority = 0
+        index.texts.withUnsafeBufferPointer { texts in
+            for j in regions.drafts.indices {
+                let draft = regions.drafts[j]
+                let g = Int(draft.lead.member)
+                let networkId = index.networks[Int(draft.network)].id
+                let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { texts[Int($0.member)].id }.sorted()
+                let explanation = explanations.isEmpty ? nil : explanations[j]
+                priority += 1
+                w.region(id: texts[g].id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
+                         radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
+                         kind: .location, mergedLocationIds: merged, explain: explanation)
+                guard draft.partCount > 0 else { continue }
+                let ring = RegionAssembler.ringParts(center: draft.center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
+                for part in ring.prefix(draft.partCount) {
+                    priority += 1
+                    w.region(id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
+                             lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
+                             address: texts[g].address, kind: .location, mergedLocationIds: nil, explain: explanation)
+                }
+            }
+        }
+        if reservesRefreshRegion {
+            w.region(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
+                     radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, address: nil, kind: .refresh,
+                     mergedLocationIds: nil, explain: nil)
+        }
         w.endArray()
         RegionRefreshResponse.writeTrailer(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
                                            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, to: &w)
@@ -78,8 +106,11 @@ public struct RegionSelection: Sendable {
             }
         }
         if reservesRefreshRegion {
-            body(Region(id: "oncue-refresh", networkId: "oncue-refresh", lat: phone.latitude, lon: phone.longitude,
-                        radiusMeters: refreshAfterMeters, priority: priority + 1, name: "Refresh region", address: nil, kind: .refresh))
+            body(Region(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
+                        radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, address: nil, kind: .refresh))
         }
     }
+
+    static let refreshRegionId = "oncue-refresh"
+    static let refreshRegionName = "Refresh region"
 }

@@ -9,23 +9,27 @@ extension RegionRefreshResponse {
 
     /// Appends the wire form to `w` (a server copies it from there into its response buffer).
     public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("regions")
-        w.beginArray()
-        for region in regions { region.write(to: &w) }
-        w.endArray()
-        Self.writeTrailer(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
-                          coverageGuaranteed: coverageGuaranteed, to: &w)
-        w.endObject()
+        w.regionRefreshResponse(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
+                                coverageGuaranteed: coverageGuaranteed) { w in
+            for region in regions { region.write(to: &w) }
+        }
     }
+}
 
-    /// The members after `regions`.
-    static func writeTrailer(refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-                             to w: inout JSONWriter) {
-        w.key("refresh_after_meters"); w.number(refreshAfterMeters)
-        w.key("cache_ttl_seconds"); w.int(cacheTtlSeconds)
-        w.key("server_time"); w.string(serverTime)
-        w.key("coverage_guaranteed"); w.bool(coverageGuaranteed)
+extension JSONWriter {
+    /// The response object around its regions, which `writeRegions` writes (with `region(…)`, one call each).
+    mutating func regionRefreshResponse(refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+                                        writeRegions: (inout JSONWriter) -> Void) {
+        beginObject()
+        key("regions")
+        beginArray()
+        writeRegions(&self)
+        endArray()
+        key("refresh_after_meters"); number(refreshAfterMeters)
+        key("cache_ttl_seconds"); int(cacheTtlSeconds)
+        key("server_time"); string(serverTime)
+        key("coverage_guaranteed"); bool(coverageGuaranteed)
+        endObject()
     }
 }
 

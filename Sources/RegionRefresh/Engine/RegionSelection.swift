@@ -46,9 +46,11 @@ public struct RegionSelection: Sendable {
     /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`, reading ids, names and
     /// addresses in place in the index rather than copying them into `Region` values first.
     public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("regions")
-        w.beginArray()
+        w.regionRefreshResponse(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
+                                coverageGuaranteed: coverageGuaranteed, writeRegions: writeRegions)
+    }
+
+    private func writeRegions(_ w: inout JSONWriter) {
         var priority = 0
         index.texts.withUnsafeBufferPointer { texts in
             for j in regions.drafts.indices {
@@ -76,10 +78,6 @@ public struct RegionSelection: Sendable {
                      radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, address: nil, kind: .refresh,
                      mergedLocationIds: nil, explain: nil)
         }
-        w.endArray()
-        RegionRefreshResponse.writeTrailer(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
-                                           serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, to: &w)
-        w.endObject()
     }
 
     /// The regions in response order, priorities 1…n.

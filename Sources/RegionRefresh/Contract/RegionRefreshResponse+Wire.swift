@@ -33,36 +33,57 @@ extension JSONWriter {
     }
 }
 
+/// One region of a response as it is written: `Region`'s fields, with a split venue's extra circle given as its
+/// location's id and a suffix (written `<id>#k`) so that the server need not build that string.
+struct RegionView {
+    var id: String
+    var idSuffix: Int? = nil
+    var networkId: String
+    var lat: Double
+    var lon: Double
+    var radiusMeters: Double
+    var priority: Int
+    var name: String
+    var address: String? = nil
+    var kind: Region.Kind?
+    var mergedLocationIds: [String]? = nil
+    var explain: Region.Explanation? = nil
+
+    var region: Region {
+        Region(id: idSuffix.map { "\(id)#\($0)" } ?? id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters,
+               priority: priority, name: name, address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
+    }
+}
+
 extension Region {
     func write(to w: inout JSONWriter) {
-        w.region(id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
-                 address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
+        w.region(RegionView(id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
+                            address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain))
     }
 }
 
 extension JSONWriter {
-    /// One region object; `idSuffix` k makes the id `<id>#k` (a split venue's extra circle). Both `Region` and
-    /// `RegionSelection` write through this, so the server's JSON and the Codable response's agree.
-    mutating func region(id: String, idSuffix: Int? = nil, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int,
-                         name: String, address: String?, kind: Region.Kind?, mergedLocationIds: [String]?, explain: Region.Explanation?) {
+    /// One region object. Both `Region` and `RegionSelection` write through this, so the server's JSON and the
+    /// Codable response's agree.
+    mutating func region(_ r: borrowing RegionView) {
         beginObject()
         key("id")
-        if let idSuffix { string(id, suffix: idSuffix) } else { string(id) }
-        key("network_id"); string(networkId)
-        key("lat"); number(lat)
-        key("lon"); number(lon)
-        key("radius_meters"); number(radiusMeters)
-        key("priority"); int(priority)
-        key("name"); string(name)
-        if let address { key("address"); string(address) }
-        if let kind { key("kind"); string(kind.rawValue) }
-        if let mergedLocationIds {
+        if let idSuffix = r.idSuffix { string(r.id, suffix: idSuffix) } else { string(r.id) }
+        key("network_id"); string(r.networkId)
+        key("lat"); number(r.lat)
+        key("lon"); number(r.lon)
+        key("radius_meters"); number(r.radiusMeters)
+        key("priority"); int(r.priority)
+        key("name"); string(r.name)
+        if let address = r.address { key("address"); string(address) }
+        if let kind = r.kind { key("kind"); string(kind.rawValue) }
+        if let mergedLocationIds = r.mergedLocationIds {
             key("merged_location_ids")
             beginArray()
             for id in mergedLocationIds { string(id) }
             endArray()
         }
-        if let explain {
+        if let explain = r.explain {
             key("explain")
             beginObject()
             key("tier"); int(explain.tier)

@@ -40,7 +40,7 @@ struct QueryBoosts {
 
     /// The largest combined boost a location of `network` can get (nil = any network).
     func maxBoost(network: UInt32?) -> Double {
-        if let network { return visit(network) * time(network) }
+        if let network { return combined(network) }
         return maxVisitBoost * maxTimeBoost
     }
 }

@@ -41,9 +41,6 @@ struct RankedCollector: KDTreeVisitor {
     var isFull: Bool { ranked.count >= limit }
 
     @inline(__always)
-    func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool { Self.ranksBefore(a, b, in: index) }
-
-    @inline(__always)
     static func ranksBefore(_ a: Candidate, _ b: Candidate, in index: LocationIndex) -> Bool {
         if a.score != b.score { return a.score < b.score }
         if a.distance != b.distance { return a.distance < b.distance }
@@ -57,7 +54,7 @@ struct RankedCollector: KDTreeVisitor {
         if d > radiusLimit { return }
         let c = Candidate(point: point, distance: d, score: max(0, d - Double(point.radius)) / boosts.combined(network))
         let full = ranked.count >= limit
-        if full && !ranksBefore(c, ranked[limit - 1]) { return }
+        if full && !Self.ranksBefore(c, ranked[limit - 1], in: index) { return }
         index.prefetchText(point.member)
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
         // worst) and moves up past the ones it ranks before.

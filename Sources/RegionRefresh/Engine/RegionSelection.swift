@@ -6,8 +6,8 @@ import LocationStore
 /// from rather than as strings.
 ///
 /// The server writes its JSON straight from a selection (`write(to:)`); `response()` builds the Codable
-/// `RegionRefreshResponse` for everything else. Both write each region through `JSONWriter.region`, and the
-/// oracle tests check that they agree byte for byte. A selection keeps its snapshot alive, so it stays valid
+/// `RegionRefreshResponse` for everything else. Both go through one enumeration of the regions (`forEachRegion`)
+/// and one writer (`JSONWriter.region`), and the oracle tests check that they agree byte for byte. A selection keeps its snapshot alive, so it stays valid
 /// across an index swap.
 public struct RegionSelection: Sendable {
     let index: LocationIndex
@@ -31,7 +31,7 @@ public struct RegionSelection: Sendable {
     public func response() -> RegionRefreshResponse {
         var output: [Region] = []
         output.reserveCapacity(regionCount)
-        forEachRegion { output.append($0) }
+        forEachRegion { output.append($0.region) }
         return RegionRefreshResponse(regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
                                      serverTime: serverTime, coverageGuaranteed: coverageGuaranteed)
     }
@@ -44,13 +44,16 @@ public struct RegionSelection: Sendable {
     }
 
     /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`, reading ids, names and
-    /// addresses in place in the index rather than copying them into `Region` values first.
+    /// addresses in place in the index rather than building `Region` values first.
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
-                                coverageGuaranteed: coverageGuaranteed, writeRegions: writeRegions)
+                                coverageGuaranteed: coverageGuaranteed) { w in
+            forEachRegion { w.region($0) }
+        }
     }
 
-    private func writeRegions(_ w: inout JSONWriter) {
+    /// The regions in response order, priorities 1…n.
+    func forEachRegion(_ body: (borrowing RegionView) -> Void) {
         var priority = 0
         index.texts.withUnsafeBufferPointer { texts in
             for j in regions.drafts.indices {
@@ -60,52 +63,22 @@ public struct RegionSelection: Sendable {
                 let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { texts[Int($0.member)].id }.sorted()
                 let explanation = explanations.isEmpty ? nil : explanations[j]
                 priority += 1
-                w.region(id: texts[g].id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
-                         radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
-                         kind: .location, mergedLocationIds: merged, explain: explanation)
+                body(RegionView(id: texts[g].id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
+                                radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
+                                kind: .location, mergedLocationIds: merged, explain: explanation))
                 guard draft.partCount > 0 else { continue }
                 let ring = RegionAssembler.ringParts(center: draft.center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
                 for part in ring.prefix(draft.partCount) {
                     priority += 1
-                    w.region(id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
-                             lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
-                             address: texts[g].address, kind: .location, mergedLocationIds: nil, explain: explanation)
+                    body(RegionView(id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
+                                    lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
+                                    address: texts[g].address, kind: .location, explain: explanation))
                 }
             }
         }
         if reservesRefreshRegion {
-            w.region(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
-                     radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, address: nil, kind: .refresh,
-                     mergedLocationIds: nil, explain: nil)
-        }
-    }
-
-    /// The regions in response order, priorities 1…n.
-    func forEachRegion(_ body: (Region) -> Void) {
-        var priority = 0
-        let drafts = regions.drafts
-        for j in drafts.indices {
-            let draft = drafts[j]
-            let text = index.text(Int(draft.lead.member))
-            let networkId = index.networks[Int(draft.network)].id
-            let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { index.id(Int($0.member)) }.sorted()
-            let explanation = explanations.isEmpty ? nil : explanations[j]
-            priority += 1
-            body(Region(id: text.id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
-                        radiusMeters: draft.radius.rounded(.up), priority: priority, name: text.name, address: text.address,
-                        kind: .location, mergedLocationIds: merged, explain: explanation))
-            guard draft.partCount > 0 else { continue }
-            let ring = RegionAssembler.ringParts(center: draft.center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
-            for part in ring.prefix(draft.partCount) {
-                priority += 1
-                body(Region(id: "\(text.id)#\(part.suffix)", networkId: networkId, lat: part.center.latitude, lon: part.center.longitude,
-                            radiusMeters: draft.radius.rounded(.up), priority: priority, name: text.name, address: text.address,
-                            kind: .location, explain: explanation))
-            }
-        }
-        if reservesRefreshRegion {
-            body(Region(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
-                        radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, address: nil, kind: .refresh))
+            body(RegionView(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
+                            radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, kind: .refresh))
         }
     }
 

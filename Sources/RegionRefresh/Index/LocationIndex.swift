@@ -53,7 +53,6 @@ public final class LocationIndex: Sendable {
     public var count: Int { texts.count }
 
     @inline(__always) func id(_ location: Int) -> String { texts[location].id }
-    @inline(__always) func text(_ location: Int) -> LocationText { texts[location] }
 
     /// Where `texts` keeps its records, as a number: only ever turned into prefetch hints, which cannot fault.
     private let textsAddress: UInt

@@ -1,45 +1,59 @@
 import CPrefetch
 import Geo
 
-/// A static 3-D k-d tree over unit vectors, with small leaves stored contiguously.
+/// A static 3-D k-d tree over unit vectors whose nodes have sixteen children each.
 ///
-/// Built once per index snapshot over a subset of its locations (all of them, or one network's).
-/// Searches are driven by a `KDTreeVisitor` that sees every point within its current bound,
-/// nearest subtrees first, and may tighten the bound as it goes.
+/// The tree is built as a balanced binary k-d tree (median splits on the widest side) with 2^L leaves of 9 to 16
+/// points, and stored four binary levels at a time: a stored node holds the boxes of its sixteen grandchildren four
+/// levels down, side by side. A search at a million points goes through four stored nodes instead of sixteen
+/// binary ones, so the chain of memory misses on the way down is a quarter as long, and the nodes of a tree take a
+/// quarter of the memory (the top three levels of the global tree fit in 130 KB).
+///
+/// The layout is implicit: child `j` of node `i` is node `16 i + j` of the next level, leaf `k` holds the points
+/// `k·n / 2^L ..< (k + 1)·n / 2^L`. Searches are driven by a `KDTreeVisitor` that sees every point within its
+/// current bound, nearer subtrees first, and may tighten the bound as it goes.
 struct KDTree: Sendable {
-    /// The points in leaf order, each with everything a search reads about it in one record, so a leaf
-    /// is a few consecutive cache lines rather than a line in each of seven arrays.
+    /// The points in leaf order, each with everything a search reads about it in one record, so a leaf is a few
+    /// consecutive cache lines rather than a line in each of seven arrays.
     let points: [TreePoint]
-    let nodes: [Node]
+    let nodes: WideNodes
+    /// log2 of the number of leaves.
+    let leafBits: Int
+    /// Stored levels: the root is level 0, the children of level `levels - 1` are leaves.
+    let levels: Int
+    /// Index of the first node of each level in `nodes`.
+    let levelStart: [Int]
     /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
     let maxRadius: Double
 
-    /// Points per leaf. A search is bound by memory misses on the way down; 16-point leaves mean two levels
-    /// fewer than 8-point ones and a sequential scan the hardware prefetches: +8 % selections/s at 1M, a faster build.
+    /// Most points a leaf holds.
     static let leafSize = 16
-
-    struct Node: Sendable {
-        var minX, minY, minZ, maxX, maxY, maxZ: Double
-        var start: Int32
-        var end: Int32
-        /// -1 for a leaf; children are `left` and `left + 1`.
-        var left: Int32
-        /// The largest region radius (metres) in the subtree: a search ranking by boundary distance (d − r)
-        /// skips a subtree whose box is farther than its reach plus this. (The node is exactly 64 bytes.)
-        var maxRadius: Float
-    }
 
     var isEmpty: Bool { points.isEmpty }
 
+    /// Bytes of the nodes and the points.
+    var byteCount: Int { nodes.byteCount + points.count * MemoryLayout<TreePoint>.stride }
+
+    /// First point of leaf `k`.
+    @inline(__always)
+    func leafStart(_ k: Int) -> Int { (k &* points.count) >> leafBits }
+
     init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule]) {
+        let n = input.count
+        var bits = 0
+        while (n + (1 << bits) - 1) >> bits > Self.leafSize { bits += 1 }
+        leafBits = bits
+        levels = max(1, (bits + 3) / 4)
         var order = input
-        var nodes: [Node] = []
-        nodes.reserveCapacity(max(1, 2 * input.count / Self.leafSize + 2))
         var maxRadius = 0.0
         for m in input { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
-        if !order.isEmpty {
+        self.maxRadius = maxRadius
+        let leafCount = 1 << bits
+        func start(_ k: Int) -> Int { (k * n) >> bits }
+        if n > 0 {
             order.withUnsafeMutableBufferPointer { buffer in
-                // Top-down: split on the widest side of a node's (loose) box at the median. Boxes are tightened after.
+                // Top-down median splits; the split box of a node is its parent's cut at the median, which is enough
+                // to choose the widest side.
                 var lo = (Double.infinity, Double.infinity, Double.infinity)
                 var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
                 for m in buffer {
@@ -47,70 +61,72 @@ struct KDTree: Sendable {
                     lo = (min(lo.0, x[i]), min(lo.1, y[i]), min(lo.2, z[i]))
                     hi = (max(hi.0, x[i]), max(hi.1, y[i]), max(hi.2, z[i]))
                 }
-                nodes.append(Node(minX: lo.0, minY: lo.1, minZ: lo.2, maxX: hi.0, maxY: hi.1, maxZ: hi.2, start: 0, end: Int32(buffer.count), left: -1,
-                                  maxRadius: 0))
-                var pending = [0]
-                while let index = pending.popLast() {
-                    let node = nodes[index]
-                    let start = Int(node.start), end = Int(node.end)
-                    guard end - start > Self.leafSize else { continue }
-                    let spans = (node.maxX - node.minX, node.maxY - node.minY, node.maxZ - node.minZ)
+                var pending = [(first: 0, last: leafCount, lo: lo, hi: hi)]
+                while let part = pending.popLast() {
+                    guard part.last - part.first > 1 else { continue }
+                    let spans = (part.hi.0 - part.lo.0, part.hi.1 - part.lo.1, part.hi.2 - part.lo.2)
                     let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
                     let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
-                    let mid = (start + end) / 2
-                    Self.select(buffer, start, end, mid, coordinate)
-                    let split = coordinate[Int(buffer[mid])]
-                    var left = node, right = node
-                    left.end = Int32(mid)
-                    right.start = Int32(mid)
-                    left.left = -1
-                    right.left = -1
+                    let middle = (part.first + part.last) / 2
+                    let s = start(part.first), e = start(part.last), mid = start(middle)
+                    Self.select(buffer, s, e, mid, coordinate)
+                    let split = mid < e ? coordinate[Int(buffer[mid])] : (axis == 0 ? part.hi.0 : (axis == 1 ? part.hi.1 : part.hi.2))
+                    var left = part, right = part
+                    left.last = middle
+                    right.first = middle
                     switch axis {
-                    case 0: left.maxX = split; right.minX = split
-                    case 1: left.maxY = split; right.minY = split
-                    default: left.maxZ = split; right.minZ = split
+                    case 0: left.hi.0 = split; right.lo.0 = split
+                    case 1: left.hi.1 = split; right.lo.1 = split
+                    default: left.hi.2 = split; right.lo.2 = split
                     }
-                    let l = nodes.count
-                    nodes.append(left)
-                    nodes.append(right)
-                    nodes[index].left = Int32(l)
-                    pending.append(l)
-                    pending.append(l + 1)
-                }
-                // Bottom-up: exact boxes for leaves, unions for inner nodes (children come after their parent).
-                for index in stride(from: nodes.count - 1, through: 0, by: -1) {
-                    var n = nodes[index]
-                    if n.left < 0 {
-                        n.minX = .infinity; n.minY = .infinity; n.minZ = .infinity
-                        n.maxX = -.infinity; n.maxY = -.infinity; n.maxZ = -.infinity
-                        n.maxRadius = 0
-                        for k in Int(n.start)..<Int(n.end) {
-                            let i = Int(buffer[k])
-                            n.maxRadius = max(n.maxRadius, radius[i])
-                            n.minX = min(n.minX, x[i]); n.minY = min(n.minY, y[i]); n.minZ = min(n.minZ, z[i])
-                            n.maxX = max(n.maxX, x[i]); n.maxY = max(n.maxY, y[i]); n.maxZ = max(n.maxZ, z[i])
-                        }
-                    } else {
-                        let a = nodes[Int(n.left)], b = nodes[Int(n.left) + 1]
-                        n.minX = min(a.minX, b.minX); n.minY = min(a.minY, b.minY); n.minZ = min(a.minZ, b.minZ)
-                        n.maxX = max(a.maxX, b.maxX); n.maxY = max(a.maxY, b.maxY); n.maxZ = max(a.maxZ, b.maxZ)
-                        n.maxRadius = max(a.maxRadius, b.maxRadius)
-                    }
-                    nodes[index] = n
+                    pending.append(left)
+                    pending.append(right)
                 }
             }
         }
-        self.points = order.map { m in
+        points = order.map { m in
             let i = Int(m)
             return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i])
         }
-        self.nodes = nodes
-        self.maxRadius = maxRadius
+
+        // Exact boxes bottom-up: the leaves, then each stored level from the one below it.
+        var boxes = [Box](repeating: .empty, count: n > 0 ? leafCount : 0)
+        for k in boxes.indices {
+            for p in points[start(k)..<start(k + 1)] { boxes[k].add(p) }
+        }
+        var levelBoxes: [[Box]] = [boxes]   // levelBoxes[0] = leaves, [1] = the last stored level, …
+        var starts: [Int] = []
+        var total = 0
+        var count = leafCount
+        for _ in 0..<levels {
+            let below = levelBoxes[levelBoxes.count - 1]
+            count = max(1, count / 16)
+            var above = [Box](repeating: .empty, count: count)
+            for (k, b) in below.enumerated() { above[k / 16].add(b) }
+            levelBoxes.append(above)
+        }
+        // Stored level l holds the nodes whose boxes are levelBoxes[levels - l]; their children are levelBoxes[levels - l - 1].
+        for l in 0..<levels {
+            starts.append(total)
+            total += levelBoxes[levels - l].count
+        }
+        levelStart = starts
+        var wide = WideNodes(count: n > 0 ? total : 0)
+        if n > 0 {
+            for l in 0..<levels {
+                let children = levelBoxes[levels - l - 1]
+                for (c, box) in children.enumerated() {
+                    wide.set(node: starts[l] + c / 16, child: c % 16, box: box)
+                }
+            }
+        }
+        nodes = wide
     }
 
     /// Quickselect: afterwards buffer[k] holds the element of rank k (by `key`) within [start, end),
     /// smaller ones before it and larger ones after.
     private static func select(_ a: UnsafeMutableBufferPointer<UInt32>, _ start: Int, _ end: Int, _ k: Int, _ key: [Double]) {
+        guard k < end else { return }
         var lo = start, hi = end - 1
         while hi > lo {
             // Median of three as pivot guards against sorted input.
@@ -131,124 +147,164 @@ struct KDTree: Sendable {
         }
     }
 
-    @inline(__always)
-    static func boxDistanceSquared(_ n: Node, _ qx: Double, _ qy: Double, _ qz: Double) -> Double {
-        let dx = qx < n.minX ? n.minX - qx : (qx > n.maxX ? qx - n.maxX : 0)
-        let dy = qy < n.minY ? n.minY - qy : (qy > n.maxY ? qy - n.maxY : 0)
-        let dz = qz < n.minZ ? n.minZ - qz : (qz > n.maxZ ? qz - n.maxZ : 0)
-        return dx * dx + dy * dy + dz * dz
+    /// A child met during a search: a stored node (`level < levels`) or a leaf (`level == levels`).
+    struct Pending {
+        var index: Int32
+        var level: Int32
+        /// Lower bound of the squared chord from the query to anything in the child.
+        var chordSquared: Float
+        var maxRadius: Float
     }
 
     /// How many points lie within a squared chord of q, counting whole subtrees whose box is inside the
     /// bound without looking at their points, and stopping at `cap`.
     func count(within bound: Double, of qx: Double, _ qy: Double, _ qz: Double, cap: Int) -> Int {
-        guard !nodes.isEmpty else { return 0 }
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 128) { stack in
+        guard !points.isEmpty else { return 0 }
+        let query = WideNodes.Query(qx, qy, qz)
+        let near = WideNodes.roundedUp(bound), far = WideNodes.roundedDown(bound)
+        return withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
             var found = 0
-            var top = 1
-            stack[0] = 0
+            var top = 0
+            // A leaf's points are scanned; a stored node's children are counted whole, scanned or descended into.
+            func scan(_ k: Int) {
+                for p in points[leafStart(k)..<leafStart(k + 1)] {
+                    let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                    if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
+                }
+            }
+            stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: 0)
+            top = 1
             while top > 0 && found < cap {
                 top -= 1
-                let n = nodes[Int(stack[top])]
-                if Self.boxDistanceSquared(n, qx, qy, qz) > bound { continue }
-                let fx = max(abs(qx - n.minX), abs(qx - n.maxX)), fy = max(abs(qy - n.minY), abs(qy - n.maxY))
-                let fz = max(abs(qz - n.minZ), abs(qz - n.maxZ))
-                if fx * fx + fy * fy + fz * fz <= bound {
-                    found += Int(n.end - n.start)
-                } else if n.left < 0 {
-                    for i in Int(n.start)..<Int(n.end) {
-                        let p = points[i]
-                        let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
-                        if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
+                let entry = stack[top]
+                let level = Int(entry.level)
+                if level == levels { scan(Int(entry.index)); continue }
+                let node = Int(entry.index)
+                let stored = levelStart[level] + node
+                let within = nodes.nearest(node: stored, query) .<= WideNodes.Lanes(repeating: near)
+                let whole = nodes.farthest(node: stored, query) .<= WideNodes.Lanes(repeating: far)
+                for j in 0..<16 where within[j] {
+                    let child = node * 16 + j
+                    if whole[j] {
+                        found += level + 1 == levels ? leafStart(child + 1) - leafStart(child) : subtreeCount(child, level: level + 1)
+                    } else {
+                        stack[top] = Pending(index: Int32(child), level: Int32(level + 1), chordSquared: 0, maxRadius: 0)
+                        top += 1
                     }
-                } else {
-                    stack[top] = n.left
-                    stack[top + 1] = n.left + 1
-                    top += 2
                 }
             }
             return found
         }
     }
 
+    /// Points under node `i` of stored level `level`.
+    private func subtreeCount(_ i: Int, level: Int) -> Int {
+        let span = 1 << (4 * (levels - level))
+        return leafStart(min(1 << leafBits, (i + 1) * span)) - leafStart(min(1 << leafBits, i * span))
+    }
+
     /// Whether a subtree whose box lies `boxChordSquared` from the query can hold a point the visitor takes:
     /// within its chord bound, and with a boundary distance d − r within its reach. A chord never exceeds its
-    /// arc (c ≤ d / R), so R·c > reach + r proves d − r > reach without trigonometry.
-    /// (Takes the visitor's two bounds rather than the visitor: passing a visitor that holds references by value
-    /// cost a retain and a release of each at every node.)
+    /// arc (c ≤ d / R), so R·c > reach + r proves d − r > reach without trigonometry. The bounds come rounded up
+    /// (`WideNodes.roundedUp`), so single precision never prunes a subtree that could hold a point.
     @inline(__always)
-    static func mayHold(_ boxChordSquared: Double, maxRadius: Float, bound: Double, reach: Double) -> Bool {
+    static func mayHold(_ boxChordSquared: Float, maxRadius: Float, bound: Float, reach: Float) -> Bool {
         if boxChordSquared > bound { return false }
-        let limit = reach + Double(maxRadius)
+        let limit = reach + maxRadius
         if limit < 0 { return false }
-        return boxChordSquared * earthRadiusSquared <= limit * limit
+        return boxChordSquared * earthRadiusSquared <= limit * limit * WideNodes.slack
     }
 
-    static let earthRadiusSquared = Sphere.earthRadiusMeters * Sphere.earthRadiusMeters
-
-    /// Starts loading what searching `node` will read first: its children, or its leaf's points. The search
-    /// works on the other pushed subtree meanwhile, so a miss overlaps work instead of stalling it.
-    @inline(__always)
-    static func prefetchBelow(_ node: Node, _ nodes: UnsafeBufferPointer<Node>, _ points: UnsafeBufferPointer<TreePoint>) {
-        let first: UnsafeRawPointer, bytes: Int
-        if node.left >= 0 {
-            first = UnsafeRawPointer(nodes.baseAddress! + Int(node.left))
-            bytes = 2 * MemoryLayout<Node>.stride
-        } else {
-            first = UnsafeRawPointer(points.baseAddress! + Int(node.start))
-            bytes = Int(node.end - node.start) * MemoryLayout<TreePoint>.stride
-        }
-        // The first two lines: the hardware prefetcher follows a leaf's sequential reads on its own.
-        oncue_prefetch(first)
-        oncue_prefetch(first + min(64, bytes - 1))
-    }
+    static let earthRadiusSquared = Float(Sphere.earthRadiusMeters * Sphere.earthRadiusMeters)
 
     /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.
     @inline(__always)
     func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
-        guard !nodes.isEmpty else { return }
-        withUnsafeTemporaryAllocation(of: (Int32, Double).self, capacity: 128) { stack in
-            var top = 0
-            stack[0] = (0, Self.boxDistanceSquared(nodes[0], qx, qy, qz))
-            top = 1
-            nodes.withUnsafeBufferPointer { nodes in
-                points.withUnsafeBufferPointer { points in
-                    while top > 0 {
-                        top -= 1
-                        let (index, bound) = stack[top]
-                        let node = nodes[Int(index)]
-                        // The visitor's bounds may have shrunk since the node was pushed.
-                        if !Self.mayHold(bound, maxRadius: node.maxRadius, bound: visitor.boundSquared, reach: visitor.reachMeters) { continue }
-                        if node.left < 0 {
-                            for i in Int(node.start)..<Int(node.end) {
-                                let p = points[i]
-                                let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
-                                let d2 = dx * dx + dy * dy + dz * dz
-                                if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
-                            }
-                            continue
+        guard !points.isEmpty else { return }
+        let query = WideNodes.Query(qx, qy, qz)
+        withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
+            points.withUnsafeBufferPointer { points in
+                stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
+                var top = 1
+                while top > 0 {
+                    top -= 1
+                    let entry = stack[top]
+                    // The visitor's bounds may have shrunk since the child was pushed.
+                    let bound = WideNodes.roundedUp(visitor.boundSquared), reach = WideNodes.roundedUp(visitor.reachMeters)
+                    if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
+                    let level = Int(entry.level)
+                    if level == levels {
+                        let k = Int(entry.index)
+                        for i in leafStart(k)..<leafStart(k + 1) {
+                            let p = points[i]
+                            let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                            let d2 = dx * dx + dy * dy + dz * dz
+                            if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
                         }
-                        let l = Int(node.left)
-                        let a = nodes[l], b = nodes[l + 1]
-                        let dl = Self.boxDistanceSquared(a, qx, qy, qz)
-                        let dr = Self.boxDistanceSquared(b, qx, qy, qz)
-                        let boundSquared = visitor.boundSquared, reach = visitor.reachMeters
-                        let takeL = Self.mayHold(dl, maxRadius: a.maxRadius, bound: boundSquared, reach: reach)
-                        let takeR = Self.mayHold(dr, maxRadius: b.maxRadius, bound: boundSquared, reach: reach)
-                        if takeL { Self.prefetchBelow(a, nodes, points) }
-                        if takeR { Self.prefetchBelow(b, nodes, points) }
-                        // Push the farther child first so the nearer one is searched first.
-                        if dl <= dr {
-                            if takeR { stack[top] = (Int32(l + 1), dr); top += 1 }
-                            if takeL { stack[top] = (Int32(l), dl); top += 1 }
-                        } else {
-                            if takeL { stack[top] = (Int32(l), dl); top += 1 }
-                            if takeR { stack[top] = (Int32(l + 1), dr); top += 1 }
-                        }
+                        continue
                     }
+                    let node = Int(entry.index)
+                    let stored = levelStart[level] + node
+                    let near = nodes.nearest(node: stored, query), radii = nodes.radii(node: stored)
+                    // mayHold for the sixteen at once.
+                    let limit = radii + WideNodes.Lanes(repeating: reach)
+                    let mayHold = (near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
+                        .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack))
+                    // The children that may hold a point, nearest last, so that the nearest is searched first.
+                    let first = top
+                    for j in 0..<16 where mayHold[j] {
+                        let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: near[j], maxRadius: radii[j])
+                        var i = top
+                        while i > first && stack[i - 1].chordSquared < child.chordSquared {
+                            stack[i] = stack[i - 1]
+                            i -= 1
+                        }
+                        stack[i] = child
+                        top += 1
+                    }
+                    // Start loading the nearest two: the search works on the first while the second arrives.
+                    if top > first { prefetch(stack[top - 1], points) }
+                    if top > first + 1 { prefetch(stack[top - 2], points) }
                 }
             }
         }
+    }
+
+    /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware
+    /// prefetcher follows a leaf's sequential reads on its own).
+    @inline(__always)
+    private func prefetch(_ child: Pending, _ points: UnsafeBufferPointer<TreePoint>) {
+        if Int(child.level) < levels {
+            nodes.prefetch(node: levelStart[Int(child.level)] + Int(child.index))
+        } else {
+            let first = UnsafeRawPointer(points.baseAddress! + leafStart(Int(child.index)))
+            oncue_prefetch(first)
+            oncue_prefetch(first + 64)
+            oncue_prefetch(first + 128)
+        }
+    }
+}
+
+/// An axis-aligned box of unit vectors, with the largest region radius inside it.
+struct Box {
+    var lo: (Double, Double, Double)
+    var hi: (Double, Double, Double)
+    var maxRadius: Float
+
+    static let empty = Box(lo: (.infinity, .infinity, .infinity), hi: (-.infinity, -.infinity, -.infinity), maxRadius: -.infinity)
+
+    var isEmpty: Bool { lo.0 > hi.0 }
+
+    mutating func add(_ p: TreePoint) {
+        lo = (min(lo.0, p.x), min(lo.1, p.y), min(lo.2, p.z))
+        hi = (max(hi.0, p.x), max(hi.1, p.y), max(hi.2, p.z))
+        maxRadius = max(maxRadius, p.radius)
+    }
+
+    mutating func add(_ b: Box) {
+        lo = (min(lo.0, b.lo.0), min(lo.1, b.lo.1), min(lo.2, b.lo.2))
+        hi = (max(hi.0, b.hi.0), max(hi.1, b.hi.1), max(hi.2, b.hi.2))
+        maxRadius = max(maxRadius, b.maxRadius)
     }
 }
 

@@ -166,9 +166,8 @@ public final class LocationIndex: Sendable {
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 4 + 2 * MemoryLayout<TreePoint>.stride   // arrays above + two trees
-        let bytes = n * perLocation
-            + (globalTree.nodes.count + networkTrees.reduce(0) { $0 + $1.nodes.count }) * MemoryLayout<KDTree.Node>.stride
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 4   // the arrays above
+        let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
         info = Info(locationCount: n, networkCount: b.networks.count,
                     buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                     builtAt: Date(), approximateBytes: bytes)

@@ -27,10 +27,14 @@ struct Prioritizer {
         for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
         var regions = RegionList(capacity: p.maxRegions)
 
-        var cardCandidates: [Candidate] = []
-        var cardCollectionFull = false
+        var tier1 = TierOneCollection()
         if slots > 0 && !cards.isEmpty {
-            (cardCandidates, cardCollectionFull) = fill(&regions, tier: 1, slots: slots, p: p, boosts: boosts, assembler: assembler) { collector in
+            // Looking as far as a location whose region starts within the largest refresh distance lets a collection
+            // that does not fill up settle that distance too (see `refreshDistance`).
+            var largestRadius = 0.0
+            for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
+            let lookout = configuration.refreshCeilingMeters + Self.uncertainty(p) + largestRadius
+            tier1 = fill(&regions, tier: 1, slots: slots, p: p, boosts: boosts, assembler: assembler, lookout: lookout) { collector in
                 for k in cards {
                     let tree = index.networkTrees[Int(k)]
                     guard !tree.isEmpty else { continue }
@@ -40,14 +44,13 @@ struct Prioritizer {
             }
         }
         if p.includeOtherNetworks && regions.slotsUsed < slots {
-            _ = fill(&regions, tier: 2, slots: slots, p: p, boosts: boosts, assembler: assembler, excluded: cards) { collector in
+            _ = fill(&regions, tier: 2, slots: slots, p: p, boosts: boosts, assembler: assembler, lookout: 0, excluded: cards) { collector in
                 collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
                 index.globalTree.search(q.x, q.y, q.z, &collector)
             }
         }
 
-        let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, candidates: cardCandidates, full: cardCollectionFull,
-                                                         q: q, p: p, boosts: boosts)
+        let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, collection: tier1, q: q, p: p, boosts: boosts)
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         return RegionSelection(index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
@@ -56,20 +59,30 @@ struct Prioritizer {
                                serverTime: ServerTime.string(now), refreshDistanceFromCollection: fromCollection)
     }
 
+    /// What the tier-1 collection leaves for the refresh distance.
+    struct TierOneCollection {
+        /// The candidates of the last collection, placed or not.
+        var candidates: [Candidate] = []
+        /// Whether that collection was cut off at its limit.
+        var full = false
+        /// When it was not: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
+        var nearestBeyond: Double?
+    }
+
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
-    /// Returns the candidates of the last collection (placed or not), and whether it was cut off at its limit.
     private func fill(_ regions: inout RegionList, tier: Int, slots: Int, p: RefreshParameters, boosts: QueryBoosts,
-                      assembler: RegionAssembler, excluded: [UInt32] = [],
-                      search: (inout RankedCollector) -> Void) -> (ranked: [Candidate], full: Bool) {
+                      assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
+                      search: (inout RankedCollector) -> Void) -> TierOneCollection {
         var want = slots - regions.slotsUsed + Self.candidateSlack
         let kept = regions.drafts.count
         while true {
             var collector = RankedCollector(index: index, boosts: boosts, limit: want, radiusLimit: p.radiusMeters,
-                                            maxBoost: 1, maxRadius: 0, excluded: excluded)
+                                            maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
             search(&collector)
             let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
             if regions.slotsUsed >= slots || !collector.isFull || consumed < collector.ranked.count {
-                return (collector.ranked, collector.isFull)
+                return TierOneCollection(candidates: collector.ranked, full: collector.isFull,
+                                         nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
             }
             // Merges used up every candidate before the slots filled: start this tier again with more. Only this
             // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
@@ -78,12 +91,14 @@ struct Prioritizer {
         }
     }
 
+    /// How far the phone may be from where it says (metres): the guarantee must hold for its true position.
+    static func uncertainty(_ p: RefreshParameters) -> Double { min(max(p.accuracyMeters ?? 0, 0), 1_000) }
+
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.
-    private func refreshDistance(cards: [UInt32], regions: RegionList, candidates: [Candidate], full: Bool,
+    private func refreshDistance(cards: [UInt32], regions: RegionList, collection: TierOneCollection,
                                  q: (x: Double, y: Double, z: Double), p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
-        // The phone's position is only known within its accuracy; the guarantee must hold for the true position.
-        let uncertainty = min(max(p.accuracyMeters ?? 0, 0), 1_000)
+        let uncertainty = Self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return (ceiling, false) }
         var covered: [UInt32] = []
@@ -94,11 +109,16 @@ struct Prioritizer {
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
         // Candidates collected for tier 1 but not monitored bound D from above before any search.
-        for c in candidates where !covered.contains(c.member) {
+        for c in collection.candidates where !covered.contains(c.member) {
             best = min(best, c.distance - Double(c.point.radius))
         }
-        if usesCollectionBound && collectionBoundsTheRest(cards: cards, candidates: candidates, full: full, best: best, p: p, boosts: boosts) {
-            return (min(best, ceiling + uncertainty) - uncertainty, true)
+        if usesCollectionBound {
+            // A collection that did not fill up holds every card location within the radius, and saw every one beyond
+            // it whose region starts within ceiling + uncertainty: those are all D can come from.
+            if let beyond = collection.nearestBeyond { return (min(best, beyond) - uncertainty, true) }
+            if collectionBoundsTheRest(cards: cards, candidates: collection.candidates, full: collection.full, best: best, p: p, boosts: boosts) {
+                return (min(best, ceiling + uncertainty) - uncertainty, true)
+            }
         }
         for k in cards {
             let tree = index.networkTrees[Int(k)]

@@ -23,9 +23,15 @@ struct RankedCollector: KDTreeVisitor {
     private(set) var reachMeters = Double.infinity
     /// Best first; at most `limit`.
     private(set) var ranked: [Candidate] = []
+    /// While the collector is not full, it also looks this far (metres) for `nearestBeyond`.
+    let lookout: Double
+    /// The smallest boundary distance d − r among the locations seen beyond the radius. Complete up to `lookout` when
+    /// the collector ends up not full (until then nothing tightens the bound), so that the refresh distance needs no
+    /// search of its own.
+    private(set) var nearestBeyond = Double.infinity
 
     init(index: LocationIndex, boosts: QueryBoosts, limit: Int, radiusLimit: Double, maxBoost: Double, maxRadius: Double,
-         excluded: [UInt32] = []) {
+         excluded: [UInt32] = [], lookout: Double = 0) {
         self.index = index
         self.boosts = boosts
         self.limit = limit
@@ -33,7 +39,8 @@ struct RankedCollector: KDTreeVisitor {
         self.maxBoost = maxBoost
         self.maxRadius = maxRadius
         self.excluded = excluded
-        self.boundSquared = UnitVector.chordSquared(meters: radiusLimit)
+        self.lookout = lookout
+        self.boundSquared = UnitVector.chordSquared(meters: max(radiusLimit, lookout))
         ranked.reserveCapacity(limit)
     }
 
@@ -51,8 +58,13 @@ struct RankedCollector: KDTreeVisitor {
         let network = point.network
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
-        if d > radiusLimit { return }
-        let c = Candidate(point: point, distance: d, score: max(0, d - Double(point.radius)) / boosts.combined(network))
+        if d > radiusLimit {
+            nearestBeyond = min(nearestBeyond, d - Double(point.radius))
+            return
+        }
+        let boost = boosts.combined(network), gap = max(0, d - Double(point.radius))
+        // x / 1 is x: most requests carry no boost, and a division is the slowest step here.
+        let c = Candidate(point: point, distance: d, score: boost == 1 ? gap : gap / boost)
         let full = ranked.count >= limit
         if full && !Self.ranksBefore(c, ranked[limit - 1], in: index) { return }
         index.prefetchText(point.member)
@@ -84,7 +96,7 @@ struct RankedCollector: KDTreeVisitor {
             tighten()
         } else {
             reachMeters = .infinity
-            boundSquared = UnitVector.chordSquared(meters: radiusLimit)
+            boundSquared = UnitVector.chordSquared(meters: max(radiusLimit, lookout))
         }
     }
 }

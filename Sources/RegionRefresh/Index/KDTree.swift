@@ -223,6 +223,8 @@ struct KDTree: Sendable {
         guard !points.isEmpty else { return }
         let query = WideNodes.Query(qx, qy, qz)
         withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
+          withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
+            let lanes = UnsafeRawPointer(scratch.baseAddress!).assumingMemoryBound(to: Float.self)
             points.withUnsafeBufferPointer { points in
                 stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
                 var top = 1
@@ -248,12 +250,17 @@ struct KDTree: Sendable {
                     let near = nodes.nearest(node: stored, query), radii = nodes.radii(node: stored)
                     // mayHold for the sixteen at once.
                     let limit = radii + WideNodes.Lanes(repeating: reach)
-                    let mayHold = (near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
-                        .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack))
+                    var taken = WideNodes.bits((near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
+                        .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack)))
+                    // Lanes are read back from memory: extracting them from the vectors spilled all of them at every lane.
+                    scratch[0] = near
+                    scratch[1] = radii
                     // The children that may hold a point, nearest last, so that the nearest is searched first.
                     let first = top
-                    for j in 0..<16 where mayHold[j] {
-                        let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: near[j], maxRadius: radii[j])
+                    while taken != 0 {
+                        let j = taken.trailingZeroBitCount
+                        taken &= taken &- 1
+                        let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: lanes[j], maxRadius: lanes[16 + j])
                         var i = top
                         while i > first && stack[i - 1].chordSquared < child.chordSquared {
                             stack[i] = stack[i - 1]
@@ -267,6 +274,7 @@ struct KDTree: Sendable {
                     if top > first + 1 { prefetch(stack[top - 2], points) }
                 }
             }
+          }
         }
     }
 
@@ -277,10 +285,7 @@ struct KDTree: Sendable {
         if Int(child.level) < levels {
             nodes.prefetch(node: levelStart[Int(child.level)] + Int(child.index))
         } else {
-            let first = UnsafeRawPointer(points.baseAddress! + leafStart(Int(child.index)))
-            oncue_prefetch(first)
-            oncue_prefetch(first + 64)
-            oncue_prefetch(first + 128)
+            oncue_prefetch_lines(points.baseAddress! + leafStart(Int(child.index)), 3)
         }
     }
 }

@@ -111,6 +111,13 @@ struct WideNodes: @unchecked Sendable {
         (base + node * Self.stride).load(fromByteOffset: 6 * MemoryLayout<Lanes>.stride, as: Lanes.self)
     }
 
+    /// The lanes set in a mask as the bits of an integer (lane j is bit j).
+    @inline(__always)
+    static func bits(_ mask: SIMDMask<SIMD16<Int32>>) -> UInt32 {
+        let weights = SIMD16<Int32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+        return UInt32(SIMD16<Int32>().replacing(with: weights, where: mask).wrappedSum())
+    }
+
     /// Lane-wise maximum in vector instructions (the standard library's `pointwiseMax` is a generic call).
     @inline(__always)
     static func max(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: a .< b) }
@@ -118,8 +125,7 @@ struct WideNodes: @unchecked Sendable {
     /// Starts loading a node's seven lines.
     @inline(__always)
     func prefetch(node: Int) {
-        let n = base + node * Self.stride
-        for f in 0..<Self.fields { oncue_prefetch(n + f * 64) }
+        oncue_prefetch_lines(base + node * Self.stride, Int32(Self.fields))
     }
 
     /// A single-precision value at least `x` (and at least the rounding of any double-precision computation near it).

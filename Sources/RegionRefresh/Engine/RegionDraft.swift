@@ -26,14 +26,31 @@ struct RegionList {
         var point: TreePoint
     }
 
+    /// A circle a later candidate of the same network may merge with: the lead or a merged member of a region that
+    /// is not a split venue. Kept apart from the drafts, 40 bytes each, because every candidate placed is compared
+    /// with all of them.
+    struct MergeableCircle {
+        var x: Double
+        var y: Double
+        var z: Double
+        var radius: Float
+        var network: UInt32
+        var region: Int32
+    }
+
     var drafts: [RegionDraft] = []
     /// Usually empty (no allocation): near-duplicates are the exception.
     var merged: [Merged] = []
+    var mergeable: [MergeableCircle] = []
     private(set) var slotsUsed = 0
 
-    init(capacity: Int) { drafts.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        drafts.reserveCapacity(capacity)
+        mergeable.reserveCapacity(capacity)
+    }
 
     mutating func append(_ draft: RegionDraft) {
+        if draft.rule != .splitVenue { addMergeable(draft.lead.point, region: drafts.count) }
         drafts.append(draft)
         slotsUsed += draft.slotCount
     }
@@ -41,6 +58,11 @@ struct RegionList {
     mutating func merge(_ point: TreePoint, into region: Int) {
         merged.append(Merged(region: region, point: point))
         drafts[region].mergedCount += 1
+        addMergeable(point, region: region)
+    }
+
+    private mutating func addMergeable(_ p: TreePoint, region: Int) {
+        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
     }
 
     /// Drops the drafts from `count` on, with their merged members.
@@ -49,6 +71,7 @@ struct RegionList {
         for draft in drafts[count...] { slotsUsed -= draft.slotCount }
         drafts.removeSubrange(count...)
         merged.removeAll { $0.region >= count }
+        mergeable.removeAll { $0.region >= count }
     }
 
     /// The members merged into region `j` (not its lead).
@@ -91,24 +114,17 @@ struct RegionAssembler {
     /// The first mergeable region of the point's network with a member whose circle holds the new centre,
     /// or whose centre the new circle holds. Split venues never merge.
     private func firstOverlapping(_ p: TreePoint, _ r: Double, in regions: RegionList) -> Int? {
-        regions.drafts.withUnsafeBufferPointer { drafts in
-            for j in drafts.indices where drafts[j].network == p.network && drafts[j].rule != .splitVenue {
-                if overlaps(p, r, drafts[j].lead.point) { return j }
-                if drafts[j].mergedCount > 0 {
-                    for m in regions.merged where m.region == j && overlaps(p, r, m.point) { return j }
-                }
+        var found: Int32 = .max
+        regions.mergeable.withUnsafeBufferPointer { circles in
+            for c in circles where c.network == p.network && c.region < found {
+                let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
+                let c2 = dx * dx + dy * dy + dz * dz
+                // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
+                if c2 > index.maxRadiusChordSquared { continue }
+                if UnitVector.meters(chordSquared: c2) <= max(r, Double(c.radius)) { found = c.region }
             }
-            return nil
         }
-    }
-
-    @inline(__always)
-    private func overlaps(_ p: TreePoint, _ r: Double, _ m: TreePoint) -> Bool {
-        let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
-        let c2 = dx * dx + dy * dy + dz * dz
-        // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
-        if c2 > index.maxRadiusChordSquared { return false }
-        return UnitVector.meters(chordSquared: c2) <= max(r, Double(m.radius))
+        return found == .max ? nil : Int(found)
     }
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.

@@ -12,7 +12,7 @@ import Geo
 /// The layout is implicit: child `j` of node `i` is node `16 i + j` of the next level, leaf `k` holds the points
 /// `k·n / 2^L ..< (k + 1)·n / 2^L`. Searches are driven by a `KDTreeVisitor` that sees every point within its
 /// current bound, nearer subtrees first, and may tighten the bound as it goes.
-struct KDTree: Sendable {
+final class KDTree: Sendable {
     /// The points in leaf order, each with everything a search reads about it in one record, so a leaf is a few
     /// consecutive cache lines rather than a line in each of seven arrays.
     let points: [TreePoint]
@@ -235,6 +235,8 @@ struct KDTree: Sendable {
                     let bound = WideNodes.roundedUp(visitor.boundSquared), reach = WideNodes.roundedUp(visitor.reachMeters)
                     if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
                     let level = Int(entry.level)
+                    // What comes next is on the stack already: start loading it while this one is worked on.
+                    if top > 0 { prefetch(stack[top - 1], points) }
                     if level == levels {
                         let k = Int(entry.index)
                         for i in leafStart(k)..<leafStart(k + 1) {

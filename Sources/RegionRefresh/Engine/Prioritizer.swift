@@ -51,6 +51,8 @@ struct Prioritizer {
         }
 
         let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, collection: tier1, q: q, p: p, boosts: boosts)
+        // The response reads each chosen location's text record: start loading them all now, side by side.
+        for draft in regions.drafts { index.prefetchText(draft.lead.member) }
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         return RegionSelection(index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
@@ -63,6 +65,8 @@ struct Prioritizer {
     struct TierOneCollection {
         /// The candidates of the last collection, placed or not.
         var candidates: [Candidate] = []
+        /// How many of them (the first ones) were placed or merged: the rest are not monitored.
+        var consumed = 0
         /// Whether that collection was cut off at its limit.
         var full = false
         /// When it was not: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
@@ -81,7 +85,7 @@ struct Prioritizer {
             search(&collector)
             let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
             if regions.slotsUsed >= slots || !collector.isFull || consumed < collector.ranked.count {
-                return TierOneCollection(candidates: collector.ranked, full: collector.isFull,
+                return TierOneCollection(candidates: collector.ranked, consumed: consumed, full: collector.isFull,
                                          nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
             }
             // Merges used up every candidate before the slots filled: start this tier again with more. Only this
@@ -101,15 +105,10 @@ struct Prioritizer {
         let uncertainty = Self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return (ceiling, false) }
-        var covered: [UInt32] = []
-        covered.reserveCapacity(regions.drafts.count + regions.merged.count)
-        for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
-        for m in regions.merged where regions.drafts[m.region].tier == 1 { covered.append(m.point.member) }
-        covered.sort()
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
         // Candidates collected for tier 1 but not monitored bound D from above before any search.
-        for c in collection.candidates where !covered.contains(c.member) {
+        for c in collection.candidates[collection.consumed...] {
             best = min(best, c.distance - Double(c.point.radius))
         }
         if usesCollectionBound {
@@ -120,6 +119,11 @@ struct Prioritizer {
                 return (min(best, ceiling + uncertainty) - uncertainty, true)
             }
         }
+        var covered: [UInt32] = []
+        covered.reserveCapacity(regions.drafts.count + regions.merged.count)
+        for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
+        for m in regions.merged where regions.drafts[m.region].tier == 1 { covered.append(m.point.member) }
+        covered.sort()
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }

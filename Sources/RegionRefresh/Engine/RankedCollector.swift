@@ -67,7 +67,6 @@ struct RankedCollector: KDTreeVisitor {
         let c = Candidate(point: point, distance: d, score: boost == 1 ? gap : gap / boost)
         let full = ranked.count >= limit
         if full && !Self.ranksBefore(c, ranked[limit - 1], in: index) { return }
-        index.prefetchText(point.member)
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
         // worst) and moves up past the ones it ranks before.
         if full { ranked[limit - 1] = c } else { ranked.append(c) }

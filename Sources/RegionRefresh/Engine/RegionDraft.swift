@@ -12,7 +12,9 @@ struct RegionDraft {
     var mergedCount = 0
     /// Extra circles of a split venue (the ring circles kept, nearest the phone first).
     var partCount = 0
-    var center: Coordinate
+    /// The region's centre when merging moved it; nil while it is the lead location's own coordinate, which is read
+    /// from the index's text record only when the response is written (the search has no need to touch that record).
+    var movedCenter: Coordinate?
     var radius: Double
     var rule: RadiusPolicy.Rule
 
@@ -27,9 +29,12 @@ struct RegionList {
     }
 
     /// A circle a later candidate of the same network may merge with: the lead or a merged member of a region that
-    /// is not a split venue. Kept apart from the drafts, 40 bytes each, because every candidate placed is compared
+    /// is not a split venue. Kept apart from the drafts, 48 bytes each, because every candidate placed is compared
     /// with all of them.
     struct MergeableCircle {
+        /// Distance from the phone (metres): two circles whose distances differ by more than the largest radius in
+        /// the index cannot overlap (triangle inequality), which rules most pairs out with one subtraction.
+        var distance: Double
         var x: Double
         var y: Double
         var z: Double
@@ -50,19 +55,20 @@ struct RegionList {
     }
 
     mutating func append(_ draft: RegionDraft) {
-        if draft.rule != .splitVenue { addMergeable(draft.lead.point, region: drafts.count) }
+        if draft.rule != .splitVenue { addMergeable(draft.lead, region: drafts.count) }
         drafts.append(draft)
         slotsUsed += draft.slotCount
     }
 
-    mutating func merge(_ point: TreePoint, into region: Int) {
-        merged.append(Merged(region: region, point: point))
+    mutating func merge(_ candidate: Candidate, into region: Int) {
+        merged.append(Merged(region: region, point: candidate.point))
         drafts[region].mergedCount += 1
-        addMergeable(point, region: region)
+        addMergeable(candidate, region: region)
     }
 
-    private mutating func addMergeable(_ p: TreePoint, region: Int) {
-        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
+    private mutating func addMergeable(_ c: Candidate, region: Int) {
+        let p = c.point
+        mergeable.append(MergeableCircle(distance: c.distance, x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
     }
 
     /// Drops the drafts from `count` on, with their merged members.
@@ -96,12 +102,12 @@ struct RegionAssembler {
             let r = Double(c.point.radius)
             let rule = c.point.rule
             used += 1
-            if rule != .splitVenue, let j = firstOverlapping(c.point, r, in: regions) {
-                regions.merge(c.point, into: j)
-                merge(c.point, index.texts[g].coordinate, r, into: &regions.drafts[j])
+            if rule != .splitVenue, let j = firstOverlapping(c, r, in: regions) {
+                regions.merge(c, into: j)
+                merge(c.point, index.coordinate(g), r, into: &regions.drafts[j])
                 continue
             }
-            var draft = RegionDraft(lead: c, tier: tier, network: c.point.network, center: index.texts[g].coordinate, radius: r, rule: rule)
+            var draft = RegionDraft(lead: c, tier: tier, network: c.point.network, radius: r, rule: rule)
             if rule == .splitVenue {
                 draft.radius = Self.partRadius(venue: r)
                 draft.partCount = min(max(0, policy.splitCircleCount - 1), max(0, slots - regions.slotsUsed - 1))
@@ -113,10 +119,13 @@ struct RegionAssembler {
 
     /// The first mergeable region of the point's network with a member whose circle holds the new centre,
     /// or whose centre the new circle holds. Split venues never merge.
-    private func firstOverlapping(_ p: TreePoint, _ r: Double, in regions: RegionList) -> Int? {
+    private func firstOverlapping(_ candidate: Candidate, _ r: Double, in regions: RegionList) -> Int? {
+        let p = candidate.point
         var found: Int32 = .max
+        // A centimetre above the largest radius absorbs the rounding of the two distances.
+        let apart = index.globalTree.maxRadius + 0.01
         regions.mergeable.withUnsafeBufferPointer { circles in
-            for c in circles where c.network == p.network && c.region < found {
+            for c in circles where abs(c.distance - candidate.distance) <= apart && c.network == p.network && c.region < found {
                 let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
                 let c2 = dx * dx + dy * dy + dz * dz
                 // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
@@ -129,15 +138,16 @@ struct RegionAssembler {
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.
     private func merge(_ point: TreePoint, _ center: Coordinate, _ r: Double, into region: inout RegionDraft) {
-        let d = Sphere.distance(region.center, center)
+        let current = region.movedCenter ?? index.coordinate(Int(region.lead.member))
+        let d = Sphere.distance(current, center)
         if d + r <= region.radius { return }
         if d + region.radius <= r {
-            region.center = center
+            region.movedCenter = center
             region.radius = r
         } else {
             let newRadius = (d + region.radius + r) / 2
-            let bearing = Sphere.initialBearing(from: region.center, to: center)
-            region.center = Sphere.destination(from: region.center, meters: newRadius - region.radius, bearing: bearing)
+            let bearing = Sphere.initialBearing(from: current, to: center)
+            region.movedCenter = Sphere.destination(from: current, meters: newRadius - region.radius, bearing: bearing)
             // A centimetre of slack absorbs rounding in the great-circle maths.
             region.radius = newRadius + 0.01
         }

@@ -55,19 +55,21 @@ public struct RegionSelection: Sendable {
     /// The regions in response order, priorities 1…n.
     func forEachRegion(_ body: (borrowing RegionView) -> Void) {
         var priority = 0
-        index.texts.withUnsafeBufferPointer { texts in
+        do {
+            let texts = index.texts.base
             for j in regions.drafts.indices {
                 let draft = regions.drafts[j]
                 let g = Int(draft.lead.member)
+                let center = draft.movedCenter ?? texts[g].coordinate
                 let networkId = index.networks[Int(draft.network)].id
                 let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { texts[Int($0.member)].id }.sorted()
                 let explanation = explanations.isEmpty ? nil : explanations[j]
                 priority += 1
-                body(RegionView(id: texts[g].id, networkId: networkId, lat: draft.center.latitude, lon: draft.center.longitude,
+                body(RegionView(id: texts[g].id, networkId: networkId, lat: center.latitude, lon: center.longitude,
                                 radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
                                 kind: .location, mergedLocationIds: merged, explain: explanation))
                 guard draft.partCount > 0 else { continue }
-                let ring = RegionAssembler.ringParts(center: draft.center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
+                let ring = RegionAssembler.ringParts(center: center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
                 for part in ring.prefix(draft.partCount) {
                     priority += 1
                     body(RegionView(id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,

@@ -15,7 +15,7 @@ import Geo
 final class KDTree: Sendable {
     /// The points in leaf order, each with everything a search reads about it in one record, so a leaf is a few
     /// consecutive cache lines rather than a line in each of seven arrays.
-    let points: [TreePoint]
+    let points: HugePageArray<TreePoint>
     let nodes: WideNodes
     /// log2 of the number of leaves.
     let leafBits: Int
@@ -84,15 +84,16 @@ final class KDTree: Sendable {
                 }
             }
         }
-        points = order.map { m in
-            let i = Int(m)
+        let points = HugePageArray(count: n) { k in
+            let m = order[k], i = Int(m)
             return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i])
         }
+        self.points = points
 
         // Exact boxes bottom-up: the leaves, then each stored level from the one below it.
         var boxes = [Box](repeating: .empty, count: n > 0 ? leafCount : 0)
         for k in boxes.indices {
-            for p in points[start(k)..<start(k + 1)] { boxes[k].add(p) }
+            for i in start(k)..<start(k + 1) { boxes[k].add(points[i]) }
         }
         var levelBoxes: [[Box]] = [boxes]   // levelBoxes[0] = leaves, [1] = the last stored level, …
         var starts: [Int] = []
@@ -167,7 +168,8 @@ final class KDTree: Sendable {
             var top = 0
             // A leaf's points are scanned; a stored node's children are counted whole, scanned or descended into.
             func scan(_ k: Int) {
-                for p in points[leafStart(k)..<leafStart(k + 1)] {
+                for i in leafStart(k)..<leafStart(k + 1) {
+                    let p = points[i]
                     let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
                     if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
                 }
@@ -225,7 +227,8 @@ final class KDTree: Sendable {
         withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
           withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
             let lanes = UnsafeRawPointer(scratch.baseAddress!).assumingMemoryBound(to: Float.self)
-            points.withUnsafeBufferPointer { points in
+            do {
+                let points = UnsafePointer(self.points.base)
                 stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
                 var top = 1
                 while top > 0 {
@@ -283,11 +286,11 @@ final class KDTree: Sendable {
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware
     /// prefetcher follows a leaf's sequential reads on its own).
     @inline(__always)
-    private func prefetch(_ child: Pending, _ points: UnsafeBufferPointer<TreePoint>) {
+    private func prefetch(_ child: Pending, _ points: UnsafePointer<TreePoint>) {
         if Int(child.level) < levels {
             nodes.prefetch(node: levelStart[Int(child.level)] + Int(child.index))
         } else {
-            oncue_prefetch_lines(points.baseAddress! + leafStart(Int(child.index)), 3)
+            oncue_prefetch_lines(points + leafStart(Int(child.index)), 3)
         }
     }
 }

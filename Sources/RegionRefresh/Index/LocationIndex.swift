@@ -36,7 +36,7 @@ public final class LocationIndex: Sendable {
     /// What a region shows about each location (coordinate, id, name, address) in one 64-byte record, in the
     /// same spatial order as everything else: building a region costs one cache miss, not one per array (those
     /// misses were most of the time per region).
-    let texts: [LocationText]
+    let texts: HugePageArray<LocationText>
 
     // Per network (index = network number).
     let networks: [Network]
@@ -53,17 +53,13 @@ public final class LocationIndex: Sendable {
     public var count: Int { texts.count }
 
     @inline(__always) func id(_ location: Int) -> String { texts[location].id }
+    @inline(__always) func coordinate(_ location: Int) -> Coordinate { texts[location].coordinate }
 
-    /// Where `texts` keeps its records, as a number: only ever turned into prefetch hints, which cannot fault.
-    private let textsAddress: UInt
-
-    /// Starts loading a location's text record, which a region built from it will read: a search prefetches
-    /// each candidate it keeps, so that the misses overlap instead of coming one per region.
+    /// Starts loading a location's text record, which the response written for a region reads: the selection
+    /// prefetches the records of the regions it chose, so that the misses overlap instead of coming one per region.
     @inline(__always) func prefetchText(_ location: UInt32) {
-        let address = textsAddress &+ UInt(location) &* UInt(MemoryLayout<LocationText>.stride)
-        // A 64-byte record usually straddles two cache lines: an array's elements start 32 bytes past its header.
-        oncue_prefetch(UnsafeRawPointer(bitPattern: address))
-        oncue_prefetch(UnsafeRawPointer(bitPattern: address &+ UInt(MemoryLayout<LocationText>.stride - 1)))
+        // A 64-byte record in memory aligned to 64 bytes: one cache line.
+        oncue_prefetch(texts.base + Int(location))
     }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
@@ -139,7 +135,7 @@ public final class LocationIndex: Sendable {
         let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork, networkOf = b.network, ruleOf = rule
         let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses, lats = b.latitudes, lons = b.longitudes
         let global = Mutex<KDTree?>(nil)
-        let strings = Mutex<[LocationText]?>(nil)
+        let strings = Mutex<HugePageArray<LocationText>?>(nil)
         var trees = [KDTree?](repeating: nil, count: perNetwork.count)
         trees.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
@@ -151,16 +147,16 @@ public final class LocationIndex: Sendable {
                 case 1:
                     for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf) }
                 default:
-                    let moved = order.enumerated().map { g, k in
-                        LocationText(coordinate: Coordinate(uncheckedLatitude: lats[g], longitude: lons[g]),
-                                     id: ids[Int(k)], name: names[Int(k)], address: addresses[Int(k)])
+                    let moved = HugePageArray(count: order.count) { g in
+                        let k = Int(order[g])
+                        return LocationText(coordinate: Coordinate(uncheckedLatitude: lats[g], longitude: lons[g]),
+                                            id: ids[k], name: names[k], address: addresses[k])
                     }
                     strings.withLock { $0 = moved }
                 }
             }
         }
         texts = strings.withLock { $0! }
-        textsAddress = texts.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         globalTree = global.withLock { $0! }
         networkTrees = trees.map { $0! }
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An immutable array in memory of its own that, when large, asks the kernel for 2 MB pages.
+///
+/// A search reads a few records at random places in arrays of tens of megabytes; with 4 KB pages nearly every one of
+/// those reads also misses the TLB, and the page walk costs another trip to memory. The buffer is aligned to 2 MB and
+/// advised `MADV_HUGEPAGE` before it is first written, so that Linux backs it with huge pages where it can (with
+/// transparent huge pages in `madvise` or `always` mode; elsewhere the advice is ignored and nothing changes).
+final class HugePageArray<Element>: @unchecked Sendable {
+    /// Arrays smaller than this stay on ordinary pages: a huge page would mostly be empty.
+    static var threshold: Int { 2 << 20 }
+
+    let base: UnsafeMutablePointer<Element>
+    let count: Int
+
+    /// An array of `count` elements, element i being `element(i)` (`@unchecked Sendable`: written here, only read
+    /// afterwards).
+    init(count: Int, _ element: (Int) -> Element) {
+        self.count = count
+        let bytes = max(1, count * MemoryLayout<Element>.stride)
+        base = Self.allocate(bytes: bytes).bindMemory(to: Element.self, capacity: max(1, count))
+        for i in 0..<count { (base + i).initialize(to: element(i)) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        free(base)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    subscript(_ i: Int) -> Element {
+        @inline(__always) get { base[i] }
+    }
+
+    private static func allocate(bytes: Int) -> UnsafeMutableRawPointer {
+        let huge = 2 << 20
+        var memory: UnsafeMutableRawPointer?
+        guard bytes >= threshold else {
+            guard posix_memalign(&memory, max(64, MemoryLayout<Element>.alignment), bytes) == 0, let memory else { fatalError("out of memory") }
+            return memory
+        }
+        let rounded = (bytes + huge - 1) / huge * huge
+        guard posix_memalign(&memory, huge, rounded) == 0, let memory else { fatalError("out of memory") }
+        #if os(Linux)
+        _ = madvise(memory, rounded, MADV_HUGEPAGE)
+        #endif
+        return memory
+    }
+}

@@ -63,13 +63,12 @@ struct Prioritizer {
 
     /// What the tier-1 collection leaves for the refresh distance.
     struct TierOneCollection {
-        /// The candidates of the last collection, placed or not.
-        var candidates: [Candidate] = []
-        /// How many of them (the first ones) were placed or merged: the rest are not monitored.
-        var consumed = 0
-        /// Whether that collection was cut off at its limit.
+        /// The smallest d − r among the candidates it collected but did not place or merge (not monitored).
+        var nearestUnmonitored = Double.infinity
+        /// Whether the collection was cut off at its limit, and then its last candidate's distance and d − r.
         var full = false
-        /// When it was not: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
+        var last: (distance: Double, key: Double)?
+        /// When it was not full: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
         var nearestBeyond: Double?
     }
 
@@ -80,14 +79,20 @@ struct Prioritizer {
         var want = slots - regions.slotsUsed + Self.candidateSlack
         let kept = regions.drafts.count
         while true {
-            var collector = RankedCollector(index: index, boosts: boosts, limit: want, radiusLimit: p.radiusMeters,
-                                            maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
-            search(&collector)
-            let consumed = assembler.place(collector.ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
-            if regions.slotsUsed >= slots || !collector.isFull || consumed < collector.ranked.count {
-                return TierOneCollection(candidates: collector.ranked, consumed: consumed, full: collector.isFull,
-                                         nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
+            // The candidates live on the stack: they are placed and summed up before this returns.
+            let done = withUnsafeTemporaryAllocation(of: Candidate.self, capacity: want) { storage -> TierOneCollection? in
+                var collector = RankedCollector(storage: storage, index: index, boosts: boosts, radiusLimit: p.radiusMeters,
+                                                maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
+                search(&collector)
+                let ranked = collector.ranked
+                let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
+                guard regions.slotsUsed >= slots || !collector.isFull || consumed < ranked.count else { return nil }
+                var outcome = TierOneCollection(full: collector.isFull, nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
+                for c in ranked[consumed...] { outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - Double(c.point.radius)) }
+                if let w = ranked.last { outcome.last = (w.distance, w.distance - Double(w.point.radius)) }
+                return outcome
             }
+            if let done { return done }
             // Merges used up every candidate before the slots filled: start this tier again with more. Only this
             // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
             regions.truncate(to: kept)
@@ -108,14 +113,12 @@ struct Prioritizer {
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
         // Candidates collected for tier 1 but not monitored bound D from above before any search.
-        for c in collection.candidates[collection.consumed...] {
-            best = min(best, c.distance - Double(c.point.radius))
-        }
+        best = min(best, collection.nearestUnmonitored)
         if usesCollectionBound {
             // A collection that did not fill up holds every card location within the radius, and saw every one beyond
             // it whose region starts within ceiling + uncertainty: those are all D can come from.
             if let beyond = collection.nearestBeyond { return (min(best, beyond) - uncertainty, true) }
-            if collectionBoundsTheRest(cards: cards, candidates: collection.candidates, full: collection.full, best: best, p: p, boosts: boosts) {
+            if collectionBoundsTheRest(cards: cards, collection: collection, best: best, p: p, boosts: boosts) {
                 return (min(best, ceiling + uncertainty) - uncertainty, true)
             }
         }
@@ -143,9 +146,9 @@ struct Prioritizer {
     ///   d − r is above 0, so ranking after w means d − r ≥ w's (to within rounding in the score and in the
     ///   search's pruning: `best` must be below w's by a margin far larger than that);
     /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther.
-    private func collectionBoundsTheRest(cards: [UInt32], candidates: [Candidate], full: Bool, best: Double, p: RefreshParameters,
+    private func collectionBoundsTheRest(cards: [UInt32], collection: TierOneCollection, best: Double, p: RefreshParameters,
                                          boosts: QueryBoosts) -> Bool {
-        guard full, let w = candidates.last else { return false }
+        guard collection.full, let w = collection.last else { return false }
         var boost: Double?
         var largestRadius = 0.0
         for k in cards where !index.networkTrees[Int(k)].isEmpty {
@@ -154,7 +157,7 @@ struct Prioritizer {
             boost = b
             largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius)
         }
-        let key = w.distance - Double(w.point.radius)
+        let key = w.key
         let margin = 1e-9 * max(1, w.distance)
         return key > 0 && key <= p.radiusMeters - largestRadius && best <= key - margin
     }

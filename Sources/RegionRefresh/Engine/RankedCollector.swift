@@ -21,8 +21,9 @@ struct RankedCollector: KDTreeVisitor {
     var boundSquared: Double
     /// Once full, nothing ranks before the worst kept unless its boundary distance is within worst score × largest boost.
     private(set) var reachMeters = Double.infinity
-    /// Best first; at most `limit`.
-    private(set) var ranked: [Candidate] = []
+    /// Room for `limit` candidates, owned by the caller: the first `count` are the best so far, best first.
+    private let storage: UnsafeMutablePointer<Candidate>
+    private(set) var count = 0
     /// While the collector is not full, it also looks this far (metres) for `nearestBeyond`.
     let lookout: Double
     /// The smallest boundary distance d − r among the locations seen beyond the radius. Complete up to `lookout` when
@@ -30,22 +31,26 @@ struct RankedCollector: KDTreeVisitor {
     /// search of its own.
     private(set) var nearestBeyond = Double.infinity
 
-    init(index: LocationIndex, boosts: QueryBoosts, limit: Int, radiusLimit: Double, maxBoost: Double, maxRadius: Double,
-         excluded: [UInt32] = [], lookout: Double = 0) {
+    /// A collector of at most `storage.count` candidates, kept in `storage` (which must outlive it).
+    init(storage: UnsafeMutableBufferPointer<Candidate>, index: LocationIndex, boosts: QueryBoosts, radiusLimit: Double,
+         maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0) {
+        self.storage = storage.baseAddress!
+        self.limit = storage.count
         self.index = index
         self.boosts = boosts
-        self.limit = limit
         self.radiusLimit = radiusLimit
         self.maxBoost = maxBoost
         self.maxRadius = maxRadius
         self.excluded = excluded
         self.lookout = lookout
         self.boundSquared = UnitVector.chordSquared(meters: max(radiusLimit, lookout))
-        ranked.reserveCapacity(limit)
     }
 
     /// Whether the collector holds `limit` candidates (more may exist beyond them).
-    var isFull: Bool { ranked.count >= limit }
+    var isFull: Bool { count >= limit }
+
+    /// The candidates collected, best first (valid while the storage is).
+    var ranked: UnsafeBufferPointer<Candidate> { UnsafeBufferPointer(start: storage, count: count) }
 
     @inline(__always)
     static func ranksBefore(_ a: Candidate, _ b: Candidate, in index: LocationIndex) -> Bool {
@@ -65,25 +70,22 @@ struct RankedCollector: KDTreeVisitor {
         let boost = boosts.combined(network), gap = max(0, d - Double(point.radius))
         // x / 1 is x: most requests carry no boost, and a division is the slowest step here.
         let c = Candidate(point: point, distance: d, score: boost == 1 ? gap : gap / boost)
-        let full = ranked.count >= limit
-        if full && !Self.ranksBefore(c, ranked[limit - 1], in: index) { return }
+        let full = count >= limit
+        if full && !Self.ranksBefore(c, storage[limit - 1], in: index) { return }
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
         // worst) and moves up past the ones it ranks before.
-        if full { ranked[limit - 1] = c } else { ranked.append(c) }
-        let index = self.index
-        ranked.withUnsafeMutableBufferPointer { list in
-            var i = list.count - 1
-            while i > 0 && Self.ranksBefore(c, list[i - 1], in: index) {
-                list[i] = list[i - 1]
-                i -= 1
-            }
-            list[i] = c
+        var i = full ? limit - 1 : count
+        if !full { count += 1 }
+        while i > 0 && Self.ranksBefore(c, storage[i - 1], in: index) {
+            storage[i] = storage[i - 1]
+            i -= 1
         }
-        if ranked.count >= limit { tighten() }
+        storage[i] = c
+        if count >= limit { tighten() }
     }
 
     private mutating func tighten() {
-        reachMeters = ranked[limit - 1].score * maxBoost
+        reachMeters = storage[limit - 1].score * maxBoost
         boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
     }
 
@@ -91,7 +93,7 @@ struct RankedCollector: KDTreeVisitor {
     mutating func retarget(maxBoost: Double, maxRadius: Double) {
         self.maxBoost = maxBoost
         self.maxRadius = maxRadius
-        if ranked.count >= limit {
+        if count >= limit {
             tighten()
         } else {
             reachMeters = .infinity

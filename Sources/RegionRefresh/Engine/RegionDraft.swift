@@ -94,7 +94,7 @@ struct RegionAssembler {
     let policy: RadiusPolicy
 
     /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
-    func place(_ candidates: [Candidate], tier: Int, slots: Int, into regions: inout RegionList, phone: Coordinate) -> Int {
+    func place(_ candidates: UnsafeBufferPointer<Candidate>, tier: Int, slots: Int, into regions: inout RegionList, phone: Coordinate) -> Int {
         var used = 0
         for c in candidates {
             if regions.slotsUsed >= slots { break }

@@ -2,10 +2,11 @@
 # Benchmarks `oncue serve` (release build) with wrk on loopback, with 1,000,000 locations loaded:
 #   1. start-up time from exec to the first 200 on /readyz, and resident memory;
 #   2. the stack's ceiling on GET /healthz, then POST /v1/region-refresh varying the position over
-#      the anchor kit's queries (scripts/wrk/region-refresh.lua), same server, same wrk settings.
+#      the anchor kit's queries (scripts/wrk/region-refresh.lua), same server, same wrk settings, in
+#      ROUNDS alternating rounds; the summary gives each round's ratio and their median.
 # The store is built once through POST /admin/imports from the anchor kit's stores.csv and kept in
 # $BENCH_DIR for later runs.
-#   scripts/bench-serve.sh                      # DURATION=20 CONNECTIONS=32 THREADS=2
+#   scripts/bench-serve.sh                      # DURATION=20 CONNECTIONS=32 THREADS=2 ROUNDS=3
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +16,7 @@ BENCH_DIR="${BENCH_DIR:-/tmp/oncue-bench}"
 DURATION="${DURATION:-20}"
 CONNECTIONS="${CONNECTIONS:-32}"
 THREADS="${THREADS:-2}"
+ROUNDS="${ROUNDS:-3}"
 STORE="$BENCH_DIR/anchors-1m.sqlite"
 command -v wrk >/dev/null || { echo "bench-serve.sh: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
@@ -88,25 +90,29 @@ CLK_TCK=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
 requests_in() { awk '/requests in/{print $1}' "$1"; }
 cpu_us_per_request() { echo "scale=1; ($2 - $1) * 1000000 / $CLK_TCK / $(requests_in "$3")" | bc; }
-echo "== ceiling: GET /healthz  (${WRK[*]})"
-C0=$(cpu_ticks)
-"${WRK[@]}" "$BASE/healthz" | tee "$BENCH_DIR/healthz.txt"
-C1=$(cpu_ticks)
-echo "== POST /v1/region-refresh  (${WRK[*]} -s scripts/wrk/region-refresh.lua)"
-QUERIES="$DATA/queries.csv" "${WRK[@]}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" | tee "$BENCH_DIR/region-refresh.txt"
-C2=$(cpu_ticks)
-echo "resident memory after the runs: $(rss)"
-
+# The machine's speed drifts by a third within minutes; alternating short rounds of the two routes, and
+# taking each round's ratio, compares figures taken under the same conditions.
 rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
 pct() { awk -v p="$2" '$1==p{print $2}' "$1"; }
-H=$(rps "$BENCH_DIR/healthz.txt"); R=$(rps "$BENCH_DIR/region-refresh.txt")
+: >"$BENCH_DIR/rounds.txt"
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== round $round/$ROUNDS: GET /healthz, then POST /v1/region-refresh  (${WRK[*]})"
+  C0=$(cpu_ticks)
+  "${WRK[@]}" "$BASE/healthz" >"$BENCH_DIR/healthz.txt"
+  C1=$(cpu_ticks)
+  QUERIES="$DATA/queries.csv" "${WRK[@]}" -s "$ROOT/scripts/wrk/region-refresh.lua" "$BASE/v1/region-refresh" >"$BENCH_DIR/region-refresh.txt"
+  C2=$(cpu_ticks)
+  grep -q "Non-2xx" "$BENCH_DIR/region-refresh.txt" && { cat "$BENCH_DIR/region-refresh.txt"; echo "bench-serve.sh: non-2xx responses during the run" >&2; exit 1; }
+  H=$(rps "$BENCH_DIR/healthz.txt"); R=$(rps "$BENCH_DIR/region-refresh.txt")
+  HC=$(cpu_us_per_request "$C0" "$C1" "$BENCH_DIR/healthz.txt"); RC=$(cpu_us_per_request "$C1" "$C2" "$BENCH_DIR/region-refresh.txt")
+  echo "$H $(pct "$BENCH_DIR/healthz.txt" 50%) $(pct "$BENCH_DIR/healthz.txt" 99%) $HC $R $(pct "$BENCH_DIR/region-refresh.txt" 50%) $(pct "$BENCH_DIR/region-refresh.txt" 99%) $RC" >>"$BENCH_DIR/rounds.txt"
+done
+echo "resident memory after the runs: $(rss)"
+
 echo
-echo "== summary (1,000,000 locations, $THREADS wrk threads, $CONNECTIONS connections, ${DURATION}s each, loopback, $(nproc) cores)"
-HC=$(cpu_us_per_request "$C0" "$C1" "$BENCH_DIR/healthz.txt"); RC=$(cpu_us_per_request "$C1" "$C2" "$BENCH_DIR/region-refresh.txt")
-printf '%-22s %12s %10s %10s %22s\n' route "requests/s" p50 p99 "server CPU µs/request"
-printf '%-22s %12s %10s %10s %22s\n' "GET /healthz" "$H" "$(pct "$BENCH_DIR/healthz.txt" 50%)" "$(pct "$BENCH_DIR/healthz.txt" 99%)" "$HC"
-printf '%-22s %12s %10s %10s %22s\n' "POST /v1/region-refresh" "$R" "$(pct "$BENCH_DIR/region-refresh.txt" 50%)" "$(pct "$BENCH_DIR/region-refresh.txt" 99%)" "$RC"
-echo "ratio region-refresh / healthz: $(echo "scale=3; $R / $H" | bc) (requests/s), $(echo "scale=3; $HC / $RC" | bc) (server CPU per request)"
+echo "== summary (1,000,000 locations, $THREADS wrk threads, $CONNECTIONS connections, ${DURATION}s per route and round, loopback, $(nproc) cores)"
+printf '%-6s %14s %9s %9s %8s   %14s %9s %9s %8s   %7s %7s\n' round "healthz req/s" p50 p99 "CPU µs" "refresh req/s" p50 p99 "CPU µs" ratio "CPU"
+awk '{ printf "%-6d %14.0f %9s %9s %8.1f   %14.0f %9s %9s %8.1f   %7.3f %7.3f\n", NR, $1, $2, $3, $4, $5, $6, $7, $8, $5 / $1, $4 / $8 }' "$BENCH_DIR/rounds.txt"
+echo "median ratio region-refresh / healthz: $(awk '{print $5 / $1}' "$BENCH_DIR/rounds.txt" | sort -n | awk '{a[NR]=$1} END {printf "%.3f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}') (requests/s), $(awk '{print $4 / $8}' "$BENCH_DIR/rounds.txt" | sort -n | awk '{a[NR]=$1} END {printf "%.3f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}') (server CPU per request)"
 echo "start-up to ready: ${STARTUP} s; RSS: $(rss)"
-grep -q "Non-2xx" "$BENCH_DIR/region-refresh.txt" && { echo "bench-serve.sh: non-2xx responses during the run" >&2; exit 1; }
 stop_server

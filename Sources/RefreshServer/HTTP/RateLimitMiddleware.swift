@@ -20,12 +20,12 @@ struct RateLimitMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func client(of request: Request, context: Context) -> String {
+    private func client(of request: Request, context: Context) -> ClientKey {
         if let clientHeader, let value = request.headers[clientHeader] {
             // X-Forwarded-For lists the original client first.
             let first = value.split(separator: ",", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if !first.isEmpty { return String(first.prefix(100)) }
+            if !first.isEmpty { return .named(String(first.prefix(100))) }
         }
-        return context.peerAddress
+        return context.peer
     }
 }

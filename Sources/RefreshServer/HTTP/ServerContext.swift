@@ -1,8 +1,8 @@
 import Hummingbird
 import NIOCore
 
-/// The per-request context: Hummingbird's core storage plus the connection, kept so that the
-/// peer address is formatted only when the rate limiter needs it.
+/// The per-request context: Hummingbird's core storage plus the connection, whose peer address the rate
+/// limiter keys on.
 public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     let channel: any Channel
@@ -12,8 +12,33 @@ public struct ServerContext: RequestContext {
         channel = source.channel
     }
 
-    /// The peer's IP address without the port ("127.0.0.1", "::1").
-    var peerAddress: String {
-        channel.remoteAddress?.ipAddress ?? "unknown"
+    /// The peer's IP address as the rate limiter keys it: its bytes, not its text, which every request would
+    /// otherwise format anew.
+    var peer: ClientKey { ClientKey(channel.remoteAddress) }
+}
+
+/// Whom a request counts against in the rate limiter: the peer's IPv4 or IPv6 address, or a name (the first address
+/// in a configured header, when the server sits behind a proxy).
+enum ClientKey: Hashable, Sendable {
+    case v4(UInt32)
+    case v6(UInt64, UInt64)
+    case named(String)
+
+    /// The key of a peer address (its port left out).
+    init(_ address: SocketAddress?) {
+        // The address bytes sit at offset 4 of a sockaddr_in and 8 of a sockaddr_in6, after the family, the port (and
+        // the IPv6 flow label), on Linux as on the BSDs.
+        switch address {
+        case .v4(let address)?:
+            self = withUnsafeBytes(of: address.address) { .v4($0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) }
+        case .v6(let address)?:
+            self = withUnsafeBytes(of: address.address) {
+                .v6($0.loadUnaligned(fromByteOffset: 8, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            }
+        case let other?:
+            self = .named(other.description)
+        case nil:
+            self = .named("unknown")
+        }
     }
 }

@@ -20,7 +20,7 @@ final class TokenBucketLimiter: Sendable {
     private let rate: Double
     private let burst: Double
     private final class Shard: Sendable {
-        let buckets = Mutex<[String: Bucket]>([:])
+        let buckets = Mutex<[ClientKey: Bucket]>([:])
     }
 
     private let shards: [Shard]
@@ -38,7 +38,7 @@ final class TokenBucketLimiter: Sendable {
     }
 
     /// Takes one token from `client`'s bucket if there is one.
-    func acquire(client: String) -> Decision {
+    func acquire(client: ClientKey) -> Decision {
         let now = clock()
         let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(shards.count))]
         return shard.buckets.withLock { buckets in
@@ -61,7 +61,7 @@ final class TokenBucketLimiter: Sendable {
 
     /// Drops buckets that have refilled completely: forgetting them changes no future decision.
     /// If every bucket is still draining (an address flood), the oldest half goes.
-    private func evictIdle(_ buckets: inout [String: Bucket], now: UInt64) {
+    private func evictIdle(_ buckets: inout [ClientKey: Bucket], now: UInt64) {
         let fullAfter = UInt64(burst / rate * 1e9)
         buckets = buckets.filter { now &- $0.value.updated < fullAfter }
         if buckets.count >= maxBucketsPerShard {

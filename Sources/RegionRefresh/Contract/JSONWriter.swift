@@ -56,10 +56,29 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// Writes `text` as it is (a key with its quotes and colon, say, and the comma before it): the caller keeps the
+    /// JSON well formed. The next value follows without a comma.
+    @inline(__always)
+    mutating func raw(_ text: StaticString) {
+        append(text)
+        needsComma = false
+    }
+
+    /// Marks that a value was just written by `raw`, so that the next key or element is preceded by a comma.
+    @inline(__always)
+    mutating func rawValueWritten() { needsComma = true }
+
     /// A string's characters, escaped, without the quotes.
     private mutating func stringBody(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
+            // Most strings need no escaping: one branch-free pass finds out, and they are copied whole.
+            var special: UInt8 = 0
+            for b in utf8 { special |= (b < 0x20 ? 1 : 0) | (b == UInt8(ascii: "\"") ? 1 : 0) | (b == UInt8(ascii: "\\") ? 1 : 0) }
+            if special == 0 {
+                append(utf8)
+                return
+            }
             var start = 0
             for i in 0..<utf8.count {
                 let b = utf8[i]

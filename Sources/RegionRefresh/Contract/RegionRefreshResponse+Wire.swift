@@ -66,17 +66,22 @@ extension JSONWriter {
     /// One region object. Both `Region` and `RegionSelection` write through this, so the server's JSON and the
     /// Codable response's agree.
     mutating func region(_ r: borrowing RegionView) {
+        // Keys as whole fragments with their punctuation: one append each instead of four.
         beginObject()
-        key("id")
+        raw("\"id\":")
         if let idSuffix = r.idSuffix { string(r.id, suffix: idSuffix) } else { string(r.id) }
-        key("network_id"); string(r.networkId)
-        key("lat"); number(r.lat)
-        key("lon"); number(r.lon)
-        key("radius_meters"); number(r.radiusMeters)
-        key("priority"); int(r.priority)
-        key("name"); string(r.name)
-        if let address = r.address { key("address"); string(address) }
-        if let kind = r.kind { key("kind"); string(kind.rawValue) }
+        raw(",\"network_id\":"); string(r.networkId)
+        raw(",\"lat\":"); number(r.lat)
+        raw(",\"lon\":"); number(r.lon)
+        raw(",\"radius_meters\":"); number(r.radiusMeters)
+        raw(",\"priority\":"); int(r.priority)
+        raw(",\"name\":"); string(r.name)
+        if let address = r.address { raw(",\"address\":"); string(address) }
+        switch r.kind {
+        case .location?: raw(",\"kind\":\"location\""); rawValueWritten()
+        case .refresh?: raw(",\"kind\":\"refresh\""); rawValueWritten()
+        case nil: break
+        }
         if let mergedLocationIds = r.mergedLocationIds {
             key("merged_location_ids")
             beginArray()

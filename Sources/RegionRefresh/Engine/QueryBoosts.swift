@@ -7,6 +7,8 @@ struct QueryBoosts {
     private let networkCategory: [Int32]
     let maxVisitBoost: Double
     let maxTimeBoost: Double
+    /// No visits and no local time: every boost is 1 (most requests), which the search loop tests first.
+    private let isNeutral: Bool
 
     init(parameters: RefreshParameters, index: LocationIndex, table: BoostTable) {
         var visits: [UInt32: Double] = [:]
@@ -22,6 +24,7 @@ struct QueryBoosts {
         }
         maxTimeBoost = categoryBoost.max().map { max(1, $0) } ?? 1
         networkCategory = index.networkCategory
+        isNeutral = visitBoost.isEmpty && categoryBoost.isEmpty
     }
 
     @inline(__always)
@@ -36,7 +39,7 @@ struct QueryBoosts {
 
     /// Both boosts of a location of `network`: what its boundary distance is divided by.
     @inline(__always)
-    func combined(_ network: UInt32) -> Double { visit(network) * time(network) }
+    func combined(_ network: UInt32) -> Double { isNeutral ? 1 : visit(network) * time(network) }
 
     /// The largest combined boost a location of `network` can get (nil = any network).
     func maxBoost(network: UInt32?) -> Double {

@@ -1,4 +1,9 @@
 import CPrefetch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The stored nodes of a `KDTree`: each holds the boxes of its sixteen children in single precision, one
 /// 64-byte cache line per coordinate bound (structure of arrays), so that the distances to all sixteen are a
@@ -27,7 +32,7 @@ struct WideNodes: @unchecked Sendable {
 
         init(count: Int) {
             self.count = count
-            base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(1, count) * WideNodes.stride, alignment: 64)
+            base = HugePages.allocate(bytes: count * WideNodes.stride, alignment: 64)
             // Every child starts empty: +∞ minimum, −∞ maximum (no query is ever near it).
             for i in 0..<count {
                 let node = base + i * WideNodes.stride
@@ -38,7 +43,7 @@ struct WideNodes: @unchecked Sendable {
             }
         }
 
-        deinit { base.deallocate() }
+        deinit { free(base) }
     }
 
     private let storage: Storage

@@ -8,7 +8,7 @@ struct QueryBoosts {
     let maxVisitBoost: Double
     let maxTimeBoost: Double
     /// No visits and no local time: every boost is 1 (most requests), which the search loop tests first.
-    private let isNeutral: Bool
+    let isNeutral: Bool
 
     init(parameters: RefreshParameters, index: LocationIndex, table: BoostTable) {
         var visits: [UInt32: Double] = [:]

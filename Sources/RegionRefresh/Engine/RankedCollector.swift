@@ -59,6 +59,7 @@ struct RankedCollector: KDTreeVisitor {
         return index.id(Int(a.member)) < index.id(Int(b.member))
     }
 
+    @inline(__always)
     mutating func visit(_ point: TreePoint, chordSquared: Double) {
         let network = point.network
         if !excluded.isEmpty && excluded.contains(network) { return }
@@ -67,9 +68,10 @@ struct RankedCollector: KDTreeVisitor {
             nearestBeyond = min(nearestBeyond, d - Double(point.radius))
             return
         }
-        let boost = boosts.combined(network), gap = max(0, d - Double(point.radius))
-        // x / 1 is x: most requests carry no boost, and a division is the slowest step here.
-        let c = Candidate(point: point, distance: d, score: boost == 1 ? gap : gap / boost)
+        var score = max(0, d - Double(point.radius))
+        // Most requests carry no boost: no division then (the slowest step here; x / 1 is x).
+        if !boosts.isNeutral { score = Self.divide(score, by: boosts.combined(network)) }
+        let c = Candidate(point: point, distance: d, score: score)
         let full = count >= limit
         if full && !Self.ranksBefore(c, storage[limit - 1], in: index) { return }
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
@@ -84,6 +86,11 @@ struct RankedCollector: KDTreeVisitor {
         if count >= limit { tighten() }
     }
 
+    /// Out of line, so that the compiler does not compute it ahead of the test that makes it unnecessary.
+    @inline(never)
+    private static func divide(_ a: Double, by b: Double) -> Double { a / b }
+
+    @inline(__always)
     private mutating func tighten() {
         reachMeters = storage[limit - 1].score * maxBoost
         boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))

@@ -15,21 +15,23 @@ enum UnitVector {
         return (c * cos(lambda), c * sin(lambda), sin(phi))
     }
 
-    /// Squared chord length of a great-circle distance in metres (capped at the antipode).
+    /// Squared chord length of a great-circle distance in metres (capped at the antipode), rounded up by a few ulps:
+    /// every caller uses it as a bound that must not exclude a point at that distance.
     @inline(__always)
     static func chordSquared(meters: Double) -> Double {
         if meters <= 0 { return 0 }
         let half = min(meters / Sphere.earthRadiusMeters, .pi) / 2
         // sin's Taylor series to x⁹ is exact to double precision below 0.02 (≈ 250 km): searches tighten their bound
-        // with this at every better candidate, and libm's sin was most of that.
+        // with this at every better candidate, and libm's sin was most of that. (Reciprocals, not divisions: four
+        // divisions cost more than the rest of a visit.)
         let s: Double
         if half < 0.02 {
             let h2 = half * half
-            s = half * (1 - h2 / 6 * (1 - h2 / 20 * (1 - h2 / 42 * (1 - h2 / 72))))
+            s = half * (1 - h2 * (1.0 / 6) * (1 - h2 * (1.0 / 20) * (1 - h2 * (1.0 / 42) * (1 - h2 * (1.0 / 72)))))
         } else {
             s = sin(half)
         }
-        return 4 * s * s
+        return 4 * s * s * (1 + 1e-15)
     }
 
     /// Great-circle metres of a squared chord length.

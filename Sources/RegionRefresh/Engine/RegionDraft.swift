@@ -29,12 +29,9 @@ struct RegionList {
     }
 
     /// A circle a later candidate of the same network may merge with: the lead or a merged member of a region that
-    /// is not a split venue. Kept apart from the drafts, 48 bytes each, because every candidate placed is compared
+    /// is not a split venue. Kept apart from the drafts, 40 bytes each, because every candidate placed is compared
     /// with all of them.
     struct MergeableCircle {
-        /// Distance from the phone (metres): two circles whose distances differ by more than the largest radius in
-        /// the index cannot overlap (triangle inequality), which rules most pairs out with one subtraction.
-        var distance: Double
         var x: Double
         var y: Double
         var z: Double
@@ -68,7 +65,7 @@ struct RegionList {
 
     private mutating func addMergeable(_ c: Candidate, region: Int) {
         let p = c.point
-        mergeable.append(MergeableCircle(distance: c.distance, x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
+        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
     }
 
     /// Drops the drafts from `count` on, with their merged members.
@@ -121,19 +118,26 @@ struct RegionAssembler {
     /// or whose centre the new circle holds. Split venues never merge.
     private func firstOverlapping(_ candidate: Candidate, _ r: Double, in regions: RegionList) -> Int? {
         let p = candidate.point
-        var found: Int32 = .max
-        // A centimetre above the largest radius absorbs the rounding of the two distances.
-        let apart = index.globalTree.maxRadius + 0.01
-        regions.mergeable.withUnsafeBufferPointer { circles in
-            for c in circles where abs(c.distance - candidate.distance) <= apart && c.network == p.network && c.region < found {
+        let reach = index.maxRadiusChordSquared
+        return regions.mergeable.withUnsafeBufferPointer { circles -> Int? in
+            // Most candidates are near no circle of their network: one pass without a branch per circle says so
+            // (whether a circle is near is a coin toss the branch predictor loses).
+            var near: UInt8 = 0
+            for c in circles {
+                let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
+                near |= (dx * dx + dy * dy + dz * dz <= reach ? 1 : 0) & (c.network == p.network ? 1 : 0)
+            }
+            guard near != 0 else { return nil }
+            var found: Int32 = .max
+            for c in circles where c.network == p.network && c.region < found {
                 let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
                 let c2 = dx * dx + dy * dy + dz * dz
                 // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
-                if c2 > index.maxRadiusChordSquared { continue }
+                if c2 > reach { continue }
                 if UnitVector.meters(chordSquared: c2) <= max(r, Double(c.radius)) { found = c.region }
             }
+            return found == .max ? nil : Int(found)
         }
-        return found == .max ? nil : Int(found)
     }
 
     /// Grows the region to the smallest circle enclosing both its circle and the new one.

@@ -53,12 +53,15 @@ public final class IndexReloader: Service, Sendable {
     private func reload() async throws {
         let engine = engine, path = databasePath, catalog = catalog
         do {
-            let info = try await BlockingWorkExecutor.rebuilds.run {
+            // The store is closed before the index goes live: its memory-mapped pages (the whole file, once read)
+            // leave the resident set before /readyz says ready, so what is resident then is the index's.
+            let (index, networks) = try await BlockingWorkExecutor.rebuilds.run {
                 let store = try SQLiteLocationStore(path: path, readOnly: true)
-                let info = try await engine.reload(from: store)
-                catalog.update(try store.networks())
-                return info
+                return (try await LocationIndex.build(from: store, policy: engine.configuration.radiusPolicy), try store.networks())
             }
+            engine.install(index)
+            catalog.update(networks)
+            let info = index.info
             metrics.indexLoaded(info)
             generation.add(1, ordering: .releasing)
             logger.info("index loaded", metadata: [

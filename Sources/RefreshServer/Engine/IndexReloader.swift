@@ -57,7 +57,7 @@ public final class IndexReloader: Service, Sendable {
             // leave the resident set before /readyz says ready, so what is resident then is the index's.
             let (index, networks) = try await BlockingWorkExecutor.rebuilds.run {
                 let store = try SQLiteLocationStore(path: path, readOnly: true)
-                return (try await LocationIndex.build(from: store, policy: engine.configuration.radiusPolicy), try store.networks())
+                return (try await engine.buildIndex(from: store), try store.networks())
             }
             engine.install(index)
             catalog.update(networks)

@@ -30,10 +30,16 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
         current.withLock { $0 = index }
     }
 
+    /// Builds a snapshot from the store with this engine's radius policy, without installing it (a caller that
+    /// closes the store first installs it afterwards).
+    public func buildIndex(from store: any LocationStore) async throws -> LocationIndex {
+        try await LocationIndex.build(from: store, policy: configuration.radiusPolicy)
+    }
+
     /// Builds a snapshot from the store with this engine's radius policy and installs it.
     @discardableResult
     public func reload(from store: any LocationStore) async throws -> LocationIndex.Info {
-        let index = try await LocationIndex.build(from: store, policy: configuration.radiusPolicy)
+        let index = try await buildIndex(from: store)
         install(index)
         return index.info
     }

@@ -29,8 +29,8 @@ struct RegionList {
     }
 
     /// A circle a later candidate of the same network may merge with: the lead or a merged member of a region that
-    /// is not a split venue. Kept apart from the drafts, 40 bytes each, because every candidate placed is compared
-    /// with all of them.
+    /// is not a split venue, and only one with `mayMerge` set (usually none are). Kept apart from the drafts, 40 bytes
+    /// each, because every candidate placed that may merge is compared with all of them.
     struct MergeableCircle {
         var x: Double
         var y: Double
@@ -48,11 +48,12 @@ struct RegionList {
 
     init(capacity: Int) {
         drafts.reserveCapacity(capacity)
-        mergeable.reserveCapacity(capacity)
     }
 
     mutating func append(_ draft: RegionDraft) {
-        if draft.rule != .splitVenue { addMergeable(draft.lead, region: drafts.count) }
+        // A location without a same-network neighbour close enough to merge with can be left out: no later candidate
+        // overlaps it (see `TreePoint.mayMerge`).
+        if draft.rule != .splitVenue && draft.lead.point.mayMerge { addMergeable(draft.lead, region: drafts.count) }
         drafts.append(draft)
         slotsUsed += draft.slotCount
     }
@@ -99,7 +100,7 @@ struct RegionAssembler {
             let r = Double(c.point.radius)
             let rule = c.point.rule
             used += 1
-            if rule != .splitVenue, let j = firstOverlapping(c, r, in: regions) {
+            if rule != .splitVenue && c.point.mayMerge, let j = firstOverlapping(c, r, in: regions) {
                 regions.merge(c, into: j)
                 merge(c.point, index.coordinate(g), r, into: &regions.drafts[j])
                 continue

@@ -86,7 +86,7 @@ final class KDTree: Sendable {
         }
         let points = HugePageArray(count: n) { k in
             let m = order[k], i = Int(m)
-            return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i])
+            return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
         }
         self.points = points
 
@@ -223,64 +223,104 @@ final class KDTree: Sendable {
     @inline(__always)
     func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
         guard !points.isEmpty else { return }
-        let query = WideNodes.Query(qx, qy, qz)
         withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
-          withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
-            let lanes = UnsafeRawPointer(scratch.baseAddress!).assumingMemoryBound(to: Float.self)
-            do {
-                let points = UnsafePointer(self.points.base)
-                stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
-                var top = 1
-                while top > 0 {
-                    top -= 1
-                    let entry = stack[top]
-                    // The visitor's bounds may have shrunk since the child was pushed.
-                    let bound = WideNodes.roundedUp(visitor.boundSquared), reach = WideNodes.roundedUp(visitor.reachMeters)
-                    if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
-                    let level = Int(entry.level)
-                    // What comes next is on the stack already: start loading it while this one is worked on.
-                    if top > 0 { prefetch(stack[top - 1], points) }
-                    if level == levels {
-                        let k = Int(entry.index)
-                        for i in leafStart(k)..<leafStart(k + 1) {
-                            let p = points[i]
-                            let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
-                            let d2 = dx * dx + dy * dy + dz * dz
-                            if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
-                        }
-                        continue
-                    }
-                    let node = Int(entry.index)
-                    let stored = levelStart[level] + node
-                    let near = nodes.nearest(node: stored, query), radii = nodes.radii(node: stored)
-                    // mayHold for the sixteen at once.
-                    let limit = radii + WideNodes.Lanes(repeating: reach)
-                    var taken = WideNodes.bits((near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
-                        .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack)))
-                    // Lanes are read back from memory: extracting them from the vectors spilled all of them at every lane.
-                    scratch[0] = near
-                    scratch[1] = radii
-                    // The children that may hold a point, nearest last, so that the nearest is searched first.
-                    let first = top
-                    while taken != 0 {
-                        let j = taken.trailingZeroBitCount
-                        taken &= taken &- 1
-                        let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: lanes[j], maxRadius: lanes[16 + j])
-                        var i = top
-                        while i > first && stack[i - 1].chordSquared < child.chordSquared {
-                            stack[i] = stack[i - 1]
-                            i -= 1
-                        }
-                        stack[i] = child
-                        top += 1
-                    }
-                    // Start loading the nearest two: the search works on the first while the second arrives.
-                    if top > first { prefetch(stack[top - 1], points) }
-                    if top > first + 1 { prefetch(stack[top - 2], points) }
-                }
+            withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
+                descend(qx, qy, qz, &visitor, stack: stack.baseAddress!, scratch: scratch.baseAddress!)
             }
-          }
         }
+    }
+
+    /// The search proper, out of the closures that give it its stack: LLVM left the C prefetch helpers as calls
+    /// inside those closures (27 calls per search), and inlines them in a function of its own.
+    @inline(never)
+    private func descend<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V,
+                                           stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>) {
+        let query = WideNodes.Query(qx, qy, qz)
+        let lanes = UnsafeRawPointer(scratch).assumingMemoryBound(to: Float.self)
+        let points = UnsafePointer(self.points.base)
+        stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
+        var top = 1
+        while top > 0 {
+            top -= 1
+            let entry = stack[top]
+            // The visitor's bounds may have shrunk since the child was pushed.
+            let bound = WideNodes.roundedUp(visitor.boundSquared), reach = WideNodes.roundedUp(visitor.reachMeters)
+            if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
+            let level = Int(entry.level)
+            // What comes next is on the stack already: start loading it while this one is worked on.
+            if top > 0 { prefetch(stack[top - 1], points) }
+            if level == levels {
+                let k = Int(entry.index)
+                for i in leafStart(k)..<leafStart(k + 1) {
+                    let p = points[i]
+                    let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
+                }
+                continue
+            }
+            let node = Int(entry.index)
+            let stored = levelStart[level] + node
+            let near = nodes.nearest(node: stored, query), radii = nodes.radii(node: stored)
+            // mayHold for the sixteen at once.
+            let limit = radii + WideNodes.Lanes(repeating: reach)
+            var taken = WideNodes.bits((near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
+                .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack)))
+            // Lanes are read back from memory: extracting them from the vectors spilled all of them at every lane.
+            scratch[0] = near
+            scratch[1] = radii
+            // The children that may hold a point, nearest last, so that the nearest is searched first.
+            let first = top
+            while taken != 0 {
+                let j = taken.trailingZeroBitCount
+                taken &= taken &- 1
+                let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: lanes[j], maxRadius: lanes[16 + j])
+                var i = top
+                while i > first && stack[i - 1].chordSquared < child.chordSquared {
+                    stack[i] = stack[i - 1]
+                    i -= 1
+                }
+                stack[i] = child
+                top += 1
+            }
+            // Start loading the nearest two: the search works on the first while the second arrives.
+            if top > first { prefetch(stack[top - 1], points) }
+            if top > first + 1 { prefetch(stack[top - 2], points) }
+        }
+    }
+
+    /// Sets `flags[m]` for every point m of this tree that has another point of the tree within the larger of the two
+    /// radii (split venues left out: they never merge). Meant for a network's tree, where every point is of one
+    /// network. Each point looks within its own radius and marks what it finds as well as itself, so a pair is found
+    /// from the side of the larger radius. The bound is widened by a billionth, so `flags` is never false where the
+    /// selection's overlap test (`RegionAssembler`) could say true.
+    func markMergeable(into flags: UnsafeMutablePointer<Bool>) {
+        struct Peers: KDTreeVisitor {
+            let member: UInt32
+            let flags: UnsafeMutablePointer<Bool>
+            var boundSquared: Double
+            var reachMeters: Double { .infinity }
+            var found = false
+
+            mutating func visit(_ point: TreePoint, chordSquared: Double) {
+                guard point.member != member, point.rule != .splitVenue else { return }
+                flags[Int(point.member)] = true
+                found = true
+            }
+        }
+        for i in 0..<points.count {
+            let p = points[i]
+            guard p.rule != .splitVenue else { continue }
+            var peers = Peers(member: p.member, flags: flags, boundSquared: UnitVector.chordSquared(meters: Double(p.radius) * (1 + 1e-9)))
+            search(p.x, p.y, p.z, &peers)
+            if peers.found { flags[Int(p.member)] = true }
+        }
+    }
+
+    /// Copies `flags` (by location number) into the points' `mayMerge`. Only while the tree is being built: afterwards
+    /// it is shared and must not change.
+    func setMayMerge(from flags: UnsafePointer<Bool>) {
+        for i in 0..<points.count { points.base[i].mayMerge = flags[Int(points.base[i].member)] }
     }
 
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware
@@ -337,4 +377,8 @@ struct TreePoint {
     var network: UInt32
     var radius: Float
     var rule: RadiusPolicy.Rule
+    /// Whether another location of the same network may lie within the larger of the two radii, so that the two could
+    /// merge into one region. False proves they cannot: most locations have no such neighbour, and a selection then
+    /// skips the merge test for them (see `KDTree.markMergeable`). True until the index sets it.
+    var mayMerge: Bool
 }

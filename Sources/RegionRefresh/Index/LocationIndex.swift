@@ -65,6 +65,7 @@ public final class LocationIndex: Sendable {
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
     public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
         var builder = Builder(networks: networks)
+        builder.reserveCapacity(locations.underestimatedCount)
         for location in locations { builder.add(IndexRecord(location)) }
         return builder.finish(policy: policy)
     }
@@ -159,6 +160,7 @@ public final class LocationIndex: Sendable {
         texts = strings.withLock { $0! }
         globalTree = global.withLock { $0! }
         networkTrees = trees.map { $0! }
+        Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
@@ -167,6 +169,19 @@ public final class LocationIndex: Sendable {
         info = Info(locationCount: n, networkCount: b.networks.count,
                     buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                     builtAt: Date(), approximateBytes: bytes)
+    }
+
+    /// Sets `mayMerge` on every tree's points: which locations have a location of their own network close enough to
+    /// merge with. Networks are disjoint, so they are searched side by side, each writing only its own locations' flags.
+    static func markMergeable(global: KDTree, networks: [KDTree], count n: Int) {
+        var flags = [Bool](repeating: false, count: n)
+        flags.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: networks.count) { k in networks[k].markMergeable(into: out) }
+            DispatchQueue.concurrentPerform(iterations: networks.count + 1) { k in
+                (k < networks.count ? networks[k] : global).setMayMerge(from: out)
+            }
+        }
     }
 
     /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
@@ -232,6 +247,17 @@ extension LocationIndex {
             }
         }
 
+        mutating func reserveCapacity(_ n: Int) {
+            latitudes.reserveCapacity(n)
+            longitudes.reserveCapacity(n)
+            network.reserveCapacity(n)
+            explicitRadius.reserveCapacity(n)
+            venueRadius.reserveCapacity(n)
+            ids.reserveCapacity(n)
+            names.reserveCapacity(n)
+            addresses.reserveCapacity(n)
+        }
+
         mutating func add(_ l: IndexRecord) {
             let k: UInt32
             if let known = networkNumber[l.networkId] { k = known } else {
@@ -263,7 +289,7 @@ extension LocationIndex {
             let n = latitudes.count
             var keyed = [(key: UInt64, index: UInt32)](repeating: (0, 0), count: n)
             for i in 0..<n {
-                keyed[i] = (Geohash(latitude: latitudes[i], longitude: longitudes[i], precision: 12).interleaved, UInt32(i))
+                keyed[i] = (Self.zOrder(latitude: latitudes[i], longitude: longitudes[i]), UInt32(i))
             }
             keyed.sort { $0.key < $1.key }
             func permuted<T>(_ a: [T]) -> [T] { keyed.map { a[Int($0.index)] } }
@@ -274,6 +300,26 @@ extension LocationIndex {
             venueRadius = permuted(venueRadius)
             // Strings move in `LocationIndex.init`, beside the tree builds.
             order = keyed.map(\.index)
+        }
+
+        /// The position on the Z-order curve of 2^30 × 2^30 cells, longitude bit first: a geohash's bits, got with a
+        /// few multiplications and masks instead of a loop per bit (a million of those loops took a tenth of the build).
+        static func zOrder(latitude: Double, longitude: Double) -> UInt64 {
+            let cells = Double(1 << 30)
+            let lon = UInt64(min(max(0, (longitude + 180) / 360 * cells), cells - 1))
+            let lat = UInt64(min(max(0, (latitude + 90) / 180 * cells), cells - 1))
+            return spread(lon) << 1 | spread(lat)
+        }
+
+        /// The low 32 bits of `v` moved to the even bit positions.
+        static func spread(_ v: UInt64) -> UInt64 {
+            var x = v & 0xFFFF_FFFF
+            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x | x << 2) & 0x3333_3333_3333_3333
+            x = (x | x << 1) & 0x5555_5555_5555_5555
+            return x
         }
     }
 }

@@ -13,7 +13,7 @@ import Testing
         let fixture = name == "synthetic" ? syntheticFixture : try realFixture.get()
         let configuration = EngineConfiguration()
         let fast = Prioritizer(index: fixture.index, configuration: configuration)
-        var searching = fast
+        var searching = Prioritizer(index: fixture.index, configuration: configuration)
         searching.usesCollectionBound = false
         var rng = SeededRandom(seed: 2026)
         let now = Date(timeIntervalSince1970: 1_763_807_400)

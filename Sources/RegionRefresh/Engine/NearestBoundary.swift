@@ -15,7 +15,8 @@ struct NearestBoundary: KDTreeVisitor {
         self.boundSquared = UnitVector.chordSquared(meters: ceiling + maxRadius)
     }
 
-    mutating func visit(_ point: TreePoint, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+        let point = record.pointee
         let key = UnitVector.meters(chordSquared: chordSquared) - Double(point.radius)
         guard key < best, !isCovered(point.member) else { return }
         best = key

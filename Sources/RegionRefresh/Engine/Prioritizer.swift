@@ -7,9 +7,17 @@ import LocationStore
 /// Tier 1: locations of the card networks, ranked by boundary distance ÷ boosts, within the radius.
 /// Tier 2 (when `include_other_networks`): every other network, same ranking, in the slots left.
 /// Then the refresh distance D over the card networks' unmonitored locations.
-struct Prioritizer {
+///
+/// Not copyable: the closures a selection runs its searches in would otherwise copy it, and count a reference to the
+/// index and the configuration with every copy.
+struct Prioritizer: ~Copyable {
     let index: LocationIndex
     let configuration: EngineConfiguration
+
+    init(index: LocationIndex, configuration: EngineConfiguration) {
+        self.index = index
+        self.configuration = configuration
+    }
 
     /// Candidates fetched beyond the free slots on the first try; merging near-duplicates may need more.
     static let candidateSlack = 3
@@ -20,7 +28,7 @@ struct Prioritizer {
 
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
         let q = UnitVector.from(latitude: p.center.latitude, longitude: p.center.longitude)
-        let boosts = QueryBoosts(parameters: p, index: index, table: configuration.boosts)
+        let boosts = QueryBoosts.of(p, index: index, table: configuration.boosts)
         let assembler = RegionAssembler(index: index, policy: index.policy)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         var cards: [UInt32] = []
@@ -34,7 +42,8 @@ struct Prioritizer {
             var largestRadius = 0.0
             for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
             let lookout = configuration.refreshCeilingMeters + Self.uncertainty(p) + largestRadius
-            tier1 = fill(&regions, tier: 1, slots: slots, p: p, boosts: boosts, assembler: assembler, lookout: lookout) { collector in
+            tier1 = fill(&regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
+                         lookout: lookout) { collector in
                 for k in cards {
                     let tree = index.networkTrees[Int(k)]
                     guard !tree.isEmpty else { continue }
@@ -44,7 +53,8 @@ struct Prioritizer {
             }
         }
         if p.includeOtherNetworks && regions.slotsUsed < slots {
-            _ = fill(&regions, tier: 2, slots: slots, p: p, boosts: boosts, assembler: assembler, lookout: 0, excluded: cards) { collector in
+            _ = fill(&regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
+                     lookout: 0, excluded: cards) { collector in
                 collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
                 index.globalTree.search(q.x, q.y, q.z, &collector)
             }
@@ -73,7 +83,7 @@ struct Prioritizer {
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
-    private func fill(_ regions: inout RegionList, tier: Int, slots: Int, p: RefreshParameters, boosts: QueryBoosts,
+    private func fill(_ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
                       assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
                       search: (inout RankedCollector) -> Void) -> TierOneCollection {
         var want = slots - regions.slotsUsed + Self.candidateSlack
@@ -81,11 +91,11 @@ struct Prioritizer {
         while true {
             // The candidates live on the stack: they are placed and summed up before this returns.
             let done = withUnsafeTemporaryAllocation(of: Candidate.self, capacity: want) { storage -> TierOneCollection? in
-                var collector = RankedCollector(storage: storage, index: index, boosts: boosts, radiusLimit: p.radiusMeters,
+                var collector = RankedCollector(storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
                                                 maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
                 search(&collector)
                 let ranked = collector.ranked
-                let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: p.center)
+                let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
                 guard regions.slotsUsed >= slots || !collector.isFull || consumed < ranked.count else { return nil }
                 var outcome = TierOneCollection(full: collector.isFull, nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
                 for c in ranked[consumed...] { outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - Double(c.point.radius)) }

@@ -2,7 +2,9 @@
 ///
 /// A class: the collectors and closures of a selection each hold it, and as a struct every one of those copies
 /// counted three references (a dictionary and two arrays) where a class counts one (2-15 % more selections/s).
-final class QueryBoosts {
+///
+/// Most requests carry no visits and no local time: they all share `neutral` rather than each allocating its own.
+final class QueryBoosts: Sendable {
     /// Visit boost per network number, for the (few) networks the phone reported visits for.
     private let visitBoost: [UInt32: Double]
     /// Time-of-day boost per category number of the index; empty when the request has no local time.
@@ -12,6 +14,24 @@ final class QueryBoosts {
     let maxTimeBoost: Double
     /// No visits and no local time: every boost is 1 (most requests), which the search loop tests first.
     let isNeutral: Bool
+
+    /// Every boost 1.
+    static let neutral = QueryBoosts()
+
+    /// The boosts of a request: `neutral` when it has neither visits nor a local time.
+    static func of(_ parameters: RefreshParameters, index: LocationIndex, table: BoostTable) -> QueryBoosts {
+        if parameters.networkVisits.isEmpty && parameters.localHour == nil { return neutral }
+        return QueryBoosts(parameters: parameters, index: index, table: table)
+    }
+
+    private init() {
+        visitBoost = [:]
+        categoryBoost = []
+        networkCategory = []
+        maxVisitBoost = 1
+        maxTimeBoost = 1
+        isNeutral = true
+    }
 
     init(parameters: RefreshParameters, index: LocationIndex, table: BoostTable) {
         var visits: [UInt32: Double] = [:]

@@ -1,7 +1,13 @@
 /// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
-struct Candidate {
-    var point: TreePoint
-    var member: UInt32 { point.member }
+///
+/// It points at its location's record in the tree rather than holding a copy: 24 bytes rather than 56, so that the
+/// 23 candidates of a selection fit in the kilobyte `withUnsafeTemporaryAllocation` takes from the stack (they went
+/// to malloc), and keeping them sorted moves less. (`@unchecked Sendable`: the record is never written after the
+/// build, and lives as long as the index, which every holder of a candidate, such as a `RegionSelection`, holds.)
+struct Candidate: @unchecked Sendable {
+    let record: UnsafePointer<TreePoint>
+    var point: TreePoint { record.pointee }
+    var member: UInt32 { record.pointee.member }
     var distance: Double
     var score: Double
 }
@@ -60,7 +66,8 @@ struct RankedCollector: KDTreeVisitor {
     }
 
     @inline(__always)
-    mutating func visit(_ point: TreePoint, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+        let point = record.pointee
         let network = point.network
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
@@ -71,7 +78,7 @@ struct RankedCollector: KDTreeVisitor {
         var score = max(0, d - Double(point.radius))
         // Most requests carry no boost: no division then (the slowest step here; x / 1 is x).
         if !boosts.isNeutral { score = Self.divide(score, by: boosts.combined(network)) }
-        let c = Candidate(point: point, distance: d, score: score)
+        let c = Candidate(record: record, distance: d, score: score)
         let full = count >= limit
         if full && !Self.ranksBefore(c, storage[limit - 1], in: index) { return }
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the

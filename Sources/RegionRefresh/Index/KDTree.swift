@@ -148,6 +148,12 @@ final class KDTree: Sendable {
         }
     }
 
+    /// Entries a search's stack can hold at once: each node taken off it puts back at most sixteen children, so at
+    /// most fifteen wait at each level above the deepest, and sixteen at the deepest. At a million points (four
+    /// levels) that is 61 entries, 976 bytes: within the 1 KB that `withUnsafeTemporaryAllocation` always takes from
+    /// the stack (above it, it asked malloc, twice per selection).
+    var stackCapacity: Int { 15 * levels + 1 }
+
     /// A child met during a search: a stored node (`level < levels`) or a leaf (`level == levels`).
     struct Pending {
         var index: Int32
@@ -163,7 +169,7 @@ final class KDTree: Sendable {
         guard !points.isEmpty else { return 0 }
         let query = WideNodes.Query(qx, qy, qz)
         let near = WideNodes.roundedUp(bound), far = WideNodes.roundedDown(bound)
-        return withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
+        return withUnsafeTemporaryAllocation(of: Pending.self, capacity: stackCapacity) { stack in
             var found = 0
             var top = 0
             // A leaf's points are scanned; a stored node's children are counted whole, scanned or descended into.
@@ -223,7 +229,7 @@ final class KDTree: Sendable {
     @inline(__always)
     func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
         guard !points.isEmpty else { return }
-        withUnsafeTemporaryAllocation(of: Pending.self, capacity: 16 * (levels + 1)) { stack in
+        withUnsafeTemporaryAllocation(of: Pending.self, capacity: stackCapacity) { stack in
             withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
                 descend(qx, qy, qz, &visitor, stack: stack.baseAddress!, scratch: scratch.baseAddress!)
             }
@@ -255,7 +261,7 @@ final class KDTree: Sendable {
                     let p = points[i]
                     let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
                     let d2 = dx * dx + dy * dy + dz * dz
-                    if d2 <= visitor.boundSquared { visitor.visit(p, chordSquared: d2) }
+                    if d2 <= visitor.boundSquared { visitor.visit(points + i, chordSquared: d2) }
                 }
                 continue
             }
@@ -302,7 +308,8 @@ final class KDTree: Sendable {
             var reachMeters: Double { .infinity }
             var found = false
 
-            mutating func visit(_ point: TreePoint, chordSquared: Double) {
+            mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+                let point = record.pointee
                 guard point.member != member, point.rule != .splitVenue else { return }
                 flags[Int(point.member)] = true
                 found = true
@@ -364,7 +371,8 @@ protocol KDTreeVisitor {
     var boundSquared: Double { get }
     /// Boundary distance (d − r, metres) beyond which no point is wanted; +∞ when any will do.
     var reachMeters: Double { get }
-    mutating func visit(_ point: TreePoint, chordSquared: Double)
+    /// `record` is the point's place in the tree, valid as long as the tree.
+    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double)
 }
 
 /// What a search knows about a point it found (40 bytes: the unit vector, then the location's facts).

@@ -79,7 +79,7 @@ struct BenchNearest: AsyncParsableCommand {
             rowsRead.append(Row(id: id, lat: lat, lon: lon, network: k))
         }
         // The locations as a store would hand them over, made before the clock starts: formatting their id and name
-        // strings is the benchmark's work, not the index's (it took about 1 s of the 2.5 s it added to the build).
+        // strings is the benchmark's work, not the index's.
         let locations = rowsRead.map {
             Location(id: "s\($0.id)", networkId: networkNames[Int($0.network)], externalId: String($0.id), name: "store \($0.id)",
                      coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))

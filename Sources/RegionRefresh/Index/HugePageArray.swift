@@ -14,8 +14,8 @@ final class HugePageArray<Element>: @unchecked Sendable {
     let base: UnsafeMutablePointer<Element>
     let count: Int
 
-    /// An array of `count` elements, element i being `element(i)` (`@unchecked Sendable`: written here, only read
-    /// afterwards).
+    /// An array of `count` elements, element i being `element(i)` (`@unchecked Sendable`: written here, and by its
+    /// owner while it builds, before it is shared; only read afterwards).
     init(count: Int, _ element: (Int) -> Element) {
         self.count = count
         let bytes = max(1, count * MemoryLayout<Element>.stride)

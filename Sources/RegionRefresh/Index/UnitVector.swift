@@ -37,8 +37,8 @@ enum UnitVector {
     /// Great-circle metres of a squared chord length.
     @inline(__always)
     static func meters(chordSquared c2: Double) -> Double {
-        // libm's sqrt, not `squareRoot()`: that goes through a C shim which LLVM left as a call inside the search's
-        // closure (1.7 % of a selection); sqrt becomes one instruction.
+        // libm's sqrt, not `squareRoot()`: that goes through a C shim which LLVM left as a call in the search loop
+        // (1.7 % of a selection); sqrt becomes one instruction.
         let x = sqrt(max(0, c2)) / 2
         // asin's Taylor series to x⁷ is within a few ulps of asin below 0.02 (≈ 250 km; it errs low) and much cheaper.
         if x < 0.02 {

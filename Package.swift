@@ -61,7 +61,16 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         .testTarget(name: "RegionRefreshTests", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
-        .testTarget(name: "ChainImportTests", dependencies: ["Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(
+            name: "ChainImportTests",
+            dependencies: [
+                "Geo", "LocationStore", "ChainImport",
+                // A loopback stand-in for a geocoding service (GeocoderTests).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TraceReplayTests", dependencies: ["Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",

@@ -6,7 +6,7 @@
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -91,6 +91,24 @@ enum SQLiteSchema {
             guard added == 1 else { throw .spatialiteUnavailable("AddGeometryColumn failed: \(db.lastError)") }
             let indexed = try db.scalarInt("SELECT CreateSpatialIndex('locations', 'geom')")
             guard indexed == 1 else { throw .spatialiteUnavailable("CreateSpatialIndex failed: \(db.lastError)") }
+        case 1:
+            // Geocoding answers by normalised address and service, committed one by one outside the import's
+            // transaction: an interrupted import keeps what it fetched.
+            try db.execute("""
+                CREATE TABLE geocode_cache (
+                    source TEXT NOT NULL,
+                    address_key TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('found', 'not_found', 'area')),
+                    lat REAL CHECK (lat BETWEEN -90 AND 90),
+                    lon REAL CHECK (lon BETWEEN -180 AND 180),
+                    display_name TEXT,
+                    place_rank INTEGER,
+                    importance REAL,
+                    country_code TEXT,
+                    fetched_at TEXT NOT NULL,
+                    PRIMARY KEY (source, address_key)
+                ) WITHOUT ROWID
+                """)
         default:
             throw .invalidArgument("no migration from schema version \(step)")
         }

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The first place of a Nominatim `format=jsonv2` answer, read defensively: the body comes from another service.
+public struct GeocodeAnswer: Sendable, Hashable {
+    public var lat: Double
+    public var lon: Double
+    public var displayName: String?
+    /// Nominatim's address rank: 30 a house or shop, 26–27 a street, 16 a city, 4 a country.
+    public var placeRank: Int?
+    public var importance: Double?
+    /// ISO 3166-1 alpha-2, lower case.
+    public var countryCode: String?
+
+    /// Coarser than a street: the service matched only a city, a postcode or a region, which contains many stores.
+    public static let minimumPointRank = 26
+
+    public var isArea: Bool { (placeRank ?? Self.minimumPointRank) < Self.minimumPointRank }
+
+    /// Why a body is not a usable answer.
+    public enum Malformed: Error, Equatable, CustomStringConvertible {
+        case notJSON
+        case notAnArray
+        case badCoordinates(String)
+
+        public var description: String {
+            switch self {
+            case .notJSON: "the answer is not JSON"
+            case .notAnArray: "the answer is JSON but not a jsonv2 result list"
+            case .badCoordinates(let detail): "the answer's coordinates are unusable (\(detail))"
+            }
+        }
+    }
+
+    /// Reads the first result of a search answer; nil when the list is empty (nothing found).
+    public static func first(in body: Data) throws(Malformed) -> GeocodeAnswer? {
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { throw .notJSON }
+        guard let list = json as? [Any] else { throw .notAnArray }
+        guard let place = list.first else { return nil }
+        guard let object = place as? [String: Any] else { throw .notAnArray }
+        // jsonv2 writes coordinates as strings; accept numbers too, and nothing that is not a finite, valid angle.
+        func number(_ key: String) -> Double? {
+            if let s = object[key] as? String { return Double(s) }
+            return (object[key] as? NSNumber)?.doubleValue
+        }
+        guard let lat = number("lat"), let lon = number("lon") else { throw .badCoordinates("no lat/lon") }
+        guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
+            throw .badCoordinates("lat \(lat), lon \(lon)")
+        }
+        let address = object["address"] as? [String: Any]
+        return GeocodeAnswer(lat: lat, lon: lon, displayName: object["display_name"] as? String,
+                             placeRank: (object["place_rank"] as? NSNumber)?.intValue,
+                             importance: (object["importance"] as? NSNumber)?.doubleValue,
+                             countryCode: (address?["country_code"] as? String)?.lowercased())
+    }
+}

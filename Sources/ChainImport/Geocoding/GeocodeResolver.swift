@@ -1,0 +1,115 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// Where a row's address led.
+public enum GeocodeOutcome: Sendable, Equatable {
+    /// A point at street level or finer.
+    case placed(GeocodeAnswer)
+    case notFound
+    /// Only an area matched (a city, a postcode): no point a geofence can sit on.
+    case area(GeocodeAnswer)
+    /// The service placed the address in another country than the row's.
+    case wrongCountry(GeocodeAnswer, expected: String)
+    case failed(String)
+
+    /// The reason code a row gets when it is not placed.
+    public var reasonCode: String? {
+        switch self {
+        case .placed: nil
+        case .notFound: "geocode_not_found"
+        case .area: "geocode_ambiguous"
+        case .wrongCountry: "geocode_wrong_country"
+        case .failed: "geocode_failed"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .placed(let a): "geocoded (rank \(a.placeRank.map(String.init) ?? "?")): \(a.displayName ?? "")"
+        case .notFound: "the geocoder knows no place for this address"
+        case .area(let a): "the geocoder matched only an area (rank \(a.placeRank.map(String.init) ?? "?"): \(a.displayName ?? "")), not a street address"
+        case .wrongCountry(let a, let expected):
+            "the geocoder placed it in \(a.countryCode?.uppercased() ?? "another country"), the row says \(expected.uppercased())"
+        case .failed(let reason): "geocoding failed: \(reason)"
+        }
+    }
+}
+
+/// Answers addresses from the store's geocode cache, asking the service only for addresses it has never answered.
+/// Every answer is committed to the cache as it arrives (outside any import transaction), so an interrupted run
+/// keeps what it fetched and a re-run asks nothing again. Belongs to one task, like the store.
+public final class GeocodeResolver {
+    public let store: SQLiteLocationStore
+    public let client: NominatimClient
+    /// The cache's `source`: the service's URL without credentials.
+    public let source: String
+
+    public struct Counts: Sendable, Equatable, Codable {
+        public var asked = 0
+        public var fromCache = 0
+        public var placed = 0
+        public var notFound = 0
+        public var ambiguous = 0
+        public var wrongCountry = 0
+        public var failed = 0
+    }
+    public private(set) var counts = Counts()
+
+    public init(store: SQLiteLocationStore, settings: GeocoderSettings) {
+        self.store = store
+        client = NominatimClient(settings: settings)
+        source = settings.displayURL
+    }
+
+    public func resolve(_ query: AddressQuery) async throws -> GeocodeOutcome {
+        let outcome: GeocodeOutcome
+        if let cached = try store.cachedGeocode(source: source, key: query.cacheKey) {
+            counts.fromCache += 1
+            outcome = Self.outcome(of: cached, country: query.country)
+        } else {
+            counts.asked += 1
+            let reply = await client.search(query)
+            if let entry = Self.cacheEntry(for: reply, key: query.cacheKey, source: source) {
+                try store.storeGeocode(entry)
+                outcome = Self.outcome(of: entry, country: query.country)
+            } else if case .failed(let reason) = reply {
+                outcome = .failed(reason)
+            } else {
+                outcome = .failed("unexpected reply")
+            }
+        }
+        switch outcome {
+        case .placed: counts.placed += 1
+        case .notFound: counts.notFound += 1
+        case .area: counts.ambiguous += 1
+        case .wrongCountry: counts.wrongCountry += 1
+        case .failed: counts.failed += 1
+        }
+        return outcome
+    }
+
+    /// Answers are cached; failures are not (the next run asks again).
+    static func cacheEntry(for reply: GeocodeReply, key: String, source: String, now: Date = Date()) -> GeocodeCacheEntry? {
+        switch reply {
+        case .found(let a):
+            GeocodeCacheEntry(key: key, status: a.isArea ? .area : .found, lat: a.lat, lon: a.lon, displayName: a.displayName,
+                              placeRank: a.placeRank, importance: a.importance, countryCode: a.countryCode,
+                              source: source, fetchedAt: now)
+        case .notFound:
+            GeocodeCacheEntry(key: key, status: .notFound, source: source, fetchedAt: now)
+        case .failed:
+            nil
+        }
+    }
+
+    static func outcome(of entry: GeocodeCacheEntry, country: String?) -> GeocodeOutcome {
+        guard entry.status != .notFound, let lat = entry.lat, let lon = entry.lon else { return .notFound }
+        let answer = GeocodeAnswer(lat: lat, lon: lon, displayName: entry.displayName, placeRank: entry.placeRank,
+                                   importance: entry.importance, countryCode: entry.countryCode)
+        if let expected = CountryCode.iso2(country), let got = entry.countryCode, got != expected {
+            return .wrongCountry(answer, expected: expected)
+        }
+        return entry.status == .area ? .area(answer) : .placed(answer)
+    }
+}

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: installs missing system packages, builds the package and its tests (debug), runs them.
+# Runs every test: installs missing system packages, starts the services the integration tests use (a Nominatim
+# built from the Helsinki OSM extract, scripts/nominatim.sh), builds the package and its tests (debug), runs them.
 # Tests that read the unlicensed sample chains expect shared/datasets beside the repository
 # (or ONCUE_SHARED_DATASETS pointing at it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
+# Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
+export ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(bash scripts/nominatim.sh start)}"
+export ONCUE_SERVICES=required
 swift build --build-tests
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

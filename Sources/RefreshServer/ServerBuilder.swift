@@ -28,7 +28,9 @@ public enum ServerBuilder {
         let storeRoutes = AdminStoreRoutes(databasePath: configuration.databasePath, bodies: bodies, reloader: reloader)
         let importRoute = ImportRoute(databasePath: configuration.databasePath,
                                       upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
-                                      reloader: reloader, metrics: metrics, running: ImportRoute.Gate())
+                                      reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
+                                      geocoder: .init(url: configuration.geocoderURL,
+                                                      requestsPerSecond: configuration.geocoderRequestsPerSecond))
 
         let router = Router(context: ServerContext.self)
         // Middleware wraps routes as they are added, so all of it goes on before the first route.

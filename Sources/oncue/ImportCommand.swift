@@ -25,6 +25,19 @@ struct Import: AsyncParsableCommand {
               oncue import PLS_FY19_Outlet_pud19i.csv --db stores.sqlite --network-column FSCSKEY \\
                   --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
               oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
+              oncue import shops.csv --db stores.sqlite --network-column brand --geocoder http://127.0.0.1:8088 --geocode coarse
+
+            Coordinates with two decimals or fewer (±0.5–1 km), or on a three-decimal grid most of the file shares,
+            are flagged coarse_coordinates; when many rows are, the summary says so and what to do.
+
+            Geocoding: with --geocoder (or ONCUE_GEOCODER), rows without coordinates (--geocode missing, the
+            default), also coarse ones (coarse) or every row (all) are placed by a Nominatim-compatible /search
+            from the address, city, state, postcode and country columns. Before the import, the addresses the
+            store's cache cannot answer are counted and the time they take at --geocoder-rps is printed; --dry-run
+            stops there and asks nothing. Each answer is cached in the store as it arrives, so an interrupted run
+            loses nothing fetched and a re-import asks nothing again. Rows the geocoder cannot place are rejected
+            (geocode_not_found, geocode_ambiguous, geocode_wrong_country, geocode_failed) unless they have
+            coordinates of their own; --require-geocode imports nothing when the service failed for some row.
             """
     )
 
@@ -46,6 +59,7 @@ struct Import: AsyncParsableCommand {
     var fixCoordinates = false
     @Option(help: "Force the encoding: utf-8, windows-1252 or latin-1 (default: detected).") var encoding: String?
     @Option(help: "Force the delimiter: ',', ';', 'tab' or '|' (default: detected from the header).") var delimiter: String?
+    @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
     @Flag(help: "Print the report as JSON.") var json = false
 
@@ -84,6 +98,7 @@ struct Import: AsyncParsableCommand {
                                     encoding: encoding.flatMap(TextEncoding.init(name:)), delimiter: delimiter.flatMap(Self.delimiterByte))
         options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
+        options.geocoding = try geocoding.options()
         let inputs = try files.map { try ImportInput.file($0) }
         let importer = ChainImporter(store: store, options: options)
         let stderr = FileHandleOutput.standardError

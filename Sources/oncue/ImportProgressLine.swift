@@ -10,12 +10,14 @@ final class ProgressLine {
 
     func show(_ p: ImportProgress) {
         if let stage = p.stage {
-            let line = "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
+            let line = p.unit == "rows" ? "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
+                : "\(p.fileName): \(stage)"
             output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
             shown = output.isTerminal
             return
         }
-        var parts = ["\(formatCount(p.rows)) rows", "\(formatCount(Int(p.rowsPerSecond))) rows/s"]
+        let rate = p.rowsPerSecond >= 10 || p.rowsPerSecond == 0 ? formatCount(Int(p.rowsPerSecond)) : String(format: "%.1f", p.rowsPerSecond)
+        var parts = ["\(formatCount(p.rows)) \(p.unit)", "\(rate) \(p.unit)/s"]
         if let fraction = p.fraction { parts.append(String(format: "%.0f%%", fraction * 100)) }
         if let eta = p.etaSeconds { parts.append("ETA \(Self.clock(eta))") }
         let file = p.fileCount > 1 ? " [\(p.fileIndex + 1)/\(p.fileCount)]" : ""

@@ -6,12 +6,25 @@ import LocationStore
 enum ImportSummary {
     static func text(_ report: ImportReport, issueLines: Int = 10) -> String {
         var out = ""
+        if let plan = report.geocodingPlan {
+            out += "geocoding (\(plan.mode)) at \(plan.service): \(formatCount(plan.uncachedAddresses)) address"
+                + (plan.uncachedAddresses == 1 ? "" : "es") + " not in the cache, at most \(GeocodingPlan.duration(plan.estimatedSeconds))"
+                + (plan.dryRun ? "; dry run: none asked\n" : "; \(formatCount(plan.requestsSent)) requests sent, \(formatCount(plan.failed)) failed\n")
+        }
         for file in report.files {
             out += "\(file.fileName): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
                 + (file.hadByteOrderMark ? " (BOM)" : "") + ", delimiter '\(file.delimiter)'"
                 + (file.importId.map { ", import #\($0)" } ?? "") + "\n"
             out += "  columns: " + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "\n"
             out += "  " + counts(file.counts) + "\n"
+            if let g = file.geocoding {
+                out += "  geocoded: \(formatCount(g.placed)) of \(formatCount(g.rows)) rows (\(formatCount(g.asked)) asked, "
+                    + "\(formatCount(g.fromCache)) from the cache); not found \(formatCount(g.notFound)), area only \(formatCount(g.ambiguous)), "
+                    + "wrong country \(formatCount(g.wrongCountry)), failed \(formatCount(g.failed))"
+                    + (g.notAsked > 0 ? ", not asked (dry run) \(formatCount(g.notAsked))" : "")
+                    + (g.farFromOriginal > 0 ? ", far from the file's point \(formatCount(g.farFromOriginal))" : "") + "\n"
+            }
+            if let d = file.coordinatePrecision { out += "  coarse coordinates: \(d.advice)\n" }
             for (title, reasons) in [("rejected", file.rejectedByReason), ("warnings", file.warningsByReason)] where !reasons.isEmpty {
                 out += "  \(title): " + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
                     .map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ") + "\n"

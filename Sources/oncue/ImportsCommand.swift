@@ -61,6 +61,12 @@ struct Imports: AsyncParsableCommand {
             print("started:  \(ImportLogEntry.time(r.startedAt)); finished: \(r.finishedAt.map(ImportLogEntry.time) ?? "-")")
             print("counts:   \(ImportSummary.counts(r.counts))")
             if let e = r.errorMessage { print("error:    \(e)") }
+            if let g = r.geocoding {
+                print("geocoded: \(g.placed) of \(g.rows) rows at \(g.service) (\(g.mode)): \(g.asked) asked, \(g.fromCache) from the cache, "
+                      + "not found \(g.notFound), area only \(g.ambiguous), wrong country \(g.wrongCountry), failed \(g.failed)"
+                      + (g.notAsked > 0 ? ", not asked \(g.notAsked)" : "") + (g.farFromOriginal > 0 ? ", far from the file's point \(g.farFromOriginal)" : ""))
+            }
+            if let d = r.coordinatePrecision { print("coarse:   \(d.advice)") }
             if !r.issues.isEmpty {
                 print("")
                 print(textTable(["line", "severity", "code", "id", "message"],
@@ -91,6 +97,8 @@ struct ImportLogEntry: Encodable {
     var status: String
     var counts: ImportCounts
     var error_message: String?
+    var geocoding: GeocodeSummary?
+    var coordinate_precision: PrecisionDiagnosis?
     var issues: [ImportIssue]
 
     init(_ r: ImportRecord) {
@@ -105,6 +113,8 @@ struct ImportLogEntry: Encodable {
         status = r.status
         counts = r.counts
         error_message = r.errorMessage
+        geocoding = r.geocoding
+        coordinate_precision = r.coordinatePrecision
         issues = r.issues
     }
 

@@ -39,6 +39,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Token-bucket size per client (ONCUE_RATE_LIMIT_BURST).") var rateLimitBurst: Double?
     @Option(help: "Header naming the client, e.g. X-Forwarded-For (ONCUE_CLIENT_IP_HEADER).") var clientIpHeader: String?
     @Option(help: "Log level (ONCUE_LOG_LEVEL; default info).") var logLevel: String?
+    @Option(help: "Geocoder for admin imports that ask for geocoding (ONCUE_GEOCODER).") var geocoder: String?
+    @Option(help: "Geocoder requests per second (ONCUE_GEOCODER_RPS; default 1).") var geocoderRps: Double?
 
     func run() async throws {
         let configuration: ServerConfiguration
@@ -90,6 +92,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let clientIpHeader { configuration.clientIPHeader = clientIpHeader.isEmpty ? nil : clientIpHeader }
         if let logLevel { configuration.logLevel = try EnvironmentSettings.logLevel(logLevel, source: "--log-level") }
+        if let geocoder { configuration.geocoderURL = try EnvironmentSettings.geocoderURL(geocoder, source: "--geocoder") }
+        if let geocoderRps {
+            configuration.geocoderRequestsPerSecond = try EnvironmentSettings.geocoderRate(String(geocoderRps), source: "--geocoder-rps")
+        }
         return configuration
     }
 }

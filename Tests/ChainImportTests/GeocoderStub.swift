@@ -8,7 +8,8 @@ import Testing
 /// `found …` a house-level place in Finland, `area …` a city-level one, `abroad …` a place in Sweden, `none …` an empty
 /// list, `garbage …` an HTML page, `busy …` 503 with `Retry-After: 1` on the first request for that street and a
 /// place after, `throttled …` 429 with `Retry-After: 1` always, `forever …` 503 asking for an hour, `slow …` a place
-/// after 3 s. It records each request's street, arrival time and User-Agent.
+/// after 3 s, `at LAT LON …` a house-level place at that point in the United States. It records each request's
+/// street, arrival time and User-Agent.
 actor GeocoderStub {
     struct Hit: Sendable {
         var street: String
@@ -52,6 +53,10 @@ actor GeocoderStub {
             }
             switch street.split(separator: " ").first.map(String.init) ?? "" {
             case "found": return json(place(rank: 30, country: "fi"))
+            case "at":
+                let parts = street.split(separator: " ")
+                guard parts.count >= 3, let lat = Double(parts[1]), let lon = Double(parts[2]) else { return json("[]") }
+                return json(place(rank: 30, country: "us", lat: lat, lon: lon))
             case "area": return json(place(rank: 16, country: "fi"))
             case "abroad": return json(place(rank: 30, country: "se", lat: 59.33, lon: 18.06))
             case "none": return json("[]")

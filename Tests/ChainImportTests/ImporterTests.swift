@@ -51,7 +51,7 @@ struct ImporterTests {
 
     @Test func rowsWithoutIdGetStableIdsAndExactRepeatsAreRejected() async throws {
         let t = try TempStore()
-        let text = "name,address,lat,lon\nA,1 Main,40.1,-75.1\nB,2 Main,40.2,-75.2\nA,1 Main,40.1,-75.1\n"
+        let text = "name,address,lat,lon\nA,1 Main,40.1234,-75.1234\nB,2 Main,40.2345,-75.2345\nA,1 Main,40.1234,-75.1234\n"
         let r1 = try await t.importText(text, ImportOptions(network: "n"))
         #expect(r1.totals == ImportCounts(read: 3, inserted: 2, rejected: 1))
         #expect(r1.files[0].issues.map(\.line) == [4])
@@ -66,7 +66,7 @@ struct ImporterTests {
     @Test func duplicateIdsAndNearDuplicatesInsideAFile() async throws {
         let t = try TempStore()
         // Row 3 repeats id 1; row 4 is 5 m from row 2 (another id): a warning, kept.
-        let text = "id,lat,lon\n1,40.0,-75.0\n2,41.0,-76.0\n1,40.5,-75.5\n4,41.000045,-76.0\n"
+        let text = "id,lat,lon\n1,40.0123,-75.0123\n2,41.0123,-76.0123\n1,40.5123,-75.5123\n4,41.012345,-76.0123\n"
         let r = try await t.importText(text, ImportOptions(network: "n"))
         #expect(r.totals == ImportCounts(read: 4, inserted: 3, rejected: 1, warned: 1))
         #expect(r.files[0].issues.map { "\($0.line) \($0.code)" } == ["4 duplicate_id", "5 near_duplicate"])
@@ -74,12 +74,12 @@ struct ImporterTests {
 
     @Test func nearDuplicateOfALocationAlreadyInTheStore() async throws {
         let t = try TempStore()
-        try await t.importText("id,lat,lon\nold,41.0,-76.0\n", ImportOptions(network: "n"))
-        let r = try await t.importText("id,lat,lon\nnew,41.00003,-76.0\n", ImportOptions(network: "n"))
+        try await t.importText("id,lat,lon\nold,41.0123,-76.0123\n", ImportOptions(network: "n"))
+        let r = try await t.importText("id,lat,lon\nnew,41.01233,-76.0123\n", ImportOptions(network: "n"))
         #expect(r.files[0].warningsByReason == ["near_existing": 1])
         #expect(r.totals.warned == 1)
         // Listing both again: the old one is in the file now, so it is an in-file near duplicate instead.
-        let both = try await t.importText("id,lat,lon\nnew,41.00003,-76.0\nold,41.0,-76.0\n", ImportOptions(network: "n"))
+        let both = try await t.importText("id,lat,lon\nnew,41.01233,-76.0123\nold,41.0123,-76.0123\n", ImportOptions(network: "n"))
         #expect(both.files[0].warningsByReason == ["near_duplicate": 1])
         #expect(both.files[0].issues.map(\.line) == [3])
     }
@@ -121,7 +121,7 @@ struct ImporterTests {
 
     @Test func importLogHoldsCountsIssuesAndChecksum() async throws {
         let t = try TempStore()
-        let text = "id,state,lat,lon\n1,MO,38.8,90.7\n2,MO,38.8,-90.7\n"
+        let text = "id,state,lat,lon\n1,MO,38.8123,90.7123\n2,MO,38.8123,-90.7123\n"
         let r = try await t.importText(text, name: "dq.csv", ImportOptions(network: "dq"))
         let id = try #require(r.files[0].importId)
         let record = try #require(try t.store.importRecord(id: id))

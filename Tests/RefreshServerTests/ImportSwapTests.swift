@@ -99,6 +99,29 @@ struct ImportSwapTests {
             #expect(dry.json?["dry_run"]?.bool == true)
         }
     }
+
+    @Test func geocodingParameters() async throws {
+        try await withServer { client, _ in
+            let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
+            let addresses = "id,name,address,city\n1,Shop,1 Main St,Springfield\n"
+            // Asking for geocoding from a server that has no geocoder, without naming one.
+            let none = try await client.send(.post, "/admin/imports?network=shops&geocode=missing", headers: csvHeaders, body: addresses,
+                                             json: false)
+            #expect(none.status == 400 && none.json?["field"]?.string == "geocoder")
+            let badMode = try await client.send(.post, "/admin/imports?network=shops&geocode=some", headers: csvHeaders, body: addresses,
+                                                json: false)
+            #expect(badMode.status == 400 && badMode.json?["field"]?.string == "geocode")
+            // A geocoder that refuses connections: the import goes through and says why the row was not placed.
+            let dead = try await client.send(.post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9", headers: csvHeaders,
+                                             body: addresses, json: false)
+            #expect(dead.status == 200)
+            #expect(dead.json?["files"]?.array?.first?["rejected_by_reason"]?["geocode_failed"]?.int == 1)
+            #expect(dead.json?["geocoding"]?["failed"]?.int == 1)
+            let required = try await client.send(.post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9&require_geocode=true",
+                                                 headers: csvHeaders, body: addresses, json: false)
+            #expect(required.status == 400 && required.json?["error"]?.string == "import_failed")
+        }
+    }
 }
 
 /// Tells reader tasks to finish.

@@ -14,13 +14,13 @@ public enum GeocodeOutcome: Sendable, Equatable {
     case failed(String)
 
     /// The reason code a row gets when it is not placed.
-    public var reasonCode: String? {
+    public var reasonCode: ReasonCode? {
         switch self {
         case .placed: nil
-        case .notFound: "geocode_not_found"
-        case .area: "geocode_ambiguous"
-        case .wrongCountry: "geocode_wrong_country"
-        case .failed: "geocode_failed"
+        case .notFound: .geocodeNotFound
+        case .area: .geocodeAmbiguous
+        case .wrongCountry: .geocodeWrongCountry
+        case .failed: .geocodeFailed
         }
     }
 
@@ -62,22 +62,18 @@ public final class GeocodeResolver {
         source = settings.displayURL
     }
 
+    /// The outcome for a row's address: by the place's name at that address first, when the query has one, then by the
+    /// address alone. Each of the two is answered from the cache when it can be.
     public func resolve(_ query: AddressQuery) async throws -> GeocodeOutcome {
         let outcome: GeocodeOutcome
-        if let cached = try store.cachedGeocode(source: source, key: query.cacheKey) {
-            counts.fromCache += 1
-            outcome = Self.outcome(of: cached, country: query.country)
-        } else {
-            counts.asked += 1
-            let reply = await client.search(query)
-            if let entry = Self.cacheEntry(for: reply, key: query.cacheKey, source: source) {
-                try store.storeGeocode(entry)
-                outcome = Self.outcome(of: entry, country: query.country)
-            } else if case .failed(let reason) = reply {
-                outcome = .failed(reason)
-            } else {
-                outcome = .failed("unexpected reply")
+        if query.amenity != nil {
+            let named = try await resolveOne(query)
+            switch named {
+            case .placed, .failed: outcome = named
+            default: outcome = try await resolveOne(query.withoutAmenity)
             }
+        } else {
+            outcome = try await resolveOne(query)
         }
         switch outcome {
         case .placed: counts.placed += 1
@@ -87,6 +83,34 @@ public final class GeocodeResolver {
         case .failed: counts.failed += 1
         }
         return outcome
+    }
+
+    /// The cached outcome of `query`, by the same two steps as `resolve`, without asking the service; nil when the
+    /// cache cannot answer it.
+    public func cachedOutcome(_ query: AddressQuery) throws -> GeocodeOutcome? {
+        guard query.amenity != nil else { return try cachedOne(query) }
+        guard let named = try cachedOne(query) else { return nil }
+        if case .placed = named { return named }
+        return try cachedOne(query.withoutAmenity)
+    }
+
+    private func cachedOne(_ query: AddressQuery) throws -> GeocodeOutcome? {
+        try store.cachedGeocode(source: source, key: query.cacheKey).map { Self.outcome(of: $0, country: query.country) }
+    }
+
+    private func resolveOne(_ query: AddressQuery) async throws -> GeocodeOutcome {
+        if let cached = try cachedOne(query) {
+            counts.fromCache += 1
+            return cached
+        }
+        counts.asked += 1
+        let reply = await client.search(query)
+        if let entry = Self.cacheEntry(for: reply, key: query.cacheKey, source: source) {
+            try store.storeGeocode(entry)
+            return Self.outcome(of: entry, country: query.country)
+        }
+        if case .failed(let reason) = reply { return .failed(reason) }
+        return .failed("unexpected reply")
     }
 
     /// Answers are cached; failures are not (the next run asks again).

@@ -52,12 +52,18 @@ public final class ChainImporter {
         }
         let started = Date()
         var attempted: (name: String, index: Int)?
+        var geocoded: GeocodePass.Outcome?
         do {
+            if let geocoding = options.geocoding {
+                geocoded = try await GeocodePass(store: store, options: options, geocoding: geocoding, progress: progress)
+                    .run(inputs) { attempted = ($0, 0) }
+            }
             let totalBytes = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil
             var report = try await store.transaction {
                 try store.beginBulkImport(expectedRows: totalBytes.map { Int($0 / Self.bytesPerRowEstimate) })
                 defer { store.abandonBulkImport() }
-                let session = Session(importer: self, startedAt: started, fileCount: inputs.count, totalBytes: totalBytes)
+                let session = try Session(importer: self, startedAt: started, fileCount: inputs.count, totalBytes: totalBytes,
+                                          geocoded: geocoded)
                 for (index, input) in inputs.enumerated() {
                     attempted = (input.name, index)
                     try await session.importFile(input, index: index)
@@ -69,10 +75,12 @@ public final class ChainImporter {
                 if options.dryRun { throw DryRunFinished(report: report) }
                 return report
             }
+            report.geocodingPlan = geocoded.map { GeocodingPlan($0, options: options) }
             report.includeTime(since: started)
             return report
         } catch var finished as DryRunFinished {
             finished.report.includeTime(since: started)
+            finished.report.geocodingPlan = geocoded.map { GeocodingPlan($0, options: options) }
             return finished.report
         } catch {
             if !options.dryRun, let attempted { recordFailure(name: attempted.name, error: error, startedAt: started) }
@@ -108,15 +116,30 @@ public final class ChainImporter {
         var bytesBefore: Int64 = 0
         var lastProgress = Date()
         var fixedNetwork: String?
+        /// What the geocoding pass fetched, when the import geocodes.
+        let geocoded: GeocodePass.Outcome?
+        /// Whether any location of the store has a geocoded point (then a row placed by its file forgets it).
+        var hasGeocodedLocations: Bool
 
-        init(importer: ChainImporter, startedAt: Date, fileCount: Int, totalBytes: Int64?) {
+        init(importer: ChainImporter, startedAt: Date, fileCount: Int, totalBytes: Int64?, geocoded: GeocodePass.Outcome?) throws {
             self.importer = importer
             self.startedAt = startedAt
             self.fileCount = fileCount
             self.totalBytes = totalBytes
+            self.geocoded = geocoded
             timestamp = SQLiteLocationStore.storeTimestamp(startedAt)
             resolver = NetworkResolver(store: importer.store, category: importer.options.category,
                                        onlyKnown: importer.options.onlyKnownNetworks)
+            hasGeocodedLocations = try importer.store.geocodedLocationCount() > 0
+        }
+
+        /// The geocoder's answer for a row's address, from the cache the geocoding pass filled.
+        func geocodeOutcome(_ query: AddressQuery) throws -> (GeocodeOutcome?, asked: Bool) {
+            guard let geocoded else { return (nil, false) }
+            let asked = geocoded.askedKeys.contains(query.cacheKey)
+            if let cached = try geocoded.resolver.cachedOutcome(query) { return (cached, asked) }
+            if let reason = geocoded.failures[query.cacheKey] { return (.failed(reason), asked) }
+            return (nil, asked)   // a dry run did not ask
         }
 
         func importFile(_ input: ImportInput, index: Int) async throws {
@@ -142,6 +165,8 @@ public final class ChainImporter {
             record.sha256 = report.sha256
             record.encoding = report.encoding
             record.counts = report.counts
+            record.geocoding = report.geocoding
+            record.coordinatePrecision = report.coordinatePrecision
             records.append(record)
             files.append(report)
             rowsBefore += report.counts.read
@@ -203,11 +228,14 @@ public final class ChainImporter {
                     removed += try store.removeUnseen(networkId: network)
                     replaced.append(network)
                 }
+                if hasGeocodedLocations { try store.pruneGeocodedLocations() }
             }
             if !files.isEmpty { files[files.count - 1].counts.removed = removed }
             let finishedAt = Date()
             for (i, var record) in records.enumerated() {
                 record.counts = files[i].counts
+                record.geocoding = files[i].geocoding
+                record.coordinatePrecision = files[i].coordinatePrecision
                 record.finishedAt = finishedAt
                 record.status = options.dryRun ? "dry-run" : "committed"
                 try store.finishImport(record)
@@ -244,6 +272,9 @@ public final class ChainImporter {
         var issueBuffer: [ImportIssue] = []
         var byNetwork: [String: Int] = [:]
         var rowIssues: [ImportIssue] = []
+        var geocodeSummary: GeocodeSummary?
+        var coarse = CoarseTally()
+        var rowsWithCoordinates = 0
 
         init(session: Session, input: ImportInput, index: Int, importId: Int64?) {
             self.session = session
@@ -292,14 +323,9 @@ public final class ChainImporter {
             if let fieldCount = row.extraFieldCount {
                 warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
             }
-            let coordinate: Coordinate
-            switch row.verdict {
-            case .rejected(let code, let message):
-                return reject(line, code, message, externalId: row.id)
-            case .accepted(let c, let warning):
-                coordinate = c
-                if let (code, message) = warning { warn(line, code, message) }
-            }
+            if row.hasFileCoordinates { rowsWithCoordinates += 1 }
+            if let c = row.coarse { coarse.count(c) }
+            guard let (coordinate, geocodedFrom) = try place(row) else { return }
 
             let networkId: String
             if let fixed = session.fixedNetwork {
@@ -322,8 +348,9 @@ public final class ChainImporter {
                 warn(line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
             }
             let givenId = row.id
-            let externalId = givenId ?? row.derivedId ?? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude,
-                                                                         longitude: coordinate.longitude)
+            let externalId = givenId ?? row.derivedId ?? (row.hasFileCoordinates
+                ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
+                : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
             let location = Location(networkId: networkId, externalId: externalId, name: name, address: row.address,
                                     city: row.city, region: row.region, postalCode: row.postalCode,
                                     country: row.country, coordinate: coordinate, sourceImportId: importId)
@@ -332,9 +359,22 @@ public final class ChainImporter {
                     ? reject(line, .duplicateRow, "repeats line \(first) (same name, address and coordinates)", externalId: externalId)
                     : reject(line, .duplicateId, "network \(networkId) id '\(externalId)' already on line \(first)", externalId: externalId)
             }
+            // Rows equal only because the file rounds its coordinates are not known to be one place.
+            let roundedAlike = geocodedFrom == nil ? row.coarse : nil
             for n in try store.neighbours(networkId: networkId, center: coordinate, withinMeters: session.options.duplicateRadiusMeters,
                                           excludingId: location.id) {
                 if let other = try store.seenLine(n.id) {
+                    if geocodedFrom != nil, n.distanceMeters < 1 {
+                        warn(line, .nearDuplicate, "geocoded to the same point as line \(other) (\(n.id)): the geocoder gave both "
+                             + "one address point, so they may be two places in one building", externalId: externalId)
+                        continue
+                    }
+                    if let roundedAlike, n.distanceMeters < 1 {
+                        warn(line, .nearDuplicate, "same rounded coordinates as line \(other) (\(n.id)): both written to "
+                             + "\(roundedAlike.decimals) decimals (±\(Int(roundedAlike.errorMeters.rounded())) m), so they may be "
+                             + "different places", externalId: externalId)
+                        continue
+                    }
                     warn(line, .nearDuplicate,
                           "\(Int(n.distanceMeters.rounded())) m from line \(other) of the same network (\(n.id))", externalId: externalId)
                 } else {
@@ -347,11 +387,92 @@ public final class ChainImporter {
             case .updated: counts.updated += 1
             case .unchanged: counts.unchanged += 1
             }
+            if var provenance = geocodedFrom {
+                provenance.locationId = location.id
+                try store.recordGeocodedLocation(provenance)
+                session.hasGeocodedLocations = true
+            } else if session.hasGeocodedLocations {
+                try store.forgetGeocodedLocation(id: location.id)
+            }
             byNetwork[networkId, default: 0] += 1
             if !rowIssues.isEmpty {
                 counts.warned += 1
                 for issue in rowIssues { log(issue) }
             }
+        }
+
+        /// The row's point: the file's, or the geocoder's when the import geocodes this row and an answer placed it.
+        /// Nil when the row is rejected (already logged); the provenance is set for a geocoded point.
+        private mutating func place(_ row: ParsedRow) throws -> (Coordinate, GeocodeProvenance?)? {
+            let line = row.line
+            let mode = session.options.geocoding?.mode
+            let wantsGeocode = mode.map(row.wantsGeocode) ?? false
+            var fileCoordinate: Coordinate?
+            switch row.verdict {
+            case .rejected(let code, let message):
+                guard wantsGeocode else {
+                    reject(line, code, message, externalId: row.id)
+                    return nil
+                }
+            case .accepted(let c, let warning):
+                fileCoordinate = c
+                if let (code, message) = warning { warn(line, code, message) }
+            }
+            guard wantsGeocode, let query = row.addressQuery, let geocoding = session.options.geocoding else {
+                if let c = row.coarse { warn(line, .coarseCoordinates, c.message) }
+                return fileCoordinate.map { ($0, nil) }
+            }
+            let (answer, asked) = try session.geocodeOutcome(query)
+            var summary = geocodeSummary ?? GeocodeSummary(service: geocoding.settings.displayURL, mode: geocoding.mode.rawValue)
+            defer { geocodeSummary = summary }
+            summary.rows += 1
+            if asked { summary.asked += 1 } else if answer != nil { summary.fromCache += 1 }
+            let outcome: GeocodeOutcome
+            if let answer {
+                outcome = answer
+            } else {
+                summary.notAsked += 1
+                if let fileCoordinate { return (fileCoordinate, nil) }
+                reject(line, .geocodeNotAsked, "not geocoded: a dry run asks no geocoder and the cache has no answer for "
+                       + "'\(query.oneLine.clipped())'", externalId: row.id)
+                return nil
+            }
+            switch outcome {
+            case .placed(let a):
+                guard let point = try? Coordinate(latitude: a.lat, longitude: a.lon) else { fallthrough }
+                summary.placed += 1
+                let shift = fileCoordinate.map { Sphere.distance($0, point) }
+                if let shift, shift > geocoding.farFromOriginalMeters {
+                    summary.farFromOriginal += 1
+                    warn(line, .geocodeFarFromOriginal, "the geocoded point is \(Self.kilometres(shift)) from the file's coordinates "
+                         + "(\(fileCoordinate!.latitude), \(fileCoordinate!.longitude)): one of the two is wrong; kept the geocoded one")
+                }
+                return (point, GeocodeProvenance(locationId: "", source: geocoding.settings.displayURL, displayName: a.displayName,
+                                                 placeRank: a.placeRank, importance: a.importance,
+                                                 originalLatitude: fileCoordinate?.latitude, originalLongitude: fileCoordinate?.longitude,
+                                                 shiftMeters: shift, importId: importId))
+            default:
+                switch outcome {
+                case .notFound: summary.notFound += 1
+                case .area: summary.ambiguous += 1
+                case .wrongCountry: summary.wrongCountry += 1
+                default: summary.failed += 1
+                }
+                let code = outcome.reasonCode ?? .geocodeFailed
+                let message = "\(outcome.message) ('\(query.oneLine.clipped())')"
+                // A row with coordinates of its own keeps them; one without has nothing else to go on.
+                guard let fileCoordinate else {
+                    reject(line, code, message, externalId: row.id)
+                    return nil
+                }
+                if let c = row.coarse { warn(line, .coarseCoordinates, c.message) }
+                warn(line, code, message + "; kept the file's coordinates")
+                return (fileCoordinate, nil)
+            }
+        }
+
+        static func kilometres(_ metres: Double) -> String {
+            metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : String(format: "%.1f km", metres / 1000)
         }
 
         /// A rejected row's warnings are dropped: the rejection is what the admin has to act on.
@@ -386,7 +507,10 @@ public final class ChainImporter {
                               sha256: parsed.sha256, encoding: parsed.encoding, mixedEncoding: parsed.mixedEncoding,
                               hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter, columns: mapping?.described ?? [:],
                               headers: mapping?.headers ?? [], counts: counts, rejectedByReason: rejected, warningsByReason: warnings,
-                              issues: sample, issuesTruncated: truncated, rowsByNetwork: byNetwork, seconds: seconds)
+                              issues: sample, issuesTruncated: truncated, rowsByNetwork: byNetwork, seconds: seconds,
+                              geocoding: geocodeSummary,
+                              coordinatePrecision: coarse.diagnosis(rowsWithCoordinates: rowsWithCoordinates, fileGrid: parsed.fileGridDecimals),
+                              coarseRows: coarse.rows)
         }
     }
 }

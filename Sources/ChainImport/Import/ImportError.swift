@@ -4,6 +4,8 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case csv(file: String, CSVError)
     case mapping(file: String, MappingError)
     case invalidOption(String)
+    /// `--require-geocode`: the service could not answer for some addresses, so nothing was imported.
+    case geocodingFailed(failed: Int, of: Int, service: String, example: String)
 
     public var description: String {
         switch self {
@@ -11,6 +13,9 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .csv(let file, let error): "\(file): \(error)"
         case .mapping(let file, let error): "\(file): \(error)"
         case .invalidOption(let message): message
+        case .geocodingFailed(let failed, let total, let service, let example):
+            "geocoding failed for \(failed) of \(total) addresses at \(service) (e.g. \(example)); nothing was imported "
+                + "(--require-geocode). The answers fetched are cached: running the import again asks only the rest."
         }
     }
 }

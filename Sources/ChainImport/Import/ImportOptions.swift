@@ -30,6 +30,8 @@ public struct ImportOptions: Sendable {
     public var reportIssueLimit = 100
     /// Seconds between progress callbacks.
     public var progressInterval = 0.25
+    /// Send rows without usable coordinates to a Nominatim-compatible geocoder (nil: such rows are rejected).
+    public var geocoding: GeocodingOptions?
 
     public init(network: String? = nil, networkColumn: String? = nil, networkNameColumn: String? = nil, category: String? = nil,
                 onlyKnownNetworks: Bool = false, mapping: MappingFile? = nil, dryRun: Bool = false, replaceNetwork: Bool = false,
@@ -61,6 +63,11 @@ public struct ImportOptions: Sendable {
         if fixCoordinates { out["fix_coordinates"] = "true" }
         if let encoding { out["encoding"] = encoding.rawValue }
         if mapping != nil { out["mapping"] = "file" }
+        if let geocoding {
+            out["geocoder"] = geocoding.settings.displayURL
+            out["geocode"] = geocoding.mode.rawValue
+            if geocoding.requireGeocode { out["require_geocode"] = "true" }
+        }
         return out
     }
 }

@@ -13,6 +13,8 @@ public struct ImportProgress: Sendable, Equatable {
     /// What the import does after reading its rows (bringing the spatial index in step, committing), which
     /// takes a while for large files; nil while rows are being read.
     public var stage: String?
+    /// What `rows` counts: data rows, or addresses while geocoding (then `bytes` and `totalBytes` count addresses too).
+    public var unit = "rows"
 
     public var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
     /// 0…1 by bytes, when the total is known.

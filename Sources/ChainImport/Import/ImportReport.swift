@@ -13,11 +13,13 @@ public struct ImportReport: Sendable, Codable, Equatable {
     public var networksCreated: [String]
     public var seconds: Double
     public var rowsPerSecond: Double
+    /// The geocoding before the import: the estimate, requests sent and failures (nil when it did not geocode).
+    public var geocodingPlan: GeocodingPlan?
 
     enum CodingKeys: String, CodingKey {
         case files, totals, committed, seconds
         case dryRun = "dry_run", replacedNetworks = "replaced_networks", networksCreated = "networks_created"
-        case rowsPerSecond = "rows_per_second"
+        case rowsPerSecond = "rows_per_second", geocodingPlan = "geocoding"
     }
 }
 
@@ -45,12 +47,19 @@ public struct FileReport: Sendable, Codable, Equatable {
     /// Accepted rows per network.
     public var rowsByNetwork: [String: Int]
     public var seconds: Double
+    /// What geocoding did for this file's rows (nil when the import did not geocode).
+    public var geocoding: GeocodeSummary?
+    /// Set when a large share of the rows have coordinates too coarse for a geofence.
+    public var coordinatePrecision: PrecisionDiagnosis?
+    /// Rows whose coordinates are too coarse for a geofence (each also has a `coarse_coordinates` warning unless geocoded).
+    public var coarseRows = 0
 
     enum CodingKeys: String, CodingKey {
         case importId = "import_id", fileName = "file_name", fileSize = "file_size", sha256, encoding
         case mixedEncoding = "mixed_encoding", hadByteOrderMark = "byte_order_mark", delimiter, columns, headers, counts
         case rejectedByReason = "rejected_by_reason", warningsByReason = "warnings_by_reason", issues
         case issuesTruncated = "issues_truncated", rowsByNetwork = "rows_by_network", seconds
+        case geocoding, coordinatePrecision = "coordinate_precision", coarseRows = "coarse_rows"
     }
 }
 

@@ -17,6 +17,7 @@ enum ParsePipeline {
                     for event in try parser.consume(chunk) { try await hand(event) }
                 }
                 for event in try parser.finish() { try await hand(event) }
+                try parser.throwPendingError()
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

@@ -23,6 +23,28 @@ struct ParsedRow: Sendable {
     var zipBeforeRestoring: String?
     /// The id derived from name, address and coordinates, for a row without an id but with a name of its own.
     var derivedId: String?
+    /// Decimals of the coarser coordinate (`CoordinatePrecision.decimals`), for rows with coordinates.
+    var decimals: Int?
+    /// Set when the coordinates are too coarse for a geofence (decided once the file's grid is known).
+    var coarse: CoarseCoordinates?
+    /// The row's address as a geocoder takes it; read only when the import geocodes.
+    var addressQuery: AddressQuery?
+
+    /// Whether the file gave usable coordinates (else only a geocoder can place the row).
+    var hasFileCoordinates: Bool {
+        if case .accepted = verdict { return true }
+        return false
+    }
+
+    /// Whether `mode` sends this row to the geocoder: rows without coordinates always, coarse rows from `coarse` on,
+    /// every row with `all`; never a row whose coordinates were rejected for another reason, nor one without an address.
+    func wantsGeocode(_ mode: GeocodeMode) -> Bool {
+        guard let query = addressQuery, !query.isEmpty else { return false }
+        switch verdict {
+        case .rejected(let code, _): return code == .missingCoordinates
+        case .accepted: return mode == .all || (mode == .coarse && coarse != nil)
+        }
+    }
 }
 
 /// What the parser reports, in file order.
@@ -43,6 +65,8 @@ struct ParsedFile: Sendable {
     var mixedEncoding: Bool
     var hadByteOrderMark: Bool
     var delimiter: String
+    /// The grid most of the file's first rows sit on, when it is coarse (`CoordinatePrecision.fileGrid`).
+    var fileGridDecimals: Int?
 }
 
 /// The byte side of importing a file: checksum, encoding, CSV records, the mapped fields decoded and the
@@ -62,6 +86,12 @@ struct RowParser: Sendable {
     private var check: CoordinateCheck
     private var nameRowFilter: (index: Int, value: String)?
     private var batch: [ParsedRow] = []
+    /// The first rows, held until they tell whether the file sits on a coarse grid (then every row is judged alike).
+    private var undecided: [ParsedRow] = []
+    private var gridDecided = false
+    private var fileGrid: Int?
+    /// An error met while rows were held: thrown by the next call, after those rows.
+    private var pendingError: (any Error)?
     /// Whether every row goes to the network named by the options (a network column is then not read).
     private var hasFixedNetwork: Bool { options.network != nil || options.mapping?.network != nil }
     private var events: [ParseEvent] = []
@@ -77,6 +107,29 @@ struct RowParser: Sendable {
 
     /// Parses the next bytes of the file; returns the events they completed.
     mutating func consume(_ chunk: [UInt8]) throws -> [ParseEvent] {
+        if let pendingError { throw pendingError }
+        do {
+            return try consumeChunk(chunk)
+        } catch {
+            return try handOverHeldRows(before: error)
+        }
+    }
+
+    /// Throws an error that `finish` held back to hand over rows first.
+    mutating func throwPendingError() throws {
+        if let pendingError { throw pendingError }
+    }
+
+    /// A parse error must come after the rows before it, as it would if no row were held for the grid decision:
+    /// the held rows go out now and the error with the next call.
+    private mutating func handOverHeldRows(before error: any Error) throws -> [ParseEvent] {
+        guard !undecided.isEmpty else { throw error }
+        pendingError = error
+        decideGrid()
+        return takeEvents()
+    }
+
+    private mutating func consumeChunk(_ chunk: [UInt8]) throws -> [ParseEvent] {
         bytesRead += Int64(chunk.count)
         chunk.withUnsafeBufferPointer { sha.update($0); detector.scan($0) }
         if tokenizer == nil {
@@ -92,6 +145,15 @@ struct RowParser: Sendable {
 
     /// Parses what is left after the last byte; the last event is `.finished`.
     mutating func finish() throws -> [ParseEvent] {
+        if let pendingError { throw pendingError }
+        do {
+            return try finishFile()
+        } catch {
+            return try handOverHeldRows(before: error)
+        }
+    }
+
+    private mutating func finishFile() throws -> [ParseEvent] {
         if tokenizer == nil {
             guard !head.isEmpty else { throw ImportError.csv(file: fileName, .emptyFile) }
             try start()
@@ -103,11 +165,13 @@ struct RowParser: Sendable {
             tokenizer = t
         } catch let error as CSVError { throw ImportError.csv(file: fileName, error) }
         if fields == nil { throw ImportError.csv(file: fileName, .emptyFile) }
+        if !gridDecided { decideGrid() }
         var out = takeEvents()
         let delimiter = tokenizer.map { $0.delimiter == 0x09 ? "\\t" : String(UnicodeScalar($0.delimiter)) } ?? ","
         let encoding = detector.isMixed ? "mixed utf-8/\(detector.encoding.rawValue)" : detector.encoding.rawValue
         out.append(.finished(ParsedFile(bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: encoding,
-                                        mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter)))
+                                        mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter,
+                                        fileGridDecimals: fileGrid)))
         return out
     }
 
@@ -167,8 +231,39 @@ struct RowParser: Sendable {
 
     private mutating func handle(_ record: CSVRecord) throws {
         guard let fields else { return try readHeader(record) }
-        batch.append(parse(record, fields))
+        var row = parse(record, fields)
+        if gridDecided {
+            markCoarse(&row)
+            append(row)
+        } else {
+            undecided.append(row)
+            if undecided.count >= CoordinatePrecision.sampleRows { decideGrid() }
+        }
+    }
+
+    private mutating func append(_ row: ParsedRow) {
+        batch.append(row)
         if batch.count >= batchSize { flushBatch() }
+    }
+
+    private mutating func decideGrid() {
+        gridDecided = true
+        fileGrid = CoordinatePrecision.fileGrid(sample: undecided.compactMap(\.decimals))
+        let held = undecided
+        undecided = []
+        for var row in held {
+            markCoarse(&row)
+            append(row)
+        }
+    }
+
+    /// Coarse: at most two decimals, or on the coarse grid most of the file sits on.
+    private func markCoarse(_ row: inout ParsedRow) {
+        guard var d = row.decimals, case .accepted(let c, _) = row.verdict else { return }
+        guard d <= CoordinatePrecision.coarseDecimals || fileGrid.map({ d <= $0 }) == true else { return }
+        // On a file-wide grid, `40.00, -74.00` is a point of that grid, not a whole degree.
+        if let fileGrid { d = max(d, fileGrid) }
+        row.coarse = CoarseCoordinates(decimals: d, errorMeters: CoordinatePrecision.errorMeters(decimals: d, latitude: c.latitude))
     }
 
     private mutating func readHeader(_ record: CSVRecord) throws {
@@ -176,7 +271,7 @@ struct RowParser: Sendable {
         let mapping: ColumnMapping
         do throws(MappingError) {
             mapping = try ColumnMapping(headers: headers, file: options.mapping, networkColumn: options.networkColumn,
-                                        networkNameColumn: options.networkNameColumn)
+                                        networkNameColumn: options.networkNameColumn, geocoding: options.geocoding != nil)
         } catch { throw ImportError.mapping(file: fileName, error) }
         if let w = options.networkNameWhere {
             let wanted = w.column.trimmingCharacters(in: .whitespaces)
@@ -201,7 +296,14 @@ struct RowParser: Sendable {
                                   longitude: fields.value(.longitude, in: record, decoder: &detector) ?? "",
                                   region: region, country: country)
         var row = ParsedRow(line: record.line, extraFieldCount: extra, verdict: verdict, region: region, country: country)
-        guard case .accepted(let coordinate, _) = verdict else {
+        let coordinate: Coordinate?
+        switch verdict {
+        case .accepted(let c, _):
+            coordinate = c
+            row.decimals = max(CoordinatePrecision.decimals(c.latitude), CoordinatePrecision.decimals(c.longitude))
+        case .rejected(.missingCoordinates, _) where options.geocoding != nil:
+            coordinate = nil   // a geocoder may place it: read the rest of the row
+        case .rejected:
             row.id = fields.value(.id, in: record, decoder: &detector)
             return row
         }
@@ -224,10 +326,16 @@ struct RowParser: Sendable {
         }
         row.postalCode = postal
         row.id = fields.value(.id, in: record, decoder: &detector)
-        if row.id == nil, let name = row.name {
-            row.derivedId = StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
-        }
         row.city = fields.value(.city, in: record, decoder: &detector)
+        if row.id == nil, let name = row.name {
+            row.derivedId = coordinate.map {
+                StableId.derive(name: name, address: row.address, latitude: $0.latitude, longitude: $0.longitude)
+            } ?? StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode)
+        }
+        if let geocoding = options.geocoding {
+            row.addressQuery = AddressQuery(amenity: geocoding.searchByName ? row.name : nil, street: row.address, city: row.city, state: region, postalCode: row.postalCode,
+                                            country: country)
+        }
         return row
     }
 }

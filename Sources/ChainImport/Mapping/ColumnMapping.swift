@@ -20,9 +20,10 @@ public struct ColumnMapping: Sendable, Equatable {
     }
 
     /// Guesses the columns from the header, then applies the mapping file and the explicit
-    /// network columns, which always win. Refuses a header without latitude and longitude.
+    /// network columns, which always win. Refuses a header without latitude and longitude, unless the import
+    /// geocodes and the header has an address to geocode.
     public init(headers rawHeaders: [String], file: MappingFile? = nil, networkColumn: String? = nil,
-                networkNameColumn: String? = nil) throws(MappingError) {
+                networkNameColumn: String? = nil, geocoding: Bool = false) throws(MappingError) {
         let headers = rawHeaders.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         self.headers = headers
         let full = headers.map { Self.normalise($0) }
@@ -66,7 +67,15 @@ public struct ColumnMapping: Sendable, Equatable {
         }
         if let networkColumn { columns[.network] = [try locate(networkColumn, role: "network")] }
         if let networkNameColumn { columns[.networkName] = [try locate(networkNameColumn, role: "network name")] }
-        guard columns[.latitude] != nil, columns[.longitude] != nil else { throw .noCoordinateColumns(headers: headers) }
+        if columns[.latitude] == nil || columns[.longitude] == nil {
+            guard geocoding else { throw .noCoordinateColumns(headers: headers) }
+            guard columns[.address] != nil || columns[.city] != nil || columns[.postalCode] != nil else {
+                throw .nothingToGeocode(headers: headers)
+            }
+            // Half a pair is no coordinate: every row goes to the geocoder.
+            columns[.latitude] = nil
+            columns[.longitude] = nil
+        }
         self.columns = columns
     }
 }

@@ -4,6 +4,8 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownColumn(role: String, column: String, headers: [String])
     case unreadableMappingFile(path: String, reason: String)
     case noNetwork(headers: [String])
+    /// Geocoding a file that has neither coordinates nor an address, city or postcode column.
+    case nothingToGeocode(headers: [String])
 
     public var description: String {
         switch self {
@@ -14,6 +16,8 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
             "the \(role) column '\(column)' is not in the file; headers found: \(Self.list(headers))"
         case .unreadableMappingFile(let path, let reason):
             "mapping file \(path): \(reason)"
+        case .nothingToGeocode(let headers):
+            "no latitude/longitude columns and no address, city or postcode column to geocode; headers found: \(Self.list(headers))"
         case .noNetwork(let headers):
             "no network: pass --network ID, or --network-column COLUMN (one of \(Self.list(headers)))"
         }

@@ -25,4 +25,18 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     /// More fields than the header has; the extra ones are ignored (a warning).
     case extraFields = "extra_fields"
     case invalidField = "invalid_field"
+    /// Coordinates written with too few decimals for a geofence (a warning; the message gives the implied error).
+    case coarseCoordinates = "coarse_coordinates"
+    /// The geocoder knows no place for the row's address.
+    case geocodeNotFound = "geocode_not_found"
+    /// The geocoder matched only an area (a city, a postcode), not a street address.
+    case geocodeAmbiguous = "geocode_ambiguous"
+    /// The geocoder placed the address in another country than the row names.
+    case geocodeWrongCountry = "geocode_wrong_country"
+    /// The geocoder could not answer (unreachable, throttling, a malformed answer).
+    case geocodeFailed = "geocode_failed"
+    /// A dry run asks no geocoder: the row's address is not in the cache yet.
+    case geocodeNotAsked = "geocode_not_asked"
+    /// The geocoded point is far from the file's own coordinates: one of the two is wrong (a warning).
+    case geocodeFarFromOriginal = "geocode_far_from_original"
 }

@@ -17,10 +17,15 @@ public struct ImportRecord: Sendable, Hashable, Codable {
     public var counts: ImportCounts
     public var issues: [ImportIssue]
     public var errorMessage: String?
+    /// What geocoding did, when the import geocoded.
+    public var geocoding: GeocodeSummary?
+    /// The file-level diagnosis of coarse coordinates, when a large share of rows is coarse.
+    public var coordinatePrecision: PrecisionDiagnosis?
 
     public init(id: Int64? = nil, fileName: String, fileSize: Int64, sha256: String, encoding: String? = nil,
                 options: [String: String] = [:], startedAt: Date, finishedAt: Date? = nil, status: String,
-                counts: ImportCounts = ImportCounts(), issues: [ImportIssue] = [], errorMessage: String? = nil) {
+                counts: ImportCounts = ImportCounts(), issues: [ImportIssue] = [], errorMessage: String? = nil,
+                geocoding: GeocodeSummary? = nil, coordinatePrecision: PrecisionDiagnosis? = nil) {
         self.id = id
         self.fileName = fileName
         self.fileSize = fileSize
@@ -33,6 +38,8 @@ public struct ImportRecord: Sendable, Hashable, Codable {
         self.counts = counts
         self.issues = issues
         self.errorMessage = errorMessage
+        self.geocoding = geocoding
+        self.coordinatePrecision = coordinatePrecision
     }
 }
 

@@ -400,7 +400,7 @@ extension SQLiteLocationStore {
         let s = try db.statement("""
             UPDATE imports SET encoding = ?2, options_json = ?3, finished_at = ?4, status = ?5, rows_read = ?6,
                 rows_inserted = ?7, rows_updated = ?8, rows_unchanged = ?9, rows_removed = ?10, rows_rejected = ?11,
-                rows_warned = ?12, error_message = ?13, file_size = ?14, sha256 = ?15
+                rows_warned = ?12, error_message = ?13, file_size = ?14, sha256 = ?15, geocoding_json = ?16, precision_json = ?17
             WHERE id = ?1
             """)
         s.bind(1, id)
@@ -415,6 +415,8 @@ extension SQLiteLocationStore {
         s.bind(13, record.errorMessage)
         s.bind(14, record.fileSize)
         s.bind(15, record.sha256)
+        s.bind(16, Self.encodeJSON(record.geocoding))
+        s.bind(17, Self.encodeJSON(record.coordinatePrecision))
         try s.step()
     }
 }

@@ -46,3 +46,55 @@ extension SQLiteLocationStore {
         Int(try db.scalarInt("SELECT count(*) FROM geocode_cache") ?? 0)
     }
 }
+
+extension SQLiteLocationStore {
+    /// Records where a geocoded location's point came from (replacing an earlier record for it).
+    public func recordGeocodedLocation(_ p: GeocodeProvenance) throws(StoreError) {
+        let s = try db.statement("""
+            INSERT OR REPLACE INTO geocoded_locations
+                (location_id, source, display_name, place_rank, importance, original_lat, original_lon, shift_m, import_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """)
+        s.bind(1, p.locationId)
+        s.bind(2, p.source)
+        s.bind(3, p.displayName)
+        s.bind(4, p.placeRank.map { Int64($0) })
+        s.bind(5, p.importance)
+        s.bind(6, p.originalLatitude)
+        s.bind(7, p.originalLongitude)
+        s.bind(8, p.shiftMeters)
+        s.bind(9, p.importId)
+        _ = try s.step()
+    }
+
+    /// A location whose file coordinates now stand is no longer geocoded.
+    public func forgetGeocodedLocation(id: String) throws(StoreError) {
+        let s = try db.statement("DELETE FROM geocoded_locations WHERE location_id = ?1")
+        s.bind(1, id)
+        _ = try s.step()
+    }
+
+    /// Drops the records of locations that no longer exist (after `--replace-network` removed some).
+    public func pruneGeocodedLocations() throws(StoreError) {
+        try db.execute("DELETE FROM geocoded_locations WHERE location_id NOT IN (SELECT id FROM locations)")
+    }
+
+    public func geocodedLocation(id: String) throws(StoreError) -> GeocodeProvenance? {
+        let s = try db.statement("""
+            SELECT source, display_name, place_rank, importance, original_lat, original_lon, shift_m, import_id
+            FROM geocoded_locations WHERE location_id = ?1
+            """)
+        s.bind(1, id)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return GeocodeProvenance(locationId: id, source: s.text(0), displayName: s.optionalText(1),
+                                 placeRank: s.optionalInt64(2).map { Int($0) }, importance: s.optionalDouble(3),
+                                 originalLatitude: s.optionalDouble(4), originalLongitude: s.optionalDouble(5),
+                                 shiftMeters: s.optionalDouble(6), importId: s.optionalInt64(7))
+    }
+
+    /// How many locations have geocoded points.
+    public func geocodedLocationCount() throws(StoreError) -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM geocoded_locations") ?? 0)
+    }
+}

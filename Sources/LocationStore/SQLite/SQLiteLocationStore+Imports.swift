@@ -27,7 +27,7 @@ extension SQLiteLocationStore {
             let s = try db.statement("""
                 UPDATE imports SET encoding = ?2, options_json = ?3, finished_at = ?4, status = ?5, rows_read = ?6,
                     rows_inserted = ?7, rows_updated = ?8, rows_unchanged = ?9, rows_removed = ?10, rows_rejected = ?11,
-                    rows_warned = ?12, error_message = ?13
+                    rows_warned = ?12, error_message = ?13, geocoding_json = ?14, precision_json = ?15
                 WHERE id = ?1
                 """)
             s.bind(1, id)
@@ -40,6 +40,8 @@ extension SQLiteLocationStore {
                 s.bind(Int32(6 + i), v)
             }
             s.bind(13, record.errorMessage)
+            s.bind(14, Self.encodeJSON(record.geocoding))
+            s.bind(15, Self.encodeJSON(record.coordinatePrecision))
             try s.step()
             let clear = try db.statement("DELETE FROM import_issues WHERE import_id = ?1")
             clear.bind(1, id)
@@ -66,7 +68,7 @@ extension SQLiteLocationStore {
 
     static let importColumns = """
         id, file_name, file_size, sha256, encoding, options_json, started_at, finished_at, status, rows_read, rows_inserted,
-        rows_updated, rows_unchanged, rows_removed, rows_rejected, rows_warned, error_message
+        rows_updated, rows_unchanged, rows_removed, rows_rejected, rows_warned, error_message, geocoding_json, precision_json
         """
 
     private static func readImport(_ s: SQLiteStatement) -> ImportRecord {
@@ -76,7 +78,8 @@ extension SQLiteLocationStore {
                      counts: ImportCounts(read: Int(s.int64(9)), inserted: Int(s.int64(10)), updated: Int(s.int64(11)),
                                           unchanged: Int(s.int64(12)), removed: Int(s.int64(13)), rejected: Int(s.int64(14)),
                                           warned: Int(s.int64(15))),
-                     errorMessage: s.optionalText(16))
+                     errorMessage: s.optionalText(16), geocoding: decodeJSON(s.optionalText(17)),
+                     coordinatePrecision: decodeJSON(s.optionalText(18)))
     }
 
     public func imports(limit: Int = 100) throws(StoreError) -> [ImportRecord] {
@@ -107,6 +110,19 @@ extension SQLiteLocationStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A summary kept as JSON text (nil stays NULL).
+    static func encodeJSON<T: Encodable>(_ value: T?) -> String? {
+        guard let value else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func decodeJSON<T: Decodable>(_ text: String?) -> T? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
 
     static func decodeOptions(_ text: String) -> [String: String] {

@@ -92,8 +92,9 @@ enum SQLiteSchema {
             let indexed = try db.scalarInt("SELECT CreateSpatialIndex('locations', 'geom')")
             guard indexed == 1 else { throw .spatialiteUnavailable("CreateSpatialIndex failed: \(db.lastError)") }
         case 1:
-            // Geocoding answers by normalised address and service, committed one by one outside the import's
-            // transaction: an interrupted import keeps what it fetched.
+            // Geocoding answers by normalised address and service, committed one by one before the import's
+            // transaction: an interrupted import keeps what it fetched. Geocoded locations keep where their point
+            // came from; the import log keeps what geocoding did and how coarse the file's coordinates were.
             try db.execute("""
                 CREATE TABLE geocode_cache (
                     source TEXT NOT NULL,
@@ -107,7 +108,20 @@ enum SQLiteSchema {
                     country_code TEXT,
                     fetched_at TEXT NOT NULL,
                     PRIMARY KEY (source, address_key)
-                ) WITHOUT ROWID
+                ) WITHOUT ROWID;
+                CREATE TABLE geocoded_locations (
+                    location_id TEXT PRIMARY KEY NOT NULL,
+                    source TEXT NOT NULL,
+                    display_name TEXT,
+                    place_rank INTEGER,
+                    importance REAL,
+                    original_lat REAL,
+                    original_lon REAL,
+                    shift_m REAL,
+                    import_id INTEGER
+                ) WITHOUT ROWID;
+                ALTER TABLE imports ADD COLUMN geocoding_json TEXT;
+                ALTER TABLE imports ADD COLUMN precision_json TEXT;
                 """)
         default:
             throw .invalidArgument("no migration from schema version \(step)")

@@ -1,3 +1,4 @@
+import Foundation
 import ChainImport
 import Hummingbird
 
@@ -5,11 +6,17 @@ import Hummingbird
 enum ImportQuery {
     static let names: Set<String> = [
         "network", "network_column", "network_name_column", "category", "only_known_networks", "dry_run", "replace",
-        "fix_coordinates", "encoding", "delimiter", "file_name",
+        "fix_coordinates", "encoding", "delimiter", "file_name", "geocode", "geocoder", "require_geocode", "geocode_names",
     ]
 
+    /// The server's geocoder, used when a request asks for geocoding without naming one.
+    struct GeocoderDefaults: Sendable {
+        var url: URL?
+        var requestsPerSecond: Double
+    }
+
     /// The options and the file name to log; 400 names the parameter at fault.
-    static func parse(_ request: Request) throws -> (options: ImportOptions, fileName: String) {
+    static func parse(_ request: Request, geocoder defaults: GeocoderDefaults) throws -> (options: ImportOptions, fileName: String) {
         let query = request.uri.queryParameters
         for (name, _) in query where !names.contains(String(name)) {
             throw APIError.badRequest("invalid_parameter", "unknown query parameter '\(name.prefix(64))'", field: String(name.prefix(64)))
@@ -43,8 +50,45 @@ enum ImportQuery {
             guard let byte else { throw APIError.badRequest("invalid_parameter", "delimiter must be one of , ; | tab", field: "delimiter") }
             options.delimiter = byte
         }
+        options.geocoding = try geocoding(query, defaults: defaults)
         let fileName = try text(query, "file_name") ?? "upload.csv"
         return (options, fileName)
+    }
+
+    /// `geocode=missing|coarse|all` turns geocoding on, with `geocoder=URL` or the server's `--geocoder`.
+    private static func geocoding(_ query: Parameters, defaults: GeocoderDefaults) throws -> GeocodingOptions? {
+        let modeText = try text(query, "geocode")
+        let named = try text(query, "geocoder")
+        let require = try flag(query, "require_geocode")
+        let names = query[Substring("geocode_names")] == nil ? true : try flag(query, "geocode_names")
+        guard modeText != nil || named != nil else {
+            if require { throw APIError.badRequest("invalid_parameter", "'require_geocode' needs 'geocode'", field: "require_geocode") }
+            return nil
+        }
+        let mode = try modeText.map { text in
+            guard let mode = GeocodeMode(rawValue: text) else {
+                throw APIError.badRequest("invalid_parameter", "'geocode' must be missing, coarse or all", field: "geocode")
+            }
+            return mode
+        } ?? .missing
+        let url: URL
+        if let named {
+            guard let parsed = URL(string: named), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  parsed.host?.isEmpty == false else {
+                throw APIError.badRequest("invalid_parameter", "'geocoder' must be an http:// or https:// URL", field: "geocoder")
+            }
+            url = parsed
+        } else if let configured = defaults.url {
+            url = configured
+        } else {
+            throw APIError.badRequest("invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
+                                      field: "geocoder")
+        }
+        var settings = GeocoderSettings(baseURL: url)
+        settings.requestsPerSecond = defaults.requestsPerSecond
+        var options = GeocodingOptions(settings: settings, mode: mode, requireGeocode: require)
+        options.searchByName = names
+        return options
     }
 
     private static func text(_ query: Parameters, _ name: String) throws -> String? {

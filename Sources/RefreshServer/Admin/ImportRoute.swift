@@ -14,6 +14,7 @@ struct ImportRoute: Sendable {
     let metrics: ServerMetrics
     /// One import at a time: SQLite has one writer, and a second upload would only queue behind it.
     let running: Gate
+    let geocoder: ImportQuery.GeocoderDefaults
 
     final class Gate: Sendable {
         private let busy = Atomic<Bool>(false)
@@ -23,7 +24,7 @@ struct ImportRoute: Sendable {
 
     func createImport(_ request: Request, context: ServerContext) async throws -> Response {
         try RequestBodyReader.requireMediaType(request, "text/csv", alternatives: ["application/csv", "text/plain", "application/octet-stream"])
-        let (options, fileName) = try ImportQuery.parse(request)
+        let (options, fileName) = try ImportQuery.parse(request, geocoder: geocoder)
         guard running.tryEnter() else {
             throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
         }

@@ -16,6 +16,8 @@ public enum EnvironmentSettings {
         ("ONCUE_RATE_LIMIT_BURST", "token-bucket size per client (default 100)"),
         ("ONCUE_CLIENT_IP_HEADER", "header naming the client, e.g. X-Forwarded-For (default: peer address)"),
         ("ONCUE_LOG_LEVEL", "trace, debug, info, notice, warning, error, critical (default info)"),
+        ("ONCUE_GEOCODER", "Nominatim-compatible geocoder for admin imports with ?geocode= (--geocoder)"),
+        ("ONCUE_GEOCODER_RPS", "geocoder requests per second (--geocoder-rps, default 1)"),
     ]
 
     /// Reads a whole configuration from variables alone; `oncue serve` overlays its flags on this.
@@ -30,7 +32,27 @@ public enum EnvironmentSettings {
                                                 current: configuration.rateLimit)
         if let header = nonEmpty(environment["ONCUE_CLIENT_IP_HEADER"]) { configuration.clientIPHeader = header }
         if let level = nonEmpty(environment["ONCUE_LOG_LEVEL"]) { configuration.logLevel = try logLevel(level, source: "ONCUE_LOG_LEVEL") }
+        if let url = nonEmpty(environment["ONCUE_GEOCODER"]) { configuration.geocoderURL = try geocoderURL(url, source: "ONCUE_GEOCODER") }
+        if let rps = nonEmpty(environment["ONCUE_GEOCODER_RPS"]) {
+            configuration.geocoderRequestsPerSecond = try geocoderRate(rps, source: "ONCUE_GEOCODER_RPS")
+        }
         return configuration
+    }
+
+    /// An http(s) URL with a host; the message never repeats the text, which may hold a password.
+    public static func geocoderURL(_ text: String, source: String) throws(ConfigurationError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            throw ConfigurationError("\(source) must be an http:// or https:// URL with a host")
+        }
+        return url
+    }
+
+    public static func geocoderRate(_ text: String, source: String) throws(ConfigurationError) -> Double {
+        guard let value = Double(text), value.isFinite, value > 0, value <= 1000 else {
+            throw ConfigurationError("\(source) must be a number in (0, 1000], got '\(text.prefix(32))'")
+        }
+        return value
     }
 
     /// The token given directly, else the first line of the token file; an empty token is refused

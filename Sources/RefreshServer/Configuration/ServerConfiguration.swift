@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var logLevel: Logger.Level
     /// Where uploaded CSV files are staged before import.
     public var temporaryDirectory: String
+    /// The Nominatim-compatible geocoder admin imports use when they ask for geocoding without naming one.
+    public var geocoderURL: URL?
+    /// At most this many requests per second to the geocoder.
+    public var geocoderRequestsPerSecond: Double = 1
 
     /// A per-client token bucket: `burst` requests at once, refilled at `requestsPerSecond`.
     public struct RateLimit: Sendable, Hashable {

@@ -106,6 +106,7 @@ struct Import: AsyncParsableCommand {
         if progress == .always || (progress == .auto && stderr.isTerminal) {
             importer.progress = { renderer.show($0) }
         }
+        if progress != .never { importer.notice = { stderr.write("\($0)\n") } }
         let report: ImportReport
         do {
             report = try await importer.run(inputs)

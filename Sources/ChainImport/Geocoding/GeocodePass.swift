@@ -14,6 +14,8 @@ struct GeocodePass {
     let options: ImportOptions
     let geocoding: GeocodingOptions
     let progress: ((ImportProgress) -> Void)?
+    /// Told the estimate once, before any request: a long run must say how long it will take before it starts.
+    let notice: ((String) -> Void)?
 
     /// What the pass found and fetched.
     struct Outcome {
@@ -55,8 +57,10 @@ struct GeocodePass {
         let estimate = Double(requests) / max(geocoding.settings.requestsPerSecond, 0.001)
         var outcome = Outcome(resolver: resolver, uncachedAddresses: pending.count, estimatedSeconds: estimate, failures: [:],
                               askedKeys: pendingKeys, skippedFetch: options.dryRun)
-        announce("\(pending.count) address\(pending.count == 1 ? "" : "es") to geocode, at most \(Self.duration(estimate)) at "
-                 + "\(Self.rate(geocoding.settings.requestsPerSecond)) request/s", done: 0, total: pending.count, started: Date())
+        let plan = "\(pending.count) address\(pending.count == 1 ? "" : "es") to geocode at \(geocoding.settings.displayURL), at most "
+            + "\(Self.duration(estimate)) at \(Self.rate(geocoding.settings.requestsPerSecond)) request/s"
+            + (options.dryRun ? " (dry run: none asked)" : "")
+        notice?(plan)
         guard !options.dryRun else { return outcome }
         let started = Date()
         var lastTick = Date.distantPast
@@ -65,7 +69,7 @@ struct GeocodePass {
             if case .failed(let reason) = try await resolver.resolve(query) { outcome.failures[query.cacheKey] = reason }
             if Date().timeIntervalSince(lastTick) >= options.progressInterval || i + 1 == pending.count {
                 lastTick = Date()
-                announce(nil, done: i + 1, total: pending.count, started: started)
+                announce(done: i + 1, total: pending.count, started: started)
             }
         }
         outcome.requestsSent = await resolver.client.requestsSent
@@ -78,11 +82,10 @@ struct GeocodePass {
     }
 
     /// Geocoding progress in `ImportProgress` terms: addresses as rows, with the fraction and ETA they imply.
-    private func announce(_ stage: String?, done: Int, total: Int, started: Date) {
+    private func announce(done: Int, total: Int, started: Date) {
         guard let progress else { return }
         var p = ImportProgress(fileName: "geocoding", fileIndex: 0, fileCount: 1, rows: done, bytes: Int64(done),
                                totalBytes: total > 0 ? Int64(total) : nil, elapsedSeconds: Date().timeIntervalSince(started))
-        p.stage = stage
         p.unit = "addresses"
         progress(p)
     }

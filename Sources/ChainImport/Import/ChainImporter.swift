@@ -22,6 +22,8 @@ public final class ChainImporter {
     public let options: ImportOptions
     /// Called from the importing task every `options.progressInterval` seconds.
     public var progress: ((ImportProgress) -> Void)?
+    /// Called once with things to know before long work starts (the geocoding estimate).
+    public var notice: ((String) -> Void)?
 
     private struct Pending {
         var line: Int
@@ -55,7 +57,8 @@ public final class ChainImporter {
         var geocoded: GeocodePass.Outcome?
         do {
             if let geocoding = options.geocoding {
-                geocoded = try await GeocodePass(store: store, options: options, geocoding: geocoding, progress: progress)
+                geocoded = try await GeocodePass(store: store, options: options, geocoding: geocoding, progress: progress,
+                                       notice: notice)
                     .run(inputs) { attempted = ($0, 0) }
             }
             let totalBytes = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil

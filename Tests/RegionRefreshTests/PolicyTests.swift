@@ -19,25 +19,27 @@ import Testing
         return (Double(index.radius[i]), index.rule[i], Int(index.density[i]))
     }
 
-    @Test func densityTiers() {
-        var locations = [location("a", "lonely", origin)]
-        // 10 neighbours within 1 km of a suburban store, 30 of a dense one, far apart from each other.
-        let suburb = at(50_000, 90), city = at(100_000, 90)
-        locations.append(location("a", "suburb", suburb))
-        for k in 0..<10 { locations.append(location("b", "s\(k)", Sphere.destination(from: suburb, meters: 300 + Double(k) * 50, bearing: Double(k) * 36))) }
-        locations.append(location("a", "city", city))
-        for k in 0..<30 { locations.append(location("b", "c\(k)", Sphere.destination(from: city, meters: 100 + Double(k) * 25, bearing: Double(k) * 12))) }
-        let index = LocationIndex.build(locations: locations, networks: [Network(id: "a", name: "A"), Network(id: "b", name: "B")])
+    @Test func storeNeighboursRefineTheRadiusWithinThePlacesTier() {
         let p = RadiusPolicy.standard
-        let lonely = radius(of: "loc_a_lonely", in: index)
-        #expect(lonely.2 == 0 && lonely.1 == .rural && lonely.0 == p.rural.upperBound)
-        let s = radius(of: "loc_a_suburb", in: index)
-        #expect(s.2 == 10 && s.1 == .suburban)
-        #expect(abs(s.0 - (300 - 5.0 / 14 * 200)) < 0.01)
-        let c = radius(of: "loc_a_city", in: index)
-        #expect(c.2 == 30 && c.1 == .dense)
-        #expect(abs(c.0 - (100 - 10.0 / 40 * 70)) < 0.01)
-        #expect(p.dense.contains(c.0) && p.suburban.contains(s.0) && p.rural.contains(lonely.0))
+        // The index keeps the density to the person per km².
+        let place = PopulatedPlaces.shared.density(latitude: origin.latitude, longitude: origin.longitude).rounded()
+        let alone = p.radius(explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: place, neighbors: 0)
+        // The same store alone, with 10 neighbours within 1 km, and with 30.
+        var measured: [(Double, RadiusPolicy.Rule, Int)] = []
+        for count in [0, 10, 30] {
+            var locations = [location("a", "store", origin)]
+            for k in 0..<count { locations.append(location("b", "n\(k)", Sphere.destination(from: origin, meters: 100 + Double(k) * 25, bearing: Double(k) * 12))) }
+            let index = LocationIndex.build(locations: locations, networks: [Network(id: "a", name: "A"), Network(id: "b", name: "B")])
+            measured.append(radius(of: "loc_a_store", in: index))
+        }
+        #expect(measured.map(\.2) == [0, 10, 30])
+        #expect(measured.allSatisfy { $0.1 == alone.rule }, "neighbours never move a store across tiers")
+        #expect(abs(measured[0].0 - alone.meters) < 0.01)
+        let range = alone.rule == .dense ? p.dense : alone.rule == .suburban ? p.suburban : p.rural
+        for (i, count) in [10, 30].enumerated() {
+            let expected = max(range.lowerBound, alone.meters - p.storeShare * Double(count) / Double(p.storeSaturation) * (range.upperBound - range.lowerBound))
+            #expect(abs(measured[i + 1].0 - expected) < 0.01, "\(count) neighbours: \(measured[i + 1].0) m against \(expected) m")
+        }
     }
 
     @Test func densityMatchesBruteForce() {
@@ -151,7 +153,8 @@ import Testing
 
     @Test func refreshDistanceIsTheNearestUnmonitoredBoundary() throws {
         // Three card stores; with max_regions 2 the third (at 5 km, radius 500) is unmonitored: D = 4500 − accuracy.
-        let locations = [location("a", "1", at(1_000, 0)), location("a", "2", at(2_000, 90)), location("a", "3", at(5_000, 180))]
+        let locations = [location("a", "1", at(1_000, 0), radius: 500), location("a", "2", at(2_000, 90), radius: 500),
+                         location("a", "3", at(5_000, 180), radius: 500)]
         let engine = RegionRefreshEngine(index: LocationIndex.build(locations: locations, networks: [Network(id: "a", name: "A")]))
         let r = try engine.refresh(RefreshParameters(center: origin, accuracyMeters: 20, cardNetworks: ["a"], maxRegions: 2), now: Date())
         #expect(r.regions.map(\.id) == ["loc_a_1", "loc_a_2"])

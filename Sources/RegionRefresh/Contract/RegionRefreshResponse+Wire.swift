@@ -99,6 +99,7 @@ extension JSONWriter {
             key("score"); number(explain.score)
             key("radius_rule"); string(explain.radiusRule)
             key("local_density"); int(explain.localDensity)
+            key("place_density"); int(explain.placeDensity)
             endObject()
         }
         endObject()

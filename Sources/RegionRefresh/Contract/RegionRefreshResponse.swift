@@ -86,11 +86,13 @@ public struct Region: Codable, Sendable, Hashable {
         public var score: Double
         /// Which rule chose the radius: explicit, network-default, large-area, split-venue, dense, suburban, rural, merged.
         public var radiusRule: String
-        /// Locations within 1 km of this one (the density used by the radius tiers).
+        /// Locations of any network within 1 km of this one (they move the radius within its tier).
         public var localDensity: Int
+        /// People per km² around the location, from the populated places shipped with OnCue (it picks the tier).
+        public var placeDensity: Int
 
         public init(tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
-                    score: Double, radiusRule: String, localDensity: Int) {
+                    score: Double, radiusRule: String, localDensity: Int, placeDensity: Int) {
             self.tier = tier
             self.distanceMeters = distanceMeters
             self.boundaryDistanceMeters = boundaryDistanceMeters
@@ -99,6 +101,7 @@ public struct Region: Codable, Sendable, Hashable {
             self.score = score
             self.radiusRule = radiusRule
             self.localDensity = localDensity
+            self.placeDensity = placeDensity
         }
 
         enum CodingKeys: String, CodingKey {
@@ -110,6 +113,7 @@ public struct Region: Codable, Sendable, Hashable {
             case score
             case radiusRule = "radius_rule"
             case localDensity = "local_density"
+            case placeDensity = "place_density"
         }
     }
 }

@@ -180,7 +180,8 @@ struct Prioritizer: ~Copyable {
                                       boundaryDistanceMeters: (max(0, c.distance - Double(c.point.radius)) * 10).rounded() / 10,
                                       visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
                                       score: (c.score * 10).rounded() / 10, radiusRule: draft.rule.name,
-                                      localDensity: Int(index.density[Int(c.member)]))
+                                      localDensity: Int(index.density[Int(c.member)]),
+                                      placeDensity: Int(index.placeDensity[Int(c.member)]))
         }
     }
 }

@@ -13,7 +13,8 @@ import Synchronization
 /// Locations live in flat arrays (structure of arrays; strings in byte tables); a global 3-D k-d tree
 /// serves "any network" searches and one k-d tree per network serves card-network searches, so a
 /// sparse network is found quickly even among millions of other locations. Each location's region
-/// radius is fixed at build time by the `RadiusPolicy` (density counted with the global tree).
+/// radius is fixed at build time by the `RadiusPolicy`, from the density of people around it (`PopulatedPlaces`)
+/// and of the store's locations (counted with the global tree).
 /// Readers share a snapshot without locks; a rebuild makes a new snapshot.
 public final class LocationIndex: Sendable {
     public struct Info: Sendable, Hashable, Codable {
@@ -31,7 +32,10 @@ public final class LocationIndex: Sendable {
     /// Region radius in metres (for split venues, the venue's radius).
     let radius: [Float]
     let rule: [RadiusPolicy.Rule]
+    /// Locations of any network within the policy's probe (1 km), capped at its saturation.
     let density: [UInt16]
+    /// People per km² around the location (`PopulatedPlaces`), saturating at 65,535.
+    let placeDensity: [UInt16]
     let network: [UInt32]
     /// What a region shows about each location (coordinate, id, name, address) in one 64-byte record, in the
     /// same spatial order as everything else: building a region costs one cache miss, not one per array (those
@@ -117,16 +121,19 @@ public final class LocationIndex: Sendable {
         let densityTree = KDTree(members: all, x: x, y: y, z: z, radius: zeroRadius, network: b.network,
                                  rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
+        let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
         var radius = [Float](repeating: 0, count: n)
         var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
         for i in 0..<n {
             let net = b.networks[Int(b.network[i])]
             let r = policy.radius(explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
-                                  isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init), neighbors: Int(density[i]))
+                                  isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init),
+                                  placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
             radius[i] = Float(r.meters)
             rule[i] = r.rule
         }
         self.density = density
+        self.placeDensity = placeDensity
         self.radius = radius
         self.rule = rule
         var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
@@ -164,7 +171,7 @@ public final class LocationIndex: Sendable {
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 4   // the arrays above
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4   // the arrays above
         let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
         info = Info(locationCount: n, networkCount: b.networks.count,
                     buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
@@ -185,6 +192,26 @@ public final class LocationIndex: Sendable {
     }
 
     /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
+    /// People per km² around every location, on both cores.
+    static func placeDensities(x: [Double], y: [Double], z: [Double], latitudes: [Double], longitudes: [Double]) -> [UInt16] {
+        let n = x.count
+        var result = [UInt16](repeating: 0, count: n)
+        guard n > 0 else { return result }
+        let places = PopulatedPlaces.shared
+        let chunks = max(1, min(64, n / 2048))
+        result.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
+                for i in lo..<hi {
+                    let d = places.density(x: x[i], y: y[i], z: z[i], latitude: latitudes[i], longitude: longitudes[i])
+                    out[i] = UInt16(min(d.rounded(), Double(UInt16.max)))
+                }
+            }
+        }
+        return result
+    }
+
     static func countNeighbors(tree: KDTree, x: [Double], y: [Double], z: [Double], within meters: Double, cap: Int) -> [UInt16] {
         let n = x.count
         var result = [UInt16](repeating: 0, count: n)

@@ -1,21 +1,30 @@
+import Foundation
+
 /// How big a region each location gets. Every threshold lives here (see README, "Radius policy").
 ///
-/// Order of precedence: an explicit radius on the location, then the network's default radius,
-/// then the large-area rule for large-area networks, then density tiers by the number of other
-/// locations (of any network) within `densityProbeMeters` of the location.
+/// Order of precedence: an explicit radius on the location, then the network's default radius, then the large-area
+/// rule for large-area networks, then the tiers of the product document, chosen by the density of the *place*:
+/// people per km² from the world's populated places (`PopulatedPlaces`). The store's own contents (locations of any
+/// network within 1 km) only move the radius within its tier, so importing another chain never moves a store across
+/// tiers.
 public struct RadiusPolicy: Sendable, Hashable {
-    /// The neighbourhood in which density is counted (1 km).
+    /// At least this many people per km²: dense urban (a city centre: Midtown Manhattan, the Loop, central Beijing).
+    public var denseMinPeoplePerKm2 = 6_000.0
+    /// At least this many (and fewer than dense): suburban (Naperville, Versailles, Espoo). Fewer: rural.
+    public var suburbanMinPeoplePerKm2 = 300.0
+    /// Within a tier the radius falls with the logarithm of the place density, from the tier's largest radius at its
+    /// lowest density to its smallest at: `denseSaturationPeoplePerKm2` (dense), the dense threshold (suburban), the
+    /// suburban threshold (rural, counted from `ruralFloorPeoplePerKm2`).
+    public var denseSaturationPeoplePerKm2 = 30_000.0
+    public var ruralFloorPeoplePerKm2 = 10.0
+    /// Locations of any network within `densityProbeMeters` move the radius towards the tier's smallest, by up to
+    /// `storeShare` of the tier's range at `storeSaturation` neighbours: a street of shops wants tighter regions than
+    /// a lone store in the same neighbourhood.
     public var densityProbeMeters: Double = 1_000
-    /// At least this many neighbours within the probe: dense urban.
-    public var denseMinNeighbors = 20
-    /// At least this many (and fewer than `denseMinNeighbors`): suburban. Fewer: rural.
-    public var suburbanMinNeighbors = 5
-    /// Dense urban radii shrink from `dense.upperBound` at `denseMinNeighbors` to `dense.lowerBound` at `denseSaturation` neighbours.
+    public var storeSaturation = 60
+    public var storeShare = 0.3
     public var dense: ClosedRange<Double> = 30...100
-    public var denseSaturation = 60
-    /// Suburban radii shrink from 300 m at `suburbanMinNeighbors` to 100 m just below `denseMinNeighbors`.
     public var suburban: ClosedRange<Double> = 100...300
-    /// Rural radii shrink from 500 m with no neighbour to 300 m just below `suburbanMinNeighbors`.
     public var rural: ClosedRange<Double> = 300...500
     /// Large-area venues (theme parks, airports): the venue's own radius clamped to this range.
     public var largeArea: ClosedRange<Double> = 500...2_000
@@ -47,9 +56,15 @@ public struct RadiusPolicy: Sendable, Hashable {
         }
     }
 
+    /// The density tier of a place.
+    public func tier(peoplePerKm2 density: Double) -> Rule {
+        density >= denseMinPeoplePerKm2 ? .dense : density >= suburbanMinPeoplePerKm2 ? .suburban : .rural
+    }
+
     /// The radius of a location's region (for split venues: the whole venue's radius) and the rule that chose it.
+    /// `placeDensity` is people per km² around the location; `neighbors` the store's locations within 1 km.
     public func radius(explicit: Double?, networkDefault: Double?, isLargeArea: Bool, venueRadius: Double?,
-                       neighbors: Int) -> (meters: Double, rule: Rule) {
+                       placeDensity: Double, neighbors: Int) -> (meters: Double, rule: Rule) {
         if let explicit, explicit > 0 { return (explicit, .explicit) }
         if let networkDefault, networkDefault > 0 { return (networkDefault, .networkDefault) }
         if isLargeArea {
@@ -57,19 +72,19 @@ public struct RadiusPolicy: Sendable, Hashable {
             if venue > largeArea.upperBound { return (min(venue, 2 * largeArea.upperBound), .splitVenue) }
             return (min(max(venue, largeArea.lowerBound), largeArea.upperBound), .largeArea)
         }
-        func interpolate(_ range: ClosedRange<Double>, _ n: Int, from lo: Int, to hi: Int) -> Double {
-            let t = hi > lo ? Double(min(max(n, lo), hi) - lo) / Double(hi - lo) : 0
-            return range.upperBound - t * (range.upperBound - range.lowerBound)
+        let rule = tier(peoplePerKm2: placeDensity)
+        let (range, low, high): (ClosedRange<Double>, Double, Double) = switch rule {
+        case .dense: (dense, denseMinPeoplePerKm2, denseSaturationPeoplePerKm2)
+        case .suburban: (suburban, suburbanMinPeoplePerKm2, denseMinPeoplePerKm2)
+        default: (rural, ruralFloorPeoplePerKm2, suburbanMinPeoplePerKm2)
         }
-        if neighbors >= denseMinNeighbors {
-            return (interpolate(dense, neighbors, from: denseMinNeighbors, to: denseSaturation), .dense)
-        }
-        if neighbors >= suburbanMinNeighbors {
-            return (interpolate(suburban, neighbors, from: suburbanMinNeighbors, to: denseMinNeighbors - 1), .suburban)
-        }
-        return (interpolate(rural, neighbors, from: 0, to: suburbanMinNeighbors - 1), .rural)
+        // 0 at the tier's lowest density, 1 at its highest; then the store's neighbours add their share.
+        let placed = min(1, max(0, log(max(placeDensity, low) / low) / log(high / low)))
+        let stores = storeShare * Double(min(max(neighbors, 0), storeSaturation)) / Double(storeSaturation)
+        let t = min(1, placed + stores)
+        return (range.upperBound - t * (range.upperBound - range.lowerBound), rule)
     }
 
     /// How many neighbours the density count needs to see before the answer cannot change.
-    var densityCountCap: Int { max(denseSaturation, denseMinNeighbors) }
+    var densityCountCap: Int { storeSaturation }
 }

@@ -177,3 +177,20 @@ import Testing
         #expect(StoreError.newerSchema(path: "x", found: 99, supported: 1).description.contains("99"))
     }
 }
+
+@Suite("Network slugs")
+struct NetworkSlugTests {
+    @Test("punctuation joins words, apostrophes vanish, accents fold, other scripts stay")
+    func slugs() {
+        #expect(Network.slug("Chick-fil-A") == "chick-fil-a")
+        #expect(Network.slug("  SONIC Drive In ") == "sonic-drive-in")
+        #expect(Network.slug("Arby's") == "arbys")
+        #expect(Network.slug("Robert's Coffee") == "roberts-coffee")
+        #expect(Network.slug("Fazer Café") == "fazer-cafe")
+        #expect(Network.slug("Crème Brûlée Bakery") == "creme-brulee-bakery")
+        #expect(Network.slug("スターバックス 渋谷") == "スターバックス-渋谷")
+        #expect(Network.slug("!!!") == "")
+        // A slug is its own slug: the admin API checks ids that way.
+        for name in ["Fazer Café", "スターバックス 渋谷", "7-Eleven"] { #expect(Network.slug(Network.slug(name)) == Network.slug(name)) }
+    }
+}

@@ -35,13 +35,16 @@ public struct NetworkSummary: Sendable, Hashable, Codable {
 }
 
 extension Network {
-    /// The canonical slug of a free-text name: lower case ASCII letters and digits joined by single dashes
-    /// ("Chick-fil-A" → "chick-fil-a", "SONIC Drive In" → "sonic-drive-in").
+    /// The canonical slug of a free-text name: lower-case letters and digits joined by single dashes, accents folded
+    /// ("Chick-fil-A" → "chick-fil-a", "SONIC Drive In" → "sonic-drive-in", "Fazer Café" → "fazer-cafe").
     public static func slug(_ name: String) -> String {
         var out: [Character] = []
         var pendingDash = false
-        for scalar in name.lowercased().unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+        // Accents fold to their letter ("Fazer Café" → "fazer-cafe"); letters of other scripts are kept as they are
+        // ("スターバックス"), since dropping them would leave a brand without an id.
+        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        for scalar in folded.lowercased().unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal {
                 if pendingDash && !out.isEmpty { out.append("-") }
                 pendingDash = false
                 out.append(Character(scalar))

@@ -46,7 +46,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("openapi.yaml")],
+            // Served from Generated/EmbeddedFiles.swift (scripts/embed_resources.py), so the binary needs no bundle.
+            exclude: ["openapi.yaml", "Console"],
             swiftSettings: strict
         ),
         .executableTarget(

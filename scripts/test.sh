@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs missing system packages, starts the services the integration tests use (a Nominatim
-# built from the Helsinki OSM extract, scripts/nominatim.sh), builds the package and its tests (debug), runs them.
+# built from the Helsinki OSM extract, scripts/nominatim.sh), builds the package and its tests (debug), runs them,
+# then drives the web console in headless Chromium (scripts/console-test.sh).
 # Tests that read the unlicensed sample chains expect shared/datasets beside the repository
 # (or ONCUE_SHARED_DATASETS pointing at it).
 set -euo pipefail
@@ -15,6 +16,12 @@ trap 'rm -f "$log"' EXIT
 set +e
 swift test --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# The web console in headless Chromium against a real server (not when only some tests were asked for).
+console_status=0
+if [ $# -eq 0 ]; then
+  bash scripts/console-test.sh || console_status=$?
+  [ "$console_status" -eq 0 ] || status=1
+fi
 set -e
 # One plain closing line: "N passed, N failed" (Swift Testing's own summary, restated).
 summary=$(grep -E "Test run with [0-9]+ tests?" "$log" | tail -1 || true)

@@ -1,14 +1,14 @@
 import Foundation
 import NIOCore
 
-/// The OpenAPI document shipped as a resource of this module: the one source of truth for the contract.
+/// The OpenAPI document compiled into the binary: the one source of truth for the contract.
 public enum OpenAPIDocument {
     /// The document's text.
     public static func text() throws -> String {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
-            throw ConfigurationError("openapi.yaml is missing from the RefreshServer resources")
+        guard let file = EmbeddedFile.named("openapi.yaml") else {
+            throw ConfigurationError("openapi.yaml is missing from the embedded files (run scripts/embed_resources.py)")
         }
-        return try String(contentsOf: url, encoding: .utf8)
+        return String(buffer: file.bytes)
     }
 
     static func load() throws -> ByteBuffer {

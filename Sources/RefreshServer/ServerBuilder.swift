@@ -30,7 +30,10 @@ public enum ServerBuilder {
                                       upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
                                       reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
                                       geocoder: .init(url: configuration.geocoderURL,
-                                                      requestsPerSecond: configuration.geocoderRequestsPerSecond))
+                                                      requestsPerSecond: configuration.geocoderRequestsPerSecond),
+                                      jobs: ImportJobs())
+        let locationsRoute = LocationsRoute(engine: engine)
+        let consoleRoutes = ConsoleRoutes()
 
         let router = Router(context: ServerContext.self)
         // Middleware wraps routes as they are added, so all of it goes on before the first route.
@@ -50,6 +53,10 @@ public enum ServerBuilder {
         limited.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
         limited.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
         limited.on(RouterPath(RouteTable.openapi.routerPath), method: .get, use: publicRoutes.openAPIDocument)
+        limited.on(RouterPath(RouteTable.locations.routerPath), method: .get, use: locationsRoute.locations)
+        // The router takes `/console` and `/console/` alike; the handler sends the first to the second.
+        limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
+        limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
         let admin = limited.group().add(middleware: BearerAuthMiddleware(token: configuration.adminToken.map { Array($0.utf8) }))
         admin.on(RouterPath(RouteTable.createImport.routerPath), method: .post, use: importRoute.createImport)
@@ -57,6 +64,7 @@ public enum ServerBuilder {
         admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
         admin.on(RouterPath(RouteTable.putNetwork.routerPath), method: .put, use: storeRoutes.putNetwork)
         admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
+        admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
 
         var application = Application(
             router: router,

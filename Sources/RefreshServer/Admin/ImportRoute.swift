@@ -1,12 +1,16 @@
 import ChainImport
 import Foundation
+import HTTPTypes
 import Hummingbird
 import LocationStore
 import Logging
+import NIOCore
+import RegionRefresh
 import Synchronization
 
 /// `POST /admin/imports`: stage the CSV on disk, import it on the blocking-work thread in one
 /// transaction, answer the report, and have the serving index rebuilt if the import committed.
+/// With `Prefer: respond-async` the answer is 202 with a job to follow at `GET /admin/jobs/{id}`.
 struct ImportRoute: Sendable {
     let databasePath: String
     let upload: ImportUpload
@@ -15,6 +19,7 @@ struct ImportRoute: Sendable {
     /// One import at a time: SQLite has one writer, and a second upload would only queue behind it.
     let running: Gate
     let geocoder: ImportQuery.GeocoderDefaults
+    let jobs: ImportJobs
 
     final class Gate: Sendable {
         private let busy = Atomic<Bool>(false)
@@ -28,9 +33,56 @@ struct ImportRoute: Sendable {
         guard running.tryEnter() else {
             throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
         }
-        defer { running.leave() }
-        let staged = try await upload.stage(request)
-        defer { staged.remove() }
+        let staged: ImportUpload.Staged
+        do {
+            staged = try await upload.stage(request)
+        } catch {
+            running.leave()
+            throw error
+        }
+        guard Self.wantsAsync(request) else {
+            defer {
+                staged.remove()
+                running.leave()
+            }
+            let report = try await runImport(staged, fileName: fileName, options: options, logger: context.logger, progress: nil)
+            return try AdminJSON.response(report)
+        }
+        let id = jobs.start()
+        let logger = context.logger
+        Task { [self] in
+            defer {
+                staged.remove()
+                running.leave()
+            }
+            do {
+                let report = try await runImport(staged, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
+                jobs.finish(id, report: report)
+            } catch let error as APIError {
+                jobs.fail(id, error)
+            } catch {
+                jobs.fail(id, APIError(.internalServerError, code: "import_failed", message: "the import failed: \(error)"))
+            }
+        }
+        var w = JSONWriter(capacity: 96)
+        w.beginObject()
+        w.key("job"); w.string(id)
+        w.key("status"); w.string(ImportJobs.Status.running.rawValue)
+        w.endObject()
+        return Response(status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
+                        body: .init(byteBuffer: w.buffer))
+    }
+
+    /// RFC 7240: `Prefer: respond-async`, possibly among other preferences.
+    static func wantsAsync(_ request: Request) -> Bool {
+        request.headers[values: HTTPField.Name("Prefer")!].contains { value in
+            value.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "respond-async" }
+        }
+    }
+
+    /// Imports the staged file on the blocking-work thread; a committed import has the index rebuilt.
+    private func runImport(_ staged: ImportUpload.Staged, fileName: String, options: ImportOptions, logger: Logger,
+                           progress: (@Sendable (ImportProgress) -> Void)?) async throws -> ImportReport {
         let path = databasePath
         let report: ImportReport
         do {
@@ -38,7 +90,9 @@ struct ImportRoute: Sendable {
                 let store = try SQLiteLocationStore(path: path)
                 var input = try ImportInput.file(staged.path)
                 input.name = fileName
-                return try await ChainImporter(store: store, options: options).run([input])
+                let importer = ChainImporter(store: store, options: options)
+                if let progress { importer.progress = { progress($0) } }
+                return try await importer.run([input])
             }
         } catch let error as ImportError {
             metrics.importFinished(status: "failed", rowsRead: 0)
@@ -49,10 +103,51 @@ struct ImportRoute: Sendable {
         }
         metrics.importFinished(status: report.committed ? "committed" : (report.dryRun ? "dry-run" : "failed"), rowsRead: report.totals.read)
         if report.committed { reloader.scheduleReload() }
-        context.logger.notice("import finished", metadata: [
+        logger.notice("import finished", metadata: [
             "file": .string(fileName), "committed": .stringConvertible(report.committed),
             "read": .stringConvertible(report.totals.read), "rejected": .stringConvertible(report.totals.rejected),
         ])
-        return try AdminJSON.response(report)
+        return report
+    }
+
+    /// `GET /admin/jobs/{id}`: a background import's status, progress, and result or error.
+    func showJob(_ request: Request, context: ServerContext) throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        guard id.count <= 64, let job = jobs.job(id) else { throw APIError.notFound("no import job '\(id.prefix(64))'") }
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.key("job"); w.string(id)
+        w.key("status"); w.string(job.status.rawValue)
+        w.key("progress")
+        if let p = job.progress {
+            w.beginObject()
+            w.key("rows"); w.int(p.rows)
+            w.key("bytes"); w.int(Int(p.bytes))
+            w.key("total_bytes"); if let total = p.totalBytes { w.int(Int(total)) } else { w.null() }
+            w.key("stage"); w.string(p.stage)
+            w.key("unit"); w.string(p.unit)
+            w.key("elapsed_seconds"); w.number(p.elapsedSeconds)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        var body = w.buffer
+        // The report and the error are written by their own encoders, then closed here.
+        body.writeString(",\"result\":")
+        if let result = job.result { body.writeBytes(try AdminJSON.encoded(result)) } else { body.writeString("null") }
+        body.writeString(",\"error\":")
+        if let error = job.error {
+            var e = JSONWriter(capacity: 128)
+            e.beginObject()
+            e.key("error"); e.string(error.code)
+            e.key("message"); e.string(error.message)
+            e.endObject()
+            var errorBuffer = e.buffer
+            body.writeBuffer(&errorBuffer)
+        } else {
+            body.writeString("null")
+        }
+        body.writeString("}")
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
     }
 }

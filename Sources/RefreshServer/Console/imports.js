@@ -61,6 +61,9 @@ export function createImportsView({ openTokenDialog, onImported }) {
       q.network_column = value('import-network-column');
       q.network_name_column = value('import-network-name-column');
     }
+    const geocode = value('import-geocode'), geocoder = value('import-geocoder');
+    if (geocode) q.geocode = geocode;
+    if (geocoder) q.geocoder = geocoder;
     for (const [name, id] of [['dry_run', 'import-dry-run'], ['fix_coordinates', 'import-fix-coordinates'],
                               ['replace', 'import-replace'], ['only_known_networks', 'import-only-known']]) {
       if (checked(id)) q[name] = 'true';

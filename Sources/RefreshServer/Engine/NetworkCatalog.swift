@@ -21,6 +21,8 @@ final class NetworkCatalog: Sendable {
             w.key("name"); w.string(summary.network.name)
             w.key("category"); w.string(summary.network.category)
             w.key("is_large_area"); w.bool(summary.network.isLargeArea)
+            w.key("default_radius_meters")
+            if let radius = summary.network.defaultRadiusMeters { w.number(radius) } else { w.null() }
             w.key("location_count"); w.int(summary.locationCount)
             w.key("aliases")
             w.beginArray()

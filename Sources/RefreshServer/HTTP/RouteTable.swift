@@ -32,14 +32,19 @@ public enum RouteTable {
     public static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
     public static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
     public static let networks = RouteSpec(method: .get, path: "/v1/networks", access: .publicAPI)
+    public static let locations = RouteSpec(method: .get, path: "/v1/locations", access: .publicAPI)
+    public static let console = RouteSpec(method: .get, path: "/console/", access: .publicAPI)
+    public static let consoleFile = RouteSpec(method: .get, path: "/console/{file}", access: .publicAPI)
     public static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin)
     public static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
     public static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
     public static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
     public static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
+    public static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
-        healthz, readyz, metrics, openapi, regionRefresh, networks, createImport, listImports, showImport, putNetwork, addAlias,
+        healthz, readyz, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport, listImports,
+        showImport, putNetwork, addAlias, showJob,
     ]
 
     /// The methods allowed on a concrete path, empty when no route has that path (404 rather than 405).

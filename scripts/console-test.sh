@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The web console in a real browser: starts `oncue serve` on loopback over a store of the IMLS library outlets
+# shipped in datasets/, and drives /console/ in headless Chromium (scripts/console_browser_test.py: the map's circles
+# against the server's radii, the networks table, an upload with its summary, no browser console error, nothing
+# requested off the server's origin). Installs chromium, chromium-driver and selenium when missing.
+#
+#   scripts/console-test.sh                       # debug build of oncue; screenshots into $SHOTS (default: a temp dir)
+#   ONCUE_BIN=.build/release/oncue SHOTS=docs scripts/console-test.sh
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${ONCUE_BIN:-$ROOT/.build/debug/oncue}"
+TMP="$(mktemp -d)"
+SHOTS="${SHOTS:-$TMP}"
+SERVER_PID=""
+cleanup() {
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+[ -x "$BIN" ] || (cd "$ROOT" && swift build --product oncue)
+bash "$ROOT/scripts/system-deps.sh" chromium chromium-driver >&2
+
+STORE="$TMP/store.sqlite"
+"$BIN" db init "$STORE" >/dev/null
+"$BIN" import "$ROOT/datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv" --db "$STORE" --network-column FSCSKEY \
+  --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library --progress never >/dev/null
+# The upload: a hundred outlets of the same file, imported as a dry run through the console.
+head -n 101 "$ROOT/datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv" > "$TMP/upload.csv"
+
+TOKEN="console-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 2>"$TMP/server.log" &
+SERVER_PID=$!
+PORT=""
+for _ in $(seq 1 300); do
+  PORT="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/server.log" | head -n1)"
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.log" >&2; echo "console-test.sh: server exited" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$PORT" ] || { echo "console-test.sh: no port announced" >&2; exit 1; }
+for _ in $(seq 1 300); do curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+
+# Austin, Texas, with an Austin Public Library card (network tx0111).
+python3 "$ROOT/scripts/console_browser_test.py" --url "http://127.0.0.1:$PORT" --token "$TOKEN" \
+  --lat 30.2672 --lon -97.7431 --zoom 13 --network tx0111 --csv "$TMP/upload.csv" \
+  --map-shot "$SHOTS/console-map.png" --imports-shot "$SHOTS/console-imports.png"
+if grep -q ' error ' "$TMP/server.log"; then
+  echo "console-test.sh: the server logged errors:" >&2; grep ' error ' "$TMP/server.log" | head -20 >&2; exit 1
+fi

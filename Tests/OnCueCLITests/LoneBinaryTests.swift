@@ -60,3 +60,21 @@ import Testing
         #expect(world.status == 200 && world.body.count > 100_000)
     }
 }
+
+/// The man page kept in docs/ (make manual) documents every command the binary has.
+@Suite struct ManualTests {
+    @Test func everyCommandIsInTheManPage() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manual = try String(contentsOf: repo.appendingPathComponent("docs/oncue.1"), encoding: .utf8)
+        let help = try CLIRunner.run(["--help"]).stdout
+        // "SUBCOMMANDS:" lists one command a line, indented by two spaces ("  name   abstract"); wrapped abstracts
+        // are indented further.
+        let lines = help.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n") ?? []
+        let commands = lines.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "See" }
+        #expect(commands.count >= 9)
+        for command in commands {
+            #expect(manual.contains("oncue \(command)") || manual.contains(".It Em \(command)"), "\(command) is missing from docs/oncue.1; run make manual")
+        }
+    }
+}

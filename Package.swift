@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +36,17 @@ let package = Package(
         ),
         .target(name: "CPrefetch"),
         .target(name: "Geo", swiftSettings: strict),
-        .target(name: "LocationStore", dependencies: ["Geo", "CSQLite"], swiftSettings: strict),
+        .target(
+            name: "LocationStore",
+            dependencies: [
+                "Geo", "CSQLite",
+                // The PostGIS store (scale-out): PostgresNIO, and NIOSSL for sslmode=require|verify-full.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict),
         .target(name: "ChainImport", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
         .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
@@ -61,6 +73,8 @@ let package = Package(
         ),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
+        // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
+        .testTarget(name: "StoreConformanceTests", dependencies: ["Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
         .testTarget(name: "RegionRefreshTests", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",

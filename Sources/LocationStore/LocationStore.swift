@@ -2,8 +2,8 @@ import Geo
 
 /// Where OnCue keeps networks, locations and the import log.
 ///
-/// The embedded implementation is `SQLiteLocationStore` (SQLite + SpatiaLite, one file); a
-/// PostGIS implementation for scale-out conforms to the same protocol and passes the same tests.
+/// The embedded implementation is `SQLiteLocationStore` (SQLite + SpatiaLite, one file); `PostGISLocationStore`
+/// (PostgreSQL + PostGIS) is the scale-out one. Both pass the same conformance suite; `StoreAddress` opens either.
 /// A store instance belongs to one task at a time; open one per task.
 public protocol LocationStore: AnyObject {
     // Networks
@@ -40,4 +40,14 @@ public protocol LocationStore: AnyObject {
 
     /// Runs `body` in one transaction: its writes commit together or not at all.
     func transaction<T>(_ body: () async throws -> T) async throws -> T
+
+    // Health and life cycle
+    /// The store's own consistency checks; empty when healthy.
+    func verify() async throws -> [String]
+    /// Releases the connection (a file store closes with its last reference; a database connection must be closed).
+    func close() async
+}
+
+extension SQLiteLocationStore {
+    public func close() async {}
 }

@@ -10,6 +10,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidArgument(String)
     case unknownNetwork(String)
     case corrupt(String)
+    /// A PostgreSQL database that is not an OnCue store (it has tables of its own and no OnCue schema).
+    case notOnCueDatabase(String)
+    /// PostgreSQL could not be reached; the URL in the message never shows a password.
+    case unreachable(String)
+    /// PostgreSQL answered with an error (SQLSTATE and the server's message).
+    case postgres(state: String, message: String)
+    /// The PostGIS extension is neither installed nor installable by this user.
+    case postgisUnavailable(String)
 
     public var description: String {
         switch self {
@@ -24,6 +32,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidArgument(let m): m
         case .unknownNetwork(let id): "unknown network '\(id)'"
         case .corrupt(let m): "store is damaged: \(m)"
+        case .notOnCueDatabase(let url): "\(url) is a PostgreSQL database but not an OnCue store"
+        case .unreachable(let m): "cannot reach PostgreSQL: \(m)"
+        case .postgres(let state, let m): "PostgreSQL error \(state): \(m)"
+        case .postgisUnavailable(let m): "the postgis extension is not available (\(m)); install postgresql-15-postgis-3 on the server, "
+            + "or have a superuser run CREATE EXTENSION postgis in the database"
         }
     }
 }

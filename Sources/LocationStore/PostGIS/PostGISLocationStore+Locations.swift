@@ -1,0 +1,128 @@
+import Foundation
+import Geo
+import PostgresNIO
+
+extension PostGISLocationStore {
+    static let locationColumns = """
+        id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, radius_m, venue_radius_m, source_import_id
+        """
+
+    static func readLocation(_ row: PostgresRow) throws -> Location {
+        let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source) = try row.decode(
+            (String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?).self)
+        return Location(id: id, networkId: network, externalId: external, name: name, address: address, city: city, region: region,
+                        postalCode: postal, country: country, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                        radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source)
+    }
+
+    public func location(id: String) async throws -> Location? {
+        try await rows("SELECT \(unescaped: Self.locationColumns) FROM locations WHERE id = \(id)").first.map(Self.readLocation)
+    }
+
+    public func upsert(_ locations: [Location]) async throws -> [UpsertOutcome] {
+        try await changing {
+            var outcomes: [UpsertOutcome] = []
+            outcomes.reserveCapacity(locations.count)
+            for location in locations { outcomes.append(try await upsertOne(location)) }
+            return outcomes
+        }
+    }
+
+    /// Inserts, updates or leaves one location; `xmax = 0` tells a fresh row from an updated one, and no row back
+    /// means the `WHERE … IS DISTINCT FROM` found nothing to change.
+    func upsertOne(_ l: Location) async throws -> UpsertOutcome {
+        try SQLiteLocationStore.validate(l)
+        let geohash = Geohash(l.coordinate, precision: 12).string
+        let lat = l.coordinate.latitude, lon = l.coordinate.longitude
+        let result: [PostgresRow]
+        do {
+            result = try await rows("""
+                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
+                VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
+                    \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(geohash),
+                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now())
+                ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
+                    name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
+                    postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
+                    geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
+                    venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
+                WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
+                       locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
+                       locations.radius_m, locations.venue_radius_m)
+                    IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
+                       EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
+                       EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+                RETURNING (xmax = 0)
+                """)
+        } catch StoreError.postgres(let state, _) where state == "23503" {
+            throw StoreError.unknownNetwork(l.networkId)   // foreign_key_violation: no such network
+        }
+        guard let row = result.first else { return .unchanged }
+        return try row.decode(Bool.self) ? .inserted : .updated
+    }
+
+    public func deleteLocations(ids: [String]) async throws -> Int {
+        try await changing {
+            let rows = try await rows("DELETE FROM locations WHERE id = ANY(\(ids)) RETURNING 1")
+            return rows.count
+        }
+    }
+
+    public func locationIds(networkId: String) async throws -> Set<String> {
+        var ids = Set<String>()
+        for row in try await rows("SELECT id FROM locations WHERE network_id = \(networkId)") { ids.insert(try row.decode(String.self)) }
+        return ids
+    }
+
+    /// Every location in id order, streamed in batches.
+    public func forEachLocation(batchSize: Int, _ body: ([Location]) throws -> Void) async throws {
+        var batch: [Location] = []
+        batch.reserveCapacity(max(1, batchSize))
+        for try await row in try await query("SELECT \(unescaped: Self.locationColumns) FROM locations ORDER BY id") {
+            batch.append(try Self.readLocation(row))
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// Only what an index needs, in table order (no sort: an index build does not care), streamed.
+    public func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws {
+        var batch: [IndexRecord] = []
+        batch.reserveCapacity(max(1, batchSize))
+        var lastNetwork = ""
+        for try await row in try await query("SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations") {
+            let (id, network, name, address, lat, lon, radius, venue) = try row.decode((String, String, String, String?, Double, Double, Double?, Double?).self)
+            // One network's locations mostly follow each other: keep one copy of its id while it repeats.
+            if network != lastNetwork { lastNetwork = network }
+            batch.append(IndexRecord(id: id, networkId: lastNetwork, name: name, address: address,
+                                     coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue))
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    public func stats() async throws -> StoreStats {
+        var counts: [(networkId: String, count: Int)] = []
+        for row in try await rows("SELECT network_id, count(*) FROM locations GROUP BY network_id ORDER BY count(*) DESC, network_id") {
+            let (id, n) = try row.decode((String, Int64).self)
+            counts.append((id, Int(n)))
+        }
+        let total = counts.reduce(0) { $0 + $1.count }
+        var bounds: GeoBox?
+        if total > 0, let row = try await rows("SELECT min(lat), max(lat), min(lon), max(lon) FROM locations").first {
+            let (a, b, c, d) = try row.decode((Double, Double, Double, Double).self)
+            bounds = GeoBox(minLatitude: a, maxLatitude: b, minLongitude: c, maxLongitude: d)
+        }
+        let size = try await rows("SELECT pg_database_size(current_database())").first?.decode(Int64.self)
+        let imports = try await rows("SELECT count(*) FROM imports").first?.decode(Int64.self) ?? 0
+        return StoreStats(locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: size, schemaVersion: schemaVersion,
+                          importCount: Int(imports))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import PostgresNIO
+
+extension PostGISLocationStore {
+    public func networks() async throws -> [NetworkSummary] {
+        var aliases: [String: [String]] = [:]
+        for row in try await rows("SELECT network_id, alias FROM network_aliases ORDER BY network_id, alias COLLATE \"C\"") {
+            let (network, alias) = try row.decode((String, String).self)
+            aliases[network, default: []].append(alias)
+        }
+        var result: [NetworkSummary] = []
+        for row in try await rows("""
+            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0)
+            FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations GROUP BY network_id) c ON c.network_id = n.id
+            ORDER BY n.id
+            """) {
+            let (id, name, category, large, radius, count) = try row.decode((String, String, String?, Bool, Double?, Int64).self)
+            result.append(NetworkSummary(network: Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius),
+                                         locationCount: Int(count), aliases: aliases[id] ?? []))
+        }
+        return result
+    }
+
+    public func network(id: String) async throws -> Network? {
+        let found = try await rows("SELECT id, name, category, is_large_area, default_radius_m FROM networks WHERE id = \(id)")
+        guard let row = found.first else { return nil }
+        let (id, name, category, large, radius) = try row.decode((String, String, String?, Bool, Double?).self)
+        return Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius)
+    }
+
+    public func upsertNetwork(_ network: Network) async throws {
+        guard !network.id.isEmpty else { throw StoreError.invalidArgument("a network needs a non-empty id") }
+        if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {
+            throw StoreError.invalidArgument("default radius must be a positive number of metres, got \(r)")
+        }
+        try await changing {
+            try await query("""
+                INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
+                VALUES (\(network.id), \(network.name), \(network.category), \(network.isLargeArea), \(network.defaultRadiusMeters), now(), now())
+                ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
+                    is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
+                WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
+                    IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
+                """)
+        }
+    }
+
+    public func addAlias(_ alias: String, networkId: String) async throws {
+        let key = Network.aliasKey(alias)
+        guard !key.isEmpty else { throw StoreError.invalidArgument("alias '\(alias)' has no letters or digits") }
+        guard try await network(id: networkId) != nil else { throw StoreError.unknownNetwork(networkId) }
+        try await changing {
+            try await query("""
+                INSERT INTO network_aliases (alias_key, alias, network_id) VALUES (\(key), \(alias), \(networkId))
+                ON CONFLICT (alias_key) DO UPDATE SET alias = EXCLUDED.alias, network_id = EXCLUDED.network_id
+                """)
+        }
+    }
+
+    public func resolveNetwork(_ nameOrAlias: String) async throws -> String? {
+        if try await network(id: nameOrAlias) != nil { return nameOrAlias }
+        let found = try await rows("SELECT network_id FROM network_aliases WHERE alias_key = \(Network.aliasKey(nameOrAlias))")
+        return try found.first?.decode(String.self)
+    }
+
+    /// Runs a write that changes what the engine serves: in a transaction, bumping the store version and announcing it
+    /// when the outermost transaction commits.
+    func changing<T>(_ body: () async throws -> T) async throws -> T {
+        try await transaction {
+            let value = try await body()
+            try await announceChange()
+            return value
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The scale-out store: PostgreSQL with PostGIS. Many `oncue serve` replicas share one database; each builds its
+/// in-memory index from it and rebuilds when a committed change is announced (`NOTIFY`, see `changeChannel`).
+///
+/// Like `SQLiteLocationStore`, an instance owns one connection and belongs to one task; close it with `close()`.
+/// Locations carry a `geography(Point, 4326)` column with a GiST index and the same precision-12 geohash column as the
+/// SQLite store, so both answer `nearby` alike.
+public final class PostGISLocationStore: LocationStore {
+    public let url: PostgresURL
+    let connection: PostgresConnection
+    let logger: Logger
+    private var transactionDepth = 0
+    public private(set) var schemaVersion = 0
+
+    private init(url: PostgresURL, connection: PostgresConnection, logger: Logger) {
+        self.url = url
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Opens an existing store: refuses a database that is not an OnCue store or has a newer schema, before writing
+    /// anything; upgrades an older schema in one transaction unless `readOnly` (a hot standby is read-only).
+    public static func open(_ url: PostgresURL, readOnly: Bool = false, logger: Logger = Logger(label: "oncue.postgis")) async throws
+        -> PostGISLocationStore {
+        let store = try await connect(url, logger: logger)
+        do {
+            guard let version = try await store.recordedVersion() else {
+                throw try await store.isEmptyDatabase() ? StoreError.invalidArgument("\(url) has no OnCue store yet (create one with `oncue db init \(url)`)")
+                    : StoreError.notOnCueDatabase(url.description)
+            }
+            guard version <= PostGISSchema.currentVersion else {
+                throw StoreError.newerSchema(path: url.description, found: version, supported: PostGISSchema.currentVersion)
+            }
+            if version < PostGISSchema.currentVersion {
+                guard !readOnly else { throw StoreError.invalidArgument("\(url) needs a schema upgrade; open it read-write once") }
+                try await store.migrate(from: version)
+            }
+            store.schemaVersion = PostGISSchema.currentVersion
+            return store
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// Creates the OnCue schema in an existing, empty database (`CREATE EXTENSION postgis` when it is missing and
+    /// allowed). Refuses a database that already is an OnCue store or holds tables of its own.
+    public static func create(_ url: PostgresURL, logger: Logger = Logger(label: "oncue.postgis")) async throws -> PostGISLocationStore {
+        let store = try await connect(url, logger: logger)
+        do {
+            if try await store.recordedVersion() != nil { throw StoreError.alreadyExists(path: url.description) }
+            guard try await store.isEmptyDatabase() else { throw StoreError.notOnCueDatabase(url.description) }
+            try await store.ensurePostGIS()
+            try await store.migrate(from: 0)
+            store.schemaVersion = PostGISSchema.currentVersion
+            return store
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    static func connect(_ url: PostgresURL, logger: Logger) async throws -> PostGISLocationStore {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try url.configuration(), id: Self.nextId(), logger: logger)
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.unreachable("\(url): \(error)")
+        }
+        return PostGISLocationStore(url: url, connection: connection, logger: logger)
+    }
+
+    private static let ids = Mutex(0)
+    private static func nextId() -> Int { ids.withLock { $0 += 1; return $0 } }
+
+    public func close() async {
+        try? await connection.close()
+    }
+
+    // MARK: Queries
+
+    /// Runs a query and maps PostgreSQL's errors to `StoreError` (the server's message, never the URL's password).
+    @discardableResult
+    func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws -> PostgresRowSequence {
+        do {
+            return try await connection.query(query, logger: logger, file: file, line: line)
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+    }
+
+    /// Runs a query and collects its rows.
+    func rows(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws -> [PostgresRow] {
+        do {
+            var out: [PostgresRow] = []
+            for try await row in try await connection.query(query, logger: logger, file: file, line: line) { out.append(row) }
+            return out
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+    }
+
+    static func classify(_ error: PSQLError, url: PostgresURL) -> StoreError {
+        if let info = error.serverInfo {
+            let state = info[.sqlState] ?? "?"
+            let message = info[.message] ?? "\(error.code)"
+            return .postgres(state: state, message: message)
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
+            return .unreachable("\(url): the connection failed or was closed (\(error.code))")
+        default:
+            return .unreachable("\(url): \(error.code)")
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction (a savepoint inside another): its writes commit together or not at all.
+    public func transaction<T>(_ body: () async throws -> T) async throws -> T {
+        let depth = transactionDepth
+        try await query(depth == 0 ? "BEGIN" : PostgresQuery(unsafeSQL: "SAVEPOINT sp\(depth)"))
+        transactionDepth += 1
+        do {
+            let value = try await body()
+            transactionDepth -= 1
+            try await query(depth == 0 ? "COMMIT" : PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
+            return value
+        } catch {
+            transactionDepth = depth
+            if depth == 0 {
+                _ = try? await query("ROLLBACK")
+            } else {
+                _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT sp\(depth)"))
+                _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
+            }
+            throw error
+        }
+    }
+
+    var inTransaction: Bool { transactionDepth > 0 }
+
+    // MARK: Schema
+
+    /// The schema version recorded in `oncue_meta`, nil when the database has no OnCue schema.
+    func recordedVersion() async throws -> Int? {
+        let exists = try await rows("SELECT to_regclass('public.oncue_meta') IS NOT NULL")
+        guard let first = exists.first, try first.decode(Bool.self) else { return nil }
+        let version = try await rows("SELECT value FROM oncue_meta WHERE key = 'schema_version'")
+        return try version.first.flatMap { Int(try $0.decode(String.self)) } ?? 0
+    }
+
+    /// No table of its own in `public` (PostGIS's `spatial_ref_sys` does not count).
+    func isEmptyDatabase() async throws -> Bool {
+        let tables = try await rows("""
+            SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'spatial_ref_sys'
+            """)
+        return try tables.first?.decode(Int.self) == 0
+    }
+
+    func ensurePostGIS() async throws {
+        let installed = try await rows("SELECT count(*) FROM pg_extension WHERE extname = 'postgis'")
+        if try installed.first?.decode(Int.self) ?? 0 > 0 { return }
+        let available = try await rows("SELECT count(*) FROM pg_available_extensions WHERE name = 'postgis'")
+        guard try available.first?.decode(Int.self) ?? 0 > 0 else {
+            throw StoreError.postgisUnavailable("the server has no postgis extension to install")
+        }
+        do {
+            try await query("CREATE EXTENSION IF NOT EXISTS postgis")
+        } catch let StoreError.postgres(state, message) {
+            throw StoreError.postgisUnavailable("CREATE EXTENSION postgis failed: \(state) \(message)")
+        }
+    }
+
+    func migrate(from version: Int) async throws {
+        try await transaction {
+            for step in version..<PostGISSchema.currentVersion {
+                for statement in PostGISSchema.steps[step] { try await query(PostgresQuery(unsafeSQL: statement)) }
+            }
+            let target = String(PostGISSchema.currentVersion)
+            try await query("""
+                INSERT INTO oncue_meta (key, value) VALUES ('schema_version', \(target))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """)
+        }
+    }
+
+    // MARK: Store version
+
+    /// The number bumped by every committed change the engine serves (see `oncue_store_version`).
+    public func storeVersion() async throws -> Int64 {
+        try await rows("SELECT version FROM oncue_store_version").first?.decode(Int64.self) ?? 0
+    }
+
+    /// Records a change: bumps the version and announces it on `changeChannel` with the new version. PostgreSQL
+    /// delivers the notification when (and only if) the transaction commits.
+    public func announceChange() async throws {
+        let rows = try await rows("UPDATE oncue_store_version SET version = version + 1, changed_at = now() RETURNING version")
+        let version = try rows.first?.decode(Int64.self) ?? 0
+        try await query("SELECT pg_notify(\(PostGISSchema.changeChannel), \(String(version)))")
+    }
+}
+
+extension PostGISLocationStore {
+    /// Runs one statement on a database that need not be an OnCue store (creating or dropping databases: tests and
+    /// tools). Statements come from the code, never from a request.
+    public static func execute(on url: PostgresURL, _ sql: String, logger: Logger = Logger(label: "oncue.postgis")) async throws {
+        let store = try await connect(url, logger: logger)
+        do {
+            try await store.query(PostgresQuery(unsafeSQL: sql))
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}

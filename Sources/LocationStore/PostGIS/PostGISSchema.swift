@@ -1,0 +1,130 @@
+/// The PostGIS store's schema, in versioned steps. `oncue_meta` marks a database as an OnCue store and holds its
+/// version; a database without it that has tables of its own is refused, and one of a newer version too.
+///
+/// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
+enum PostGISSchema {
+    static let currentVersion = 1
+
+    /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
+    static let steps: [[String]] = [
+        [
+            "CREATE TABLE oncue_meta (key text PRIMARY KEY, value text NOT NULL)",
+            """
+            CREATE TABLE networks (
+                id text COLLATE "C" PRIMARY KEY,
+                name text NOT NULL,
+                category text,
+                is_large_area boolean NOT NULL DEFAULT false,
+                default_radius_m double precision CHECK (default_radius_m > 0),
+                created_at timestamptz NOT NULL,
+                updated_at timestamptz NOT NULL)
+            """,
+            """
+            CREATE TABLE network_aliases (
+                alias_key text COLLATE "C" PRIMARY KEY,
+                alias text NOT NULL,
+                network_id text COLLATE "C" NOT NULL REFERENCES networks(id) ON DELETE CASCADE)
+            """,
+            """
+            CREATE TABLE imports (
+                id bigserial PRIMARY KEY,
+                file_name text NOT NULL,
+                file_size bigint NOT NULL,
+                sha256 text NOT NULL,
+                encoding text,
+                options_json text NOT NULL DEFAULT '{}',
+                started_at timestamptz NOT NULL,
+                finished_at timestamptz,
+                status text NOT NULL,
+                rows_read bigint NOT NULL DEFAULT 0,
+                rows_inserted bigint NOT NULL DEFAULT 0,
+                rows_updated bigint NOT NULL DEFAULT 0,
+                rows_unchanged bigint NOT NULL DEFAULT 0,
+                rows_removed bigint NOT NULL DEFAULT 0,
+                rows_rejected bigint NOT NULL DEFAULT 0,
+                rows_warned bigint NOT NULL DEFAULT 0,
+                error_message text,
+                geocoding_json text,
+                precision_json text)
+            """,
+            """
+            CREATE TABLE import_issues (
+                import_id bigint NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
+                seq bigserial,
+                line bigint NOT NULL,
+                severity text NOT NULL,
+                code text NOT NULL,
+                message text NOT NULL,
+                external_id text)
+            """,
+            "CREATE INDEX import_issues_by_import ON import_issues (import_id, line, seq)",
+            """
+            CREATE TABLE locations (
+                id text COLLATE "C" PRIMARY KEY,
+                network_id text COLLATE "C" NOT NULL REFERENCES networks(id),
+                external_id text NOT NULL,
+                name text NOT NULL,
+                address text,
+                city text,
+                region text,
+                postal_code text,
+                country text,
+                lat double precision NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                lon double precision NOT NULL CHECK (lon BETWEEN -180 AND 180),
+                geog geography(Point, 4326) NOT NULL,
+                geohash text COLLATE "C" NOT NULL,
+                radius_m double precision CHECK (radius_m > 0),
+                venue_radius_m double precision CHECK (venue_radius_m > 0),
+                source_import_id bigint,
+                created_at timestamptz NOT NULL,
+                updated_at timestamptz NOT NULL,
+                UNIQUE (network_id, external_id))
+            """,
+            "CREATE INDEX locations_geog ON locations USING gist (geog)",
+            "CREATE INDEX locations_by_geohash ON locations (geohash)",
+            "CREATE INDEX locations_by_network_geohash ON locations (network_id, geohash)",
+            """
+            CREATE TABLE geocode_cache (
+                source text NOT NULL,
+                address_key text NOT NULL,
+                status text NOT NULL CHECK (status IN ('found', 'not_found', 'area')),
+                lat double precision CHECK (lat BETWEEN -90 AND 90),
+                lon double precision CHECK (lon BETWEEN -180 AND 180),
+                display_name text,
+                place_rank integer,
+                importance double precision,
+                country_code text,
+                fetched_at timestamptz NOT NULL,
+                PRIMARY KEY (source, address_key))
+            """,
+            """
+            CREATE TABLE geocoded_locations (
+                location_id text COLLATE "C" PRIMARY KEY,
+                source text NOT NULL,
+                display_name text,
+                place_rank integer,
+                importance double precision,
+                original_lat double precision,
+                original_lon double precision,
+                shift_m double precision,
+                import_id bigint)
+            """,
+            // Bumped by every committed write that changes what the engine serves; replicas poll it and get it in NOTIFY.
+            """
+            CREATE TABLE oncue_store_version (
+                one boolean PRIMARY KEY DEFAULT true CHECK (one),
+                version bigint NOT NULL,
+                changed_at timestamptz NOT NULL)
+            """,
+            "INSERT INTO oncue_store_version (one, version, changed_at) VALUES (true, 1, now())",
+            "INSERT INTO oncue_meta (key, value) VALUES ('application', 'oncue')",
+        ],
+    ]
+
+    /// The indexes of `locations` that `verify()` expects.
+    static let locationIndexes = ["locations_pkey", "locations_geog", "locations_by_geohash", "locations_by_network_geohash",
+                                  "locations_network_id_external_id_key"]
+
+    /// The channel every committed change is announced on, with the new store version as payload.
+    static let changeChannel = "oncue_store_changed"
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NIOSSL
+import PostgresNIO
+
+/// A `postgres://` or `postgresql://` URL: user, password, host, port, database and `sslmode`, as libpq reads them.
+///
+/// Its `description` never shows the password, so a URL can go into messages, logs and metrics as it is.
+public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
+    public var user: String
+    public var password: String?
+    public var host: String
+    public var port: Int
+    public var database: String
+    public var sslMode: SSLMode
+
+    /// libpq's `sslmode` values. `prefer` and `allow` try TLS and fall back to plain; `require` insists on TLS without
+    /// checking the server's certificate; `verify-ca` and `verify-full` check it (the system's trust roots).
+    public enum SSLMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
+    /// Whether `text` names a PostgreSQL database rather than a store file.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    public init(_ text: String) throws(StoreError) {
+        guard Self.isURL(text), let components = URLComponents(string: text) else {
+            throw .invalidArgument("not a postgres:// URL: \(Self.redact(text))")
+        }
+        guard let host = components.host, !host.isEmpty else { throw .invalidArgument("\(Self.redact(text)) names no host") }
+        self.host = host
+        port = components.port ?? 5432
+        guard (1...65_535).contains(port) else { throw .invalidArgument("\(Self.redact(text)): port out of range") }
+        user = components.user?.removingPercentEncoding ?? components.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+        password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? user : (path.removingPercentEncoding ?? path)
+        var mode = SSLMode.prefer
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value, let m = SSLMode(rawValue: value) else {
+                    throw .invalidArgument("sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                mode = m
+            case "application_name", "connect_timeout":
+                continue   // accepted for libpq compatibility; not used
+            default:
+                throw .invalidArgument("unknown parameter '\(item.name)' in \(Self.redact(text))")
+            }
+        }
+        sslMode = mode
+    }
+
+    /// The URL with the password replaced by `***`.
+    public var description: String {
+        var c = URLComponents()
+        c.scheme = "postgres"
+        c.user = user
+        if password != nil { c.password = "***" }
+        c.host = host
+        c.port = port
+        c.path = "/" + database
+        if sslMode != .prefer { c.queryItems = [URLQueryItem(name: "sslmode", value: sslMode.rawValue)] }
+        return c.string ?? "postgres://\(host):\(port)/\(database)"
+    }
+
+    /// Any text that may hold a URL with a password, with the password taken out (for error messages about bad URLs).
+    public static func redact(_ text: String) -> String {
+        guard let c = URLComponents(string: text), c.password != nil else { return text }
+        var redacted = c
+        redacted.password = "***"
+        return redacted.string ?? "(a postgres URL)"
+    }
+
+    /// The same server with another database (tests create and drop their own).
+    public func with(database: String) -> PostgresURL {
+        var copy = self
+        copy.database = database
+        return copy
+    }
+
+    /// PostgresNIO's configuration for this URL.
+    func configuration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case .disable:
+            tls = .disable
+        case .allow, .prefer, .require:
+            var client = TLSConfiguration.makeClientConfiguration()
+            client.certificateVerification = .none
+            let context = try NIOSSLContext(configuration: client)
+            tls = sslMode == .require ? .require(context) : .prefer(context)
+        case .verifyCA, .verifyFull:
+            var client = TLSConfiguration.makeClientConfiguration()
+            client.certificateVerification = sslMode == .verifyFull ? .fullVerification : .noHostnameVerification
+            tls = .require(try NIOSSLContext(configuration: client))
+        }
+        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
+                                                             database: database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+}

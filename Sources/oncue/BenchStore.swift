@@ -32,7 +32,7 @@ struct BenchStore: AsyncParsableCommand {
             try await fill(store)
             FileHandleOutput.standardError.write(String(format: "created %@ with %d locations in %.1f s\n", db, locations, Date().timeIntervalSince(started)))
         }
-        let store = try openStore(db, readOnly: true)
+        let store = try SQLiteLocationStore(path: db, readOnly: true)
         let points = queryPoints()
         let center = points.map { NearbyQuery(center: $0, radiusMeters: radiusKm * 1000, limit: limit) }
         // Warm the page cache so every method reads from memory.

@@ -6,7 +6,7 @@ import LocationStore
 struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Create and inspect location stores (SQLite + SpatiaLite files).",
+        abstract: "Create and inspect location stores (SQLite + SpatiaLite files, or PostgreSQL + PostGIS databases).",
         subcommands: [Init.self, Stats.self, Check.self]
     )
 
@@ -14,18 +14,23 @@ struct DB: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an empty store.",
             discussion: """
-                The file is a SpatiaLite database: the spatialite CLI, ogr2ogr and QGIS open its
-                `locations` table as a point layer (SRID 4326).
+                A file is a SpatiaLite database: the spatialite CLI, ogr2ogr and QGIS open its
+                `locations` table as a point layer (SRID 4326). A postgres:// URL names an existing, empty
+                database: the schema goes in it (with CREATE EXTENSION postgis when it is missing and allowed).
 
                 Example:
                   oncue db init stores.sqlite
+                  oncue db init postgres://oncue@127.0.0.1:5432/oncue
                 """
         )
-        @Argument(help: "Path of the new store file.") var file: String
+        @Argument(help: storeHelp) var file: String?
 
         func run() async throws {
-            _ = try SQLiteLocationStore.create(path: file)
-            print("created \(file) (schema version \(SQLiteSchemaInfo.currentVersion))")
+            let address = try storeAddress(file)
+            let store = try await address.create()
+            let version = try await store.stats().schemaVersion
+            await store.close()
+            print("created \(address) (schema version \(version))")
         }
     }
 
@@ -35,10 +40,10 @@ struct DB: AsyncParsableCommand {
             discussion: """
                 Example:
                   oncue db stats stores.sqlite
-                  oncue db stats stores.sqlite --json
+                  oncue db stats postgres://oncue@127.0.0.1:5432/oncue --json
                 """
         )
-        @Argument(help: "Path of the store file.") var file: String
+        @Argument(help: storeHelp) var file: String?
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         struct Output: Encodable {
@@ -52,9 +57,11 @@ struct DB: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try openStore(file, readOnly: true)
-            let stats = try store.stats()
-            let onDisk = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? stats.fileSizeBytes
+            let address = try storeAddress(file)
+            let stats = try await withStore(file, readOnly: true) { try await $0.stats() }
+            var onDisk = stats.fileSizeBytes
+            if case .file(let path) = address, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64 { onDisk = size }
+            let file = address.description
             if json {
                 let bounds = stats.bounds.map {
                     ["min_lat": $0.minLatitude, "max_lat": $0.maxLatitude, "min_lon": $0.minLongitude, "max_lon": $0.maxLongitude]
@@ -82,19 +89,21 @@ struct DB: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run PRAGMA integrity_check, check that the location indexes exist, and run SpatiaLite's metadata and spatial-index checks.",
+            abstract: "Check a store: SQLite's integrity_check and SpatiaLite's checks, or PostGIS's indexes, geometries and amcheck.",
             discussion: """
                 Example:
                   oncue db check stores.sqlite
+                  oncue db check postgres://oncue@127.0.0.1:5432/oncue
                 """
         )
-        @Argument(help: "Path of the store file.") var file: String
+        @Argument(help: storeHelp) var file: String?
 
         func run() async throws {
-            let store = try openStore(file)
-            let problems = try store.verify()
+            let address = try storeAddress(file)
+            let problems = try await withStore(file) { try await $0.verify() }
             if problems.isEmpty {
-                print("ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
+                print(address.isPostgres ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
+                      : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
             } else {
                 for p in problems { FileHandleOutput.standardError.write("problem: \(p)\n") }
                 throw ExitCode(1)

@@ -43,7 +43,7 @@ struct Import: AsyncParsableCommand {
 
     @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
     var files: [String]
-    @Option(help: "The store file.") var db: String
+    @Option(help: storeHelp) var db: String?
     @Option(help: "Network (id, alias or new name) of every row.") var network: String?
     @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
     @Option(help: "Column giving the display name of networks this import creates (e.g. LIBNAME).") var networkNameColumn: String?
@@ -91,7 +91,6 @@ struct Import: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try openStore(db)
         var options = ImportOptions(network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
                                     category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
                                     replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
@@ -100,16 +99,17 @@ struct Import: AsyncParsableCommand {
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
         options.geocoding = try geocoding.options()
         let inputs = try files.map { try ImportInput.file($0) }
-        let importer = ChainImporter(store: store, options: options)
         let stderr = FileHandleOutput.standardError
         let renderer = ProgressLine(output: stderr)
-        if progress == .always || (progress == .auto && stderr.isTerminal) {
-            importer.progress = { renderer.show($0) }
-        }
-        if progress != .never { importer.notice = { stderr.write("\($0)\n") } }
+        let showProgress = progress == .always || (progress == .auto && stderr.isTerminal)
         let report: ImportReport
         do {
-            report = try await importer.run(inputs)
+            report = try await withStore(db) { store in
+                let importer = try ChainImport.importer(for: store, options: options)
+                if showProgress { importer.progress = { renderer.show($0) } }
+                if progress != .never { importer.notice = { stderr.write("\($0)\n") } }
+                return try await importer.run(inputs)
+            }
         } catch {
             renderer.clear()
             throw error

@@ -19,12 +19,12 @@ struct Imports: AsyncParsableCommand {
                   oncue imports list --db stores.sqlite --limit 5 --json
                 """
         )
-        @Option(help: "The store file.") var db: String
+        @Option(help: storeHelp) var db: String?
         @Option(help: "How many imports to list.") var limit = 50
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         func run() async throws {
-            let records = try openStore(db, readOnly: true).imports(limit: limit)
+            let records = try await withStore(db, readOnly: true) { try await $0.imports(limit: limit) }
             if json { print(try jsonString(records.map(ImportLogEntry.init))); return }
             let rows = records.map { r in
                 [String(r.id ?? 0), r.status, r.fileName, formatCount(r.counts.read), formatCount(r.counts.inserted),
@@ -46,11 +46,11 @@ struct Imports: AsyncParsableCommand {
                 """
         )
         @Argument(help: "Import id (from `oncue imports list`).") var id: Int64
-        @Option(help: "The store file.") var db: String
+        @Option(help: storeHelp) var db: String?
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            guard let r = try openStore(db, readOnly: true).importRecord(id: id) else {
+            guard let r = try await withStore(db, readOnly: true, { try await $0.importRecord(id: id) }) else {
                 throw ImportLogError.notFound(id)
             }
             if json { print(try jsonString(ImportLogEntry(r))); return }

@@ -15,7 +15,7 @@ struct Nearest: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Path of the store file.") var db: String
+    @Option(help: storeHelp) var db: String?
     @Option(help: "Search radius in kilometres.") var radiusKm: Double = 50
     @Option(help: "Maximum number of locations.") var limit: Int = 20
     @Option(name: .customLong("network"), help: "Only this network (repeatable).") var networks: [String] = []
@@ -40,10 +40,9 @@ struct Nearest: AsyncParsableCommand {
 
     func run() async throws {
         let center = try parseCoordinate(coordinate)
-        let store = try openStore(db, readOnly: true)
         let query = NearbyQuery(center: center, radiusMeters: radiusKm * 1000, limit: limit,
                                 networks: networks.isEmpty ? nil : Set(networks))
-        let results = try store.nearby(query)
+        let results = try await withStore(db, readOnly: true) { try await $0.nearby(query) }
         let rows = results.map {
             Row(id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
                 lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,

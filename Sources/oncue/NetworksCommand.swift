@@ -18,7 +18,7 @@ struct Networks: AsyncParsableCommand {
                   oncue networks list --db stores.sqlite
                 """
         )
-        @Option(help: "The store file.") var db: String
+        @Option(help: storeHelp) var db: String?
         @Flag(help: "Print JSON instead of a table.") var json = false
 
         struct Entry: Encodable {
@@ -32,7 +32,7 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let networks = try openStore(db, readOnly: true).networks()
+            let networks = try await withStore(db, readOnly: true) { try await $0.networks() }
             if json {
                 print(try jsonString(networks.map {
                     Entry(id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
@@ -58,7 +58,7 @@ struct Networks: AsyncParsableCommand {
                 """
         )
         @Argument(help: "Network id (a slug such as costco).") var id: String
-        @Option(help: "The store file.") var db: String
+        @Option(help: storeHelp) var db: String?
         @Option(help: "Display name.") var name: String?
         @Option(help: "Category (grocery, wholesale, coffee, library, pharmacy, fast-food, theme-park, …).") var category: String?
         @Option(help: "true for venues that get large regions (theme parks, airports).") var largeArea: Bool?
@@ -74,13 +74,15 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try openStore(db)
-            var network = try store.network(id: id) ?? Network(id: id, name: name ?? id)
-            if let name { network.name = name }
-            if let category { network.category = category.isEmpty ? nil : category }
-            if let largeArea { network.isLargeArea = largeArea }
-            if let r = defaultRadiusM { network.defaultRadiusMeters = r == 0 ? nil : r }
-            try store.upsertNetwork(network)
+            let network = try await withStore(db) { store in
+                var network = try await store.network(id: id) ?? Network(id: id, name: name ?? id)
+                if let name { network.name = name }
+                if let category { network.category = category.isEmpty ? nil : category }
+                if let largeArea { network.isLargeArea = largeArea }
+                if let r = defaultRadiusM { network.defaultRadiusMeters = r == 0 ? nil : r }
+                try await store.upsertNetwork(network)
+                return network
+            }
             print("\(network.id): \(network.name), category \(network.category ?? "-"), large area \(network.isLargeArea ? "yes" : "no"), "
                   + "radius \(network.defaultRadiusMeters.map { String(format: "%g m", $0) } ?? "by policy")")
         }
@@ -100,11 +102,10 @@ struct Networks: AsyncParsableCommand {
         )
         @Argument(help: "Network id.") var id: String
         @Argument(help: "Brand name as it appears in files.") var name: String
-        @Option(help: "The store file.") var db: String
+        @Option(help: storeHelp) var db: String?
 
         func run() async throws {
-            let store = try openStore(db)
-            try store.addAlias(name, networkId: id)
+            try await withStore(db) { try await $0.addAlias(name, networkId: id) }
             print("'\(name)' → \(id)")
         }
     }

@@ -17,7 +17,7 @@ struct Refresh: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Path of the store file.") var db: String
+    @Option(help: storeHelp) var db: String?
     @Option(help: "Card networks, comma-separated.") var networks: String?
     @Option(help: "Regions to return, 1...100.") var maxRegions: Int = 20
     @Option(help: "Search radius in km, (0, 200].") var radiusKm: Double = 50
@@ -56,9 +56,8 @@ struct Refresh: AsyncParsableCommand {
 
     func run() async throws {
         let request = try request()
-        let store = try openStore(db, readOnly: true)
         let engine = RegionRefreshEngine()
-        try await engine.reload(from: store)
+        try await withStore(db, readOnly: true) { try await engine.reload(from: $0) }
         let response = try engine.refresh(request, now: Date())
         if !table {
             print(pretty ? try jsonString(response) : String(decoding: response.wireJSON(), as: UTF8.self))

@@ -22,7 +22,7 @@ struct Replay: AsyncParsableCommand {
     )
 
     @Argument(help: "Trace files, folders or globs.") var traces: [String]
-    @Option(help: "The location store (SQLite).") var db: String
+    @Option(help: storeHelp) var db: String?
     @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": …, \"name\": …}]}.") var wallet: String
     @Option(help: "Scenario JSON (every parameter; overrides the profile's defaults).") var scenario: String?
     @Option(help: "ios, android or ideal (default: the scenario's, else ios).") var profile: String?
@@ -66,15 +66,13 @@ struct Replay: AsyncParsableCommand {
         let paths = try TraceLoader.expand(traces)
         guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
 
-        let store = try openStore(db, readOnly: true)
-        let catalog = try await StoreCatalog.load(from: store, networks: Set(walletValue.networkIds), storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
-        let refresher: any RegionRefreshing
-        if let server, let url = URL(string: server) {
-            refresher = HTTPRefreshClient(baseURL: url)
-        } else {
+        let (catalog, refresher) = try await withStore(db, readOnly: true) { store -> (StoreCatalog, any RegionRefreshing) in
+            let catalog = try await StoreCatalog.load(from: store, networks: Set(walletValue.networkIds),
+                                                      storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
+            if let server, let url = URL(string: server) { return (catalog, HTTPRefreshClient(baseURL: url)) }
             let engine = RegionRefreshEngine()
             try await engine.reload(from: store)
-            refresher = engine
+            return (catalog, engine)
         }
         let context = ReplayContext(scenario: sc, wallet: walletValue, catalog: catalog, refresher: refresher, keepEvents: out != nil)
         let stderr = FileHandleOutput.standardError

@@ -50,7 +50,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         // Refuse a missing or foreign store before binding the port, with the store's own message.
-        _ = try openStore(configuration.databasePath, readOnly: true)
+        try await withStore(configuration.databasePath, readOnly: true) { _ in }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in

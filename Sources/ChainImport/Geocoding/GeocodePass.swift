@@ -10,7 +10,7 @@ import LocationStore
 /// kept by committing the half-done import. Here a kill loses nothing already fetched, and the re-run asks only the
 /// addresses still missing.
 struct GeocodePass {
-    let store: SQLiteLocationStore
+    let store: any GeocodeCache
     let options: ImportOptions
     let geocoding: GeocodingOptions
     let progress: ((ImportProgress) -> Void)?
@@ -26,6 +26,9 @@ struct GeocodePass {
         var failures: [String: String]
         /// The cache keys of the addresses this pass had to ask (every other one came from the cache).
         var askedKeys: Set<String>
+        /// The outcome of every address the import needs, by cache key: the import places rows from here without
+        /// another look at the cache (nil for an address a dry run did not ask).
+        var answers: [String: GeocodeOutcome] = [:]
         /// A dry run: nothing was asked.
         var skippedFetch: Bool
         var requestsSent = 0
@@ -35,6 +38,7 @@ struct GeocodePass {
         let resolver = GeocodeResolver(store: store, settings: geocoding.settings)
         var pending: [AddressQuery] = []
         var pendingKeys = Set<String>()
+        var cached: [String: GeocodeOutcome] = [:]
         /// At most this many requests: a name search that finds the place saves the address search after it.
         var requests = 0
         for input in inputs {
@@ -45,18 +49,21 @@ struct GeocodePass {
                 for row in rows where row.wantsGeocode(geocoding.mode) {
                     guard let query = row.addressQuery else { continue }
                     let key = query.cacheKey
-                    if pendingKeys.contains(key) { continue }
-                    if try resolver.isCached(query) { continue }
+                    if pendingKeys.contains(key) || cached[key] != nil { continue }
+                    if let outcome = try await resolver.cachedOutcome(query) {
+                        cached[key] = outcome
+                        continue
+                    }
                     pendingKeys.insert(key)
                     pending.append(query)
-                    requests += try resolver.requestsNeeded(query)
+                    requests += try await resolver.requestsNeeded(query)
                 }
             }
             try Task.checkCancellation()
         }
         let estimate = Double(requests) / max(geocoding.settings.requestsPerSecond, 0.001)
         var outcome = Outcome(resolver: resolver, uncachedAddresses: pending.count, estimatedSeconds: estimate, failures: [:],
-                              askedKeys: pendingKeys, skippedFetch: options.dryRun)
+                              askedKeys: pendingKeys, answers: cached, skippedFetch: options.dryRun)
         let plan = "\(pending.count) address\(pending.count == 1 ? "" : "es") to geocode at \(geocoding.settings.displayURL), at most "
             + "\(Self.duration(estimate)) at \(Self.rate(geocoding.settings.requestsPerSecond)) request/s"
             + (options.dryRun ? " (dry run: none asked)" : "")
@@ -66,7 +73,9 @@ struct GeocodePass {
         var lastTick = Date.distantPast
         for (i, query) in pending.enumerated() {
             try Task.checkCancellation()
-            if case .failed(let reason) = try await resolver.resolve(query) { outcome.failures[query.cacheKey] = reason }
+            let answer = try await resolver.resolve(query)
+            outcome.answers[query.cacheKey] = answer
+            if case .failed(let reason) = answer { outcome.failures[query.cacheKey] = reason }
             if Date().timeIntervalSince(lastTick) >= options.progressInterval || i + 1 == pending.count {
                 lastTick = Date()
                 announce(done: i + 1, total: pending.count, started: started)
@@ -137,15 +146,10 @@ public struct GeocodingPlan: Sendable, Codable, Equatable {
 }
 
 extension GeocodeResolver {
-    /// Whether the cache answers `query` (the service would not be asked).
-    func isCached(_ query: AddressQuery) throws -> Bool {
-        try cachedOutcome(query) != nil
-    }
-
     /// Requests `query` may still cost: one for the name search and one for the address, each unless cached.
-    func requestsNeeded(_ query: AddressQuery) throws -> Int {
-        let plain = try store.cachedGeocode(source: source, key: query.withoutAmenity.cacheKey) == nil ? 1 : 0
+    func requestsNeeded(_ query: AddressQuery) async throws -> Int {
+        let plain = try await store.cachedGeocode(source: source, key: query.withoutAmenity.cacheKey) == nil ? 1 : 0
         guard query.amenity != nil else { return plain }
-        return (try store.cachedGeocode(source: source, key: query.cacheKey) == nil ? 1 : 0) + plain
+        return (try await store.cachedGeocode(source: source, key: query.cacheKey) == nil ? 1 : 0) + plain
     }
 }

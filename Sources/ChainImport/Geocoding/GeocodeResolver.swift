@@ -40,7 +40,7 @@ public enum GeocodeOutcome: Sendable, Equatable {
 /// Every answer is committed to the cache as it arrives (outside any import transaction), so an interrupted run
 /// keeps what it fetched and a re-run asks nothing again. Belongs to one task, like the store.
 public final class GeocodeResolver {
-    public let store: SQLiteLocationStore
+    public let store: any GeocodeCache
     public let client: NominatimClient
     /// The cache's `source`: the service's URL without credentials.
     public let source: String
@@ -56,7 +56,7 @@ public final class GeocodeResolver {
     }
     public private(set) var counts = Counts()
 
-    public init(store: SQLiteLocationStore, settings: GeocoderSettings) {
+    public init(store: any GeocodeCache, settings: GeocoderSettings) {
         self.store = store
         client = NominatimClient(settings: settings)
         source = settings.displayURL
@@ -87,26 +87,26 @@ public final class GeocodeResolver {
 
     /// The cached outcome of `query`, by the same two steps as `resolve`, without asking the service; nil when the
     /// cache cannot answer it.
-    public func cachedOutcome(_ query: AddressQuery) throws -> GeocodeOutcome? {
-        guard query.amenity != nil else { return try cachedOne(query) }
-        guard let named = try cachedOne(query) else { return nil }
+    public func cachedOutcome(_ query: AddressQuery) async throws -> GeocodeOutcome? {
+        guard query.amenity != nil else { return try await cachedOne(query) }
+        guard let named = try await cachedOne(query) else { return nil }
         if case .placed = named { return named }
-        return try cachedOne(query.withoutAmenity)
+        return try await cachedOne(query.withoutAmenity)
     }
 
-    private func cachedOne(_ query: AddressQuery) throws -> GeocodeOutcome? {
-        try store.cachedGeocode(source: source, key: query.cacheKey).map { Self.outcome(of: $0, country: query.country) }
+    private func cachedOne(_ query: AddressQuery) async throws -> GeocodeOutcome? {
+        try await store.cachedGeocode(source: source, key: query.cacheKey).map { Self.outcome(of: $0, country: query.country) }
     }
 
     private func resolveOne(_ query: AddressQuery) async throws -> GeocodeOutcome {
-        if let cached = try cachedOne(query) {
+        if let cached = try await cachedOne(query) {
             counts.fromCache += 1
             return cached
         }
         counts.asked += 1
         let reply = await client.search(query)
         if let entry = Self.cacheEntry(for: reply, key: query.cacheKey, source: source) {
-            try store.storeGeocode(entry)
+            try await store.storeGeocode(entry)
             return Self.outcome(of: entry, country: query.country)
         }
         if case .failed(let reason) = reply { return .failed(reason) }

@@ -136,13 +136,29 @@ public final class ChainImporter {
             hasGeocodedLocations = try importer.store.geocodedLocationCount() > 0
         }
 
-        /// The geocoder's answer for a row's address, from the cache the geocoding pass filled.
-        func geocodeOutcome(_ query: AddressQuery) throws -> (GeocodeOutcome?, asked: Bool) {
-            guard let geocoded else { return (nil, false) }
-            let asked = geocoded.askedKeys.contains(query.cacheKey)
-            if let cached = try geocoded.resolver.cachedOutcome(query) { return (cached, asked) }
-            if let reason = geocoded.failures[query.cacheKey] { return (.failed(reason), asked) }
-            return (nil, asked)   // a dry run did not ask
+        var interpreter: RowInterpreter { RowInterpreter(options: options, geocoded: geocoded) }
+
+        /// The network a row belongs to: the import's fixed one, or its network column's value resolved (creating the
+        /// network on first sight unless only known ones are allowed). Nil when the row is rejected.
+        func network(of row: ParsedRow, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
+            if let fixedNetwork { return fixedNetwork }
+            guard let value = row.network else {
+                ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
+                return nil
+            }
+            let networkId: String
+            switch try resolver.resolve(value, displayName: row.networkName) {
+            case .success(let id): networkId = id
+            case .failure(.missing):
+                ledger.reject(row.line, .missingNetwork, "network value '\(value.clipped())' has no letters or digits")
+                return nil
+            case .failure(.unknown(let v)):
+                ledger.reject(row.line, .unknownNetwork, "'\(v.clipped())' is neither a network nor an alias")
+                return nil
+            }
+            if row.namesNetwork, let displayName = row.networkName { try resolver.rename(networkId, to: displayName) }
+            touchedNetworks.insert(networkId)
+            return networkId
         }
 
         func importFile(_ input: ImportInput, index: Int) async throws {
@@ -267,24 +283,17 @@ public final class ChainImporter {
         let index: Int
         let importId: Int64?
         var mapping: ColumnMapping?
-        var counts = ImportCounts()
-        var rejected: [String: Int] = [:]
-        var warnings: [String: Int] = [:]
-        var sample: [ImportIssue] = []
-        var truncated = false
-        var issueBuffer: [ImportIssue] = []
-        var byNetwork: [String: Int] = [:]
-        var rowIssues: [ImportIssue] = []
-        var geocodeSummary: GeocodeSummary?
-        var coarse = CoarseTally()
-        var rowsWithCoordinates = 0
+        var ledger: FileLedger
 
         init(session: Session, input: ImportInput, index: Int, importId: Int64?) {
             self.session = session
             self.input = input
             self.index = index
             self.importId = importId
+            ledger = FileLedger(issueLimit: session.options.reportIssueLimit)
         }
+
+        var counts: ImportCounts { ledger.counts }
 
         mutating func begin(headers: [String], mapping: ColumnMapping) throws {
             self.mapping = mapping
@@ -293,19 +302,18 @@ public final class ChainImporter {
 
         mutating func importRows(_ rows: [ParsedRow], bytesRead: Int64) throws {
             for row in rows {
-                counts.read += 1
-                rowIssues.removeAll(keepingCapacity: true)
+                ledger.beginRow()
                 try importRow(row)
-                if counts.read & 1023 == 0 {
-                    session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: bytesRead)
-                    if issueBuffer.count >= 1000 { try flushIssues() }
+                if ledger.counts.read & 1023 == 0 {
+                    session.tick(fileName: input.name, fileIndex: index, rows: ledger.counts.read, bytes: bytesRead)
+                    if ledger.buffer.count >= 1000 { try flushIssues() }
                 }
             }
         }
 
         mutating func finishInput(_ parsed: ParsedFile) throws {
             try flushIssues()
-            session.tick(fileName: input.name, fileIndex: index, rows: counts.read, bytes: parsed.bytesRead, force: true)
+            session.tick(fileName: input.name, fileIndex: index, rows: ledger.counts.read, bytes: parsed.bytesRead, force: true)
         }
 
         private mutating func resolveFixedNetwork(headers: [String]) throws {
@@ -324,71 +332,32 @@ public final class ChainImporter {
         private mutating func importRow(_ row: ParsedRow) throws {
             let line = row.line
             if let fieldCount = row.extraFieldCount {
-                warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
+                ledger.warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
             }
-            if row.hasFileCoordinates { rowsWithCoordinates += 1 }
-            if let c = row.coarse { coarse.count(c) }
-            guard let (coordinate, geocodedFrom) = try place(row) else { return }
-
-            let networkId: String
-            if let fixed = session.fixedNetwork {
-                networkId = fixed
-            } else {
-                guard let value = row.network else {
-                    return reject(line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
-                }
-                switch try session.resolver.resolve(value, displayName: row.networkName) {
-                case .success(let id): networkId = id
-                case .failure(.missing): return reject(line, .missingNetwork, "network value '\(value)' has no letters or digits")
-                case .failure(.unknown(let v)): return reject(line, .unknownNetwork, "'\(v)' is neither a network nor an alias")
-                }
-                if row.namesNetwork, let displayName = row.networkName { try session.resolver.rename(networkId, to: displayName) }
-                session.touchedNetworks.insert(networkId)
-            }
-
+            guard let (coordinate, geocodedFrom) = session.interpreter.place(row, importId: importId, ledger: &ledger) else { return }
+            guard let networkId = try session.network(of: row, mapping: mapping, ledger: &ledger) else { return }
             let name = try row.name ?? session.networkName(networkId)
-            if let before = row.zipBeforeRestoring, let restored = row.postalCode {
-                warn(line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
-            }
-            let givenId = row.id
-            let externalId = givenId ?? row.derivedId ?? (row.hasFileCoordinates
-                ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
-                : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
-            let location = Location(networkId: networkId, externalId: externalId, name: name, address: row.address,
-                                    city: row.city, region: row.region, postalCode: row.postalCode,
-                                    country: row.country, coordinate: coordinate, sourceImportId: importId)
+            let (location, idFromFile) = session.interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
+                                                                      importId: importId, ledger: &ledger)
             if let first = try store.markSeen(location.id, line: line) {
-                return givenId == nil
-                    ? reject(line, .duplicateRow, "repeats line \(first) (same name, address and coordinates)", externalId: externalId)
-                    : reject(line, .duplicateId, "network \(networkId) id '\(externalId)' already on line \(first)", externalId: externalId)
+                return RowInterpreter.rejectRepeat(location, idFromFile: idFromFile, firstLine: first, line: line, ledger: &ledger)
             }
-            // Rows equal only because the file rounds its coordinates are not known to be one place.
             let roundedAlike = geocodedFrom == nil ? row.coarse : nil
             for n in try store.neighbours(networkId: networkId, center: coordinate, withinMeters: session.options.duplicateRadiusMeters,
                                           excludingId: location.id) {
                 if let other = try store.seenLine(n.id) {
-                    if geocodedFrom != nil, n.distanceMeters < 1 {
-                        warn(line, .nearDuplicate, "geocoded to the same point as line \(other) (\(n.id)): the geocoder gave both "
-                             + "one address point, so they may be two places in one building", externalId: externalId)
-                        continue
-                    }
-                    if let roundedAlike, n.distanceMeters < 1 {
-                        warn(line, .nearDuplicate, "same rounded coordinates as line \(other) (\(n.id)): both written to "
-                             + "\(roundedAlike.decimals) decimals (±\(Int(roundedAlike.errorMeters.rounded())) m), so they may be "
-                             + "different places", externalId: externalId)
-                        continue
-                    }
-                    warn(line, .nearDuplicate,
-                          "\(Int(n.distanceMeters.rounded())) m from line \(other) of the same network (\(n.id))", externalId: externalId)
+                    ledger.warn(line, .nearDuplicate, RowInterpreter.nearDuplicateMessage(
+                        distance: n.distanceMeters, otherLine: other, otherId: n.id, geocoded: geocodedFrom != nil,
+                        roundedAlike: roundedAlike), externalId: location.externalId)
                 } else {
                     session.defer_(Pending(line: line, importId: importId, fileIndex: index, id: location.id, neighbourId: n.id,
-                                           distance: n.distanceMeters, rowAlreadyWarned: !rowIssues.isEmpty))
+                                           distance: n.distanceMeters, rowAlreadyWarned: ledger.rowHasWarnings))
                 }
             }
             switch try store.bulkUpsert(location, timestamp: session.timestamp) {
-            case .inserted: counts.inserted += 1
-            case .updated: counts.updated += 1
-            case .unchanged: counts.unchanged += 1
+            case .inserted: ledger.counts.inserted += 1
+            case .updated: ledger.counts.updated += 1
+            case .unchanged: ledger.counts.unchanged += 1
             }
             if var provenance = geocodedFrom {
                 provenance.locationId = location.id
@@ -397,123 +366,21 @@ public final class ChainImporter {
             } else if session.hasGeocodedLocations {
                 try store.forgetGeocodedLocation(id: location.id)
             }
-            byNetwork[networkId, default: 0] += 1
-            if !rowIssues.isEmpty {
-                counts.warned += 1
-                for issue in rowIssues { log(issue) }
-            }
-        }
-
-        /// The row's point: the file's, or the geocoder's when the import geocodes this row and an answer placed it.
-        /// Nil when the row is rejected (already logged); the provenance is set for a geocoded point.
-        private mutating func place(_ row: ParsedRow) throws -> (Coordinate, GeocodeProvenance?)? {
-            let line = row.line
-            let mode = session.options.geocoding?.mode
-            let wantsGeocode = mode.map(row.wantsGeocode) ?? false
-            var fileCoordinate: Coordinate?
-            switch row.verdict {
-            case .rejected(let code, let message):
-                guard wantsGeocode else {
-                    reject(line, code, message, externalId: row.id)
-                    return nil
-                }
-            case .accepted(let c, let warning):
-                fileCoordinate = c
-                if let (code, message) = warning { warn(line, code, message) }
-            }
-            guard wantsGeocode, let query = row.addressQuery, let geocoding = session.options.geocoding else {
-                if let c = row.coarse { warn(line, .coarseCoordinates, c.message) }
-                return fileCoordinate.map { ($0, nil) }
-            }
-            let (answer, asked) = try session.geocodeOutcome(query)
-            var summary = geocodeSummary ?? GeocodeSummary(service: geocoding.settings.displayURL, mode: geocoding.mode.rawValue)
-            defer { geocodeSummary = summary }
-            summary.rows += 1
-            if asked { summary.asked += 1 } else if answer != nil { summary.fromCache += 1 }
-            let outcome: GeocodeOutcome
-            if let answer {
-                outcome = answer
-            } else {
-                summary.notAsked += 1
-                if let fileCoordinate { return (fileCoordinate, nil) }
-                reject(line, .geocodeNotAsked, "not geocoded: a dry run asks no geocoder and the cache has no answer for "
-                       + "'\(query.oneLine.clipped())'", externalId: row.id)
-                return nil
-            }
-            switch outcome {
-            case .placed(let a):
-                guard let point = try? Coordinate(latitude: a.lat, longitude: a.lon) else { fallthrough }
-                summary.placed += 1
-                let shift = fileCoordinate.map { Sphere.distance($0, point) }
-                if let shift, shift > geocoding.farFromOriginalMeters {
-                    summary.farFromOriginal += 1
-                    warn(line, .geocodeFarFromOriginal, "the geocoded point is \(Self.kilometres(shift)) from the file's coordinates "
-                         + "(\(fileCoordinate!.latitude), \(fileCoordinate!.longitude)): one of the two is wrong; kept the geocoded one")
-                }
-                return (point, GeocodeProvenance(locationId: "", source: geocoding.settings.displayURL, displayName: a.displayName,
-                                                 placeRank: a.placeRank, importance: a.importance,
-                                                 originalLatitude: fileCoordinate?.latitude, originalLongitude: fileCoordinate?.longitude,
-                                                 shiftMeters: shift, importId: importId))
-            default:
-                switch outcome {
-                case .notFound: summary.notFound += 1
-                case .area: summary.ambiguous += 1
-                case .wrongCountry: summary.wrongCountry += 1
-                default: summary.failed += 1
-                }
-                let code = outcome.reasonCode ?? .geocodeFailed
-                let message = "\(outcome.message) ('\(query.oneLine.clipped())')"
-                // A row with coordinates of its own keeps them; one without has nothing else to go on.
-                guard let fileCoordinate else {
-                    reject(line, code, message, externalId: row.id)
-                    return nil
-                }
-                if let c = row.coarse { warn(line, .coarseCoordinates, c.message) }
-                warn(line, code, message + "; kept the file's coordinates")
-                return (fileCoordinate, nil)
-            }
-        }
-
-        static func kilometres(_ metres: Double) -> String {
-            metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : String(format: "%.1f km", metres / 1000)
-        }
-
-        /// A rejected row's warnings are dropped: the rejection is what the admin has to act on.
-        private mutating func reject(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
-            rowIssues.removeAll(keepingCapacity: true)
-            counts.rejected += 1
-            log(ImportIssue(line: line, severity: .rejected, code: code.rawValue, message: message, externalId: externalId))
-        }
-
-        /// Warnings are held until the row is accepted.
-        private mutating func warn(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
-            rowIssues.append(ImportIssue(line: line, severity: .warning, code: code.rawValue, message: message, externalId: externalId))
-        }
-
-        private mutating func log(_ issue: ImportIssue) {
-            if issue.severity == .rejected { rejected[issue.code, default: 0] += 1 } else { warnings[issue.code, default: 0] += 1 }
-            if sample.count < session.options.reportIssueLimit { sample.append(issue) } else { truncated = true }
-            issueBuffer.append(issue)
+            ledger.accept(network: networkId)
         }
 
         private mutating func flushIssues() throws {
-            guard let importId, !issueBuffer.isEmpty else { return }
-            try store.appendImportIssues(issueBuffer, importId: importId)
-            issueBuffer.removeAll(keepingCapacity: true)
+            let issues = ledger.takeBuffer()
+            guard let importId, !issues.isEmpty else { return }
+            try store.appendImportIssues(issues, importId: importId)
         }
 
         private var store: SQLiteLocationStore { session.store }
 
         mutating func report(_ parsed: ParsedFile, seconds: Double) throws -> FileReport {
             try flushIssues()
-            return FileReport(importId: session.options.dryRun ? nil : importId, fileName: input.name, fileSize: parsed.bytesRead,
-                              sha256: parsed.sha256, encoding: parsed.encoding, mixedEncoding: parsed.mixedEncoding,
-                              hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter, columns: mapping?.described ?? [:],
-                              headers: mapping?.headers ?? [], counts: counts, rejectedByReason: rejected, warningsByReason: warnings,
-                              issues: sample, issuesTruncated: truncated, rowsByNetwork: byNetwork, seconds: seconds,
-                              geocoding: geocodeSummary,
-                              coordinatePrecision: coarse.diagnosis(rowsWithCoordinates: rowsWithCoordinates, fileGrid: parsed.fileGridDecimals),
-                              coarseRows: coarse.rows)
+            return ledger.report(file: input.name, importId: session.options.dryRun ? nil : importId, parsed: parsed,
+                                 mapping: mapping, seconds: seconds)
         }
     }
 }

@@ -9,7 +9,7 @@ import LocationStore
 /// the spelling becomes its alias. Spellings that differ in words ("Sonic") need an explicit
 /// alias (`oncue networks alias sonic-drive-in Sonic`).
 final class NetworkResolver {
-    private let store: SQLiteLocationStore
+    private let store: any NetworkDirectory
     private let category: String?
     private let onlyKnown: Bool
     private var cache: [String: String] = [:]
@@ -19,7 +19,7 @@ final class NetworkResolver {
 
     enum Failure: Error { case missing, unknown(String) }
 
-    init(store: SQLiteLocationStore, category: String?, onlyKnown: Bool) {
+    init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
         self.store = store
         self.category = category
         self.onlyKnown = onlyKnown

@@ -1,0 +1,76 @@
+import LocationStore
+
+/// One file's counts and issues as its rows go by, the same for every store: a row's warnings are held until it is
+/// accepted (a rejection drops them, since the rejection is what the admin has to act on), every issue is counted by
+/// reason, the first ones are kept for the report and all of them wait in `buffer` to be written to the import log.
+struct FileLedger {
+    let issueLimit: Int
+    var counts = ImportCounts()
+    var rejectedByReason: [String: Int] = [:]
+    var warningsByReason: [String: Int] = [:]
+    var sample: [ImportIssue] = []
+    var truncated = false
+    /// Issues not yet written to the import log.
+    var buffer: [ImportIssue] = []
+    var rowsByNetwork: [String: Int] = [:]
+    var geocodeSummary: GeocodeSummary?
+    var coarse = CoarseTally()
+    var rowsWithCoordinates = 0
+    /// The current row's warnings.
+    private(set) var rowIssues: [ImportIssue] = []
+
+    init(issueLimit: Int) { self.issueLimit = issueLimit }
+
+    mutating func beginRow() {
+        counts.read += 1
+        rowIssues.removeAll(keepingCapacity: true)
+    }
+
+    var rowHasWarnings: Bool { !rowIssues.isEmpty }
+
+    mutating func warn(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
+        rowIssues.append(ImportIssue(line: line, severity: .warning, code: code.rawValue, message: message, externalId: externalId))
+    }
+
+    mutating func reject(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
+        rowIssues.removeAll(keepingCapacity: true)
+        counts.rejected += 1
+        log(ImportIssue(line: line, severity: .rejected, code: code.rawValue, message: message, externalId: externalId))
+    }
+
+    /// The row went into the store: its warnings are logged and it counts as warned if it has any.
+    mutating func accept(network: String) {
+        rowsByNetwork[network, default: 0] += 1
+        guard !rowIssues.isEmpty else { return }
+        counts.warned += 1
+        for issue in rowIssues { log(issue) }
+    }
+
+    /// A warning found after the rows were written (a near duplicate settled at the end); `rowWarned` says whether
+    /// that row already counted as warned.
+    mutating func lateWarning(_ issue: ImportIssue, rowWarned: Bool) {
+        if !rowWarned { counts.warned += 1 }
+        log(issue)
+    }
+
+    mutating func takeBuffer() -> [ImportIssue] {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return buffer
+    }
+
+    private mutating func log(_ issue: ImportIssue) {
+        if issue.severity == .rejected { rejectedByReason[issue.code, default: 0] += 1 } else { warningsByReason[issue.code, default: 0] += 1 }
+        if sample.count < issueLimit { sample.append(issue) } else { truncated = true }
+        buffer.append(issue)
+    }
+
+    func report(file name: String, importId: Int64?, parsed: ParsedFile, mapping: ColumnMapping?, seconds: Double) -> FileReport {
+        FileReport(importId: importId, fileName: name, fileSize: parsed.bytesRead, sha256: parsed.sha256, encoding: parsed.encoding,
+                   mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter,
+                   columns: mapping?.described ?? [:], headers: mapping?.headers ?? [], counts: counts,
+                   rejectedByReason: rejectedByReason, warningsByReason: warningsByReason, issues: sample, issuesTruncated: truncated,
+                   rowsByNetwork: rowsByNetwork, seconds: seconds, geocoding: geocodeSummary,
+                   coordinatePrecision: coarse.diagnosis(rowsWithCoordinates: rowsWithCoordinates, fileGrid: parsed.fileGridDecimals),
+                   coarseRows: coarse.rows)
+    }
+}

@@ -1,0 +1,50 @@
+import LocationStore
+
+/// The networks and aliases an import resolves row values against and creates networks in, synchronously: the
+/// SQLite store answers from its file inside the import's transaction; a PostGIS import answers from a copy in memory
+/// (it cannot ask the database while rows stream into it) and writes the changes before the rows.
+protocol NetworkDirectory: AnyObject {
+    func network(id: String) throws -> Network?
+    func resolveNetwork(_ nameOrAlias: String) throws -> String?
+    func upsertNetwork(_ network: Network) throws
+    func addAlias(_ alias: String, networkId: String) throws
+}
+
+extension SQLiteLocationStore: NetworkDirectory {}
+
+/// Networks and aliases as a PostGIS store had them when the import began, plus what the import changes, to be
+/// written in its transaction before its rows.
+final class StagedNetworks: NetworkDirectory {
+    private var networks: [String: Network]
+    private var aliases: [String: String]
+    /// Created or changed networks by id, and aliases written by this import by alias key (the last spelling wins, as
+    /// in the SQLite store).
+    private(set) var changedNetworks: [String: Network] = [:]
+    private(set) var changedAliases: [String: (alias: String, networkId: String)] = [:]
+
+    init(networks: [NetworkSummary]) {
+        self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.network.id, $0.network) })
+        var aliases: [String: String] = [:]
+        for summary in networks { for alias in summary.aliases { aliases[Network.aliasKey(alias)] = summary.network.id } }
+        self.aliases = aliases
+    }
+
+    func network(id: String) -> Network? { networks[id] }
+
+    func resolveNetwork(_ nameOrAlias: String) -> String? {
+        networks[nameOrAlias] != nil ? nameOrAlias : aliases[Network.aliasKey(nameOrAlias)]
+    }
+
+    func upsertNetwork(_ network: Network) {
+        networks[network.id] = network
+        changedNetworks[network.id] = network
+    }
+
+    func addAlias(_ alias: String, networkId: String) throws {
+        let key = Network.aliasKey(alias)
+        guard !key.isEmpty else { throw StoreError.invalidArgument("alias '\(alias)' has no letters or digits") }
+        guard networks[networkId] != nil else { throw StoreError.unknownNetwork(networkId) }
+        aliases[key] = networkId
+        changedAliases[key] = (alias, networkId)
+    }
+}

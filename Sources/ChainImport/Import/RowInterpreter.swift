@@ -1,0 +1,123 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// What a row means, decided the same way for every store: where it stands (the file's point or the geocoder's),
+/// its id, and the messages of its warnings. Reads nothing from a store; what it needs from geocoding the pass before
+/// the import found (`GeocodePass.Outcome.answers`).
+struct RowInterpreter {
+    let options: ImportOptions
+    let geocoded: GeocodePass.Outcome?
+
+    /// The row's point: the file's, or the geocoder's when the import geocodes this row and an answer placed it.
+    /// Nil when the row is rejected (logged in `ledger`); the provenance is set for a geocoded point.
+    func place(_ row: ParsedRow, importId: Int64?, ledger: inout FileLedger) -> (Coordinate, GeocodeProvenance?)? {
+        let line = row.line
+        if row.hasFileCoordinates { ledger.rowsWithCoordinates += 1 }
+        if let c = row.coarse { ledger.coarse.count(c) }
+        let wantsGeocode = options.geocoding.map { row.wantsGeocode($0.mode) } ?? false
+        var fileCoordinate: Coordinate?
+        switch row.verdict {
+        case .rejected(let code, let message):
+            guard wantsGeocode else {
+                ledger.reject(line, code, message, externalId: row.id)
+                return nil
+            }
+        case .accepted(let c, let warning):
+            fileCoordinate = c
+            if let (code, message) = warning { ledger.warn(line, code, message) }
+        }
+        guard wantsGeocode, let query = row.addressQuery, let geocoding = options.geocoding else {
+            if let c = row.coarse { ledger.warn(line, .coarseCoordinates, c.message) }
+            return fileCoordinate.map { ($0, nil) }
+        }
+        let key = query.cacheKey
+        let answer = geocoded?.answers[key]
+        let asked = geocoded?.askedKeys.contains(key) ?? false
+        var summary = ledger.geocodeSummary ?? GeocodeSummary(service: geocoding.settings.displayURL, mode: geocoding.mode.rawValue)
+        defer { ledger.geocodeSummary = summary }
+        summary.rows += 1
+        if asked { summary.asked += 1 } else if answer != nil { summary.fromCache += 1 }
+        guard let outcome = answer else {
+            summary.notAsked += 1
+            if let fileCoordinate { return (fileCoordinate, nil) }
+            ledger.reject(line, .geocodeNotAsked, "not geocoded: a dry run asks no geocoder and the cache has no answer for "
+                          + "'\(query.oneLine.clipped())'", externalId: row.id)
+            return nil
+        }
+        if case .placed(let a) = outcome, let point = try? Coordinate(latitude: a.lat, longitude: a.lon) {
+            summary.placed += 1
+            let shift = fileCoordinate.map { Sphere.distance($0, point) }
+            if let shift, let original = fileCoordinate, shift > geocoding.farFromOriginalMeters {
+                summary.farFromOriginal += 1
+                ledger.warn(line, .geocodeFarFromOriginal, "the geocoded point is \(Self.kilometres(shift)) from the file's coordinates "
+                            + "(\(original.latitude), \(original.longitude)): one of the two is wrong; kept the geocoded one")
+            }
+            return (point, GeocodeProvenance(locationId: "", source: geocoding.settings.displayURL, displayName: a.displayName,
+                                             placeRank: a.placeRank, importance: a.importance,
+                                             originalLatitude: fileCoordinate?.latitude, originalLongitude: fileCoordinate?.longitude,
+                                             shiftMeters: shift, importId: importId))
+        }
+        switch outcome {
+        case .notFound: summary.notFound += 1
+        case .area: summary.ambiguous += 1
+        case .wrongCountry: summary.wrongCountry += 1
+        default: summary.failed += 1
+        }
+        let code = outcome.reasonCode ?? .geocodeFailed
+        let message = "\(outcome.message) ('\(query.oneLine.clipped())')"
+        // A row with coordinates of its own keeps them; one without has nothing else to go on.
+        guard let fileCoordinate else {
+            ledger.reject(line, code, message, externalId: row.id)
+            return nil
+        }
+        if let c = row.coarse { ledger.warn(line, .coarseCoordinates, c.message) }
+        ledger.warn(line, code, message + "; kept the file's coordinates")
+        return (fileCoordinate, nil)
+    }
+
+    /// The location a row stands for, and whether its id came from the file (else it was derived, so a repeat is a
+    /// repeated row rather than a repeated id).
+    func location(_ row: ParsedRow, networkId: String, name: String, coordinate: Coordinate, importId: Int64?,
+                  ledger: inout FileLedger) -> (location: Location, idFromFile: Bool) {
+        if let before = row.zipBeforeRestoring, let restored = row.postalCode {
+            ledger.warn(row.line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
+        }
+        let externalId = row.id ?? row.derivedId ?? (row.hasFileCoordinates
+            ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
+            : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
+        let location = Location(networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
+                                region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
+                                sourceImportId: importId)
+        return (location, row.id != nil)
+    }
+
+    /// Rejects a row whose location the import already listed.
+    static func rejectRepeat(_ location: Location, idFromFile: Bool, firstLine: Int, line: Int, ledger: inout FileLedger) {
+        if idFromFile {
+            ledger.reject(line, .duplicateId, "network \(location.networkId) id '\(location.externalId)' already on line \(firstLine)",
+                          externalId: location.externalId)
+        } else {
+            ledger.reject(line, .duplicateRow, "repeats line \(firstLine) (same name, address and coordinates)", externalId: location.externalId)
+        }
+    }
+
+    /// The message of a near-duplicate warning: rows equal only because the file rounds its coordinates, or because
+    /// the geocoder gave them one address point, are not known to be one place, and the message says so.
+    static func nearDuplicateMessage(distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
+                                     roundedAlike: CoarseCoordinates?) -> String {
+        if geocoded, distance < 1 {
+            return "geocoded to the same point as line \(otherLine) (\(otherId)): the geocoder gave both one address point, so they "
+                + "may be two places in one building"
+        }
+        if let roundedAlike, distance < 1 {
+            return "same rounded coordinates as line \(otherLine) (\(otherId)): both written to \(roundedAlike.decimals) decimals "
+                + "(±\(Int(roundedAlike.errorMeters.rounded())) m), so they may be different places"
+        }
+        return "\(Int(distance.rounded())) m from line \(otherLine) of the same network (\(otherId))"
+    }
+
+    static func kilometres(_ metres: Double) -> String {
+        metres >= 10_000 ? "\(Int((metres / 1000).rounded())) km" : String(format: "%.1f km", metres / 1000)
+    }
+}

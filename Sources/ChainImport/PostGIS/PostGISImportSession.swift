@@ -1,0 +1,250 @@
+import Foundation
+import Geo
+import LocationStore
+
+/// The state of one `PostGISImporter.run`, inside its transaction: files' ledgers and log entries, the networks as the
+/// rows resolve them, the ids the import listed, and the batch of rows not yet sent.
+final class PostGISImportSession {
+    let importer: PostGISImporter
+    let directory: StagedNetworks
+    let resolver: NetworkResolver
+    let interpreter: RowInterpreter
+    let startedAt: Date
+    let fileCount: Int
+    var store: PostGISLocationStore { importer.store }
+    var options: ImportOptions { importer.options }
+
+    private var ledgers: [FileLedger] = []
+    private var records: [ImportRecord] = []
+    private var reports: [FileReport] = []
+    private var mappings: [ColumnMapping?] = []
+    /// Every id the import listed, with the line that listed it: a second listing is a repeat. In memory, since the
+    /// database cannot be asked while rows stream into it.
+    private var seen: [String: Int] = [:]
+    private var batch: [StagedRow] = []
+    private var touchedNetworks = Set<String>()
+    private var fixedNetwork: String?
+    private var rowsBefore = 0
+    private var lastProgress = Date.distantPast
+
+    init(importer: PostGISImporter, directory: StagedNetworks, geocoded: GeocodePass.Outcome?, startedAt: Date, fileCount: Int) {
+        self.importer = importer
+        self.directory = directory
+        self.startedAt = startedAt
+        self.fileCount = fileCount
+        resolver = NetworkResolver(store: directory, category: importer.options.category, onlyKnown: importer.options.onlyKnownNetworks)
+        interpreter = RowInterpreter(options: importer.options, geocoded: geocoded)
+    }
+
+    func begin() async throws {
+        try await store.beginStaging()
+    }
+
+    func importFile(_ input: ImportInput, index: Int) async throws {
+        let fileStarted = Date()
+        var record = ImportRecord(fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
+                                  startedAt: fileStarted, status: "running")
+        let importId = try await store.insertImport(record)
+        record.id = importId
+        var ledger = FileLedger(issueLimit: options.reportIssueLimit)
+        var mapping: ColumnMapping?
+        var parsed: ParsedFile?
+        for try await event in ParsePipeline.events(RowParser(fileName: input.name, options: options), chunks: input.chunks) {
+            switch event {
+            case .header(let headers, let m):
+                mapping = m
+                try resolveFixedNetwork(headers: headers, mapping: m, file: input.name)
+            case .rows(let rows, let bytesRead):
+                for row in rows {
+                    ledger.beginRow()
+                    try stageRow(row, file: index, importId: importId, mapping: mapping, ledger: &ledger)
+                }
+                if batch.count >= PostGISImporter.batchRows { try await flush(&ledger, importId: importId) }
+                tick(input.name, index, rows: ledger.counts.read, bytes: bytesRead)
+            case .finished(let summary):
+                parsed = summary
+            }
+        }
+        try Task.checkCancellation()
+        guard let parsed else { throw ImportError.csv(file: input.name, .emptyFile) }
+        try await flush(&ledger, importId: importId)
+        record.fileSize = parsed.bytesRead
+        record.sha256 = parsed.sha256
+        record.encoding = parsed.encoding
+        rowsBefore += ledger.counts.read
+        ledgers.append(ledger)
+        records.append(record)
+        mappings.append(mapping)
+        reports.append(ledger.report(file: input.name, importId: options.dryRun ? nil : importId, parsed: parsed, mapping: mapping,
+                                     seconds: Date().timeIntervalSince(fileStarted)))
+    }
+
+    private func resolveFixedNetwork(headers: [String], mapping: ColumnMapping, file: String) throws {
+        if fixedNetwork != nil { return }
+        guard let network = options.network ?? options.mapping?.network else {
+            if mapping.columns[.network] == nil { throw ImportError.mapping(file: file, .noNetwork(headers: headers)) }
+            return
+        }
+        switch try resolver.resolve(network, displayName: network) {
+        case .success(let id): fixedNetwork = id
+        case .failure: throw ImportError.invalidOption("unknown network '\(network)' (create it with `oncue networks set`)")
+        }
+        touchedNetworks.insert(fixedNetwork!)
+    }
+
+    private func stageRow(_ row: ParsedRow, file: Int, importId: Int64, mapping: ColumnMapping?, ledger: inout FileLedger) throws {
+        let line = row.line
+        if let fieldCount = row.extraFieldCount {
+            ledger.warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
+        }
+        guard let (coordinate, geocodedFrom) = interpreter.place(row, importId: importId, ledger: &ledger) else { return }
+        guard let networkId = try network(of: row, mapping: mapping, ledger: &ledger) else { return }
+        let name = row.name ?? directory.network(id: networkId)?.name ?? networkId
+        let (location, idFromFile) = interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
+                                                          importId: importId, ledger: &ledger)
+        if let first = seen[location.id] {
+            return RowInterpreter.rejectRepeat(location, idFromFile: idFromFile, firstLine: first, line: line, ledger: &ledger)
+        }
+        seen[location.id] = line
+        var provenance = geocodedFrom
+        provenance?.locationId = location.id
+        let coarse = geocodedFrom == nil ? row.coarse : nil
+        batch.append(StagedRow(fileNumber: file, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
+                               coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings))
+        ledger.accept(network: networkId)
+    }
+
+    /// The network a row belongs to (see `ChainImporter`'s), from the directory in memory. Nil when the row is rejected.
+    private func network(of row: ParsedRow, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
+        if let fixedNetwork { return fixedNetwork }
+        guard let value = row.network else {
+            ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
+            return nil
+        }
+        let networkId: String
+        switch try resolver.resolve(value, displayName: row.networkName) {
+        case .success(let id): networkId = id
+        case .failure(.missing):
+            ledger.reject(row.line, .missingNetwork, "network value '\(value.clipped())' has no letters or digits")
+            return nil
+        case .failure(.unknown(let v)):
+            ledger.reject(row.line, .unknownNetwork, "'\(v.clipped())' is neither a network nor an alias")
+            return nil
+        }
+        if row.namesNetwork, let displayName = row.networkName { try resolver.rename(networkId, to: displayName) }
+        touchedNetworks.insert(networkId)
+        return networkId
+    }
+
+    /// Sends the batch of rows and the issues found so far.
+    private func flush(_ ledger: inout FileLedger, importId: Int64) async throws {
+        try await store.stage(batch)
+        batch.removeAll(keepingCapacity: true)
+        let issues = ledger.takeBuffer()
+        if !issues.isEmpty { try await store.appendImportIssues(issues, importId: importId) }
+    }
+
+    /// Everything after the last row: networks, the upsert, near duplicates, `--replace-network`, provenance, the log,
+    /// the store version. Returns the report.
+    func finish() async throws -> ImportReport {
+        announce("writing networks")
+        try await store.applyNetworkChanges(directory.changedNetworks.keys.sorted().map { directory.changedNetworks[$0]! },
+                                            aliases: directory.changedAliases.keys.sorted().map { directory.changedAliases[$0]! })
+        announce("writing locations")
+        let written = try await store.upsertStaged()
+        for i in ledgers.indices {
+            let counts = written[i] ?? StagedCounts()
+            let staged = ledgers[i].counts.read - ledgers[i].counts.rejected
+            ledgers[i].counts.inserted = counts.inserted
+            ledgers[i].counts.updated = counts.updated
+            ledgers[i].counts.unchanged = staged - counts.inserted - counts.updated
+        }
+        announce("checking near duplicates")
+        try await warnNearDuplicates()
+        var removed = 0
+        var replaced: [String] = []
+        if options.replaceNetwork {
+            replaced = touchedNetworks.sorted()
+            removed = try await store.removeUnstaged(networks: replaced)
+        }
+        try await store.applyStagedProvenance()
+        if !ledgers.isEmpty { ledgers[ledgers.count - 1].counts.removed = removed }
+        let finishedAt = Date()
+        var files: [FileReport] = []
+        for i in ledgers.indices {
+            var record = records[i]
+            let issues = ledgers[i].takeBuffer()
+            if let id = record.id, !issues.isEmpty { try await store.appendImportIssues(issues, importId: id) }
+            var report = reports[i]
+            report.counts = ledgers[i].counts
+            report.warningsByReason = ledgers[i].warningsByReason
+            report.issues = ledgers[i].sample
+            report.issuesTruncated = ledgers[i].truncated
+            record.counts = ledgers[i].counts
+            record.geocoding = report.geocoding
+            record.coordinatePrecision = report.coordinatePrecision
+            record.finishedAt = finishedAt
+            record.status = options.dryRun ? "dry-run" : "committed"
+            try await store.finishImport(record)
+            files.append(report)
+        }
+        if !options.dryRun { try await store.announceChange() }
+        var totals = ImportCounts()
+        for f in files {
+            totals.read += f.counts.read
+            totals.inserted += f.counts.inserted
+            totals.updated += f.counts.updated
+            totals.unchanged += f.counts.unchanged
+            totals.removed += f.counts.removed
+            totals.rejected += f.counts.rejected
+            totals.warned += f.counts.warned
+        }
+        let created = directory.changedNetworks.keys.filter { resolver.created.contains($0) }.sorted()
+        let seconds = finishedAt.timeIntervalSince(startedAt)
+        return ImportReport(files: files, totals: totals, dryRun: options.dryRun, committed: !options.dryRun, replacedNetworks: replaced,
+                            networksCreated: created, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
+    }
+
+    /// Near duplicates as the SQLite import reports them: a row within the radius of an earlier row of the import is
+    /// warned at its own line; a row near a location the import does not list is warned `near_existing`.
+    private func warnNearDuplicates() async throws {
+        struct RowKey: Hashable { var file: Int; var line: Int }
+        var warnedNow = Set<RowKey>()
+        let radius = options.duplicateRadiusMeters
+        for n in try await store.stagedNeighbours(withinMeters: radius) {
+            let distance = Sphere.distance(n.coordinate, n.neighbourCoordinate)
+            guard distance <= radius else { continue }
+            let issue: ImportIssue
+            if let file = n.neighbourFile, let line = n.neighbourLine {
+                // The pair is reported once, at the later row of the two.
+                guard (file, line) < (n.fileNumber, n.line) else { continue }
+                let rounded = n.coarseDecimals.map { CoarseCoordinates(decimals: $0, errorMeters: n.coarseErrorMeters ?? 0) }
+                issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearDuplicate.rawValue,
+                                    message: RowInterpreter.nearDuplicateMessage(distance: distance, otherLine: line, otherId: n.neighbourId,
+                                                                                 geocoded: n.geocoded, roundedAlike: rounded),
+                                    externalId: n.externalId)
+            } else {
+                issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
+                                    message: "within \(Int(distance.rounded())) m of \(n.neighbourId), already in the store and not in this import",
+                                    externalId: n.externalId)
+            }
+            let first = warnedNow.insert(RowKey(file: n.fileNumber, line: n.line)).inserted
+            ledgers[n.fileNumber].lateWarning(issue, rowWarned: n.warned || !first)
+        }
+    }
+
+    private func tick(_ name: String, _ index: Int, rows: Int, bytes: Int64) {
+        guard let progress = importer.progress, Date().timeIntervalSince(lastProgress) >= options.progressInterval else { return }
+        lastProgress = Date()
+        progress(ImportProgress(fileName: name, fileIndex: index, fileCount: fileCount, rows: rowsBefore + rows, bytes: bytes,
+                                totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt)))
+    }
+
+    func announce(_ stage: String) {
+        guard let progress = importer.progress else { return }
+        var p = ImportProgress(fileName: records.last?.fileName ?? "", fileIndex: max(0, records.count - 1), fileCount: fileCount,
+                               rows: rowsBefore, bytes: 0, totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt))
+        p.stage = stage
+        progress(p)
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import Geo
+import NIOCore
+import PostgresNIO
+
+/// A row of a bulk import on its way into the store: the location, where it came from, and what its warnings need.
+public struct StagedRow: Sendable {
+    public var fileNumber: Int
+    public var line: Int
+    public var location: Location
+    /// Where a geocoded location's point came from; nil for a point from the file.
+    public var provenance: GeocodeProvenance?
+    /// The decimals and implied error of coarse file coordinates, for near-duplicate messages.
+    public var coarseDecimals: Int?
+    public var coarseErrorMeters: Double?
+    /// Whether the row already has a warning (a later near-duplicate warning then does not count it again).
+    public var warned: Bool
+
+    public init(fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, coarseDecimals: Int?,
+                coarseErrorMeters: Double?, warned: Bool) {
+        self.fileNumber = fileNumber
+        self.line = line
+        self.location = location
+        self.provenance = provenance
+        self.coarseDecimals = coarseDecimals
+        self.coarseErrorMeters = coarseErrorMeters
+        self.warned = warned
+    }
+}
+
+/// A staged row within the near-duplicate distance of another location of its network.
+public struct StagedNeighbour: Sendable {
+    public var fileNumber: Int
+    public var line: Int
+    public var externalId: String
+    public var coordinate: Coordinate
+    public var geocoded: Bool
+    public var coarseDecimals: Int?
+    public var coarseErrorMeters: Double?
+    public var warned: Bool
+    public var neighbourId: String
+    public var neighbourCoordinate: Coordinate
+    /// Where the import listed the neighbour (nil: a location already in the store that the import does not list).
+    public var neighbourFile: Int?
+    public var neighbourLine: Int?
+}
+
+/// Per file of a bulk upsert: rows inserted and rows updated (the rest of the staged rows were unchanged).
+public struct StagedCounts: Sendable, Equatable {
+    public var inserted = 0
+    public var updated = 0
+
+    public init(inserted: Int = 0, updated: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+    }
+}
+
+extension PostGISLocationStore {
+    static let stageColumns = [
+        "file_no", "line", "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country",
+        "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded", "coarse_decimals", "coarse_error",
+        "warned", "prov_source", "prov_display_name", "prov_place_rank", "prov_importance", "prov_original_lat", "prov_original_lon",
+        "prov_shift_m",
+    ]
+
+    /// The staging table of a bulk import: temporary, dropped when the transaction ends, whether it commits or not.
+    public func beginStaging() async throws {
+        try await query("""
+            CREATE TEMPORARY TABLE oncue_stage (
+                file_no integer NOT NULL, line bigint NOT NULL, id text COLLATE "C" NOT NULL, network_id text COLLATE "C" NOT NULL,
+                external_id text NOT NULL, name text NOT NULL, address text, city text, region text, postal_code text, country text,
+                lat double precision NOT NULL, lon double precision NOT NULL, geohash text COLLATE "C" NOT NULL,
+                radius_m double precision, venue_radius_m double precision, source_import_id bigint,
+                geocoded boolean NOT NULL, coarse_decimals integer, coarse_error double precision, warned boolean NOT NULL,
+                prov_source text, prov_display_name text, prov_place_rank integer, prov_importance double precision,
+                prov_original_lat double precision, prov_original_lon double precision, prov_shift_m double precision)
+            ON COMMIT DROP
+            """)
+    }
+
+    /// Streams rows into the staging table with `COPY … FROM STDIN` (text format).
+    public func stage(_ rows: [StagedRow]) async throws {
+        guard !rows.isEmpty else { return }
+        var buffer = ByteBufferAllocator().buffer(capacity: rows.count * 200)
+        for r in rows {
+            let l = r.location
+            let p = r.provenance
+            var fields: [String?] = [String(r.fileNumber), String(r.line), l.id, l.networkId, l.externalId, l.name, l.address, l.city,
+                                     l.region, l.postalCode, l.country, "\(l.coordinate.latitude)", "\(l.coordinate.longitude)",
+                                     Geohash(l.coordinate, precision: 12).string]
+            fields += [l.radiusMeters.map { "\($0)" }, l.venueRadiusMeters.map { "\($0)" }, l.sourceImportId.map(String.init),
+                       p == nil ? "f" : "t", r.coarseDecimals.map(String.init), r.coarseErrorMeters.map { "\($0)" }, r.warned ? "t" : "f"]
+            fields += [p?.source, p?.displayName, p?.placeRank.map(String.init), p?.importance.map { "\($0)" },
+                       p?.originalLatitude.map { "\($0)" }, p?.originalLongitude.map { "\($0)" }, p?.shiftMeters.map { "\($0)" }]
+            CopyText.appendRow(fields, to: &buffer)
+        }
+        do {
+            try await connection.copyFrom(table: "oncue_stage", columns: Self.stageColumns, logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+    }
+
+    /// Writes the networks and aliases an import created or changed, before its locations.
+    public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
+        for n in networks {
+            try await query("""
+                INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
+                VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
+                ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
+                    is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
+                WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
+                    IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
+                """)
+        }
+        guard !aliases.isEmpty else { return }
+        try await query("""
+            INSERT INTO network_aliases (alias_key, alias, network_id)
+            SELECT k, a, n FROM unnest(\(aliases.map { Network.aliasKey($0.alias) }), \(aliases.map(\.alias)), \(aliases.map(\.networkId)))
+                AS t(k, a, n)
+            ON CONFLICT (alias_key) DO UPDATE SET alias = EXCLUDED.alias, network_id = EXCLUDED.network_id
+            """)
+    }
+
+    /// Upserts every staged row in one statement. A row whose content equals the stored one is not written (its
+    /// `source_import_id` stays), exactly as in the SQLite store; `xmax = 0` tells an insert from an update.
+    public func upsertStaged() async throws -> [Int: StagedCounts] {
+        let rows = try await rows("""
+            WITH up AS (
+                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
+                SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
+                    ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, geohash, radius_m, venue_radius_m, source_import_id, now(), now()
+                FROM oncue_stage
+                ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
+                    name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
+                    postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
+                    geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
+                    venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
+                WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
+                       locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
+                       locations.radius_m, locations.venue_radius_m)
+                    IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
+                       EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
+                       EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+                RETURNING id, (xmax = 0) AS inserted)
+            SELECT s.file_no, count(*) FILTER (WHERE up.inserted), count(*) FILTER (WHERE NOT up.inserted)
+            FROM up JOIN oncue_stage s ON s.id = up.id GROUP BY s.file_no
+            """)
+        var counts: [Int: StagedCounts] = [:]
+        for row in rows {
+            let (file, inserted, updated) = try row.decode((Int32, Int64, Int64).self)
+            counts[Int(file)] = StagedCounts(inserted: Int(inserted), updated: Int(updated))
+        }
+        return counts
+    }
+
+    /// Staged rows with a location of their network within `meters` (after the upsert, so the import's own rows are
+    /// among the locations): the neighbour is another staged row, or a location the import does not list.
+    public func stagedNeighbours(withinMeters meters: Double) async throws -> [StagedNeighbour] {
+        // Widened a little: OnCue's haversine decides, on the coordinates returned.
+        let reach = meters * (1 + 1e-6) + 0.01
+        var out: [StagedNeighbour] = []
+        for try await row in try await query("""
+            SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.geocoded, a.coarse_decimals, a.coarse_error, a.warned,
+                   n.id, n.lat, n.lon, s.file_no, s.line
+            FROM oncue_stage a
+            JOIN locations n ON n.network_id = a.network_id AND n.id <> a.id
+                AND ST_DWithin(n.geog, ST_SetSRID(ST_MakePoint(a.lon, a.lat), 4326)::geography, \(reach), false)
+            LEFT JOIN oncue_stage s ON s.id = n.id
+            ORDER BY a.file_no, a.line, n.id
+            """) {
+            let (file, line, external, lat, lon, geocoded, decimals, error, warned, nid, nlat, nlon, nfile, nline) = try row.decode(
+                (Int32, Int64, String, Double, Double, Bool, Int32?, Double?, Bool, String, Double, Double, Int32?, Int64?).self)
+            out.append(StagedNeighbour(fileNumber: Int(file), line: Int(line), externalId: external,
+                                       coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), geocoded: geocoded,
+                                       coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: nid,
+                                       neighbourCoordinate: Coordinate(uncheckedLatitude: nlat, longitude: nlon),
+                                       neighbourFile: nfile.map { Int($0) }, neighbourLine: nline.map { Int($0) }))
+        }
+        return out
+    }
+
+    /// `--replace-network`: deletes the locations of these networks that the import does not list; returns how many.
+    public func removeUnstaged(networks: [String]) async throws -> Int {
+        guard !networks.isEmpty else { return 0 }
+        let removed = try await rows("""
+            DELETE FROM locations l WHERE l.network_id = ANY(\(networks))
+                AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)
+            RETURNING 1
+            """)
+        return removed.count
+    }
+
+    /// Keeps where geocoded rows' points came from, forgets it for rows placed by their file, and drops the records of
+    /// locations that no longer exist.
+    public func applyStagedProvenance() async throws {
+        try await query("""
+            INSERT INTO geocoded_locations (location_id, source, display_name, place_rank, importance, original_lat, original_lon,
+                shift_m, import_id)
+            SELECT id, prov_source, prov_display_name, prov_place_rank, prov_importance, prov_original_lat, prov_original_lon,
+                prov_shift_m, source_import_id
+            FROM oncue_stage WHERE geocoded
+            ON CONFLICT (location_id) DO UPDATE SET source = EXCLUDED.source, display_name = EXCLUDED.display_name,
+                place_rank = EXCLUDED.place_rank, importance = EXCLUDED.importance, original_lat = EXCLUDED.original_lat,
+                original_lon = EXCLUDED.original_lon, shift_m = EXCLUDED.shift_m, import_id = EXCLUDED.import_id
+            """)
+        try await query("""
+            DELETE FROM geocoded_locations g WHERE EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = g.location_id AND NOT s.geocoded)
+                OR NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = g.location_id)
+            """)
+    }
+}
+
+/// PostgreSQL's `COPY` text format: tab-separated fields, `\N` for NULL, backslash escapes for the separators.
+enum CopyText {
+    static func appendRow(_ fields: [String?], to buffer: inout ByteBuffer) {
+        for (i, field) in fields.enumerated() {
+            if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+            guard let field else {
+                buffer.writeStaticString("\\N")
+                continue
+            }
+            for byte in field.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+                case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+                case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+                case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                case 0: continue   // PostgreSQL text cannot hold NUL
+                default: buffer.writeInteger(byte)
+                }
+            }
+        }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs missing system packages, starts the services the integration tests use (a Nominatim
-# built from the Helsinki OSM extract, scripts/nominatim.sh), builds the package and its tests (debug), runs them,
+# built from the Helsinki OSM extract, scripts/nominatim.sh; PostgreSQL + PostGIS with a standby, scripts/postgres.sh),
+# builds the package and its tests (debug), runs them,
 # then drives the web console in headless Chromium (scripts/console-test.sh).
 # Tests that read the unlicensed sample chains expect shared/datasets beside the repository
 # (or ONCUE_SHARED_DATASETS pointing at it).
@@ -9,6 +10,9 @@ cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 # Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
 export ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(bash scripts/nominatim.sh start)}"
+# PostgreSQL 15 + PostGIS with a streaming standby, for the PostGIS half of the conformance suite and the replica tests.
+export ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(bash scripts/postgres.sh start)}"
+export ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(bash scripts/postgres.sh start-standby)}"
 export ONCUE_SERVICES=required
 swift build --build-tests
 log="$(mktemp)"

@@ -22,11 +22,14 @@ public enum ServerBuilder {
                              logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Built {
         let metrics = ServerMetrics()
         let catalog = NetworkCatalog()
-        let reloader = IndexReloader(engine: engine, databasePath: configuration.databasePath, metrics: metrics, catalog: catalog, logger: logger)
+        let access = try StoreAccess(database: configuration.database, readDatabase: configuration.readDatabase, logger: logger)
+        let reloader = IndexReloader(engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
+                                     catalog: catalog, logger: logger)
         let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
-        let publicRoutes = PublicRoutes(engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load())
-        let storeRoutes = AdminStoreRoutes(databasePath: configuration.databasePath, bodies: bodies, reloader: reloader)
-        let importRoute = ImportRoute(databasePath: configuration.databasePath,
+        let publicRoutes = PublicRoutes(engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
+                                        reloader: reloader)
+        let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader)
+        let importRoute = ImportRoute(access: access,
                                       upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
                                       reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
                                       geocoder: .init(url: configuration.geocoderURL,

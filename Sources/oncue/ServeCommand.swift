@@ -29,7 +29,9 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Path of the store file (ONCUE_DB).") var db: String?
+    @Option(help: "The store: a SQLite file or a postgres:// URL (ONCUE_DB).") var db: String?
+    @Option(help: "A hot standby's postgres:// URL for index builds and read-only routes (ONCUE_DB_READ).") var dbRead: String?
+    @Option(help: "Seconds between checks of a PostGIS store's version (ONCUE_STORE_POLL_SECONDS; default 5).") var storePollSeconds: Double?
     @Option(help: "Address to bind (ONCUE_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "TCP port, 0 for any free port (ONCUE_PORT; default 8080).") var port: Int?
     @Option(help: "File whose first line is the admin bearer token (ONCUE_ADMIN_TOKEN_FILE).") var adminTokenFile: String?
@@ -50,7 +52,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         // Refuse a missing or foreign store before binding the port, with the store's own message.
-        try await withStore(configuration.databasePath, readOnly: true) { _ in }
+        try await withStore(configuration.database, readOnly: true) { _ in }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
@@ -70,8 +72,21 @@ struct Serve: AsyncParsableCommand {
 
     func resolvedConfiguration(environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
         var configuration = try EnvironmentSettings.configuration(from: environment)
-        if let db { configuration.databasePath = db }
-        guard !configuration.databasePath.isEmpty else { throw ConfigurationError("give the store with --db or ONCUE_DB") }
+        if let db { configuration.database = db }
+        if let dbRead { configuration.readDatabase = dbRead.isEmpty ? nil : dbRead }
+        if let storePollSeconds {
+            guard storePollSeconds >= 0.1, storePollSeconds <= 3_600 else { throw ConfigurationError("--store-poll-seconds must be in [0.1, 3600]") }
+            configuration.storePollSeconds = storePollSeconds
+        }
+        // A bad URL is refused here, without repeating its password.
+        if let read = configuration.readDatabase, !PostgresURL.isURL(read) { throw ConfigurationError("--db-read must be a postgres:// URL") }
+        do throws(StoreError) {
+            _ = try StoreAddress(configuration.database)
+            if let read = configuration.readDatabase { _ = try StoreAddress(read) }
+        } catch {
+            throw ConfigurationError(error.description)
+        }
+        guard !configuration.database.isEmpty else { throw ConfigurationError("give the store with --db or ONCUE_DB") }
         if let host { configuration.host = host }
         if let port {
             guard (0...65_535).contains(port) else { throw ConfigurationError("--port must be in 0...65535") }

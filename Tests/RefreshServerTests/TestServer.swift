@@ -117,7 +117,7 @@ func withServer(store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady
                 _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void) async throws {
     let owned = try store ?? TestStore()
     defer { if store == nil { owned.remove() } }
-    var configuration = ServerConfiguration(databasePath: owned.path, host: "127.0.0.1", port: 0, adminToken: adminToken)
+    var configuration = ServerConfiguration(database: owned.path, host: "127.0.0.1", port: 0, adminToken: adminToken)
     configure(&configuration)
     var logger = logs?.logger ?? Logger(label: "oncue.test")
     if logs == nil { logger.logLevel = .critical }

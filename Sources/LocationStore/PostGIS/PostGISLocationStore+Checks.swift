@@ -45,3 +45,11 @@ extension PostGISLocationStore {
         return problems
     }
 }
+
+extension PostGISLocationStore {
+    /// Rows this database has returned to queries since statistics were reset (`pg_stat_database.tup_returned`):
+    /// tests use it to see which server, a primary or a standby, answered an index build.
+    public func tuplesReturned() async throws -> Int64 {
+        try await rows("SELECT tup_returned FROM pg_stat_database WHERE datname = current_database()").first?.decode(Int64.self) ?? 0
+    }
+}

@@ -223,3 +223,26 @@ extension PostGISLocationStore {
         await store.close()
     }
 }
+
+extension PostGISLocationStore {
+    /// Calls `onChange` with the new store version each time a change commits anywhere, until the task is cancelled
+    /// or the connection fails (then it throws, and the caller reconnects). PostgreSQL delivers `NOTIFY` only on
+    /// the primary: a hot standby cannot `LISTEN`.
+    public func listenForChanges(_ onChange: @Sendable (Int64) -> Void) async throws {
+        do {
+            try await connection.listen(on: PostGISSchema.changeChannel) { notifications in
+                for try await notification in notifications { onChange(Int64(notification.payload) ?? 0) }
+            }
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+    }
+}
+
+extension LocationStore {
+    /// The store's change counter: PostGIS's version row; nil for a SQLite file, whose only writer is this process.
+    public func changeVersion() async throws -> Int64? {
+        guard let postgis = self as? PostGISLocationStore else { return nil }
+        return try await postgis.storeVersion()
+    }
+}

@@ -6,7 +6,7 @@ import NIOCore
 /// The admin routes that read or edit the store directly: the import log and networks.
 /// Every store call runs on the blocking-work thread with its own connection.
 struct AdminStoreRoutes: Sendable {
-    let databasePath: String
+    let access: StoreAccess
     let bodies: RequestBodyReader
     let reloader: IndexReloader
 
@@ -31,10 +31,8 @@ struct AdminStoreRoutes: Sendable {
             }
             limit = value
         }
-        let path = databasePath, count = limit
-        let records = try await BlockingWorkExecutor.storeAccess.run {
-            try SQLiteLocationStore(path: path, readOnly: true).imports(limit: count)
-        }
+        let count = limit
+        let records = try await access.withReader { try await $0.imports(limit: count) }
         return try AdminJSON.response(ImportList(imports: records))
     }
 
@@ -43,10 +41,7 @@ struct AdminStoreRoutes: Sendable {
         guard let id = Int64(text), id > 0 else {
             throw APIError.badRequest("invalid_parameter", "import id must be a positive integer", field: "id")
         }
-        let path = databasePath
-        let record = try await BlockingWorkExecutor.storeAccess.run {
-            try SQLiteLocationStore(path: path, readOnly: true).importRecord(id: id)
-        }
+        let record = try await access.withReader { try await $0.importRecord(id: id) }
         guard let record else { throw APIError.notFound("no import \(id)") }
         return try AdminJSON.response(record)
     }
@@ -66,10 +61,7 @@ struct AdminStoreRoutes: Sendable {
         }
         let network = Network(id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
                               defaultRadiusMeters: body.defaultRadiusMeters)
-        let path = databasePath
-        try await BlockingWorkExecutor.storeAccess.run {
-            try SQLiteLocationStore(path: path).upsertNetwork(network)
-        }
+        try await access.withPrimary { try await $0.upsertNetwork(network) }
         // Radius defaults and large-area flags are baked into the index.
         reloader.scheduleReload()
         return try AdminJSON.response(network)
@@ -82,11 +74,9 @@ struct AdminStoreRoutes: Sendable {
         guard !alias.isEmpty, alias.utf8.count <= 200, !Network.aliasKey(alias).isEmpty else {
             throw APIError.badRequest("invalid_field", "field 'alias' must contain letters or digits, at most 200 bytes", field: "alias")
         }
-        let path = databasePath
-        let known = try await BlockingWorkExecutor.storeAccess.run { () throws -> Bool in
-            let store = try SQLiteLocationStore(path: path)
-            guard try store.network(id: id) != nil else { return false }
-            try store.addAlias(alias, networkId: id)
+        let known = try await access.withPrimary { store -> Bool in
+            guard try await store.network(id: id) != nil else { return false }
+            try await store.addAlias(alias, networkId: id)
             return true
         }
         guard known else { throw APIError.notFound("no network '\(id)'") }

@@ -12,7 +12,7 @@ import Synchronization
 /// transaction, answer the report, and have the serving index rebuilt if the import committed.
 /// With `Prefer: respond-async` the answer is 202 with a job to follow at `GET /admin/jobs/{id}`.
 struct ImportRoute: Sendable {
-    let databasePath: String
+    let access: StoreAccess
     let upload: ImportUpload
     let reloader: IndexReloader
     let metrics: ServerMetrics
@@ -83,14 +83,12 @@ struct ImportRoute: Sendable {
     /// Imports the staged file on the blocking-work thread; a committed import has the index rebuilt.
     private func runImport(_ staged: ImportUpload.Staged, fileName: String, options: ImportOptions, logger: Logger,
                            progress: (@Sendable (ImportProgress) -> Void)?) async throws -> ImportReport {
-        let path = databasePath
         let report: ImportReport
         do {
-            report = try await BlockingWorkExecutor.rebuilds.run {
-                let store = try SQLiteLocationStore(path: path)
+            report = try await access.withPrimary(long: true) { store in
                 var input = try ImportInput.file(staged.path)
                 input.name = fileName
-                let importer = ChainImporter(store: store, options: options)
+                let importer = try ChainImport.importer(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }
                 return try await importer.run([input])
             }

@@ -5,7 +5,9 @@ import Logging
 public enum EnvironmentSettings {
     /// Every variable with what it sets, for `--help` and the README.
     public static let documented: [(name: String, meaning: String)] = [
-        ("ONCUE_DB", "path of the SQLite store (--db)"),
+        ("ONCUE_DB", "the store: a SQLite file or a postgres:// URL (--db)"),
+        ("ONCUE_DB_READ", "a hot standby's postgres:// URL for index builds and read-only routes (--db-read)"),
+        ("ONCUE_STORE_POLL_SECONDS", "seconds between checks of a PostGIS store's version (--store-poll-seconds, default 5)"),
         ("ONCUE_HOST", "address to bind (--host, default 127.0.0.1)"),
         ("ONCUE_PORT", "TCP port (--port, default 8080)"),
         ("ONCUE_ADMIN_TOKEN", "bearer token enabling /admin/* (unset: admin API disabled)"),
@@ -22,7 +24,14 @@ public enum EnvironmentSettings {
 
     /// Reads a whole configuration from variables alone; `oncue serve` overlays its flags on this.
     public static func configuration(from environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
-        var configuration = ServerConfiguration(databasePath: environment["ONCUE_DB"] ?? "")
+        var configuration = ServerConfiguration(database: environment["ONCUE_DB"] ?? "")
+        configuration.readDatabase = nonEmpty(environment["ONCUE_DB_READ"])
+        if let poll = nonEmpty(environment["ONCUE_STORE_POLL_SECONDS"]) {
+            guard let seconds = Double(poll), seconds >= 0.1, seconds <= 3_600 else {
+                throw ConfigurationError("ONCUE_STORE_POLL_SECONDS must be a number of seconds in [0.1, 3600]")
+            }
+            configuration.storePollSeconds = seconds
+        }
         if let host = nonEmpty(environment["ONCUE_HOST"]) { configuration.host = host }
         if let port = try integer(environment, "ONCUE_PORT", in: 0...65_535) { configuration.port = port }
         configuration.adminToken = try adminToken(token: environment["ONCUE_ADMIN_TOKEN"], file: environment["ONCUE_ADMIN_TOKEN_FILE"])

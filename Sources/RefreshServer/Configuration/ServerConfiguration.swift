@@ -3,8 +3,12 @@ import Logging
 
 /// Everything `oncue serve` can be told, from flags or environment variables.
 public struct ServerConfiguration: Sendable, Hashable {
-    /// Path of the SQLite store the index is built from and imports are written to.
-    public var databasePath: String
+    /// The store the index is built from and imports are written to: a SQLite file or a `postgres://` URL.
+    public var database: String
+    /// A read replica (a hot standby's URL) for index builds and read-only admin routes; writes go to `database`.
+    public var readDatabase: String?
+    /// Seconds between checks of the store's version (PostGIS): a missed `NOTIFY` delays a rebuild by at most this.
+    public var storePollSeconds: Double = 5
     /// Address to bind; only loopback by default so that a server is never exposed by accident.
     public var host: String
     /// TCP port; 0 picks a free one (tests).
@@ -42,11 +46,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     public static let defaultMaxBodyBytes = 64 * 1024
     public static let defaultMaxImportBytes = 256 * 1024 * 1024
 
-    public init(databasePath: String, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
+    public init(database: String, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
                 maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes,
                 rateLimit: RateLimit? = RateLimit(requestsPerSecond: 50, burst: 100), clientIPHeader: String? = nil,
                 logLevel: Logger.Level = .info, temporaryDirectory: String = NSTemporaryDirectory()) {
-        self.databasePath = databasePath
+        self.database = database
         self.host = host
         self.port = port
         self.adminToken = adminToken

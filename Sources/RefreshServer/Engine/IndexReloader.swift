@@ -7,22 +7,44 @@ import Synchronization
 
 /// Loads the serving index when the server starts and rebuilds it whenever the store changes.
 ///
-/// Rebuild requests that arrive while a rebuild runs are coalesced into one more rebuild, so a
-/// burst of imports costs at most two builds. The engine swaps snapshots atomically, so requests
-/// keep being answered from the old index until the new one is installed.
+/// Rebuild requests that arrive while a rebuild runs are coalesced into one more rebuild, so a burst of imports costs
+/// at most two builds. The engine swaps snapshots atomically, so requests keep being answered from the old index until
+/// the new one is installed.
+///
+/// With a PostGIS store many replicas share the database: each listens for the `NOTIFY` every committed change sends
+/// (on the primary; a standby cannot `LISTEN`), and also polls the store's version row, so that a notification lost
+/// with a dropped connection only delays a rebuild. A rebuild that reads from a standby first waits until the standby
+/// has replayed the version it was told about. When the database cannot be reached the last index keeps serving and
+/// `/readyz` says so.
 public final class IndexReloader: Service, Sendable {
     private let engine: RegionRefreshEngine
-    private let databasePath: String
+    private let access: StoreAccess
     private let metrics: ServerMetrics
     private let catalog: NetworkCatalog
     private let logger: Logger
+    private let pollSeconds: Double
     private let requests: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let generation = Atomic<Int>(0)
+    private let state = Mutex(State())
 
-    init(engine: RegionRefreshEngine, databasePath: String, metrics: ServerMetrics, catalog: NetworkCatalog, logger: Logger) {
+    /// What `/readyz` and `/metrics` tell about the index and the store.
+    public struct State: Sendable {
+        /// The store version the serving index was built from (PostGIS), and when it was built.
+        public var indexVersion: Int64?
+        public var builtAt: Date?
+        /// The newest version announced or seen; a rebuild is due while it exceeds `indexVersion`.
+        public var knownVersion: Int64?
+        /// Since when the store could not be reached (nil: it answers).
+        public var unreachableSince: Date?
+        public var lastError: String?
+    }
+
+    init(engine: RegionRefreshEngine, access: StoreAccess, pollSeconds: Double, metrics: ServerMetrics, catalog: NetworkCatalog,
+         logger: Logger) {
         self.engine = engine
-        self.databasePath = databasePath
+        self.access = access
+        self.pollSeconds = pollSeconds
         self.metrics = metrics
         self.catalog = catalog
         self.logger = logger
@@ -32,45 +54,181 @@ public final class IndexReloader: Service, Sendable {
     /// How many rebuilds have been installed; tests wait on it.
     public var completedReloads: Int { generation.load(ordering: .acquiring) }
 
+    public var current: State { state.withLock { $0 } }
+
     /// Asks for a rebuild; returns at once.
     func scheduleReload() { continuation.yield() }
 
     public func run() async throws {
-        // The first load is not optional: without it the server can only answer 503.
-        try await reload()
+        try await firstLoad()
         await withGracefulShutdownHandler {
-            for await _ in requests {
-                do { try await reload() } catch {
-                    // The old index keeps serving; the next import retries.
-                    logger.error("index rebuild failed; the previous index keeps serving", metadata: ["error": "\(error)"])
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.rebuildOnRequest() }
+                if self.access.isPostgres {
+                    group.addTask { await self.listen() }
+                    group.addTask { await self.poll() }
                 }
+                // The rebuild loop ends at shutdown (its stream finishes); the others are cancelled with it.
+                await group.next()
+                group.cancelAll()
             }
         } onGracefulShutdown: { [continuation] in
             continuation.finish()
         }
     }
 
+    /// The first index, retried while the store cannot be reached: a replica that starts before its database comes up
+    /// answers 503 on `/readyz` until it can serve, rather than exiting.
+    private func firstLoad() async throws {
+        var delay = 0.5
+        while true {
+            do {
+                try await reload()
+                return
+            } catch let error as StoreError {
+                guard case .unreachable = error else { throw error }
+                markUnreachable(error)
+                logger.warning("the store cannot be reached; retrying", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
+                try await Task.sleep(for: .seconds(delay))
+                delay = min(delay * 2, 30)
+            } catch let error as APIError where error.code == "store_unavailable" {
+                logger.warning("the store cannot be reached; retrying", metadata: ["retry_seconds": "\(delay)"])
+                try await Task.sleep(for: .seconds(delay))
+                delay = min(delay * 2, 30)
+            }
+        }
+    }
+
+    private func rebuildOnRequest() async {
+        for await _ in requests {
+            do { try await reload() } catch {
+                // The old index keeps serving; the next change or poll retries.
+                logger.error("index rebuild failed; the previous index keeps serving", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// `LISTEN` on the primary for committed changes, reconnecting with backoff when the connection drops.
+    private func listen() async {
+        var delay = 0.5
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            do {
+                try await access.listen { [self] version in
+                    self.announced(version)
+                }
+            } catch {
+                if Task.isCancelled { return }
+                // A connection that held for a while starts the backoff over.
+                if ContinuousClock.now - started > .seconds(30) { delay = 0.5 }
+                logger.warning("lost the LISTEN connection; reconnecting", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 30)
+            // Changes made while nobody listened: the poll would find them, but only after its interval.
+            if let version = try? await access.withReader({ try await $0.changeVersion() }) { announced(version) }
+        }
+    }
+
+    /// Reads the store's version every `pollSeconds`: catches a notification lost while the listener was down, and
+    /// tells whether the store can be reached at all.
+    private func poll() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(pollSeconds))
+            if Task.isCancelled { return }
+            do {
+                let version = try await access.withReader { try await $0.changeVersion() }
+                markReachable()
+                if let version { announced(version) }
+            } catch {
+                markUnreachable(error)
+            }
+        }
+    }
+
+    /// A version announced by `NOTIFY` or seen by the poll: newer than the index's, it asks for a rebuild.
+    private func announced(_ version: Int64) {
+        let due = state.withLock { s -> Bool in
+            s.knownVersion = max(s.knownVersion ?? 0, version)
+            return version > (s.indexVersion ?? 0)
+        }
+        if due { scheduleReload() }
+    }
+
     private func reload() async throws {
-        let engine = engine, path = databasePath, catalog = catalog
+        let engine = engine, catalog = catalog
+        let wanted = state.withLock { $0.knownVersion }
         do {
-            // The store is closed before the index goes live: its memory-mapped pages (the whole file, once read)
-            // leave the resident set before /readyz says ready, so what is resident then is the index's.
-            let (index, networks) = try await BlockingWorkExecutor.rebuilds.run {
-                let store = try SQLiteLocationStore(path: path, readOnly: true)
-                return (try await engine.buildIndex(from: store), try store.networks())
+            // The store is closed before the index goes live: a SQLite file's memory-mapped pages leave the resident
+            // set before /readyz says ready, so what is resident then is the index's.
+            let (index, networks, version) = try await access.withReader(long: true) { store in
+                // A standby may lag the primary that announced the version: wait (bounded) until it has replayed it.
+                var version = try await store.changeVersion()
+                if let wanted, let seen = version, seen < wanted {
+                    for _ in 0..<100 where (version ?? wanted) < wanted {
+                        try await Task.sleep(for: .milliseconds(50))
+                        version = try await store.changeVersion()
+                    }
+                }
+                return (try await engine.buildIndex(from: store), try await store.networks(), version)
             }
             engine.install(index)
             catalog.update(networks)
             let info = index.info
-            metrics.indexLoaded(info)
+            state.withLock { s in
+                s.indexVersion = version
+                s.builtAt = info.builtAt
+                s.knownVersion = max(s.knownVersion ?? 0, version ?? 0)
+                s.unreachableSince = nil
+                s.lastError = nil
+            }
+            metrics.indexLoaded(info, storeVersion: version)
             generation.add(1, ordering: .releasing)
             logger.info("index loaded", metadata: [
                 "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
                 "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
+                "store_version": .string(version.map(String.init) ?? "-"),
             ])
         } catch {
             metrics.indexLoadFailed()
+            markUnreachable(error)
             throw error
         }
+    }
+
+    private func markReachable() {
+        state.withLock { s in
+            s.unreachableSince = nil
+            s.lastError = nil
+        }
+        metrics.storeReachable(true)
+    }
+
+    private func markUnreachable(_ error: any Error) {
+        let unreachable: Bool
+        if case StoreError.unreachable = error { unreachable = true } else {
+            unreachable = (error as? APIError)?.code == "store_unavailable"
+        }
+        guard unreachable else { return }
+        state.withLock { s in
+            if s.unreachableSince == nil { s.unreachableSince = Date() }
+            s.lastError = "\(error)"
+        }
+        metrics.storeReachable(false)
+    }
+}
+
+extension StoreAccess {
+    /// Listens for committed changes on the primary (PostGIS only), until cancelled or the connection fails.
+    func listen(_ onChange: @Sendable @escaping (Int64) -> Void) async throws {
+        guard case .postgres(let url) = primary else { return }
+        let store = try await PostGISLocationStore.open(url, readOnly: true, logger: logger)
+        do {
+            try await store.listenForChanges(onChange)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 }

@@ -31,6 +31,9 @@ public final class ServerMetrics: Sendable {
 
     struct IndexState {
         var info: LocationIndex.Info?
+        /// The store version the serving index was built from (PostGIS), and whether the store answered last time.
+        var storeVersion: Int64?
+        var storeUp = true
         var reloads: [String: Int] = [:]
         var imports: [String: Int] = [:]
         var importedRows: Int = 0
@@ -66,12 +69,16 @@ public final class ServerMetrics: Sendable {
 
     func rateLimited() { limited.add(1, ordering: .relaxed) }
 
-    func indexLoaded(_ info: LocationIndex.Info) {
+    func indexLoaded(_ info: LocationIndex.Info, storeVersion: Int64? = nil) {
         index.withLock {
             $0.info = info
+            $0.storeVersion = storeVersion
+            $0.storeUp = true
             $0.reloads["success", default: 0] += 1
         }
     }
+
+    func storeReachable(_ up: Bool) { index.withLock { $0.storeUp = up } }
 
     func indexLoadFailed() { index.withLock { $0.reloads["failure", default: 0] += 1 } }
 
@@ -127,7 +134,15 @@ public final class ServerMetrics: Sendable {
             out.sample("oncue_index_built_timestamp_seconds", [:], info.builtAt.timeIntervalSince1970)
             out.header("oncue_index_bytes", "Approximate memory of the serving index.", type: "gauge")
             out.sample("oncue_index_bytes", [:], Double(info.approximateBytes))
+            out.header("oncue_index_age_seconds", "Seconds since the serving index was built.", type: "gauge")
+            out.sample("oncue_index_age_seconds", [:], Date().timeIntervalSince(info.builtAt))
         }
+        if let version = state.storeVersion {
+            out.header("oncue_index_store_version", "The store version (PostGIS) the serving index was built from.", type: "gauge")
+            out.sample("oncue_index_store_version", [:], Double(version))
+        }
+        out.header("oncue_store_up", "1 when the store answered the last check; 0 while the last index keeps serving without it.", type: "gauge")
+        out.sample("oncue_store_up", [:], state.storeUp ? 1 : 0)
         out.header("oncue_index_reloads_total", "Index rebuilds, by result.", type: "counter")
         for result in ["success", "failure"] {
             out.sample("oncue_index_reloads_total", ["result": result], Double(state.reloads[result] ?? 0))

@@ -12,6 +12,7 @@ struct PublicRoutes: Sendable {
     let metrics: ServerMetrics
     let bodies: RequestBodyReader
     let openAPI: ByteBuffer
+    let reloader: IndexReloader
 
     private static let json: HTTPFields = [.contentType: "application/json"]
 
@@ -21,12 +22,18 @@ struct PublicRoutes: Sendable {
 
     func readyz(_ request: Request, context: ServerContext) throws -> Response {
         guard let info = engine.index?.info else { throw RegionRefreshError.notReady }
-        var w = JSONWriter(capacity: 128)
+        let state = reloader.current
+        var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.key("status"); w.string("ready")
         w.key("locations"); w.int(info.locationCount)
         w.key("networks"); w.int(info.networkCount)
         w.key("built_at"); w.string(ISO8601DateFormatter().string(from: info.builtAt))
+        w.key("index_age_seconds"); w.number((Date().timeIntervalSince(info.builtAt) * 10).rounded() / 10)
+        w.key("store_version"); if let v = state.indexVersion { w.int(Int(v)) } else { w.null() }
+        // Ready even while the store is down: the last index keeps serving, and this says since when it is alone.
+        w.key("store"); w.string(state.unreachableSince == nil ? "reachable" : "unreachable")
+        if let since = state.unreachableSince { w.key("store_unreachable_since"); w.string(ISO8601DateFormatter().string(from: since)) }
         w.endObject()
         return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: w.buffer))
     }

@@ -1,0 +1,156 @@
+import Foundation
+import Geo
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocationStore
+import Logging
+import NIOCore
+@testable import RefreshServer
+import Testing
+
+/// Services these tests need, as scripts/test.sh and CI provide them.
+enum PostgresServers {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+    static var required: Bool { environment["ONCUE_SERVICES"] == "required" }
+    static var primary: PostgresURL? { environment["ONCUE_POSTGRES_URL"].flatMap { try? PostgresURL($0) } }
+    static var standby: PostgresURL? { environment["ONCUE_POSTGRES_STANDBY_URL"].flatMap { try? PostgresURL($0) } }
+
+    /// A database of its own on the primary, with an empty OnCue store; dropped by `drop`.
+    static func createStore() async throws -> PostgresURL {
+        let server = try #require(primary, "ONCUE_POSTGRES_URL is not set: start PostgreSQL with scripts/postgres.sh start")
+        let name = "oncue_replica_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        try await PostGISLocationStore.execute(on: server, "CREATE DATABASE \(name)")
+        let url = server.with(database: String(name))
+        let store = try await PostGISLocationStore.create(url)
+        try await store.upsertNetwork(Network(id: "costco", name: "Costco", category: "wholesale"))
+        _ = try await store.upsert([Location(networkId: "costco", externalId: "sf", name: "Costco SF",
+                                             coordinate: Coordinate(uncheckedLatitude: 37.77, longitude: -122.413))])
+        await store.close()
+        return url
+    }
+
+    static func drop(_ url: PostgresURL) async {
+        guard let server = primary else { return }
+        try? await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)")
+    }
+
+    static func server(_ url: PostgresURL, read: PostgresURL? = nil) throws -> ServerBuilder.Built {
+        var configuration = ServerConfiguration(database: url.description, host: "127.0.0.1", port: 0, adminToken: adminToken)
+        configuration.readDatabase = read?.description
+        configuration.rateLimit = nil
+        configuration.storePollSeconds = 5
+        var logger = Logger(label: "oncue.test")
+        logger.logLevel = .critical
+        return try ServerBuilder.build(configuration: configuration, logger: logger)
+    }
+}
+
+@Suite("Replicas on PostGIS", .serialized,
+       .enabled(if: PostgresServers.primary != nil || PostgresServers.required))
+struct ReplicaTests {
+    static let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
+
+    /// Until `deadline`, asks `client` for the Manhattan regions; returns when they include the imported network.
+    static func waitForTarget(_ port: Int, within deadline: Duration) async throws -> Duration? {
+        let started = ContinuousClock.now
+        let client = TestClient(host: "127.0.0.1", port: port)
+        client.connect()
+        defer { Task { try? await client.shutdown() } }
+        while ContinuousClock.now - started < deadline {
+            let response = try await client.post("/v1/region-refresh", headers: [.contentType: "application/json"], body: ByteBuffer(string: query))
+            if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") { return ContinuousClock.now - started }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    @Test("an import through replica A is served by replica B within 2 s, with no failed request under load")
+    func twoReplicas() async throws {
+        let url = try await PostgresServers.createStore()
+        defer { Task { await PostgresServers.drop(url) } }
+        let a = try PostgresServers.server(url), b = try PostgresServers.server(url)
+        try await a.application.test(.live) { clientA in
+            try await b.application.test(.live) { clientB in
+                try await waitForReload(a, count: 1)
+                try await waitForReload(b, count: 1)
+                let portB = try #require(clientB.port)
+                let stop = StopFlag()
+                let load = Task {
+                    try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                        for _ in 0..<3 {
+                            group.addTask {
+                                let reader = TestClient(host: "127.0.0.1", port: portB)
+                                reader.connect()
+                                defer { Task { try? await reader.shutdown() } }
+                                var ok = 0, failed = 0
+                                while !stop.isSet {
+                                    let response = try await reader.post("/v1/region-refresh", headers: [.contentType: "application/json"],
+                                                                         body: ByteBuffer(string: Self.query))
+                                    if response.status == .ok { ok += 1 } else { failed += 1 }
+                                }
+                                return (ok, failed)
+                            }
+                        }
+                        var total = (0, 0)
+                        for try await r in group { total = (total.0 + r.0, total.1 + r.1) }
+                        return total
+                    }
+                }
+                let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
+                let imported = try await clientA.send(.post, "/admin/imports?network=target&category=grocery", headers: headers,
+                                                      body: ImportSwapTests.manhattanCSV(count: 400), json: false)
+                #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
+                let seen = try await Self.waitForTarget(portB, within: .seconds(10))
+                stop.set()
+                let (ok, failed) = try await load.value
+                let delay = try #require(seen, "replica B never served the import")
+                #expect(delay <= .seconds(2), "replica B took \(delay)")
+                #expect(failed == 0 && ok > 0, "\(failed) failed of \(ok + failed) requests on replica B")
+                let ready = try await clientB.send(.get, "/readyz")
+                #expect(ready.json?["store"]?.string == "reachable" && (ready.json?["store_version"]?.int ?? 0) >= 2)
+            }
+        }
+        await PostgresServers.drop(url)
+    }
+
+    @Test("with --db-read on a hot standby: the index is read from the standby once it has replayed the import",
+          .enabled(if: PostgresServers.standby != nil || PostgresServers.required))
+    func standby() async throws {
+        let standbyServer = try #require(PostgresServers.standby, "ONCUE_POSTGRES_STANDBY_URL is not set: scripts/postgres.sh start-standby")
+        let url = try await PostgresServers.createStore()
+        let readURL = standbyServer.with(database: url.database)
+        // The standby replays the CREATE DATABASE and the schema; wait until it can open the store.
+        var opened: (any LocationStore)?
+        for _ in 0..<100 where opened == nil {
+            opened = try? await StoreAddress.postgres(readURL).open(readOnly: true)
+            if opened == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let standbyStore = try #require(opened, "the standby never showed the new database")
+        await standbyStore.close()
+        let replica = try PostgresServers.server(url, read: readURL)
+        try await replica.application.test(.live) { client in
+            try await waitForReload(replica, count: 1)
+            let before = try await Self.rowsRead(readURL)
+            let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
+            let imported = try await client.send(.post, "/admin/imports?network=target", headers: headers,
+                                                 body: ImportSwapTests.manhattanCSV(count: 300), json: false)
+            #expect(imported.status == 200)
+            let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(10))
+            #expect(seen != nil, "the replica never served the import")
+            // The rebuild read every location (301) from the standby.
+            #expect(try await Self.rowsRead(readURL) - before >= 301)
+            let listed = try await client.send(.get, "/admin/imports", headers: .admin)
+            #expect(listed.json?["imports"]?.array?.count == 1, "read-only admin routes read the standby too")
+        }
+        await PostgresServers.drop(url)
+    }
+
+    /// Rows the database at `url` has returned to queries so far.
+    static func rowsRead(_ url: PostgresURL) async throws -> Int64 {
+        let store = try await PostGISLocationStore.open(url, readOnly: true)
+        let rows = try await store.tuplesReturned()
+        await store.close()
+        return rows
+    }
+}

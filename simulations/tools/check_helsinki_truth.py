@@ -13,7 +13,7 @@ Exits 1 if a truth visit fails.
 
     python3 simulations/tools/check_helsinki_truth.py [--radius 100] [--accuracy 10] [--min-dwell 120] [--list-all]
 """
-import argparse, csv, datetime, json, math, pathlib, re, sys, xml.etree.ElementTree as ET
+import argparse, csv, datetime, json, math, pathlib, re, sys, unicodedata, xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 R = 6371008.8
@@ -34,9 +34,10 @@ def fmt_t(t):
 
 
 def network_id(brand):
-    # Network.slug: ASCII letters/digits, runs of anything else become one dash, apostrophes vanish.
-    s = re.sub(r"[’']", "", brand.lower())
-    return "-".join(p for p in re.split(r"[^a-z0-9]+", s) if p)
+    # Network.slug: letters and digits (accents folded), runs of anything else become one dash, apostrophes vanish.
+    s = "".join(c for c in unicodedata.normalize("NFKD", brand.lower()) if not unicodedata.combining(c))
+    s = re.sub(r"[’']", "", s)
+    return "-".join(p for p in re.split(r"[^\w]+|_", s) if p)
 
 
 def stays(path, lat, lon, limit, min_dwell):

@@ -73,7 +73,7 @@ final class VirtualLocationManager {
                           cosRadius: Unit.cosOf(meters: r), cosInner: Unit.cosOf(meters: r - c), cosOuter: Unit.cosOf(meters: r + c))
         // iOS knows the state at its last position and reports only later crossings; Android's initial trigger
         // looks at the next check.
-        if !os.initialTriggerEntry, let seen = clock.lastCheckedFix { m.inside = currentlyInside(m, seen) }
+        if !os.initialTriggerEntry, let seen = clock.lastCheckedFix { m.inside = initiallyInside(m, seen) }
         regions.append(m)
         return true
     }
@@ -95,6 +95,12 @@ final class VirtualLocationManager {
         case .cushion: answer = dot >= m.cosInner ? true : dot <= m.cosOuter ? false : nil
         }
         queue.push(now + delay(), .state(regionKey: key, inside: answer))
+    }
+
+    /// The state a new region starts in. With a cushion, only a position past it counts as inside: within the
+    /// cushion the OS cannot tell, and a later move past it is an entry like any other.
+    private func initiallyInside(_ m: Monitored, _ fix: PhoneFix) -> Bool {
+        mode == .cushion ? fix.unit.dot(m.unit) >= m.cosInner : currentlyInside(m, fix)
     }
 
     private func currentlyInside(_ m: Monitored, _ fix: PhoneFix) -> Bool {
@@ -165,7 +171,7 @@ final class VirtualLocationManager {
         let t = fix.time
         for i in regions.indices {
             guard let inside = regions[i].inside else {
-                let now = currentlyInside(regions[i], fix)
+                let now = os.initialTriggerEntry ? currentlyInside(regions[i], fix) : initiallyInside(regions[i], fix)
                 regions[i].inside = now
                 if now && os.initialTriggerEntry { entered(i, at: t, queue: &queue) }
                 continue

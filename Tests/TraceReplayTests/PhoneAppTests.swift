@@ -195,4 +195,40 @@ import Testing
         #expect(r.notifications.isEmpty)
         #expect(r.events.contains { $0.kind == .exit && $0.detail == "wide" })
     }
+
+    @Test func gpsConfirmsTheStayBeforeTheCard() async throws {
+        // +gps on the ideal OS: a 100 m store region starts the app's GPS; the card needs 60 s within the 25 m footprint
+        // (+10 m: the trace has no accuracy of its own). Pass the store at 1.5 m/s (47 s within 35 m), turn back 400 m
+        // on at 1 m/s, and stay at the store 5 minutes.
+        var sc = try Hand.idealScenario()
+        sc.groundTruth.storeRadiusMeters = 25
+        var pts: [(Double, Double)] = []
+        for i in 0...400 { pts.append((Double(i), -200 + 1.5 * Double(i))) }      // -200 m → +400 m
+        for i in 1...400 { pts.append((400 + Double(i), 400 - Double(i))) }       // back to 0 m at t = 800
+        for i in 1...300 { pts.append((800 + Double(i), 0)) }                     // stay 5 min
+        let stores = [Hand.store("a", north: 0)]
+        let run = try await run(Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
+                                refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let r = run.runs[0]
+        #expect(run.moments.count == 1)
+        #expect(r.notifications.count == 1 && r.metrics.precision == 1)
+        let n = try #require(r.notifications.first)
+        #expect(n.trigger == .gps)
+        // Back within 35 m at t = 765: 60 s there is t = 825.
+        #expect(n.time - 1_000_000 == 825)
+        // GPS on from the entry at -99.5 m (t = 67) until 110 m past the centre (t = 207), and again from the re-entry
+        // at 100 m (t = 700) until the card (t = 825).
+        #expect(r.metrics.gpsSeconds == (207 - 67) + (825 - 700))
+    }
+
+    @Test func refreshesWaitForTheMinimumInterval() async throws {
+        var sc = try Hand.idealScenario()
+        sc.app.minRefreshIntervalSeconds = 1_800
+        let drive = Hand.trace((0...720).map { (Double($0) * 10, Double($0) * 100) })   // 72 km in 2 h
+        let stores = (0..<40).map { Hand.store("s\($0)", north: Double($0) * 2_000) }
+        let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: sc)
+        let times = run.runs[0].events.filter { $0.kind == .refreshRequest }.map(\.time)
+        #expect(times.count == 5, "at 0, 30, 60, 90 and 120 min")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1_800 })
+    }
 }

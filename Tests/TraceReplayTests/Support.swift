@@ -83,7 +83,7 @@ enum Hand {
     static let wallet = Wallet(cards: [.init(networkId: "acme", name: "Acme")])
 
     /// A deterministic ideal-fix iOS scenario (no noise, no dropouts, fences checked at every fix, fixed 5 s detection
-    /// delay, instant network).
+    /// delay, instant network, the card posted at once).
     static func iosExact() throws -> Scenario {
         var s = try Scenario.profile("ios")
         s.fixes = .exact
@@ -92,6 +92,7 @@ enum Hand {
         s.os.detectionDelayMaxSeconds = 5
         s.os.fenceCheckMovingSeconds = 0
         s.os.fenceCheckStationarySeconds = 0
+        s.app.confirmSeconds = 0
         return s
     }
 

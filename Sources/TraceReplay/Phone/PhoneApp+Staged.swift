@@ -16,6 +16,10 @@ extension PhoneApp {
         let distance = here.meters(to: centre)
         recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: wide.region.id, network: wide.region.networkId,
                                    distance: (distance * 10).rounded() / 10, detail: String(format: "accuracy %.0f m", accuracy)))
+        if strategy.gps {
+            startSession(wide, key: wideKey, at: time)
+            return
+        }
         let smallKey = "small|" + wideKey
         guard monitored[smallKey] == nil else { return }
         var small = wide.region

@@ -41,9 +41,15 @@ final class PhoneApp {
     /// Cards scheduled with the confirmation delay, by region key, until posted or withdrawn.
     private var scheduled: [String: (token: Int, region: Region, role: MonitoredInterval.Role, trigger: CardNotification.Trigger)] = [:]
     private var nextToken = 0
+    /// `+gps`: stores the app is following with its own GPS, by region key.
+    var sessions: [String: GPSSession] = [:]
+    var gpsOnSince: Double?
+    /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
+    let storePositions: [String: Unit]
 
     init(strategy: Strategy, scenario: Scenario, wallet: Wallet, manager: VirtualLocationManager, refresher: (any RegionRefreshing)?,
-         recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double) {
+         recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: Unit] = [:]) {
+        self.storePositions = storePositions
         self.strategy = strategy
         self.scenario = scenario
         self.wallet = wallet
@@ -94,6 +100,7 @@ final class PhoneApp {
             return moved >= threshold && fix.time - last.time >= interval
         }
         if let retryAt { return fix.time >= retryAt }
+        if fix.time - last.time < scenario.app.minRefreshIntervalSeconds { return false }
         return moved >= threshold || fix.time - last.time >= interval
     }
 
@@ -218,6 +225,10 @@ final class PhoneApp {
     /// Posts the card now, or schedules it after the confirmation delay (a second report while one is scheduled
     /// changes nothing).
     func post(_ w: Watched, key: String, trigger: CardNotification.Trigger, at time: Double, queue: inout EventQueue) {
+        if strategy.gps {
+            startSession(w, key: key, at: time)
+            return
+        }
         let delay = scenario.app.confirmSeconds
         guard delay > 0 else {
             notify(w.region, trigger: trigger, at: time)
@@ -321,8 +332,9 @@ final class PhoneApp {
         for region in oracleRegions { start(region, key: Self.key(region, .store), role: .store, at: time, queue: &queue) }
     }
 
-    /// Closes the monitored intervals at the end of the trace.
+    /// Closes the monitored intervals (and GPS) at the end of the trace.
     func finish(at time: Double) {
+        for key in sessions.keys.sorted() { endSession(key, at: time, reason: "trace ended") }
         for key in monitored.keys.sorted() {
             let w = monitored[key]!
             recorder.stopped(w.region, key: key, role: w.role, at: time, final: true)

@@ -93,6 +93,7 @@ public struct CardNotification: Sendable, Hashable, Codable {
         case state = "state answer"
         case storeRegion = "store region entry"
         case appFix = "app fix at the store"
+        case gps = "app GPS: stayed at the store"
     }
 
     public var time: Double

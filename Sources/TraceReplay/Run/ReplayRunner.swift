@@ -111,7 +111,7 @@ public enum ReplayRunner {
         let manager = VirtualLocationManager(os: os, seed: seed &+ 1)
         let app = PhoneApp(strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
                            refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
-                           seed: seed &+ 2, traceStart: fixes.first?.time ?? 0)
+                           seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions)
         await simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
         var scoring = input
         scoring.strategy = strategy.name
@@ -138,6 +138,7 @@ public enum ReplayRunner {
                 await drain(fix.time)
                 await app.wake(fix, reason: wake, queue: &queue)
             }
+            app.gpsTick(fix)
             if !queue.isEmpty || app.pendingBubbleExit != nil { await drain(fix.time) }
         }
         await drain(.infinity)

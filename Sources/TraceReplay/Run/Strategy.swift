@@ -1,6 +1,7 @@
 /// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `staged`, and the
-/// references `oracle` and `oracle-os`; `+clamp` registers no region below the OS's reliable minimum radius;
-/// `@N` sets `max_regions` (e.g. `guaranteed+clamp@10`, `staged@16`).
+/// references `oracle` and `oracle-os`; `+clamp` registers no region below the OS's reliable minimum radius; `+gps`
+/// confirms the stay with the app's own GPS before posting the card; `@N` sets `max_regions` (e.g.
+/// `guaranteed+clamp@10`, `staged+gps@16`).
 public struct Strategy: Sendable, Hashable, Codable {
     public enum Threshold: String, Sendable, Codable {
         /// max(largest region radius, 500 m) — the product document.
@@ -38,6 +39,8 @@ public struct Strategy: Sendable, Hashable, Codable {
     public var clamp: Bool
     /// Wide regions wake the app, which then watches the store's own small region until arrival.
     public var staged: Bool
+    /// When the OS reports the person near a store, the app's own GPS decides: the card once they have stayed.
+    public var gps: Bool
 
     public var isOracle: Bool { role != .app }
 
@@ -53,7 +56,7 @@ public struct Strategy: Sendable, Hashable, Codable {
         }
         let words = (parts.first.map(String.init) ?? "").split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         var s = Strategy(name: spec, role: .app, threshold: .server, refreshRegion: false, maxRegions: maxRegions, diff: true,
-                         requestState: true, literal: false, clamp: false, staged: false)
+                         requestState: true, literal: false, clamp: false, staged: false, gps: false)
         switch words.first ?? "" {
         case "document": s.threshold = .fixed; s.diff = false; s.requestState = false; s.literal = true
         case "fixed": s.threshold = .fixed
@@ -66,10 +69,10 @@ public struct Strategy: Sendable, Hashable, Codable {
             throw ScenarioError.invalid("unknown strategy '\(spec)' (expected \(bases.joined(separator: ", ")), optionally +clamp and @N)")
         }
         for modifier in words.dropFirst() {
-            guard modifier == "clamp", s.role == .app else {
-                throw ScenarioError.invalid("strategy '\(spec)': '+\(modifier)' is not a modifier (only +clamp, on app strategies)")
+            guard ["clamp", "gps"].contains(modifier), s.role == .app else {
+                throw ScenarioError.invalid("strategy '\(spec)': '+\(modifier)' is not a modifier (+clamp or +gps, on app strategies)")
             }
-            s.clamp = true
+            if modifier == "clamp" { s.clamp = true } else { s.gps = true }
         }
         if s.isOracle && parts.count == 2 { throw ScenarioError.invalid("strategy '\(spec)': an oracle has no region limit") }
         return s

@@ -15,6 +15,8 @@ public struct StoreCatalog: Sendable {
     public let stores: [CandidateStore]
     /// The footprint of locations without a radius of their own.
     public let storeRadiusMeters: Double
+    /// Each location's position, by id.
+    let positions: [String: Unit]
 
     public init(locations: [Location], storeRadiusMeters: Double) {
         self.storeRadiusMeters = storeRadiusMeters
@@ -22,6 +24,7 @@ public struct StoreCatalog: Sendable {
             CandidateStore(location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
                            unit: Unit(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
         }.sorted { $0.location.id < $1.location.id }
+        positions = Dictionary(stores.map { ($0.location.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the wallet's networks' locations from a store.

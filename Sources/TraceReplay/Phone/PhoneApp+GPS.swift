@@ -24,10 +24,13 @@ extension PhoneApp {
                                    distance: recorder.trueDistance(to: w.region), detail: "GPS on: following the store"))
     }
 
-    /// Every trace fix while GPS is on: the app's fix is the recorded position.
+    /// Every trace fix while GPS is on: the app's fix is the recorded position. "At the store" is within the footprint
+    /// plus the fix's accuracy, counted at most as the nominal accuracy: a coarse fix would stretch the store over the
+    /// pavement outside, and a slow walk-by would stay "inside" for a minute.
     func gpsTick(_ fix: PhoneFix) {
         guard !sessions.isEmpty else { return }
-        let accuracy = fix.traceAccuracy > 0 ? fix.traceAccuracy : 10
+        let nominal = scenario.groundTruth.nominalAccuracyMeters
+        let accuracy = fix.traceAccuracy > 0 ? min(fix.traceAccuracy, nominal) : nominal
         let footprint = scenario.groundTruth.storeRadiusMeters
         // Near several card stores the fix may be within reach of two: a store clearly farther than the nearest (by more
         // than a footprint) is not where the person is; stores closer together than that cannot be told apart.

@@ -17,7 +17,8 @@ enum HTML {
         td:first-child,th:first-child{text-align:left}td.l,th.l{text-align:left}svg{border:1px solid #ddd;background:#fbfbf8}
         .legend span{margin-right:14px}.sw{display:inline-block;width:12px;height:12px;vertical-align:middle;margin-right:4px}
         .pick{margin:6px 0}.pick label{display:inline-block;border:1px solid #bbb;border-radius:4px;padding:2px 8px;margin:0 4px 4px 0;cursor:pointer}
-        .pick input{position:absolute;opacity:0}.layer{display:none}
+        input[name=pick]{position:absolute;opacity:0}.layer{display:none}
+        ol.points{columns:3;font-size:13px;margin:4px 0 12px}
         .ok{color:#276749}.late{color:#b7791f}.miss{color:#c53030}
         """
 

@@ -42,9 +42,10 @@ enum IndexPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>oncue replay — \(HTML.esc(summary.profile))</title>
             <style>\(HTML.style)</style></head><body>
-            <h1>Replay: profile \(HTML.esc(summary.profile)), wallet \(HTML.esc(summary.wallet.joined(separator: ", ")))</h1>
-            <h2>Recall against refresh calls</h2>
+            <h1>\(HTML.esc(summary.scenario)): recall against refresh calls</h1>
+            <p>Profile \(HTML.esc(summary.profile)); cards: \(HTML.esc(summary.wallet.joined(separator: ", "))).</p>
             \(ParetoPlot.render(points, oracleOS: oracleOS, oracle: oracle))
+            <ol class="points">\(points.map { "<li>\(HTML.esc($0.label))</li>" }.joined())</ol>
             <p>Filled: no other configuration has both more recall and fewer refresh calls. Bars: 95 % intervals over seeds.</p>
             \(rows)
             <h2>Per-trace maps</h2>

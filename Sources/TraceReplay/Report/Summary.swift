@@ -28,6 +28,8 @@ public struct ReplaySummary: Sendable, Codable {
     }
 
     public var tool: String = "oncue replay"
+    /// The scenario's name (its file's `name`, else the profile's).
+    public var scenario: String
     public var profile: String
     public var seed: UInt64
     public var wallet: [String]
@@ -37,12 +39,13 @@ public struct ReplaySummary: Sendable, Codable {
     public var oracleTotal: StrategyMetrics
 
     enum CodingKeys: String, CodingKey {
-        case tool, profile, seed, wallet, traces, totals
+        case tool, scenario, profile, seed, wallet, traces, totals
         case oracleOSTotal = "oracle_os_total"
         case oracleTotal = "oracle_total"
     }
 
     public init(scenario: Scenario, wallet: Wallet, runs: [TraceRun]) {
+        self.scenario = scenario.name
         profile = scenario.profile
         seed = scenario.seed
         self.wallet = wallet.networkIds

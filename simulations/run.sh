@@ -30,5 +30,5 @@ done
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-refresh-cap --seeds "$SEEDS" --sweep app.min_refresh_interval_seconds=0,1800 --out simulations/results/$s-refresh-cap
 done
-replay beijing-ideal beijing-ideal --out simulations/results/beijing-ideal
+replay beijing-ideal beijing-ideal --compare --out simulations/results/beijing-ideal
 replay beijing-ios-flaky-network beijing-ios-flaky-network --seeds "$SEEDS"

@@ -269,4 +269,49 @@ import Testing
         }
         #expect(slowWakes == [10, 20])
     }
+
+    /// A person walks 300 m to a store and stays 10 minutes; iOS with its background positions (mostly Wi-Fi) watches
+    /// a region of `radius` around the store. Returns, per seed, the seconds from arrival to the entry (nil: none).
+    func entryDelays(radius: Double, seeds: ClosedRange<UInt64>) -> [Double?] {
+        var pts: [(Double, Double)] = []
+        for i in 0...300 { pts.append((Double(i), -300 + Double(i))) }            // arrive at t = 300
+        for i in 1...120 { pts.append((300 + Double(i) * 5, 0)) }                 // stay 10 min
+        let trace = Hand.trace(pts)
+        return seeds.map { seed -> Double? in
+            let m = VirtualLocationManager(os: .ios, seed: seed)
+            var q = EventQueue()
+            var registered = false
+            var entry: Double?
+            for fix in FixGenerator.generate(trace, model: .phone, seed: seed) {
+                _ = m.process(fix, queue: &q)
+                if !registered { registered = m.startMonitoring(Hand.region("s", north: 0, radius: radius), key: "s", now: fix.time, queue: &q) }
+                while let (t, e) = q.popDue(upTo: fix.time) { if case .enter = e, entry == nil { entry = t } }
+            }
+            return entry.map { $0 - 1_000_300 }
+        }
+    }
+
+    @Test func regionsBelowTheReliableMinimumDetectLateOrNotAtAll() {
+        let small = entryDelays(radius: 30, seeds: 1...40), reliable = entryDelays(radius: 100, seeds: 1...40)
+        let smallHits = small.compactMap { $0 }, reliableHits = reliable.compactMap { $0 }
+        #expect(reliableHits.count >= 38, "a 100 m region around a 10-minute stay is found (\(reliableHits.count) of 40)")
+        #expect(smallHits.count < reliableHits.count, "30 m: \(smallHits.count) of 40")
+        let median = { (v: [Double]) in v.sorted()[v.count / 2] }
+        #expect(smallHits.isEmpty || median(smallHits) > median(reliableHits),
+                "30 m median \(smallHits.isEmpty ? "-" : String(median(smallHits))) s, 100 m \(median(reliableHits)) s after arrival")
+    }
+
+    @Test func responsivenessIsAFloorOnTheCheckPeriod() {
+        var os = OSModel.android
+        os.responsivenessSeconds = 300
+        var clock = FenceClock(os: os)
+        var checks: [Double] = []
+        for i in 0...120 {
+            let t = Double(i) * 10
+            let fix = Hand.fix(t, north: t * 1.5)
+            clock.observe(fix)
+            if clock.isDue(t) { checks.append(t); clock.checked(fix, wakeUpBy: nil) }
+        }
+        #expect(checks == [0, 300, 600, 900, 1_200], "moving, yet every 300 s rather than 60 s")
+    }
 }

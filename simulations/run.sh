@@ -1,14 +1,34 @@
 #!/bin/sh
-# Regenerates simulations/results/*: every scenario over the GeoLife Beijing traces with synthetic stores.
-# Usage: simulations/run.sh [TRACES_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
+# Regenerates simulations/results/*: the study of issue 19 (see README.md). Every scenario with 5 seeds: the printed
+# table (results/<scenario>.txt), the sweep's per-seed totals and intervals (sweep.json), the scenario seed's full
+# summary (summary.json) and, not checked in, index.html with the Pareto plot, the per-trace pages and event CSVs.
+# Then every scenario again without and with a 30-minute minimum between refresh calls (results/<scenario>-refresh-cap*).
+# Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
 set -eu
 cd "$(dirname "$0")/.."
-TRACES=${1:-datasets/trace-geolife-beijing}
+GEOLIFE=${1:-datasets/trace-geolife-beijing}
 ONCUE=${ONCUE:-.build/debug/oncue}
-DB=$(mktemp -d)/beijing-synthetic.sqlite
-"$ONCUE" db init "$DB" >/dev/null
-"$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$DB" --network-column brand >/dev/null
-for s in ios android ideal ios-flaky-network; do
-  "$ONCUE" replay "$TRACES" --db "$DB" --wallet simulations/wallets/beijing.json --scenario simulations/scenarios/$s.json \
-    --compare --out simulations/results/$s > simulations/results/$s.txt
+SEEDS=${SEEDS:-5}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for place in helsinki beijing; do
+  "$ONCUE" db init "$TMP/$place.sqlite" >/dev/null
 done
+"$ONCUE" import simulations/stores/helsinki-osm.csv --db "$TMP/helsinki.sqlite" --network-column brand >/dev/null
+"$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null
+replay() {   # scenario, output name, extra arguments...
+  s=$1; name=$2; shift 2
+  case $s in
+    helsinki-*) set -- simulations/traces/helsinki/walk-*.gpx --db "$TMP/helsinki.sqlite" --wallet simulations/wallets/helsinki.json "$@" ;;
+    *) set -- "$GEOLIFE" --db "$TMP/beijing.sqlite" --wallet simulations/wallets/beijing.json "$@" ;;
+  esac
+  "$ONCUE" replay "$@" --scenario simulations/scenarios/$s.json > simulations/results/$name.txt
+}
+for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
+  replay $s $s --seeds "$SEEDS" --out simulations/results/$s
+done
+for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
+  replay $s $s-refresh-cap --seeds "$SEEDS" --sweep app.min_refresh_interval_seconds=0,1800 --out simulations/results/$s-refresh-cap
+done
+replay beijing-ideal beijing-ideal --compare --out simulations/results/beijing-ideal
+replay beijing-ios-flaky-network beijing-ios-flaky-network --seeds "$SEEDS"

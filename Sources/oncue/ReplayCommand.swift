@@ -4,20 +4,32 @@ import LocationStore
 import RegionRefresh
 import TraceReplay
 
-/// `oncue replay`: real GPS traces through a virtual phone with the OS's limits; which store visits surfaced a card.
+/// `oncue replay`: real GPS traces through a virtual phone with the OS's limits; which card moments surfaced the card.
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replay GPS traces through a virtual phone and measure which store visits surfaced the right card.",
+        abstract: "Replay GPS traces through a virtual phone and measure which card moments surfaced the right card.",
         discussion: """
             TRACE is a GPX, GeoLife PLT, CSV or GeoJSON file, a folder (searched recursively) or a glob.
-            Traces are replayed in parallel on a virtual clock; the same seed gives byte-identical outputs.
-            Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m)
-            or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region),
-            each optionally @N for max_regions. Every strategy is measured beside the ideal oracle.
+            Traces are replayed in parallel on a virtual clock; the same seed gives byte-identical outputs, and a
+            trace's randomness comes from its content, so one trace alone reproduces its row of a batch.
 
-            Example:
-              oncue replay datasets/traces --db stores.sqlite --wallet simulations/wallets/beijing.json \\
-                --profile ios --compare --out /tmp/replay
+            Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m)
+            or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region), staged
+            (wide regions wake the app, which watches the store's own small region until arrival); +clamp registers
+            no region below the OS's reliable minimum radius; @N sets max_regions (e.g. guaranteed+clamp@10).
+            Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit)
+            and oracle (ideal OS).
+
+            --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports means with
+            95 % intervals. --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale
+            (the engine's radius policy scaled), cooldown (seconds), or any scenario key such as
+            os.fence_check_moving_seconds or app.staged_slots.
+
+            Examples:
+              oncue replay simulations/traces/helsinki --db helsinki.sqlite --wallet simulations/wallets/helsinki.json \\
+                --scenario simulations/scenarios/helsinki-ios.json --compare --out /tmp/replay
+              oncue replay datasets/trace-geolife-beijing --db beijing.sqlite --wallet simulations/wallets/beijing.json \\
+                --scenario simulations/scenarios/beijing-ios.json --seeds 5 --sweep radius_scale=0.5,1,2 --sweep cooldown=1800,3600
             """
     )
 
@@ -26,80 +38,131 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": …, \"name\": …}]}.") var wallet: String
     @Option(help: "Scenario JSON (every parameter; overrides the profile's defaults).") var scenario: String?
     @Option(help: "ios, android or ideal (default: the scenario's, else ios).") var profile: String?
-    @Option(name: .customLong("strategy"), help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare.")
+    @Option(name: .customLong("strategy"), help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare, --seeds or --sweep.")
     var strategies: [String] = []
     @Flag(help: "Compare the scenario's strategies (or the --strategy list) in one table.") var compare = false
+    @Option(name: .customLong("sweep"), help: "NAME=v1,v2,… (repeatable): replay every combination.") var sweeps: [String] = []
+    @Option(help: "Seeds per configuration (means and 95 % intervals when more than 1).") var seeds: Int = 1
     @Option(help: "Ask a running `oncue serve` at this base URL instead of the in-process engine.") var server: String?
-    @Option(help: "Write summary.json, per-trace events CSV and HTML report here.") var out: String?
+    @Option(help: "Write summary.json, sweep.json, index.html, per-trace events CSV and HTML report here.") var out: String?
     @Option(help: "Random seed (default: the scenario's).") var seed: UInt64?
-    @Option(help: "Traces replayed at once (default: all cores).") var jobs: Int?
-    @Flag(help: "Print the JSON summary instead of the table.") var json = false
+    @Option(help: "Replays run at once (default: all cores).") var jobs: Int?
+    @Flag(help: "Print the JSON summary (or the sweep's) instead of the table.") var json = false
 
     func validate() throws {
         if let profile, !Scenario.profiles.contains(profile) { throw ValidationError("--profile must be ios, android or ideal") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if !(1...1_000).contains(seeds) { throw ValidationError("--seeds must be 1...1000") }
         if let server, URL(string: server)?.scheme == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
-        for s in strategies { do { _ = try Strategy.parse(s) } catch { throw ValidationError(String(describing: error)) } }
+        for s in strategies {
+            let parsed: Strategy
+            do { parsed = try Strategy.parse(s) } catch { throw ValidationError(String(describing: error)) }
+            if parsed.isOracle { throw ValidationError("--strategy \(s): oracle and oracle-os are always replayed beside the strategies") }
+        }
+        do { _ = try SweepGrid.parse(sweeps) } catch { throw ValidationError(String(describing: error)) }
+        if server != nil && sweeps.contains(where: { $0.hasPrefix("radius_scale=") }) {
+            throw ValidationError("--sweep radius_scale needs the in-process engine (it rebuilds the index), not --server")
+        }
     }
 
     @Sendable static func showProgress(_ done: Int, _ total: Int) {
-        FileHandle.standardError.write(Data("\rreplayed \(done)/\(total) traces".utf8))
+        FileHandle.standardError.write(Data("\rreplayed \(done)/\(total)".utf8))
     }
 
-    func run() async throws {
+    func loadScenario() throws -> Scenario {
         var sc: Scenario
         if let scenario {
-            sc = try Scenario.load(json: Data(contentsOf: URL(fileURLWithPath: scenario)), defaultProfile: profile ?? "ios")
+            let data = try Data(contentsOf: URL(fileURLWithPath: scenario))
+            sc = try Scenario.load(json: data, defaultProfile: profile ?? "ios")
             if let profile, profile != sc.profile {
                 // --profile on the command line wins: re-apply the file over the requested profile.
-                let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenario))) as? [String: Any] ?? [:]
-                var o = object; o["profile"] = profile
-                sc = try Scenario.profile(profile).applying(o)
+                var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+                object["profile"] = profile
+                sc = try Scenario.profile(profile).applying(object)
             }
         } else {
             sc = try Scenario.profile(profile ?? "ios")
         }
         if let seed { sc.seed = seed }
-        let specs = compare ? (strategies.isEmpty ? sc.strategies : strategies) : (strategies.isEmpty ? ["guaranteed"] : strategies)
-        let strategyList = try specs.map(Strategy.parse)
+        return sc
+    }
+
+    func run() async throws {
+        let sc = try loadScenario()
+        let grid = try SweepGrid.parse(sweeps)
+        let studying = seeds > 1 || !grid.isEmpty
+        let specs = strategies.isEmpty ? (compare || studying ? sc.strategies : ["guaranteed"]) : strategies
+        let variants = try grid.variants(base: sc, strategies: specs)
         let walletValue = try Wallet.load(json: Data(contentsOf: URL(fileURLWithPath: wallet)))
         let paths = try TraceLoader.expand(traces)
         guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
 
-        let (catalog, refresher) = try await withStore(db, readOnly: true) { store -> (StoreCatalog, any RegionRefreshing) in
+        let radiusScales = Set(variants.map(\.radiusScale))
+        let (catalog, refreshers) = try await withStore(db, readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
             let catalog = try await StoreCatalog.load(from: store, networks: Set(walletValue.networkIds),
                                                       storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
-            if let server, let url = URL(string: server) { return (catalog, HTTPRefreshClient(baseURL: url)) }
-            let engine = RegionRefreshEngine()
-            try await engine.reload(from: store)
-            return (catalog, engine)
+            var refreshers: [Double: any RegionRefreshing] = [:]
+            for scale in radiusScales {
+                if let server, let url = URL(string: server) {
+                    refreshers[scale] = HTTPRefreshClient(baseURL: url)
+                } else {
+                    let engine = RegionRefreshEngine(configuration: EngineConfiguration(radiusPolicy: RadiusPolicy.standard.scaled(by: scale)))
+                    try await engine.reload(from: store)
+                    refreshers[scale] = engine
+                }
+            }
+            return (catalog, refreshers)
         }
-        let context = ReplayContext(scenario: sc, wallet: walletValue, catalog: catalog, refresher: refresher, keepEvents: out != nil)
+        let parallelism = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let stderr = FileHandleOutput.standardError
         let tty = stderr.isTerminal
         let started = Date()
-        var progress: (@Sendable (Int, Int) -> Void)?
-        if tty { progress = Self.showProgress }
-        let result = await BatchReplay.run(paths: paths, names: BatchReplay.displayNames(paths), strategies: strategyList, context: context,
-                                           parallelism: jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
-        if tty { stderr.write("\n") }
-        for f in result.failures { stderr.write("warning: \(f.path): \(f.error)\n") }
-        guard !result.runs.isEmpty else { throw ExitCode(1) }
-        let summary = ReplaySummary(scenario: sc, wallet: walletValue, runs: result.runs)
-        if let out {
-            let files = try BatchReplay.writeOutputs(result.runs, summary: summary, scenario: sc, to: out)
+        let loaded = await BatchReplay.load(paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, parallelism: parallelism)
+        for f in loaded.failures { stderr.write("warning: \(f.path): \(f.error)\n") }
+        guard !loaded.traces.isEmpty else { throw ExitCode(1) }
+        let hours = loaded.traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
+        let heading = "\(loaded.traces.count) traces, \(formatCount(loaded.traces.reduce(0) { $0 + $1.trace.fixCount })) fixes, "
+            + "\(String(format: "%.1f", hours)) h; profile \(sc.profile); \(catalog.stores.count) card locations (\(walletValue.networkIds.joined(separator: ", ")))"
+
+        var sweep: SweepResult?
+        if studying {
+            let seedList = (0..<UInt64(seeds)).map { sc.seed &+ $0 }
+            sweep = try await SweepRunner.run(loaded.traces, grid: grid, variants: variants, seeds: seedList, wallet: walletValue, catalog: catalog,
+                                              refreshers: refreshers, parallelism: parallelism, progress: tty ? Self.showProgress : nil)
+            if tty { stderr.write("\n") }
+        }
+        // The detailed run (events, maps): the first variant with the scenario's seed.
+        var summary: ReplaySummary?
+        var detailed: [TraceRun] = []
+        if !studying || out != nil {
+            let first = variants[0]
+            let context = ReplayContext(scenario: first.scenario, wallet: walletValue, catalog: catalog, refresher: refreshers[first.radiusScale]!,
+                                        keepEvents: out != nil)
+            detailed = await BatchReplay.run(loaded.traces, strategies: try first.strategies.map(Strategy.parse), context: context,
+                                             parallelism: parallelism, progress: tty && !studying ? Self.showProgress : nil)
+            if tty && !studying { stderr.write("\n") }
+            summary = ReplaySummary(scenario: first.scenario, wallet: walletValue, runs: detailed)
+        }
+        if let out, let summary {
+            let files = try BatchReplay.writeOutputs(detailed, summary: summary, scenario: variants[0].scenario, sweep: sweep, to: out)
             if tty { stderr.write("wrote \(files.count) files to \(out)\n") }
         }
         if json {
-            print(try summary.json(), terminator: "")
+            print(try sweep?.json() ?? summary?.json() ?? "", terminator: "")
             return
         }
-        let fixes = result.runs.reduce(0) { $0 + $1.trace.fixCount }
-        let hours = result.runs.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
-        print("\(result.runs.count) traces, \(formatCount(fixes)) fixes, \(String(format: "%.1f", hours)) h; profile \(sc.profile), seed \(sc.seed); "
-              + "\(catalog.stores.count) card locations (\(walletValue.networkIds.joined(separator: ", ")))")
-        let table = summary.comparisonTable()
-        print(textTable(table.header, table.rows), terminator: "")
+        print(heading)
+        if let sweep {
+            print("seeds \(sweep.seeds.map(String.init).joined(separator: ", ")); mean [95 % interval] over seeds")
+            let table = sweep.table()
+            print(textTable(table.header, table.rows), terminator: "")
+            stderr.write(String(format: "sweep: %d configurations × %d seeds × %d traces in %.2f s wall\n",
+                                sweep.points.count, sweep.seeds.count, sweep.traces, sweep.wallSeconds))
+        } else if let summary {
+            print("seed \(sc.seed)")
+            let table = summary.comparisonTable()
+            print(textTable(table.header, table.rows), terminator: "")
+        }
         if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
     }
 }

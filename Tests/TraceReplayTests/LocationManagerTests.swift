@@ -10,7 +10,8 @@ import Testing
             switch e {
             case .enter(let k): out.append((t, "enter \(k)"))
             case .exit(let k): out.append((t, "exit \(k)"))
-            case .state(let k, let inside): out.append((t, "state \(k) \(inside)"))
+            case .state(let k, let inside): out.append((t, "state \(k) \(inside.map(String.init) ?? "unknown")"))
+            case .dwell(let k): out.append((t, "dwell \(k)"))
             default: out.append((t, "other"))
             }
         }
@@ -28,6 +29,16 @@ import Testing
         #expect(m.startMonitoring(Hand.region("again", north: 0, radius: 100), key: "again", now: 0, queue: &q))
     }
 
+    /// iOS checking its fences at every fix, with a fixed 5 s delivery delay.
+    var iosEveryFix: OSModel {
+        var os = OSModel.ios
+        os.detectionDelayMinSeconds = 5
+        os.detectionDelayMaxSeconds = 5
+        os.fenceCheckMovingSeconds = 0
+        os.fenceCheckStationarySeconds = 0
+        return os
+    }
+
     @Test func noEntryForRegionAlreadyInsideUnlessStateRequested() {
         let m = VirtualLocationManager(os: .ios, seed: 1)
         var q = EventQueue()
@@ -37,13 +48,50 @@ import Testing
         #expect(events(&q).isEmpty, "iOS sends no entry for a region the phone was inside when monitoring began")
         m.requestState("here", now: 600, queue: &q)
         let e = events(&q)
-        #expect(e.count == 1 && e[0].0 == 600 && e[0].1 == "state here true")
+        // The answer comes with the same delivery delay as an entry (iOS: 2-10 s).
+        #expect(e.count == 1 && e[0].1 == "state here true")
+        #expect(e.first.map { (602...610).contains($0.0) } == true)
+    }
+
+    @Test func stateAnswerNeedsTheCushion() {
+        // R = 100 m: the cushion is min(200, 0.5 × 100) = 50 m. Inside within 50 m, outside beyond 150 m, unknown between.
+        for (north, answer) in [(30.0, "true"), (80, "unknown"), (140, "unknown"), (200, "false")] {
+            let m = VirtualLocationManager(os: iosEveryFix, seed: 1)
+            var q = EventQueue()
+            _ = m.process(Hand.fix(0, north: north), queue: &q)
+            _ = m.startMonitoring(Hand.region("s", north: 0, radius: 100), key: "s", now: 0, queue: &q)
+            m.requestState("s", now: 0, queue: &q)
+            let e = events(&q)
+            #expect(e.map(\.1) == ["state s \(answer)"], "at \(north) m")
+            #expect(e.first?.0 == 5, "delivered with the entry's delay")
+        }
+    }
+
+    @Test func fenceChecksFollowTheOSCadence() {
+        var os = OSModel.ios
+        os.dwellSeconds = 0
+        var clock = FenceClock(os: os)
+        var checks: [Double] = []
+        // Walking 1.5 m/s for 5 min, then standing still for 15 min (fixes every 5 s).
+        for i in 0...240 {
+            let t = Double(i) * 5
+            let fix = Hand.fix(t, north: min(t, 300) * 1.5)
+            clock.observe(fix)
+            if clock.isDue(t) { checks.append(t); clock.checked(fix, wakeUpBy: nil) }
+        }
+        // Every 30 s while walking; once the last minute shows no movement (at 360 s), every 180 s.
+        #expect(checks.prefix(13) == [0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300, 330, 360])
+        #expect(Array(checks.dropFirst(13)) == [540, 720, 900, 1080])
+        // A pending decision brings the next check forward.
+        var pending = FenceClock(os: os)
+        let f0 = Hand.fix(0, north: 0)
+        pending.observe(f0)
+        pending.checked(f0, wakeUpBy: 20)
+        #expect(!pending.isDue(19) && pending.isDue(20))
     }
 
     @Test func cushionAndDwell() {
-        var os = OSModel.ios
-        os.detectionDelayMinSeconds = 5
-        os.detectionDelayMaxSeconds = 5
+        let os = iosEveryFix
         let m = VirtualLocationManager(os: os, seed: 1)
         var q = EventQueue()
         _ = m.process(Hand.fix(0, north: 2_000), queue: &q)
@@ -91,13 +139,21 @@ import Testing
         return (lo + hi) / 2
     }
 
-    @Test(arguments: [(0.85, 0.15), (0.75, 0.25)])
-    func androidOverlapThresholds(entry: Double, exit: Double) {
+    /// Android checking at every fix, without delivery delay.
+    var androidEveryFix: OSModel {
         var os = OSModel.android
-        os.entryOverlap = entry
-        os.exitOverlap = exit
         os.detectionDelayMinSeconds = 0
         os.detectionDelayMaxSeconds = 0
+        os.fenceCheckMovingSeconds = 0
+        os.fenceCheckStationarySeconds = 0
+        return os
+    }
+
+    @Test(arguments: [(0.85, 0.15), (0.75, 0.25)])
+    func androidOverlapThresholds(entry: Double, exit: Double) {
+        var os = androidEveryFix
+        os.entryOverlap = entry
+        os.exitOverlap = exit
         let m = VirtualLocationManager(os: os, seed: 1)
         var q = EventQueue()
         _ = m.process(Hand.fix(0, north: 1_000, accuracy: 50), queue: &q)
@@ -112,15 +168,88 @@ import Testing
         #expect(events(&q).map(\.1) == ["exit f"])
     }
 
-    @Test func androidInitialTriggerFiresWhenAlreadyInside() {
-        var os = OSModel.android
-        os.detectionDelayMinSeconds = 0
-        os.detectionDelayMaxSeconds = 0
-        let m = VirtualLocationManager(os: os, seed: 1)
+    @Test func androidInitialTriggerFiresAtTheNextCheck() {
+        let m = VirtualLocationManager(os: androidEveryFix, seed: 1)
         var q = EventQueue()
         _ = m.process(Hand.fix(0, north: 0, accuracy: 10), queue: &q)
         _ = m.startMonitoring(Hand.region("f", north: 0, radius: 100), key: "f", now: 0, queue: &q)
+        #expect(events(&q).isEmpty, "nothing until the OS looks again")
+        _ = m.process(Hand.fix(10, north: 0, accuracy: 10), queue: &q)
         #expect(events(&q).map(\.1) == ["enter f"])
+    }
+
+    /// The overlap area by counting grid points (0.25 m) inside both circles: independent of the lens formula.
+    func gridOverlap(distance d: Double, a: Double, r: Double) -> Double {
+        let step = 0.25
+        var count = 0
+        var x = -a
+        while x <= a {
+            var y = -a
+            while y <= a {
+                if x * x + y * y <= a * a && (x - d) * (x - d) + y * y <= r * r { count += 1 }
+                y += step
+            }
+            x += step
+        }
+        return Double(count) * step * step
+    }
+
+    @Test(arguments: [(10.0, 20.0, 30.0), (40, 20, 30), (5, 60, 30), (70, 60, 30), (45, 50, 50)])
+    func overlapAreaMatchesGridCount(d: Double, a: Double, r: Double) {
+        let lens = circleOverlapArea(distance: d, accuracy: a, fenceRadius: r)
+        let grid = gridOverlap(distance: d, a: a, r: r)
+        #expect(abs(lens - grid) <= 0.01 * .pi * min(a, r) * min(a, r), "d \(d), a \(a), r \(r): \(lens) vs \(grid)")
+        #expect(abs(smallerCircleOverlapFraction(distance: d, accuracy: a, fenceRadius: r) - lens / (.pi * min(a, r) * min(a, r))) < 1e-12)
+    }
+
+    @Test func androidCoarseFixAroundASmallFenceUsesTheSmallerCircle() {
+        // A 60 m fix centred on a 30 m fence: a quarter of the fix's own circle is inside, so "85 % of the accuracy
+        // circle" could never enter; the fence itself is fully covered, which passes the coarse-fix 75 % rule.
+        let m = VirtualLocationManager(os: androidEveryFix, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 500, accuracy: 60), queue: &q)
+        _ = m.startMonitoring(Hand.region("f", north: 0, radius: 30), key: "f", now: 0, queue: &q)
+        _ = m.process(Hand.fix(10, north: 500, accuracy: 60), queue: &q)
+        #expect(events(&q).isEmpty)
+        _ = m.process(Hand.fix(20, north: 0, accuracy: 60), queue: &q)
+        #expect(events(&q).map(\.1) == ["enter f"])
+        // Exit when at most 25 % of the fence is covered: at 80 m the 60 m circle covers only a sliver of it.
+        #expect(smallerCircleOverlapFraction(distance: 80, accuracy: 60, fenceRadius: 30) < 0.25)
+        _ = m.process(Hand.fix(30, north: 80, accuracy: 60), queue: &q)
+        #expect(events(&q).map(\.1) == ["exit f"])
+    }
+
+    @Test func dwellTransitionNeedsTheLoiteringDelay() {
+        var os = androidEveryFix
+        os.loiteringDelaySeconds = 120
+        let m = VirtualLocationManager(os: os, seed: 1)
+        var q = EventQueue()
+        _ = m.process(Hand.fix(0, north: 500, accuracy: 10), queue: &q)
+        _ = m.startMonitoring(Hand.region("f", north: 0, radius: 100), key: "f", trigger: .dwell, now: 0, queue: &q)
+        _ = m.process(Hand.fix(10, north: 500, accuracy: 10), queue: &q)
+        // A walk-by: inside from 20 s to 100 s, then gone.
+        for t in stride(from: 20.0, through: 100, by: 10) { _ = m.process(Hand.fix(t, north: 0, accuracy: 10), queue: &q) }
+        for t in stride(from: 110.0, through: 300, by: 10) { _ = m.process(Hand.fix(t, north: 500, accuracy: 10), queue: &q) }
+        #expect(events(&q).map(\.1) == ["exit f"], "no DWELL, and no ENTER for a DWELL fence")
+        // A visit: inside from 310 s; DWELL at the first check 120 s after the entry.
+        for t in stride(from: 310.0, through: 600, by: 10) { _ = m.process(Hand.fix(t, north: 0, accuracy: 10), queue: &q) }
+        let e = events(&q)
+        #expect(e.map(\.1) == ["dwell f"] && e.first?.0 == 430)
+    }
+
+    @Test func androidWakesPeriodicallyNotOnSignificantChanges() {
+        var os = OSModel.android
+        os.fenceCheckMovingSeconds = 0
+        os.fenceCheckStationarySeconds = 0
+        let m = VirtualLocationManager(os: os, seed: 1)
+        var q = EventQueue()
+        var wakes: [(Double, String)] = []
+        // Driving 10 km north in an hour, a fix a minute.
+        for minute in 0...60 {
+            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 170), queue: &q) { wakes.append((Double(minute) * 60, w.rawValue)) }
+        }
+        #expect(wakes.map(\.1) == ["launch", "periodic_wake", "periodic_wake", "periodic_wake", "periodic_wake"])
+        #expect(wakes.map(\.0) == [0, 900, 1_800, 2_700, 3_600])
     }
 
     @Test func significantChangeNeeds500mAnd5min() {
@@ -139,5 +268,50 @@ import Testing
             if let w = slow.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 50), queue: &q), w == .significantChange { slowWakes.append(Double(minute)) }
         }
         #expect(slowWakes == [10, 20])
+    }
+
+    /// A person walks 300 m to a store and stays 10 minutes; iOS with its background positions (mostly Wi-Fi) watches
+    /// a region of `radius` around the store. Returns, per seed, the seconds from arrival to the entry (nil: none).
+    func entryDelays(radius: Double, seeds: ClosedRange<UInt64>) -> [Double?] {
+        var pts: [(Double, Double)] = []
+        for i in 0...300 { pts.append((Double(i), -300 + Double(i))) }            // arrive at t = 300
+        for i in 1...120 { pts.append((300 + Double(i) * 5, 0)) }                 // stay 10 min
+        let trace = Hand.trace(pts)
+        return seeds.map { seed -> Double? in
+            let m = VirtualLocationManager(os: .ios, seed: seed)
+            var q = EventQueue()
+            var registered = false
+            var entry: Double?
+            for fix in FixGenerator.generate(trace, model: .phone, seed: seed) {
+                _ = m.process(fix, queue: &q)
+                if !registered { registered = m.startMonitoring(Hand.region("s", north: 0, radius: radius), key: "s", now: fix.time, queue: &q) }
+                while let (t, e) = q.popDue(upTo: fix.time) { if case .enter = e, entry == nil { entry = t } }
+            }
+            return entry.map { $0 - 1_000_300 }
+        }
+    }
+
+    @Test func regionsBelowTheReliableMinimumDetectLateOrNotAtAll() {
+        let small = entryDelays(radius: 30, seeds: 1...40), reliable = entryDelays(radius: 100, seeds: 1...40)
+        let smallHits = small.compactMap { $0 }, reliableHits = reliable.compactMap { $0 }
+        #expect(reliableHits.count >= 38, "a 100 m region around a 10-minute stay is found (\(reliableHits.count) of 40)")
+        #expect(smallHits.count < reliableHits.count, "30 m: \(smallHits.count) of 40")
+        let median = { (v: [Double]) in v.sorted()[v.count / 2] }
+        #expect(smallHits.isEmpty || median(smallHits) > median(reliableHits),
+                "30 m median \(smallHits.isEmpty ? "-" : String(median(smallHits))) s, 100 m \(median(reliableHits)) s after arrival")
+    }
+
+    @Test func responsivenessIsAFloorOnTheCheckPeriod() {
+        var os = OSModel.android
+        os.responsivenessSeconds = 300
+        var clock = FenceClock(os: os)
+        var checks: [Double] = []
+        for i in 0...120 {
+            let t = Double(i) * 10
+            let fix = Hand.fix(t, north: t * 1.5)
+            clock.observe(fix)
+            if clock.isDue(t) { checks.append(t); clock.checked(fix, wakeUpBy: nil) }
+        }
+        #expect(checks == [0, 300, 600, 900, 1_200], "moving, yet every 300 s rather than 60 s")
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
+import Geo
 import LocationStore
+import RegionRefresh
 import Testing
 @testable import TraceReplay
 
 /// The app model end to end on hand-built traces, against the brute-force refresher.
 @Suite struct PhoneAppTests {
     func run(_ trace: Trace, stores: [Location], strategies: [String], scenario: Scenario? = nil,
-             refresher: BruteForceRefresher? = nil) async throws -> TraceRun {
+             refresher: (any RegionRefreshing)? = nil) async throws -> TraceRun {
         let sc = try scenario ?? Hand.iosExact()
-        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: 100)
+        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
         let context = ReplayContext(scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: refresher ?? BruteForceRefresher(locations: stores))
         return await ReplayRunner.run(trace, strategies: try strategies.map(Strategy.parse), context: context)
     }
@@ -18,13 +20,14 @@ import Testing
 
     @Test func askingForStateCatchesTheStoreYouAreIn() async throws {
         let run = try await run(standingInStore, stores: [Hand.store("a", north: 20)], strategies: ["document", "fixed"])
-        #expect(run.visits.count == 1)
+        #expect(run.visits.count == 1 && run.moments.count == 1)
         let document = run.runs[0].metrics, fixed = run.runs[1].metrics
-        #expect(document.caught == 0 && document.missedByDetection == 1, "no entry for a region already inside, and no state request")
+        // oracle-os asks for the state too, so document's miss is its region handling, not the OS's.
+        #expect(document.caught == 0 && document.missedRegionDetection == 1, "no entry for a region already inside, and no state request")
         #expect(fixed.caught == 1 && fixed.notifications == 1)
-        // Requested at launch (t = 0), state answered at once: the notification is at arrival.
-        #expect(fixed.delayP50 == 0)
-        #expect(run.oracle.metrics.caught == 1)
+        // Requested at launch (t = 0); the answer takes the OS's 5 s like an entry would.
+        #expect(fixed.delayP50 == 5)
+        #expect(run.oracle.metrics.caught == 1 && run.oracleOS.metrics.caught == 1)
     }
 
     @Test func cooldownSuppressesRepeats() async throws {
@@ -32,14 +35,13 @@ import Testing
         var pts: [(Double, Double)] = []
         func stay(_ from: Double, _ minutes: Int, _ north: Double) { for i in 0..<(minutes * 6) { pts.append((from + Double(i) * 10, north)) } }
         stay(0, 5, 0); stay(600, 5, 1_000); stay(1_200, 5, 0); stay(1_800, 50, 1_000); stay(4_800, 5, 0)
-        var sc = try Hand.iosExact()
-        sc.os = .ideal
-        let run = try await run(Hand.trace(pts), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: sc)
+        let run = try await run(Hand.trace(pts), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: try Hand.idealScenario())
         let picked: [ReplayEvent] = run.runs[0].events.filter { $0.kind == .notification || $0.kind == .suppressed }
         let kinds: [ReplayEvent.Kind] = picked.map(\.kind)
         let times: [Double] = picked.map { $0.time - 1_000_000 }
         #expect(kinds == [.notification, .suppressed, .notification])
-        #expect(times == [0, 1_200, 4_800])
+        // The ideal OS's initial trigger fires at its next look (the second fix, 10 s in).
+        #expect(times == [10, 1_200, 4_800])
     }
 
     @Test func moreRegionsThanTheOSAllowsFail() async throws {
@@ -62,9 +64,7 @@ import Testing
         let stores = [Hand.store("a", north: 0), Hand.store("b", north: 3_000)]
         // Second call fails; the app keeps the first response's regions and retries no earlier than 30 s later.
         let drive = Hand.trace((0...400).map { (Double($0) * 10, Double($0) * 10) })
-        var sc = try Hand.iosExact()
-        sc.os = .ideal
-        let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: sc,
+        let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: try Hand.idealScenario(),
                                 refresher: BruteForceRefresher(locations: stores, failCalls: [2]))
         let ev = run.runs[0].events
         let failed = try #require(ev.first { $0.kind == .refreshFailed })
@@ -75,8 +75,7 @@ import Testing
     }
 
     @Test func outageWindowFailsCalls() async throws {
-        var sc = try Hand.iosExact()
-        sc.os = .ideal
+        var sc = try Hand.idealScenario()
         sc.network.outages = [[0, 100]]
         let drive = Hand.trace((0...100).map { (Double($0) * 10, Double($0) * 10) })
         let run = try await run(drive, stores: [Hand.store("a", north: 500)], strategies: ["fixed"], scenario: sc)
@@ -88,9 +87,148 @@ import Testing
     @Test func refreshRegionExitTriggersRefresh() async throws {
         let stores = (0..<30).map { Hand.store("s\($0)", north: Double($0) * 400 + 200, east: 150) }
         let drive = Hand.trace((0...600).map { (Double($0) * 10, Double($0) * 20) })
-        let run = try await run(drive, stores: stores, strategies: ["bubble"], scenario: try { var s = try Hand.iosExact(); s.os = .ideal; return s }())
+        let run = try await run(drive, stores: stores, strategies: ["bubble"], scenario: try Hand.idealScenario())
         let wakes = run.runs[0].events.filter { $0.kind == .wake && $0.detail == "refresh_region_exit" }
         #expect(!wakes.isEmpty)
         #expect(run.runs[0].intervals.contains { $0.isRefreshRegion })
+    }
+
+    /// A server that answers with one region standing for two locations (the engine's merge of same-network neighbours).
+    struct MergingRefresher: RegionRefreshing {
+        func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
+            RegionRefreshResponse(regions: [Hand.region("loc_acme_a", north: 0, radius: 150, merged: ["loc_acme_b"])], refreshAfterMeters: 5_000,
+                                  cacheTtlSeconds: 21_600, serverTime: "2025-01-01T00:00:00Z", coverageGuaranteed: true)
+        }
+    }
+
+    @Test func aMergedRegionCreditsEveryLocation() async throws {
+        // Two Acme stores 40 m apart; the person visits b only. The region's lead is a.
+        let stores = [Hand.store("a", north: 0), Hand.store("b", north: 40)]
+        var sc = try Hand.idealScenario()
+        sc.groundTruth.storeRadiusMeters = 10
+        let trace = Hand.stays([(0, 10, 2_000), (600, 10, 40), (1_200, 10, 2_000)])
+        let run = try await run(trace, stores: stores, strategies: ["guaranteed"], scenario: sc, refresher: MergingRefresher())
+        #expect(run.visits.map(\.locationId) == ["loc_acme_b"])
+        let m = run.runs[0].metrics
+        #expect(m.caught == 1 && m.locationCaught == 1, "the notification fired by a's region counts at b")
+        #expect(run.runs[0].notifications.first?.locationIds == ["loc_acme_a", "loc_acme_b"])
+    }
+
+    @Test func clampRegistersNoRegionBelowTheOSMinimum() async throws {
+        let stores = (0..<5).map { Hand.store("s\($0)", north: Double($0) * 400) }
+        let refresher = BruteForceRefresher(locations: stores, radius: 30)
+        let run = try await run(standingInStore, stores: stores, strategies: ["guaranteed", "guaranteed+clamp"], refresher: refresher)
+        #expect(!run.runs[0].intervals.isEmpty && run.runs[0].intervals.allSatisfy { $0.radiusMeters == 30 })
+        #expect(!run.runs[1].intervals.isEmpty && run.runs[1].intervals.allSatisfy { $0.radiusMeters == 100 }, "iOS's 100 m")
+    }
+
+    @Test func confirmationWithdrawsWalkBys() async throws {
+        // Ideal OS, card posted 120 s after the entry unless the exit comes first. The store's circle is 110 m.
+        var sc = try Hand.idealScenario()
+        sc.app.confirmSeconds = 120
+        var pts: [(Double, Double)] = []
+        for i in 0...60 { pts.append((Double(i) * 10, -300 + Double(i) * 10)) }     // walk through at 1 m/s: inside 220 s
+        for i in 1...30 { pts.append((600 + Double(i) * 10, 300 + Double(i) * 100)) }  // hurry away
+        let walkBy = try await run(Hand.trace(pts), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: sc)
+        #expect(walkBy.moments.count == 1, "220 s inside is a visit by the 120 s rule")
+        var fast: [(Double, Double)] = []
+        for i in 0...60 { fast.append((Double(i) * 10, -1_500 + Double(i) * 50)) }  // 5 m/s: inside about 45 s
+        let passing = try await run(Hand.trace(fast), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: sc)
+        #expect(passing.moments.isEmpty)
+        #expect(passing.runs[0].metrics.notifications == 0 && passing.runs[0].metrics.withdrawn == 1)
+        // The 220 s pass-through is long enough: posted 120 s after the entry.
+        let n = try #require(walkBy.runs[0].notifications.first)
+        let entry = try #require(walkBy.runs[0].events.first { $0.kind == .enter })
+        #expect(n.time - entry.time == 120)
+    }
+
+    @Test(arguments: [("network", 1), ("location", 2)])
+    func cooldownScope(scope: String, notifications: Int) async throws {
+        // Two Acme stores 500 m apart, visited 10 min apart: one card moment.
+        var sc = try Hand.idealScenario()
+        sc.app.cooldownScope = scope
+        let trace = Hand.stays([(0, 5, 0), (300, 5, 250), (600, 5, 500)])
+        let run = try await run(trace, stores: [Hand.store("a", north: 0), Hand.store("b", north: 500)], strategies: ["fixed"], scenario: sc)
+        let m = run.runs[0].metrics
+        #expect(run.moments.count == 1 && m.caught == 1)
+        #expect(m.notifications == notifications && m.duplicates == notifications - 1)
+        #expect(m.suppressed == (scope == "network" ? 1 : 0))
+    }
+
+    /// iOS at every fix with exact positions and a 25 m store footprint (so the staged app's fix can tell).
+    func stagedScenario() throws -> Scenario {
+        var sc = try Hand.iosExact()
+        sc.groundTruth.storeRadiusMeters = 25
+        return sc
+    }
+
+    @Test func stagedWatchesTheStoreUntilArrival() async throws {
+        // The server gives 50 m regions; staged widens them to 200 m. Walk north 1.25 m/s to the store at 1 km, stay 5 min.
+        var pts: [(Double, Double)] = []
+        for i in 0...80 { pts.append((Double(i) * 10, Double(i) * 12.5)) }
+        for i in 1...30 { pts.append((800 + Double(i) * 10, 1_000)) }
+        let stores = [Hand.store("a", north: 1_000)]
+        let run = try await run(Hand.trace(pts), stores: stores, strategies: ["staged"], scenario: try stagedScenario(),
+                                refresher: BruteForceRefresher(locations: stores, radius: 50))
+        let r = run.runs[0]
+        #expect(r.intervals.contains { $0.role == .wide && $0.radiusMeters == 200 })
+        let small = try #require(r.intervals.first { $0.role == .small })
+        #expect(small.radiusMeters == 100, "the store's 25 m footprint, raised to iOS's 100 m")
+        let n = try #require(r.notifications.first)
+        #expect(n.trigger == .storeRegion && r.metrics.caught == 1)
+        #expect(small.end == n.time, "the small region is given back once the card is shown")
+        #expect(r.metrics.gpsSeconds == 8, "one fix of its own when the wide region woke it")
+        #expect(r.metrics.refreshCalls >= 1)
+    }
+
+    @Test func stagedPassingByShowsNoCard() async throws {
+        // Walk north along a line 80 m east of the store: inside the wide region's 100 m cushion, never within the
+        // small region's 50 m one.
+        var pts: [(Double, Double)] = []
+        for i in 0...160 { pts.append((Double(i) * 10, Double(i) * 12.5)) }
+        let (lat, lon) = Hand.point(north: 1_000, east: -80)
+        let store = Location(networkId: "acme", externalId: "a", name: "Acme a", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
+        let run = try await run(Hand.trace(pts), stores: [store], strategies: ["staged"], scenario: try stagedScenario(),
+                                refresher: BruteForceRefresher(locations: [store], radius: 50))
+        let r = run.runs[0]
+        #expect(r.intervals.contains { $0.role == .small }, "the wide region woke the app")
+        #expect(r.notifications.isEmpty)
+        #expect(r.events.contains { $0.kind == .exit && $0.detail == "wide" })
+    }
+
+    @Test func gpsConfirmsTheStayBeforeTheCard() async throws {
+        // +gps on the ideal OS: a 100 m store region starts the app's GPS; the card needs 60 s within the 25 m footprint
+        // (+10 m: the trace has no accuracy of its own). Pass the store at 1.5 m/s (47 s within 35 m), turn back 400 m
+        // on at 1 m/s, and stay at the store 5 minutes.
+        var sc = try Hand.idealScenario()
+        sc.groundTruth.storeRadiusMeters = 25
+        var pts: [(Double, Double)] = []
+        for i in 0...400 { pts.append((Double(i), -200 + 1.5 * Double(i))) }      // -200 m → +400 m
+        for i in 1...400 { pts.append((400 + Double(i), 400 - Double(i))) }       // back to 0 m at t = 800
+        for i in 1...300 { pts.append((800 + Double(i), 0)) }                     // stay 5 min
+        let stores = [Hand.store("a", north: 0)]
+        let run = try await run(Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
+                                refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let r = run.runs[0]
+        #expect(run.moments.count == 1)
+        #expect(r.notifications.count == 1 && r.metrics.precision == 1)
+        let n = try #require(r.notifications.first)
+        #expect(n.trigger == .gps)
+        // Back within 35 m at t = 765: 60 s there is t = 825.
+        #expect(n.time - 1_000_000 == 825)
+        // GPS on from the entry at -99.5 m (t = 67) until 110 m past the centre (t = 207), and again from the re-entry
+        // at 100 m (t = 700) until the card (t = 825).
+        #expect(r.metrics.gpsSeconds == (207 - 67) + (825 - 700))
+    }
+
+    @Test func refreshesWaitForTheMinimumInterval() async throws {
+        var sc = try Hand.idealScenario()
+        sc.app.minRefreshIntervalSeconds = 1_800
+        let drive = Hand.trace((0...720).map { (Double($0) * 10, Double($0) * 100) })   // 72 km in 2 h
+        let stores = (0..<40).map { Hand.store("s\($0)", north: Double($0) * 2_000) }
+        let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: sc)
+        let times = run.runs[0].events.filter { $0.kind == .refreshRequest }.map(\.time)
+        #expect(times.count == 5, "at 0, 30, 60, 90 and 120 min")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1_800 })
     }
 }

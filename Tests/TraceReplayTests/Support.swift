@@ -63,12 +63,13 @@ enum Hand {
     static func fix(_ t: Double, north: Double, east: Double = 0, accuracy: Double = 0) -> PhoneFix {
         let (lat, lon) = point(north: north, east: east)
         return PhoneFix(time: t, latitude: lat, longitude: lon, accuracy: accuracy, source: 0, trueLatitude: lat, trueLongitude: lon,
-                        segment: 0, unit: Unit(latitude: lat, longitude: lon))
+                        traceAccuracy: 0, segment: 0, unit: Unit(latitude: lat, longitude: lon), trueUnit: Unit(latitude: lat, longitude: lon))
     }
 
-    static func region(_ id: String, north: Double, east: Double = 0, radius: Double) -> Region {
+    static func region(_ id: String, north: Double, east: Double = 0, radius: Double, network: String = "acme", merged: [String]? = nil) -> Region {
         let (lat, lon) = point(north: north, east: east)
-        return Region(id: id, networkId: "acme", lat: lat, lon: lon, radiusMeters: radius, priority: 1, name: id, address: nil)
+        return Region(id: id, networkId: network, lat: lat, lon: lon, radiusMeters: radius, priority: 1, name: id, address: nil,
+                      mergedLocationIds: merged)
     }
 
     /// A trace of (seconds, metres north) points.
@@ -81,13 +82,35 @@ enum Hand {
 
     static let wallet = Wallet(cards: [.init(networkId: "acme", name: "Acme")])
 
-    /// A deterministic ideal-fix iOS scenario (no noise, no dropouts, fixed 5 s detection delay, instant network).
+    /// A deterministic ideal-fix iOS scenario (no noise, no dropouts, fences checked at every fix, fixed 5 s detection
+    /// delay, instant network, the card posted at once).
     static func iosExact() throws -> Scenario {
         var s = try Scenario.profile("ios")
         s.fixes = .exact
         s.network = .instant
         s.os.detectionDelayMinSeconds = 5
         s.os.detectionDelayMaxSeconds = 5
+        s.os.fenceCheckMovingSeconds = 0
+        s.os.fenceCheckStationarySeconds = 0
+        s.app.confirmSeconds = 0
         return s
+    }
+
+    /// The ideal OS with the iOS region limit: every fix, exact, instant.
+    static func idealScenario() throws -> Scenario {
+        var s = try iosExact()
+        s.os = .ideal
+        return s
+    }
+
+    /// Stays of (start seconds, minutes, metres north), 10 s apart.
+    static func stays(_ list: [(Double, Int, Double)]) -> Trace {
+        var pts: [(Double, Double)] = []
+        for (from, minutes, north) in list { for i in 0..<(minutes * 6) { pts.append((from + Double(i) * 10, north)) } }
+        return trace(pts)
+    }
+
+    static func visit(_ id: String, _ a: Double, _ d: Double, network: String = "acme") -> Visit {
+        Visit(locationId: id, networkId: network, name: id, lat: 0, lon: 0, arrival: a, departure: d)
     }
 }

@@ -4,16 +4,16 @@
 
 Recomputes stays from the noiseless paths (simulations/traces/helsinki/true/walk-NN.csv) with the replay's rule
 (Sources/TraceReplay/Truth/GroundTruth.swift): a stay at a store is a run of consecutive path points within
-radius + nominal accuracy (100 m + 10 m) of it lasting >= 120 s. Then:
+radius + nominal accuracy (25 m + 10 m, as in simulations/scenarios/helsinki-*.json) of it lasting >= 120 s. Then:
   - every truth.csv visit must lie inside such a stay, and the path must stay within 10 m of the store while inside;
   - stays that cover no truth.csv visit of that store are listed as extra (card stores in full, others counted):
     "beside" when they overlap an intended visit to another store, "walk-by" otherwise;
   - the GPX fixes are compared with the true path (noise, claimed accuracy, time order) as a sanity check.
 Exits 1 if a truth visit fails.
 
-    python3 simulations/tools/check_helsinki_truth.py [--radius 100] [--accuracy 10] [--min-dwell 120] [--list-all]
+    python3 simulations/tools/check_helsinki_truth.py [--radius 25] [--accuracy 10] [--min-dwell 120] [--list-all]
 """
-import argparse, csv, datetime, json, math, pathlib, re, sys, xml.etree.ElementTree as ET
+import argparse, csv, datetime, json, math, pathlib, re, sys, unicodedata, xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 R = 6371008.8
@@ -34,9 +34,10 @@ def fmt_t(t):
 
 
 def network_id(brand):
-    # Network.slug: ASCII letters/digits, runs of anything else become one dash, apostrophes vanish.
-    s = re.sub(r"[’']", "", brand.lower())
-    return "-".join(p for p in re.split(r"[^a-z0-9]+", s) if p)
+    # Network.slug: letters and digits (accents folded), runs of anything else become one dash, apostrophes vanish.
+    s = "".join(c for c in unicodedata.normalize("NFKD", brand.lower()) if not unicodedata.combining(c))
+    s = re.sub(r"[’']", "", s)
+    return "-".join(p for p in re.split(r"[^\w]+|_", s) if p)
 
 
 def stays(path, lat, lon, limit, min_dwell):
@@ -80,7 +81,7 @@ def main():
     ap.add_argument("--dir", default=str(ROOT / "simulations/traces/helsinki"))
     ap.add_argument("--stores", default=str(ROOT / "simulations/stores/helsinki-osm.csv"))
     ap.add_argument("--wallet", default=str(ROOT / "simulations/wallets/helsinki.json"))
-    ap.add_argument("--radius", type=float, default=100.0)
+    ap.add_argument("--radius", type=float, default=25.0)
     ap.add_argument("--accuracy", type=float, default=10.0)
     ap.add_argument("--min-dwell", type=float, default=120.0)
     ap.add_argument("--inside-m", type=float, default=10.0, help="how close the path must stay to the store during a visit")

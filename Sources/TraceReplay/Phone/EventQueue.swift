@@ -4,7 +4,12 @@ import RegionRefresh
 enum PendingEvent {
     case enter(regionKey: String)
     case exit(regionKey: String)
-    case state(regionKey: String, inside: Bool)
+    /// Android's DWELL transition: inside for the loitering delay.
+    case dwell(regionKey: String)
+    /// The answer to a state request: inside, outside, or unknown (nil) when the position is within the cushion.
+    case state(regionKey: String, inside: Bool?)
+    /// A card notification scheduled with the app's confirmation delay falls due (unless withdrawn since).
+    case postCard(regionKey: String, token: Int)
     case refreshSucceeded(RegionRefreshResponse, requestedAt: Double, at: Unit)
     case refreshFailed(reason: String)
 }

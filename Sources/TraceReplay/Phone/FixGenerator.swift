@@ -2,8 +2,8 @@ import Foundation
 import Geo
 import LocationStore
 
-/// One fix as the phone's OS sees it: the trace position plus noise from its source, with the true position kept
-/// for ground truth and event distances.
+/// One fix as the phone's OS sees it: the trace position plus noise from its source, with the recorded position kept
+/// for the app's own GPS fix and for event distances.
 public struct PhoneFix: Sendable, Hashable {
     public var time: Double
     public var latitude: Double
@@ -12,28 +12,35 @@ public struct PhoneFix: Sendable, Hashable {
     public var accuracy: Double
     /// Index into the scenario's fix sources.
     public var source: UInt8
+    /// The trace's own position and accuracy (0 when the trace has none).
     public var trueLatitude: Double
     public var trueLongitude: Double
+    public var traceAccuracy: Double
     /// Index of the trace segment the fix belongs to.
     public var segment: Int32
     var unit: Unit
+    var trueUnit: Unit
 }
 
 /// Turns a trace into the OS's fix stream with the scenario's seeded noise and dropouts. The stream depends only on
 /// (trace, fix model, seed), so every strategy of a comparison sees exactly the same fixes.
 public enum FixGenerator {
+    /// A 2-D Gaussian has 68 % of its mass within 1.515 σ, and reported accuracy is a 68 % radius.
+    static let sigmaPerAccuracy = 1 / 1.515
+
     public static func generate(_ trace: Trace, model: FixModel, seed: UInt64) -> [PhoneFix] {
         var rng = SeededRandom(seed: seed)
         let total = model.sources.reduce(0) { $0 + max(0, $1.weight) }
         var cumulative: [Double] = []
         var sum = 0.0
         for s in model.sources { sum += max(0, s.weight); cumulative.append(total > 0 ? sum / total : 1) }
-        let exact = model.sources.allSatisfy { $0.accuracyMaxMeters <= 0 }
+        let exact = model.sources.allSatisfy { $0.accuracyMaxMeters <= 0 && !$0.recorded }
         var out: [PhoneFix] = []
         out.reserveCapacity(trace.fixCount)
         var dropoutUntil = -Double.infinity
-        // 1 / 1.515: a 2-D Gaussian has 68 % of its mass within 1.515 σ, and reported accuracy is a 68 % radius.
-        let sigmaPerAccuracy = 1 / 1.515
+        // The error's unit-normal components, carried from fix to fix (AR(1) with the model's correlation time).
+        var zNorth = 0.0, zEast = 0.0
+        var previousTime: Double?
         for (s, segment) in trace.segments.enumerated() {
             for fix in segment {
                 if model.dropoutProbability > 0 {
@@ -52,17 +59,27 @@ public enum FixGenerator {
                     let u = Double.random(in: 0..<1, using: &rng)
                     sourceIndex = cumulative.firstIndex { u < $0 } ?? max(0, cumulative.count - 1)
                     let source = model.sources[sourceIndex]
-                    let a = source.accuracyMinMeters + (source.accuracyMaxMeters - source.accuracyMinMeters) * Double.random(in: 0..<1, using: &rng)
-                    accuracy = max(accuracy, a)
-                    let north = rng.gaussian() * a * sigmaPerAccuracy, east = rng.gaussian() * a * sigmaPerAccuracy
-                    lat += north / 111_195.08
-                    lon += east / (111_195.08 * max(0.01, cos(fix.latitude * .pi / 180)))
-                    lat = min(90, max(-90, lat))
-                    lon = Sphere.normalizeLongitude(lon)
+                    let drawn = source.accuracyMinMeters + (source.accuracyMaxMeters - source.accuracyMinMeters) * Double.random(in: 0..<1, using: &rng)
+                    let rho = model.errorCorrelationSeconds > 0 && previousTime != nil
+                        ? exp(-max(0, fix.time - previousTime!) / model.errorCorrelationSeconds) : 0
+                    let keep = (1 - rho * rho).squareRoot()
+                    zNorth = rho * zNorth + keep * rng.gaussian()
+                    zEast = rho * zEast + keep * rng.gaussian()
+                    if source.recorded {
+                        accuracy = fix.accuracy ?? drawn
+                    } else {
+                        accuracy = max(accuracy, drawn)
+                        lat += zNorth * drawn * sigmaPerAccuracy / 111_195.08
+                        lon += zEast * drawn * sigmaPerAccuracy / (111_195.08 * max(0.01, cos(fix.latitude * .pi / 180)))
+                        lat = min(90, max(-90, lat))
+                        lon = Sphere.normalizeLongitude(lon)
+                    }
                 }
+                previousTime = fix.time
                 out.append(PhoneFix(time: fix.time, latitude: lat, longitude: lon, accuracy: accuracy, source: UInt8(sourceIndex),
-                                    trueLatitude: fix.latitude, trueLongitude: fix.longitude, segment: Int32(s),
-                                    unit: Unit(latitude: lat, longitude: lon)))
+                                    trueLatitude: fix.latitude, trueLongitude: fix.longitude, traceAccuracy: fix.accuracy ?? 0,
+                                    segment: Int32(s), unit: Unit(latitude: lat, longitude: lon),
+                                    trueUnit: Unit(latitude: fix.latitude, longitude: fix.longitude)))
             }
         }
         return out

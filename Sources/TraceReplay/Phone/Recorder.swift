@@ -7,26 +7,34 @@ final class Recorder {
     let keepEvents: Bool
     private(set) var events: [ReplayEvent] = []
     private(set) var intervals: [MonitoredInterval] = []
-    private(set) var notifications: [Notification] = []
+    private(set) var notifications: [CardNotification] = []
+    /// Notifications the cool-down held back, and those withdrawn because the region's exit came before the
+    /// confirmation delay was over (kept for the loss split, not shown to the person).
+    private(set) var suppressed: [CardNotification] = []
+    private(set) var withdrawn: [CardNotification] = []
     var refreshCalls = 0
     var refreshFailures = 0
     var monitorFailures = 0
+    /// Times the OS ran the app (a wake within the background time of the previous one is the same wake).
+    private(set) var wakes = 0
+    private var awakeUntil = -Double.infinity
+    /// Seconds the app had GPS on for a fix of its own.
+    var gpsSeconds = 0.0
     private(set) var regionStarts = 0
     private(set) var regionStops = 0
     private var openSince: [String: Double] = [:]
-    /// The true position at the current virtual time (for event distances).
+    /// The recorded position at the current virtual time (for event distances).
     var truePosition = Unit(latitude: 0, longitude: 0)
-
-    struct Notification: Sendable, Hashable {
-        var time: Double
-        var locationId: String
-        var networkId: String
-        var card: String
-    }
 
     init(keepEvents: Bool) { self.keepEvents = keepEvents }
 
     func event(_ e: ReplayEvent) { if keepEvents { events.append(e) } }
+
+    func woke(at time: Double, backgroundSeconds: Double) {
+        guard time >= awakeUntil else { return }
+        wakes += 1
+        awakeUntil = time + max(backgroundSeconds, 1)
+    }
 
     func trueDistance(to r: Region) -> Double {
         (truePosition.meters(to: Unit(latitude: r.lat, longitude: r.lon)) * 10).rounded() / 10
@@ -39,26 +47,60 @@ final class Recorder {
         return [base] + (r.mergedLocationIds ?? [])
     }
 
-    func notify(region: Region, locationId: String, card: String, at time: Double) {
-        notifications.append(Notification(time: time, locationId: locationId, networkId: region.networkId, card: card))
-        event(ReplayEvent(time: time, kind: .notification, location: locationId, network: region.networkId, card: card,
-                          distance: trueDistance(to: region), detail: "\(card) card available"))
+    func notify(_ n: CardNotification) {
+        notifications.append(n)
+        event(ReplayEvent(time: n.time, kind: .notification, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                          distance: n.distance, detail: "\(n.card) card available (\(n.trigger.rawValue))"))
     }
 
-    func started(_ r: Region, key: String, at time: Double) {
-        if r.kind != .refresh { regionStarts += 1 }
+    func suppress(_ n: CardNotification) {
+        suppressed.append(n)
+        event(ReplayEvent(time: n.time, kind: .suppressed, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                          distance: n.distance, detail: n.trigger.rawValue))
+    }
+
+    func withdraw(_ n: CardNotification, at time: Double) {
+        withdrawn.append(n)
+        event(ReplayEvent(time: time, kind: .withdrawn, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                          distance: n.distance, detail: "exit before the confirmation delay"))
+    }
+
+    func started(_ r: Region, key: String, role: MonitoredInterval.Role, at time: Double) {
+        if role != .refresh { regionStarts += 1 }
         openSince[key] = time
         event(ReplayEvent(time: time, kind: .monitorStart, location: r.id, network: r.networkId, distance: trueDistance(to: r),
-                          detail: r.kind == .refresh ? "refresh region \(Int(r.radiusMeters)) m" : "\(Int(r.radiusMeters)) m"))
+                          detail: "\(role.rawValue) \(Int(r.radiusMeters)) m"))
     }
 
-    func stopped(_ r: Region, key: String, at time: Double, final: Bool = false) {
+    func stopped(_ r: Region, key: String, role: MonitoredInterval.Role, at time: Double, final: Bool = false) {
         if !final {
-            if r.kind != .refresh { regionStops += 1 }
-            event(ReplayEvent(time: time, kind: .monitorStop, location: r.id, network: r.networkId, distance: trueDistance(to: r)))
+            if role != .refresh { regionStops += 1 }
+            event(ReplayEvent(time: time, kind: .monitorStop, location: r.id, network: r.networkId, distance: trueDistance(to: r),
+                              detail: role.rawValue))
         }
         let start = openSince.removeValue(forKey: key) ?? time
         intervals.append(MonitoredInterval(regionId: r.id, locationIds: Self.locationIds(of: r), networkId: r.networkId, lat: r.lat, lon: r.lon,
-                                           radiusMeters: r.radiusMeters, isRefreshRegion: r.kind == .refresh, start: start, end: time))
+                                           radiusMeters: r.radiusMeters, role: role, start: start, end: time))
     }
+}
+
+/// A card notification the app posted (or the cool-down held back), credited to its network and to every location
+/// of the region that fired (lead and merged ids).
+public struct CardNotification: Sendable, Hashable, Codable {
+    /// What made the app post it.
+    public enum Trigger: String, Sendable, Codable {
+        case entry, dwell
+        case state = "state answer"
+        case storeRegion = "store region entry"
+        case appFix = "app fix at the store"
+        case gps = "app GPS: stayed at the store"
+    }
+
+    public var time: Double
+    public var networkId: String
+    public var locationIds: [String]
+    public var card: String
+    public var trigger: Trigger
+    /// Recorded distance to the region's centre at the time (metres, for the event log).
+    public var distance: Double
 }

@@ -3,8 +3,9 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Codable {
         case wake, refreshRequest = "refresh_request", refreshOK = "refresh_ok", refreshFailed = "refresh_failed"
         case monitorStart = "monitor_start", monitorStop = "monitor_stop", monitorFailed = "monitor_failed"
-        case enter, exit, stateInside = "state_inside", notification, suppressed = "cooldown_suppressed"
-        case visit, visitCaught = "visit_caught", visitMissed = "visit_missed", passThrough = "pass_through"
+        case enter, exit, dwell, stateInside = "state_inside", stateUnknown = "state_unknown", gpsFix = "gps_fix"
+        case notification, suppressed = "cooldown_suppressed", scheduled = "card_scheduled", withdrawn = "card_withdrawn"
+        case visit, momentCaught = "moment_caught", momentMissed = "moment_missed", passThrough = "pass_through"
     }
 
     public var time: Double
@@ -13,7 +14,7 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
     public var location: String
     public var network: String
     public var card: String
-    /// True distance from the trace to the location's centre, metres (-1 when not applicable).
+    /// Recorded distance from the trace to the location's centre, metres (-1 when not applicable).
     public var distance: Double
     /// Free text: wake reason, failure reason, region count.
     public var detail: String
@@ -31,13 +32,27 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
 
 /// A region as it was monitored between two virtual times (for the map and the not-monitored test).
 public struct MonitoredInterval: Sendable, Hashable, Codable {
+    /// What the region was for.
+    public enum Role: String, Sendable, Codable {
+        /// A store region from the server, notified on entry (or dwell).
+        case store
+        /// The refresh ("bubble") region: its exit asks the server again.
+        case refresh
+        /// `staged`: a wide region that wakes the app near a store...
+        case wide
+        /// ...and the store's own small region, watched until arrival.
+        case small
+    }
+
     public var regionId: String
     public var locationIds: [String]
     public var networkId: String
     public var lat: Double
     public var lon: Double
     public var radiusMeters: Double
-    public var isRefreshRegion: Bool
+    public var role: Role
     public var start: Double
     public var end: Double
+
+    public var isRefreshRegion: Bool { role == .refresh }
 }

@@ -1,21 +1,22 @@
 import Foundation
 
-/// The per-event CSV: `strategy,time,kind,location,network,card,distance_m,detail`, RFC 4180 quoting.
+/// The per-event CSV: `strategy,time,kind,location,network,card,distance_m,detail`, RFC 4180 quoting. Each
+/// strategy's card moments are written beside its events, with their outcome and the reason.
 public enum EventCSV {
     public static func render(_ run: TraceRun) -> String {
         var out = "strategy,time,kind,location,network,card,distance_m,detail\n"
-        for r in run.runs + [run.oracle] {
+        for r in run.allRuns {
             var events = r.events
-            // Ground-truth rows make the file self-explanatory next to notifications.
             for o in r.outcomes {
-                events.append(ReplayEvent(time: o.visit.arrival, kind: .visit, location: o.visit.locationId, network: o.visit.networkId,
-                                          distance: 0, detail: String(format: "%.0f s", o.visit.departure - o.visit.arrival)))
+                let m = o.moment
+                events.append(ReplayEvent(time: m.arrival, kind: .visit, location: m.locationIds.joined(separator: " "), network: m.networkId,
+                                          distance: 0, detail: String(format: "card moment of %.0f s", m.departure - m.arrival)))
                 if let d = o.delay {
-                    events.append(ReplayEvent(time: o.visit.arrival + d, kind: .visitCaught, location: o.visit.locationId, network: o.visit.networkId,
-                                              detail: String(format: "delay %.0f s", d)))
+                    events.append(ReplayEvent(time: m.arrival + d, kind: .momentCaught, location: o.notifiedLocationId ?? "", network: m.networkId,
+                                              detail: "\(o.status.rawValue): \(o.detail)"))
                 } else {
-                    events.append(ReplayEvent(time: o.visit.departure, kind: .visitMissed, location: o.visit.locationId, network: o.visit.networkId,
-                                              detail: o.wasMonitored ? "monitored, not detected" : "not monitored"))
+                    events.append(ReplayEvent(time: m.departure, kind: .momentMissed, location: m.locationIds.joined(separator: " "), network: m.networkId,
+                                              detail: "\(o.miss?.rawValue ?? "missed"): \(o.detail)"))
                 }
             }
             for e in events.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element) {

@@ -1,50 +1,69 @@
 import Foundation
 
-/// `summary.json`: the scenario, every trace's cleaning report and metrics per strategy beside the oracle, and totals.
+/// `summary.json`: every trace's cleaning report and metrics per strategy beside both oracles, and batch totals.
 public struct ReplaySummary: Sendable, Codable {
     public struct TraceEntry: Sendable, Codable {
         public var trace: String
         public var report: TraceReport
+        public var seed: UInt64
         public var fixes: Int
         /// Fixes the OS delivered after dropouts.
         public var phoneFixes: Int
         public var stores: Int
-        public var visits: Int
+        public var locationVisits: Int
+        public var cardMoments: Int
         public var passThroughs: Int
         public var strategies: [StrategyMetrics]
+        public var oracleOS: StrategyMetrics
         public var oracle: StrategyMetrics
 
         enum CodingKeys: String, CodingKey {
-            case trace, report, fixes, stores, visits, strategies, oracle
+            case trace, report, seed, fixes, stores, strategies, oracle
             case phoneFixes = "phone_fixes"
+            case locationVisits = "location_visits"
+            case cardMoments = "card_moments"
             case passThroughs = "pass_throughs"
+            case oracleOS = "oracle_os"
         }
     }
 
     public var tool: String = "oncue replay"
+    /// The scenario's name (its file's `name`, else the profile's).
+    public var scenario: String
     public var profile: String
     public var seed: UInt64
     public var wallet: [String]
     public var traces: [TraceEntry]
     public var totals: [StrategyMetrics]
+    public var oracleOSTotal: StrategyMetrics
     public var oracleTotal: StrategyMetrics
 
     enum CodingKeys: String, CodingKey {
-        case tool, profile, seed, wallet, traces, totals
+        case tool, scenario, profile, seed, wallet, traces, totals
+        case oracleOSTotal = "oracle_os_total"
         case oracleTotal = "oracle_total"
     }
 
     public init(scenario: Scenario, wallet: Wallet, runs: [TraceRun]) {
+        self.scenario = scenario.name
         profile = scenario.profile
         seed = scenario.seed
         self.wallet = wallet.networkIds
         traces = runs.map {
-            TraceEntry(trace: $0.trace.name, report: $0.trace.report, fixes: $0.trace.fixCount, phoneFixes: $0.phoneFixes, stores: $0.stores.count,
-                       visits: $0.visits.count, passThroughs: $0.passThroughs.count, strategies: $0.runs.map(\.metrics), oracle: $0.oracle.metrics)
+            TraceEntry(trace: $0.trace.name, report: $0.trace.report, seed: $0.seed, fixes: $0.trace.fixCount, phoneFixes: $0.phoneFixes,
+                       stores: $0.stores.count, locationVisits: $0.visits.count, cardMoments: $0.moments.count, passThroughs: $0.passThroughs.count,
+                       strategies: $0.runs.map(\.metrics), oracleOS: $0.oracleOS.metrics, oracle: $0.oracle.metrics)
         }
         let names = runs.first?.runs.map(\.strategy.name) ?? []
-        totals = names.enumerated().map { i, name in StrategyMetrics.total(runs.map { $0.runs[i].metrics }, strategy: name) }
-        oracleTotal = StrategyMetrics.total(runs.map(\.oracle.metrics), strategy: "oracle")
+        let os = StrategyMetrics.total(runs.map(\.oracleOS.metrics), strategy: "oracle-os")
+        func relative(_ m: StrategyMetrics) -> StrategyMetrics {
+            var m = m
+            if let r = m.recall, let ro = os.recall, ro > 0 { m.recallVsOracleOS = r / ro }
+            return m
+        }
+        totals = names.enumerated().map { i, name in relative(StrategyMetrics.total(runs.map { $0.runs[i].metrics }, strategy: name)) }
+        oracleOSTotal = relative(os)
+        oracleTotal = relative(StrategyMetrics.total(runs.map(\.oracle.metrics), strategy: "oracle"))
     }
 
     /// Sorted keys, fixed float formatting by JSONEncoder: the same inputs give the same bytes.
@@ -54,17 +73,23 @@ public struct ReplaySummary: Sendable, Codable {
         return String(decoding: try e.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// The comparison table: one row per strategy (batch totals), the oracle last.
+    /// All rows of the comparison: strategies, then `oracle-os`, then `oracle`.
+    public var allTotals: [StrategyMetrics] { totals + [oracleOSTotal, oracleTotal] }
+
+    /// The comparison table: one row per strategy (batch totals), both oracles last.
     public func comparisonTable() -> (header: [String], rows: [[String]]) {
-        let header = ["strategy", "visits", "caught", "recall", "oracle recall", "precision", "p50 s", "p90 s", "missed: not monitored",
-                      "missed: detection", "refresh/h", "churn/h", "21st fails"]
-        func pct(_ v: Double?) -> String { v.map { String(format: "%.1f%%", $0 * 100) } ?? "-" }
-        func secs(_ v: Double?) -> String { v.map { String(format: "%.0f", $0) } ?? "-" }
-        let rows = (totals + [oracleTotal]).map { m in
-            [m.strategy, String(m.visits), String(m.caught), pct(m.recall), pct(oracleTotal.recall), pct(m.precision), secs(m.delayP50),
-             secs(m.delayP90), String(m.missedNotMonitored), String(m.missedByDetection), String(format: "%.2f", m.refreshCallsPerHour),
-             String(format: "%.1f", m.regionChurnPerHour), String(m.monitorFailures)]
+        let header = ["strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
+                      "not mon.", "OS det.", "region det.", "policy", "refresh/h", "churn/h", "wakes/h", "GPS s/h", "21st fails", "location recall"]
+        let rows = allTotals.map { m in
+            [m.strategy, String(m.cardMoments), String(m.caught), Self.pct(m.recall), Self.pct(m.recallVsOracleOS), String(m.onTime), String(m.early),
+             String(m.late), Self.pct(m.precision), String(m.duplicates), Self.secs(m.delayP50), Self.secs(m.delayP90), String(m.missedNotMonitored),
+             String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy), String(format: "%.2f", m.refreshCallsPerHour),
+             String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour),
+             String(m.monitorFailures), Self.pct(m.locationRecall)]
         }
         return (header, rows)
     }
+
+    static func pct(_ v: Double?) -> String { v.map { String(format: "%.1f%%", $0 * 100) } ?? "-" }
+    static func secs(_ v: Double?) -> String { v.map { String(format: "%.0f", $0) } ?? "-" }
 }

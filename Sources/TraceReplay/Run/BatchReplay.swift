@@ -1,7 +1,14 @@
 import Foundation
 
-/// Replays many trace files in parallel (one task per file, at most `parallelism` at once). Results come back in
-/// input order and every trace's randomness derives from its own name, so output is identical for any parallelism.
+/// A trace file read and cleaned, with its noiseless path when the scenario names one.
+public struct LoadedTrace: Sendable {
+    public var path: String
+    public var trace: Trace
+    public var truth: Trace?
+}
+
+/// Replays many trace files in parallel (at most `parallelism` at once). Results come back in input order and every
+/// trace's randomness derives from its own content, so output is identical for any parallelism or batch.
 public enum BatchReplay {
     /// A file that could not be read: reported, not fatal for the batch.
     public struct Failure: Error, Sendable, Codable, Hashable {
@@ -9,43 +16,70 @@ public enum BatchReplay {
         public var error: String
     }
 
+    /// Reads and cleans every file (and its true path), in parallel.
+    public static func load(paths: [String], names: [String], scenario: Scenario,
+                            parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) async -> (traces: [LoadedTrace], failures: [Failure]) {
+        let results = await inParallel(paths.indices.map { i in (paths[i], names[i]) }, parallelism: parallelism) { item -> Result<LoadedTrace, Failure> in
+            let (path, name) = item
+            do {
+                let trace = try TraceLoader.load(path: path, cleaning: scenario.trace, name: name)
+                let truth = try TruePathLoader.load(for: path, model: scenario.groundTruth, cleaning: scenario.trace)
+                return .success(LoadedTrace(path: path, trace: trace, truth: truth))
+            } catch {
+                return .failure(Failure(path: path, error: String(describing: error)))
+            }
+        }
+        var traces: [LoadedTrace] = [], failures: [Failure] = []
+        for r in results {
+            switch r {
+            case .success(let t): traces.append(t)
+            case .failure(let f): failures.append(f)
+            }
+        }
+        return (traces, failures)
+    }
+
+    /// Replays loaded traces under `strategies` plus both oracles.
+    public static func run(_ traces: [LoadedTrace], strategies: [Strategy], context: ReplayContext,
+                           parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) async -> [TraceRun] {
+        await inParallel(traces, parallelism: parallelism, progress: progress) { t in
+            await ReplayRunner.run(t.trace, truth: t.truth, strategies: strategies, context: context)
+        }
+    }
+
+    /// Reads and replays files (what `oncue replay` does without a sweep).
     public static func run(paths: [String], names: [String], strategies: [Strategy], context: ReplayContext,
                            parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) async -> (runs: [TraceRun], failures: [Failure]) {
-        let total = paths.count
-        var results = [Result<TraceRun, Failure>?](repeating: nil, count: total)
-        await withTaskGroup(of: (Int, Result<TraceRun, Failure>).self) { group in
-            var next = 0
-            var done = 0
-            func launch(_ i: Int) {
-                let path = paths[i], name = names[i]
-                group.addTask {
-                    do {
-                        let trace = try TraceLoader.load(path: path, cleaning: context.scenario.trace, name: name)
-                        return (i, .success(await ReplayRunner.run(trace, strategies: strategies, context: context)))
-                    } catch {
-                        return (i, .failure(Failure(path: path, error: String(describing: error))))
-                    }
+        let loaded = await load(paths: paths, names: names, scenario: context.scenario, parallelism: parallelism)
+        let runs = await run(loaded.traces, strategies: strategies, context: context, parallelism: parallelism, progress: progress)
+        return (runs, loaded.failures)
+    }
+
+    /// `work` over `items` with at most `parallelism` running; results in input order.
+    static func inParallel<T: Sendable, R: Sendable>(_ items: [T], parallelism: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
+                                                     _ work: @escaping @Sendable (T) async -> R) async -> [R] {
+        var results = [R?](repeating: nil, count: items.count)
+        await withTaskGroup(of: (Int, R).self) { group in
+            var next = 0, done = 0
+            while next < min(max(1, parallelism), items.count) {
+                let i = next, item = items[i]
+                group.addTask { (i, await work(item)) }
+                next += 1
+            }
+            for await (i, r) in group {
+                results[i] = r
+                done += 1
+                progress?(done, items.count)
+                if next < items.count {
+                    let j = next, item = items[j]
+                    group.addTask { (j, await work(item)) }
+                    next += 1
                 }
             }
-            while next < min(max(1, parallelism), total) { launch(next); next += 1 }
-            for await (i, result) in group {
-                results[i] = result
-                done += 1
-                progress?(done, total)
-                if next < total { launch(next); next += 1 }
-            }
         }
-        var runs: [TraceRun] = []
-        var failures: [Failure] = []
-        for r in results {
-            switch r {
-            case .success(let run)?: runs.append(run)
-            case .failure(let f)?: failures.append(f)
-            case nil: break
-            }
-        }
-        return (runs, failures)
+        return results.compactMap { $0 }
     }
 
     /// Display names: each path relative to the inputs' common directory (unique and stable across machines).
@@ -60,8 +94,9 @@ public enum BatchReplay {
         return split.map { $0.dropFirst(common.count).joined(separator: "/") }
     }
 
-    /// Writes `summary.json`, and per trace `<name>.events.csv` and `<name>.html`, into `directory`.
-    public static func writeOutputs(_ runs: [TraceRun], summary: ReplaySummary, scenario: Scenario, to directory: String) throws -> [String] {
+    /// Writes `summary.json`, `index.html`, and per trace `<name>.events.csv` and `<name>.html`, into `directory`.
+    public static func writeOutputs(_ runs: [TraceRun], summary: ReplaySummary, scenario: Scenario, sweep: SweepResult? = nil,
+                                    to directory: String) throws -> [String] {
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
@@ -71,10 +106,12 @@ public enum BatchReplay {
             written.append(path)
         }
         try write(summary.json(), "summary.json")
-        for run in runs {
-            let base = fileStem(run.trace.name)
-            try write(EventCSV.render(run), base + ".events.csv")
-            try write(HTMLReport.render(run, scenario: scenario), base + ".html")
+        if let sweep { try write(sweep.json(), "sweep.json") }
+        let pages = runs.map { fileStem($0.trace.name) + ".html" }
+        try write(IndexPage.render(summary: summary, sweep: sweep, traces: zip(runs.map(\.trace.name), pages).map { ($0, $1) }), "index.html")
+        for (run, page) in zip(runs, pages) {
+            try write(EventCSV.render(run), fileStem(run.trace.name) + ".events.csv")
+            try write(TracePage.render(run, scenario: scenario), page)
         }
         return written
     }

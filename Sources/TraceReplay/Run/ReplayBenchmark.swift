@@ -26,7 +26,7 @@ public enum ReplayBenchmark {
     public static func replay(_ trace: Trace, strategy: Strategy, context: ReplayContext) async -> (fixes: Int, seconds: Double, refreshCalls: Int) {
         let clock = ContinuousClock()
         let start = clock.now
-        let seed = ReplayRunner.seed(context.scenario.seed, name: trace.name)
+        let seed = ReplayRunner.seed(context.scenario.seed, trace: trace)
         let fixes = FixGenerator.generate(trace, model: context.scenario.fixes, seed: seed)
         let recorder = Recorder(keepEvents: false)
         let manager = VirtualLocationManager(os: context.scenario.os, seed: seed &+ 1)

@@ -9,7 +9,7 @@ public struct ReplayContext: Sendable {
     public var wallet: Wallet
     public var catalog: StoreCatalog
     public var refresher: any RegionRefreshing
-    /// Keep per-event logs and monitored intervals (CSV and HTML need them; benchmarks do not).
+    /// Keep per-event logs (CSV and HTML need them; sweeps and benchmarks do not).
     public var keepEvents: Bool
 
     public init(scenario: Scenario, wallet: Wallet, catalog: StoreCatalog, refresher: any RegionRefreshing, keepEvents: Bool = true) {
@@ -27,71 +27,101 @@ public struct StrategyRun: Sendable {
     public var metrics: StrategyMetrics
     public var events: [ReplayEvent]
     public var intervals: [MonitoredInterval]
-    public var outcomes: [VisitOutcome]
+    public var notifications: [CardNotification]
+    public var outcomes: [MomentOutcome]
 }
 
-/// One trace replayed under every strategy plus the ideal oracle.
+/// One trace replayed under every strategy plus both oracles.
 public struct TraceRun: Sendable {
     public var trace: Trace
+    /// The path ground truth and the ideal oracle follow: the trace itself, or its noiseless path.
+    public var truth: Trace
+    public var seed: UInt64
     public var phoneFixes: Int
     public var stores: [CandidateStore]
     public var visits: [Visit]
     public var passThroughs: [PassThrough]
+    public var moments: [CardMoment]
     public var runs: [StrategyRun]
     public var oracle: StrategyRun
+    public var oracleOS: StrategyRun
+
+    /// The strategies, then `oracle-os`, then `oracle`.
+    public var allRuns: [StrategyRun] { runs + [oracleOS, oracle] }
 }
 
 /// Replays traces on a virtual clock: no sleeping, every delay is a timestamp.
 public enum ReplayRunner {
-    /// A seed per trace that does not depend on batch order: the scenario seed mixed with the trace name (FNV-1a).
-    public static func seed(_ base: UInt64, name: String) -> UInt64 {
+    /// A trace's seed: the scenario seed mixed with the trace's content (FNV-1a over every fix's time and position),
+    /// so a trace gets the same randomness alone, in any batch, under any file name.
+    public static func seed(_ base: UInt64, trace: Trace) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        func mix(_ v: UInt64) { for i in 0..<8 { h = (h ^ ((v >> UInt64(8 * i)) & 0xff)) &* 0x100_0000_01b3 } }
+        for segment in trace.segments {
+            for f in segment { mix(f.time.bitPattern); mix(f.latitude.bitPattern); mix(f.longitude.bitPattern) }
+        }
         return base ^ h
     }
 
-    public static func run(_ trace: Trace, strategies: [Strategy], context: ReplayContext) async -> TraceRun {
+    public static func run(_ trace: Trace, truth: Trace? = nil, strategies: [Strategy], context: ReplayContext) async -> TraceRun {
         let scenario = context.scenario
-        let seed = seed(scenario.seed, name: trace.name)
+        let truthTrace = truth ?? trace
+        let seed = seed(scenario.seed, trace: trace)
         let stores = context.catalog.candidates(for: trace, margin: scenario.groundTruth.candidateMarginMeters)
-        let truth = GroundTruth.compute(trace, stores: stores, model: scenario.groundTruth)
+        let found = GroundTruth.compute(truthTrace, stores: stores, model: scenario.groundTruth)
+        let moments = CardMoments.merge(found.visits, gapSeconds: scenario.app.cooldownSeconds)
         let hours = trace.activeSeconds / 3600
         let fixes = FixGenerator.generate(trace, model: scenario.fixes, seed: seed)
+        var input = MomentScoring.Input(strategy: "", hours: hours, moments: moments, visits: found.visits, passThroughs: found.passThroughs,
+                                        model: scenario.groundTruth, cooldownSeconds: scenario.app.cooldownSeconds, oracleOSCaught: nil)
+
+        // oracle-os first: the other runs' misses are classified against what it caught.
+        var unlimited = scenario.os
+        unlimited.maxRegions = 1_000_000
+        let osRegions = oracleRegions(stores, radius: { max($0 + scenario.groundTruth.nominalAccuracyMeters, scenario.os.minReliableRadiusMeters) })
+        let oracleOS = await runOne(.oracleOS, fixes: fixes, os: unlimited, scenario: scenario, seed: seed, input: input,
+                                    oracleRegions: osRegions, context: context)
+        input.oracleOSCaught = Set(oracleOS.outcomes.indices.filter { oracleOS.outcomes[$0].status != .missed })
+
         var runs: [StrategyRun] = []
         for strategy in strategies {
-            runs.append(await runOne(strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, hours: hours,
-                                     truth: truth, stores: stores, context: context))
+            runs.append(await runOne(strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, input: input,
+                                     oracleRegions: [], context: context))
         }
-        // The oracle: every card store of the area, ideal OS, exact fixes.
+        // The ideal oracle: every card store's footprint, ideal OS, exact positions on the true path.
         var ideal = scenario
         ideal.network = .instant
-        let exact = FixGenerator.generate(trace, model: .exact, seed: seed)
-        let oracle = await runOne(.oracleStrategy, fixes: exact, os: .ideal, scenario: ideal, seed: seed, hours: hours,
-                                  truth: truth, stores: stores, context: context)
-        return TraceRun(trace: trace, phoneFixes: fixes.count, stores: stores, visits: truth.visits, passThroughs: truth.passThroughs,
-                        runs: runs, oracle: oracle)
+        let exact = FixGenerator.generate(truthTrace, model: .exact, seed: seed)
+        let oracle = await runOne(.oracle, fixes: exact, os: .ideal, scenario: ideal, seed: seed, input: input,
+                                  oracleRegions: oracleRegions(stores, radius: { $0 + scenario.groundTruth.nominalAccuracyMeters }), context: context)
+        return TraceRun(trace: trace, truth: truthTrace, seed: seed, phoneFixes: fixes.count, stores: stores, visits: found.visits,
+                        passThroughs: found.passThroughs, moments: moments, runs: runs, oracle: oracle, oracleOS: oracleOS)
     }
 
-    static func runOne(_ strategy: Strategy, fixes: [PhoneFix], os: OSModel, scenario: Scenario, seed: UInt64, hours: Double,
-                       truth: (visits: [Visit], passThroughs: [PassThrough]), stores: [CandidateStore], context: ReplayContext) async -> StrategyRun {
+    static func oracleRegions(_ stores: [CandidateStore], radius: (Double) -> Double) -> [Region] {
+        stores.map {
+            Region(id: $0.location.id, networkId: $0.location.networkId, lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
+                   radiusMeters: radius($0.radiusMeters), priority: 1, name: $0.location.name, address: $0.location.address)
+        }
+    }
+
+    static func runOne(_ strategy: Strategy, fixes: [PhoneFix], os: OSModel, scenario: Scenario, seed: UInt64, input: MomentScoring.Input,
+                       oracleRegions: [Region], context: ReplayContext) async -> StrategyRun {
         let recorder = Recorder(keepEvents: context.keepEvents)
         let manager = VirtualLocationManager(os: os, seed: seed &+ 1)
-        let oracleRegions = strategy.oracle ? stores.map {
-            Region(id: $0.location.id, networkId: $0.location.networkId, lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
-                   radiusMeters: $0.radiusMeters + scenario.groundTruth.nominalAccuracyMeters, priority: 1, name: $0.location.name,
-                   address: $0.location.address)
-        } : []
         let app = PhoneApp(strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
-                           refresher: strategy.oracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
-                           seed: seed &+ 2, traceStart: fixes.first?.time ?? 0)
+                           refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
+                           seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions)
         await simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
-        let (metrics, outcomes) = MetricsCalculator.compute(strategy: strategy.name, hours: hours, visits: truth.visits,
-                                                            passThroughs: truth.passThroughs, recorder: recorder, model: scenario.groundTruth)
-        return StrategyRun(strategy: strategy, metrics: metrics, events: recorder.events, intervals: recorder.intervals, outcomes: outcomes)
+        var scoring = input
+        scoring.strategy = strategy.name
+        let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
+        return StrategyRun(strategy: strategy, metrics: metrics, events: recorder.events, intervals: recorder.intervals,
+                           notifications: recorder.notifications, outcomes: outcomes)
     }
 
-    /// The virtual clock: callbacks due before a fix are delivered first; fences are evaluated at the fix; the app
-    /// runs when the OS wakes it.
+    /// The virtual clock: callbacks due before a fix are delivered first; the OS sees the fix (fences at its own
+    /// cadence); the app runs when the OS wakes it.
     static func simulate(fixes: [PhoneFix], app: PhoneApp, manager: VirtualLocationManager, recorder: Recorder) async {
         var queue = EventQueue()
         func drain(_ t: Double) async {
@@ -102,12 +132,13 @@ public enum ReplayRunner {
             }
         }
         for fix in fixes {
-            if recorder.keepEvents { recorder.truePosition = Unit(latitude: fix.trueLatitude, longitude: fix.trueLongitude) }
+            if recorder.keepEvents { recorder.truePosition = fix.trueUnit }
             if !queue.isEmpty || app.pendingBubbleExit != nil { await drain(fix.time) }
             if let wake = manager.process(fix, queue: &queue) {
                 await drain(fix.time)
                 await app.wake(fix, reason: wake, queue: &queue)
             }
+            app.gpsTick(fix)
             if !queue.isEmpty || app.pendingBubbleExit != nil { await drain(fix.time) }
         }
         await drain(.infinity)

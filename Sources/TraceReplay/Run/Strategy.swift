@@ -1,5 +1,7 @@
-/// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `oracle`,
-/// each optionally with `@N` for `max_regions` (e.g. `guaranteed@10`).
+/// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `staged`, and the
+/// references `oracle` and `oracle-os`; `+clamp` registers no region below the OS's reliable minimum radius; `+gps`
+/// confirms the stay with the app's own GPS before posting the card; `@N` sets `max_regions` (e.g.
+/// `guaranteed+clamp@10`, `staged+gps@16`).
 public struct Strategy: Sendable, Hashable, Codable {
     public enum Threshold: String, Sendable, Codable {
         /// max(largest region radius, 500 m) — the product document.
@@ -8,11 +10,24 @@ public struct Strategy: Sendable, Hashable, Codable {
         case server
     }
 
+    /// What the strategy is measured as.
+    public enum Role: String, Sendable, Codable {
+        /// The app, asking the engine.
+        case app
+        /// Every card location monitored with its footprint, ideal OS and exact positions: the upper bound.
+        case oracle
+        /// Every card location monitored with the scenario's OS and fixes, no region limit, each region as large as
+        /// the OS needs: what any strategy could reach on this OS.
+        case oracleOS = "oracle-os"
+    }
+
     /// The spec it was parsed from (the table's row label).
     public var name: String
+    public var role: Role
     public var threshold: Threshold
     /// Ask the server for a refresh region and refresh when the phone leaves it.
     public var refreshRegion: Bool
+    /// Regions asked of the server (for `staged`: wide regions and small ones together, within the OS limit).
     public var maxRegions: Int
     /// Keep unchanged regions (and their state) instead of stop-all/start-all.
     public var diff: Bool
@@ -20,33 +35,49 @@ public struct Strategy: Sendable, Hashable, Codable {
     public var requestState: Bool
     /// The pseudo-code exactly: refresh only when moved ≥ threshold AND 6 h passed, on significant-change wakes only.
     public var literal: Bool
-    /// Monitor every card location of the trace's area with the ideal OS: the upper bound.
-    public var oracle: Bool
+    /// Register no region smaller than the OS's reliable minimum radius.
+    public var clamp: Bool
+    /// Wide regions wake the app, which then watches the store's own small region until arrival.
+    public var staged: Bool
+    /// When the OS reports the person near a store, the app's own GPS decides: the card once they have stayed.
+    public var gps: Bool
 
-    /// Compared by `--compare` when the scenario does not list strategies.
-    public static let defaultComparison = ["document", "fixed", "guaranteed", "bubble", "guaranteed@10"]
+    public var isOracle: Bool { role != .app }
+
+    public static let defaultComparison = ["document", "fixed", "guaranteed", "bubble", "staged"]
+    public static let bases = ["document", "fixed", "guaranteed", "bubble", "staged", "oracle", "oracle-os"]
 
     public static func parse(_ spec: String) throws -> Strategy {
-        let parts = spec.split(separator: "@", maxSplits: 1)
+        let parts = spec.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         var maxRegions = 20
         if parts.count == 2 {
             guard let n = Int(parts[1]), (1...100).contains(n) else { throw ScenarioError.invalid("strategy '\(spec)': @N must be 1...100") }
             maxRegions = n
         }
-        var s = Strategy(name: spec, threshold: .server, refreshRegion: false, maxRegions: maxRegions, diff: true, requestState: true,
-                         literal: false, oracle: false)
-        switch parts.first.map(String.init) ?? "" {
+        let words = (parts.first.map(String.init) ?? "").split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        var s = Strategy(name: spec, role: .app, threshold: .server, refreshRegion: false, maxRegions: maxRegions, diff: true,
+                         requestState: true, literal: false, clamp: false, staged: false, gps: false)
+        switch words.first ?? "" {
         case "document": s.threshold = .fixed; s.diff = false; s.requestState = false; s.literal = true
         case "fixed": s.threshold = .fixed
         case "guaranteed": break
         case "bubble": s.refreshRegion = true
-        case "oracle": s.oracle = true
+        case "staged": s.staged = true
+        case "oracle": s.role = .oracle
+        case "oracle-os": s.role = .oracleOS
         default:
-            throw ScenarioError.invalid("unknown strategy '\(spec)' (expected document, fixed, guaranteed, bubble or oracle, optionally @N)")
+            throw ScenarioError.invalid("unknown strategy '\(spec)' (expected \(bases.joined(separator: ", ")), optionally +clamp and @N)")
         }
+        for modifier in words.dropFirst() {
+            guard ["clamp", "gps"].contains(modifier), s.role == .app else {
+                throw ScenarioError.invalid("strategy '\(spec)': '+\(modifier)' is not a modifier (+clamp or +gps, on app strategies)")
+            }
+            if modifier == "clamp" { s.clamp = true } else { s.gps = true }
+        }
+        if s.isOracle && parts.count == 2 { throw ScenarioError.invalid("strategy '\(spec)': an oracle has no region limit") }
         return s
     }
 
-    public static let oracleStrategy = Strategy(name: "oracle", threshold: .server, refreshRegion: false, maxRegions: 1_000_000, diff: true,
-                                                requestState: true, literal: false, oracle: true)
+    public static let oracle = try! parse("oracle")
+    public static let oracleOS = try! parse("oracle-os")
 }

@@ -13,12 +13,18 @@ public struct CandidateStore: Sendable, Hashable {
 /// The locations of the wallet's networks, for ground truth and the oracle (the engine answers the phone).
 public struct StoreCatalog: Sendable {
     public let stores: [CandidateStore]
+    /// The footprint of locations without a radius of their own.
+    public let storeRadiusMeters: Double
+    /// Each location's position, by id.
+    let positions: [String: Unit]
 
     public init(locations: [Location], storeRadiusMeters: Double) {
+        self.storeRadiusMeters = storeRadiusMeters
         stores = locations.map {
             CandidateStore(location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
                            unit: Unit(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
         }.sorted { $0.location.id < $1.location.id }
+        positions = Dictionary(stores.map { ($0.location.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Reads the wallet's networks' locations from a store.

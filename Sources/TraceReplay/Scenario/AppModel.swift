@@ -1,0 +1,37 @@
+/// The phone app's settings (the product document's `LocationService`, plus the `staged` strategy's).
+public struct AppModel: Codable, Sendable, Hashable {
+    public var radiusKm: Double = 50
+    /// Refresh at least this often when woken (6 h).
+    public var refreshIntervalSeconds: Double = 21_600
+    /// Never refresh sooner than this after the previous refresh (0: whenever the threshold says so): a cap on the
+    /// calls a walker in a dense centre makes, paid for in locations not monitored.
+    public var minRefreshIntervalSeconds: Double = 0
+    /// The fixed policy's floor: refresh after max(largest region radius, this) metres.
+    public var fixedMinimumMeters: Double = 500
+    /// No second notification within this time...
+    public var cooldownSeconds: Double = 3_600
+    /// ...for the same card (`network`: one "Espresso House card available" per hour, whichever branch) or for the
+    /// same location (`location`).
+    public var cooldownScope: String = "network"
+    /// When the OS says the person is in a store region, post the card this much later, and withdraw it if the
+    /// region's exit comes first (iOS: a time-triggered local notification removed on exit, no wake needed; Android
+    /// has DWELL for this). 0: post at once. A walk-by leaves before the card shows; a visit stays.
+    public var confirmSeconds: Double = 120
+    /// Let the server fill spare slots with networks the user has no card for.
+    public var includeOtherNetworks: Bool = false
+    /// `staged`: OS region slots kept for the small store regions (the server is asked for the rest)...
+    public var stagedSlots: Int = 4
+    /// ...wide regions are at least this large, so the OS notices them early and the app can watch the store...
+    public var stagedWideMinMeters: Double = 200
+    /// ...and the app's own fix when a wide region wakes it: GPS on for this long, within the background time.
+    public var gpsFixSeconds: Double = 8
+    /// `+gps`: once the OS puts the person near a store, the app keeps GPS on and posts the card when its own fixes
+    /// have stayed within the store's footprint this long; it turns GPS off when they leave the region, or after
+    /// `gpsMaxSeconds`.
+    public var gpsConfirmSeconds: Double = 60
+    public var gpsMaxSeconds: Double = 900
+
+    public init() {}
+
+    public static let cooldownScopes = ["network", "location"]
+}

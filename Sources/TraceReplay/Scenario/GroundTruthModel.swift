@@ -1,0 +1,24 @@
+/// What counts as a real store visit, and how notifications are matched to card moments.
+public struct GroundTruthModel: Codable, Sendable, Hashable {
+    /// A visit: the true path within the store's footprint plus fix accuracy for at least this long.
+    public var minDwellSeconds: Double = 120
+    /// The store's footprint when the location has no radius of its own.
+    public var storeRadiusMeters: Double = 100
+    /// Fix accuracy assumed when the path has none.
+    public var nominalAccuracyMeters: Double = 10
+    /// A notification matches a card moment from this long before arrival...
+    public var matchBeforeSeconds: Double = 300
+    /// ...until this long after departure (0: it must come while the person is there).
+    public var matchAfterSeconds: Double = 0
+    /// A catch is on time from this long before arrival until this long after it; earlier is early, later is late.
+    public var onTimeBeforeSeconds: Double = 120
+    public var onTimeAfterSeconds: Double = 60
+    /// Stores farther than this from every fix are not considered.
+    public var candidateMarginMeters: Double = 2_000
+    /// A folder, relative to each trace file's folder, holding the noiseless path of that trace as `<stem>.csv`
+    /// (time, lat, lon): ground truth and the ideal oracle then follow it instead of the recorded fixes. Empty: the
+    /// trace is its own truth.
+    public var truePaths: String = ""
+
+    public init() {}
+}

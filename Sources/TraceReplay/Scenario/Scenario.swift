@@ -1,0 +1,128 @@
+import Foundation
+
+/// Every parameter of a replay: the OS model, the fix model, the network, the app, ground truth, cleaning
+/// and the strategies. A scenario file (JSON, snake_case keys) names a `profile` and overrides any subset of
+/// that profile's defaults; unknown keys are rejected so a typo never silently falls back to a default.
+public struct Scenario: Codable, Sendable, Hashable {
+    public var name: String
+    /// `ios`, `android` or `ideal`: the defaults underneath this file.
+    public var profile: String
+    public var seed: UInt64
+    public var os: OSModel
+    public var fixes: FixModel
+    public var network: NetworkModel
+    public var app: AppModel
+    public var groundTruth: GroundTruthModel
+    public var trace: TraceCleaning
+    /// Strategy specs (see `Strategy.parse`); the first is the one the HTML report maps.
+    public var strategies: [String]
+
+    public static let profiles = ["ios", "android", "ideal"]
+
+    /// The defaults of a profile.
+    public static func profile(_ name: String) throws -> Scenario {
+        switch name {
+        case "ios": return Scenario(name: "ios", profile: "ios", seed: 1, os: .ios, fixes: .phone, network: .init(), app: .init(),
+                                    groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        case "android": return Scenario(name: "android", profile: "android", seed: 1, os: .android, fixes: .phone, network: .init(), app: .init(),
+                                        groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        case "ideal": return Scenario(name: "ideal", profile: "ideal", seed: 1, os: .ideal, fixes: .exact, network: .instant, app: .init(),
+                                      groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        default: throw ScenarioError.invalid("unknown profile '\(name)' (expected ios, android or ideal)")
+        }
+    }
+
+    /// Reads a scenario file over its profile's defaults (the file's `profile`, else `defaultProfile`).
+    public static func load(json data: Data, defaultProfile: String = "ios") throws -> Scenario {
+        guard let overrides = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ScenarioError.invalid("a scenario file must be a JSON object")
+        }
+        let profileName = overrides["profile"] as? String ?? defaultProfile
+        return try profile(profileName).applying(overrides)
+    }
+
+    /// This scenario with `overrides` (snake_case JSON object) merged in, checked for unknown keys.
+    public func applying(_ overrides: [String: Any]) throws -> Scenario {
+        let base = try JSONSerialization.jsonObject(with: Self.encoder.encode(self)) as! [String: Any]
+        let merged = try Self.merge(base, overrides, path: "")
+        let data = try JSONSerialization.data(withJSONObject: merged)
+        let scenario: Scenario
+        do { scenario = try Self.decoder.decode(Scenario.self, from: data) } catch {
+            throw ScenarioError.invalid("scenario does not decode: \(error)")
+        }
+        try scenario.validate()
+        return scenario
+    }
+
+    /// Values the replay cannot work with are refused here, so a bad file never reaches the simulation.
+    public func validate() throws {
+        func check(_ ok: Bool, _ message: String) throws { if !ok { throw ScenarioError.invalid(message) } }
+        let numbers: [(String, Double)] = [
+            ("os.cushion_meters", os.cushionMeters), ("os.dwell_seconds", os.dwellSeconds),
+            ("os.detection_delay_min_seconds", os.detectionDelayMinSeconds), ("os.detection_delay_max_seconds", os.detectionDelayMaxSeconds),
+            ("os.loitering_delay_seconds", os.loiteringDelaySeconds), ("os.fence_check_moving_seconds", os.fenceCheckMovingSeconds),
+            ("os.fence_check_stationary_seconds", os.fenceCheckStationarySeconds), ("os.responsiveness_seconds", os.responsivenessSeconds),
+            ("os.min_reliable_radius_meters", os.minReliableRadiusMeters), ("os.periodic_wake_seconds", os.periodicWakeSeconds),
+            ("os.background_seconds", os.backgroundSeconds), ("app.cooldown_seconds", app.cooldownSeconds), ("app.confirm_seconds", app.confirmSeconds),
+            ("app.min_refresh_interval_seconds", app.minRefreshIntervalSeconds),
+            ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
+            ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
+            ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
+            ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds), ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
+            ("ground_truth.on_time_before_seconds", groundTruth.onTimeBeforeSeconds), ("ground_truth.on_time_after_seconds", groundTruth.onTimeAfterSeconds),
+            ("fixes.dropout_mean_seconds", fixes.dropoutMeanSeconds), ("fixes.error_correlation_seconds", fixes.errorCorrelationSeconds),
+        ]
+        for (name, value) in numbers { try check(value.isFinite && value >= 0, "\(name) must be a number >= 0 (got \(value))") }
+        try check(os.maxRegions >= 1, "os.max_regions must be at least 1")
+        try check(["cushion", "overlap", "exact"].contains(os.detection), "os.detection must be cushion, overlap or exact")
+        try check(os.detectionDelayMaxSeconds >= os.detectionDelayMinSeconds, "os.detection_delay_max_seconds is below the minimum")
+        for (name, v) in [("entry_overlap", os.entryOverlap), ("exit_overlap", os.exitOverlap), ("entry_overlap_coarse_fix", os.entryOverlapCoarseFix),
+                          ("exit_overlap_coarse_fix", os.exitOverlapCoarseFix)] {
+            try check(v >= 0 && v <= 1, "os.\(name) must be within 0...1")
+        }
+        try check(AppModel.cooldownScopes.contains(app.cooldownScope), "app.cooldown_scope must be network or location")
+        try check(app.stagedSlots >= 0 && app.stagedSlots < os.maxRegions, "app.staged_slots must be within 0..<os.max_regions")
+        try check(!fixes.sources.isEmpty && fixes.sources.allSatisfy { $0.weight >= 0 && $0.accuracyMaxMeters >= $0.accuracyMinMeters && $0.accuracyMinMeters >= 0 },
+                  "fixes.sources needs at least one source, weights >= 0 and 0 <= accuracy_min_meters <= accuracy_max_meters")
+        try check((0...1).contains(fixes.dropoutProbability), "fixes.dropout_probability must be within 0...1")
+        for spec in strategies { _ = try Strategy.parse(spec) }
+    }
+
+    static func merge(_ base: [String: Any], _ over: [String: Any], path: String) throws -> [String: Any] {
+        var out = base
+        for (key, value) in over {
+            let here = path.isEmpty ? key : "\(path).\(key)"
+            guard let existing = base[key] else {
+                throw ScenarioError.invalid("unknown scenario key '\(here)' (known: \(base.keys.sorted().joined(separator: ", ")))")
+            }
+            if let sub = value as? [String: Any], let baseSub = existing as? [String: Any] {
+                out[key] = try merge(baseSub, sub, path: here)
+            } else {
+                out[key] = value
+            }
+        }
+        return out
+    }
+
+    static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.keyEncodingStrategy = .convertToSnakeCase
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
+    static var decoder: JSONDecoder {
+        let d = JSONDecoder()
+        d.keyDecodingStrategy = .convertFromSnakeCase
+        return d
+    }
+
+    /// The full scenario as JSON (every parameter, for the record in `summary.json`).
+    public func json() throws -> String { String(decoding: try Self.encoder.encode(self), as: UTF8.self) }
+}
+
+/// A scenario file that cannot be used.
+public enum ScenarioError: Error, Sendable, CustomStringConvertible {
+    case invalid(String)
+    public var description: String { switch self { case .invalid(let m): m } }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The mean of per-seed values with its 95 % confidence interval (Student's t, n − 1 degrees of freedom).
+public struct Interval: Sendable, Hashable, Codable {
+    public var mean: Double
+    public var low: Double
+    public var high: Double
+    /// Seeds that had a value (a seed without card moments has no recall).
+    public var n: Int
+
+    /// nil when no seed had a value. One value: an interval of zero width.
+    public init?(_ values: [Double]) {
+        let v = values.filter(\.isFinite)
+        guard !v.isEmpty else { return nil }
+        let n = Double(v.count)
+        let mean = v.reduce(0, +) / n
+        var half = 0.0
+        if v.count > 1 {
+            let variance = v.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+            half = Self.t975(degrees: v.count - 1) * (variance / n).squareRoot()
+        }
+        self.mean = mean
+        self.low = mean - half
+        self.high = mean + half
+        self.n = v.count
+    }
+
+    /// The two-sided 95 % quantile of Student's t distribution.
+    static func t975(degrees: Int) -> Double {
+        let table: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                               2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                               2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+        guard degrees >= 1 else { return .nan }
+        return degrees <= table.count ? table[degrees - 1] : 1.96
+    }
+}

@@ -1,0 +1,40 @@
+/// What became of one card moment under one strategy.
+public struct MomentOutcome: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Codable {
+        /// The first notification came from shortly before arrival to a small grace after it...
+        case onTime = "on time"
+        /// ...before that, within the matching window (on the way there)...
+        case early
+        /// ...or after the grace, while the person was still there.
+        case late
+        case missed
+    }
+
+    /// Why a moment was missed: the strategy's monitoring, the OS, the region the strategy chose, or the app's policy.
+    public enum Miss: String, Sendable, Codable, CaseIterable {
+        /// No region of the moment's locations was monitored during it: the strategy's loss.
+        case notMonitored = "not monitored"
+        /// Monitored, but the OS reported nothing in time, and `oracle-os` (every location, regions as large as the
+        /// OS needs) missed it too: the OS's loss.
+        case osDetection = "OS detection"
+        /// Monitored, the OS reported nothing in time, but `oracle-os` caught it: the region the strategy registered
+        /// (too small for the OS, registered while inside, replaced mid-visit) lost it.
+        case regionDetection = "region detection"
+        /// The OS reported it, but the cool-down held the notification back or it had already fired too early.
+        case policy = "notification policy"
+    }
+
+    public var moment: CardMoment
+    public var status: Status
+    /// Seconds from arrival to the first matching notification (negative: before arrival); nil when missed.
+    public var delay: Double?
+    /// Notifications of the moment's network within its matching window (more than one: duplicates).
+    public var notifications: Int
+    /// What posted the first one.
+    public var trigger: CardNotification.Trigger?
+    /// The location the first one was credited to (its region's lead), for the report.
+    public var notifiedLocationId: String?
+    public var miss: Miss?
+    /// For a miss: what the strategy did about it (for the per-visit table).
+    public var detail: String
+}

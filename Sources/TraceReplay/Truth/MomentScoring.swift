@@ -1,0 +1,116 @@
+import Foundation
+
+/// Matches a run's notifications to card moments and location visits, and says why each missed moment was missed.
+enum MomentScoring {
+    struct Input {
+        var strategy: String
+        var hours: Double
+        var moments: [CardMoment]
+        var visits: [Visit]
+        var passThroughs: [PassThrough]
+        var model: GroundTruthModel
+        var cooldownSeconds: Double
+        /// Moments `oracle-os` caught (indices into `moments`); nil while scoring `oracle-os` itself.
+        var oracleOSCaught: Set<Int>?
+    }
+
+    static func score(_ input: Input, recorder: Recorder) -> (StrategyMetrics, [MomentOutcome]) {
+        let model = input.model
+        var m = StrategyMetrics(strategy: input.strategy)
+        m.hours = input.hours
+        m.cardMoments = input.moments.count
+        m.refreshCalls = recorder.refreshCalls
+        m.refreshFailures = recorder.refreshFailures
+        m.regionStarts = recorder.regionStarts
+        m.regionStops = recorder.regionStops
+        m.monitorFailures = recorder.monitorFailures
+        m.wakes = recorder.wakes
+        m.gpsSeconds = recorder.gpsSeconds
+        m.suppressed = recorder.suppressed.count
+        m.withdrawn = recorder.withdrawn.count
+        let notes = recorder.notifications
+        m.notifications = notes.count
+
+        func window(_ c: CardMoment) -> ClosedRange<Double> { (c.arrival - model.matchBeforeSeconds)...(c.departure + model.matchAfterSeconds) }
+        var momentsByNetwork: [String: [Int]] = [:]
+        for (i, c) in input.moments.enumerated() { momentsByNetwork[c.networkId, default: []].append(i) }
+        // Each notification goes to the earliest moment of its network whose window holds it.
+        var matched: [[Int]] = Array(repeating: [], count: input.moments.count)
+        for (j, n) in notes.enumerated() {
+            if let i = momentsByNetwork[n.networkId]?.first(where: { window(input.moments[$0]).contains(n.time) }) { matched[i].append(j) }
+        }
+        m.correctNotifications = matched.reduce(0) { $0 + $1.count }
+
+        var outcomes: [MomentOutcome] = []
+        for (i, c) in input.moments.enumerated() {
+            if let first = matched[i].min(by: { notes[$0].time < notes[$1].time }) {
+                let n = notes[first]
+                let delay = n.time - c.arrival
+                let status: MomentOutcome.Status = delay < -model.onTimeBeforeSeconds ? .early : delay > model.onTimeAfterSeconds ? .late : .onTime
+                switch status {
+                case .onTime: m.onTime += 1
+                case .early: m.early += 1
+                case .late: m.late += 1
+                case .missed: break
+                }
+                m.caught += 1
+                m.delays.append(delay)
+                m.duplicates += matched[i].count - 1
+                outcomes.append(MomentOutcome(moment: c, status: status, delay: delay, notifications: matched[i].count, trigger: n.trigger,
+                                              notifiedLocationId: n.locationIds.first, miss: nil,
+                                              detail: "\(n.trigger.rawValue) \(signed(delay)) after arrival"))
+            } else {
+                let (miss, detail) = classify(c, index: i, input: input, recorder: recorder)
+                switch miss {
+                case .notMonitored: m.missedNotMonitored += 1
+                case .osDetection: m.missedOSDetection += 1
+                case .regionDetection: m.missedRegionDetection += 1
+                case .policy: m.missedPolicy += 1
+                }
+                outcomes.append(MomentOutcome(moment: c, status: .missed, delay: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
+                                              miss: miss, detail: detail))
+            }
+        }
+
+        // The per-location view: a visit is caught by a notification credited to its location.
+        m.locationVisits = input.visits.count
+        for v in input.visits {
+            let w = (v.arrival - model.matchBeforeSeconds)...(v.departure + model.matchAfterSeconds)
+            if notes.contains(where: { w.contains($0.time) && $0.locationIds.contains(v.locationId) }) { m.locationCaught += 1 }
+        }
+        m.finishRatios()
+        return (m, outcomes)
+    }
+
+    static func classify(_ c: CardMoment, index: Int, input: Input, recorder: Recorder) -> (MomentOutcome.Miss, String) {
+        let model = input.model
+        let lo = c.arrival - model.matchBeforeSeconds, hi = c.departure + model.matchAfterSeconds
+        if let held = recorder.suppressed.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
+            return (.policy, "\(held.trigger.rawValue) \(signed(held.time - c.arrival)) after arrival held back by the cool-down")
+        }
+        if let gone = recorder.withdrawn.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
+            return (.policy, "card withdrawn \(signed(gone.time - c.arrival)) after arrival: the region's exit came before the confirmation delay")
+        }
+        if let early = recorder.notifications.last(where: { $0.networkId == c.networkId && $0.time < lo && $0.time >= c.arrival - input.cooldownSeconds }) {
+            return (.policy, "card already shown \(Int((c.arrival - early.time).rounded())) s before arrival (\(early.trigger.rawValue))")
+        }
+        let ids = Set(c.locationIds)
+        let watched = recorder.intervals.filter { !$0.isRefreshRegion && $0.start <= hi && $0.end >= lo && !ids.isDisjoint(with: $0.locationIds) }
+        guard let widest = watched.max(by: { ($0.end - $0.start, $0.radiusMeters) < ($1.end - $1.start, $1.radiusMeters) }) else {
+            return (.notMonitored, "no region of its locations monitored during the visit")
+        }
+        let region = "\(Int(widest.radiusMeters.rounded())) m \(widest.role.rawValue) region"
+        guard let caughtByOracleOS = input.oracleOSCaught else {
+            return (.osDetection, "\(region) monitored; the OS reported nothing in time")
+        }
+        if caughtByOracleOS.contains(index) {
+            return (.regionDetection, "\(region) monitored; the OS reported nothing in time, oracle-os caught it")
+        }
+        return (.osDetection, "\(region) monitored; the OS reported nothing in time, nor for oracle-os")
+    }
+
+    static func signed(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s < 0 ? "\(s) s" : "+\(s) s"
+    }
+}

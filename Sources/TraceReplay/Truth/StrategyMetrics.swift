@@ -1,0 +1,126 @@
+import Foundation
+
+/// What one strategy achieved on one trace (or, summed, on a batch). Card moments are the headline; the
+/// per-location view (`location_*`) credits a notification to every location of the region that fired.
+public struct StrategyMetrics: Sendable, Hashable, Codable {
+    public var strategy: String
+    public var hours: Double = 0
+    public var cardMoments: Int = 0
+    public var caught: Int = 0
+    public var onTime: Int = 0
+    public var early: Int = 0
+    public var late: Int = 0
+    /// caught / card moments; nil without moments. `onTimeRecall`: on time only.
+    public var recall: Double?
+    public var onTimeRecall: Double?
+    /// recall / `oracle-os` recall on the same traces (batch totals only).
+    public var recallVsOracleOS: Double?
+    public var notifications: Int = 0
+    /// Notifications within the matching window of a card moment of their network.
+    public var correctNotifications: Int = 0
+    /// correct / notifications; nil without notifications.
+    public var precision: Double?
+    /// Correct notifications beyond the first of their moment.
+    public var duplicates: Int = 0
+    /// Notifications the cool-down held back.
+    public var suppressed: Int = 0
+    /// Notifications withdrawn because the region's exit came within the confirmation delay (walk-bys, mostly).
+    public var withdrawn: Int = 0
+    /// Seconds from arrival to the first matching notification (negative: before arrival), nearest rank.
+    public var delayP50: Double?
+    public var delayP90: Double?
+    /// The loss split of missed card moments (see `MomentOutcome.Miss`).
+    public var missedNotMonitored: Int = 0
+    public var missedOSDetection: Int = 0
+    public var missedRegionDetection: Int = 0
+    public var missedPolicy: Int = 0
+    public var locationVisits: Int = 0
+    public var locationCaught: Int = 0
+    public var locationRecall: Double?
+    public var refreshCalls: Int = 0
+    public var refreshFailures: Int = 0
+    public var refreshCallsPerHour: Double = 0
+    public var regionStarts: Int = 0
+    public var regionStops: Int = 0
+    /// (starts + stops) per hour of trace.
+    public var regionChurnPerHour: Double = 0
+    /// startMonitoring calls refused by the OS limit.
+    public var monitorFailures: Int = 0
+    public var wakes: Int = 0
+    public var wakesPerHour: Double = 0
+    public var gpsSeconds: Double = 0
+    public var gpsSecondsPerHour: Double = 0
+    /// Raw delays, kept for batch aggregation (not written to JSON).
+    var delays: [Double] = []
+
+    enum CodingKeys: String, CodingKey {
+        case strategy, hours, caught, early, late, recall, notifications, precision, duplicates, suppressed, withdrawn, wakes
+        case cardMoments = "card_moments"
+        case onTime = "on_time"
+        case onTimeRecall = "on_time_recall"
+        case recallVsOracleOS = "recall_vs_oracle_os"
+        case correctNotifications = "correct_notifications"
+        case delayP50 = "delay_p50_s"
+        case delayP90 = "delay_p90_s"
+        case missedNotMonitored = "missed_not_monitored"
+        case missedOSDetection = "missed_os_detection"
+        case missedRegionDetection = "missed_region_detection"
+        case missedPolicy = "missed_notification_policy"
+        case locationVisits = "location_visits"
+        case locationCaught = "location_caught"
+        case locationRecall = "location_recall"
+        case refreshCalls = "refresh_calls"
+        case refreshFailures = "refresh_failures"
+        case refreshCallsPerHour = "refresh_calls_per_hour"
+        case regionStarts = "region_starts"
+        case regionStops = "region_stops"
+        case regionChurnPerHour = "region_churn_per_hour"
+        case monitorFailures = "monitor_failures"
+        case wakesPerHour = "wakes_per_hour"
+        case gpsSeconds = "gps_seconds"
+        case gpsSecondsPerHour = "gps_seconds_per_hour"
+    }
+
+    public init(strategy: String) { self.strategy = strategy }
+
+    /// Nearest-rank percentile (`p` in 0...1) of unsorted values; nil when empty.
+    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count, max(1, rank)) - 1]
+    }
+
+    mutating func finishRatios() {
+        recall = cardMoments > 0 ? Double(caught) / Double(cardMoments) : nil
+        onTimeRecall = cardMoments > 0 ? Double(onTime) / Double(cardMoments) : nil
+        precision = notifications > 0 ? Double(correctNotifications) / Double(notifications) : nil
+        locationRecall = locationVisits > 0 ? Double(locationCaught) / Double(locationVisits) : nil
+        delayP50 = Self.percentile(delays, 0.5)
+        delayP90 = Self.percentile(delays, 0.9)
+        refreshCallsPerHour = hours > 0 ? Double(refreshCalls) / hours : 0
+        regionChurnPerHour = hours > 0 ? Double(regionStarts + regionStops) / hours : 0
+        wakesPerHour = hours > 0 ? Double(wakes) / hours : 0
+        gpsSecondsPerHour = hours > 0 ? gpsSeconds / hours : 0
+    }
+
+    /// Sums counts over traces and recomputes the ratios (batch totals).
+    public static func total(_ parts: [StrategyMetrics], strategy: String) -> StrategyMetrics {
+        var t = StrategyMetrics(strategy: strategy)
+        for p in parts {
+            t.hours += p.hours; t.cardMoments += p.cardMoments; t.caught += p.caught
+            t.onTime += p.onTime; t.early += p.early; t.late += p.late
+            t.notifications += p.notifications; t.correctNotifications += p.correctNotifications
+            t.duplicates += p.duplicates; t.suppressed += p.suppressed; t.withdrawn += p.withdrawn
+            t.missedNotMonitored += p.missedNotMonitored; t.missedOSDetection += p.missedOSDetection
+            t.missedRegionDetection += p.missedRegionDetection; t.missedPolicy += p.missedPolicy
+            t.locationVisits += p.locationVisits; t.locationCaught += p.locationCaught
+            t.refreshCalls += p.refreshCalls; t.refreshFailures += p.refreshFailures
+            t.regionStarts += p.regionStarts; t.regionStops += p.regionStops; t.monitorFailures += p.monitorFailures
+            t.wakes += p.wakes; t.gpsSeconds += p.gpsSeconds
+            t.delays += p.delays
+        }
+        t.finishRatios()
+        return t
+    }
+}

@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -48,7 +49,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict),
-        .target(name: "ChainImport", dependencies: ["Geo", "LocationStore"], swiftSettings: strict),
+        .target(
+            name: "ChainImport",
+            dependencies: ["Geo", "LocationStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .target(
             name: "RefreshServer",

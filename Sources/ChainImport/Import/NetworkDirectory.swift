@@ -21,8 +21,13 @@ final class StagedNetworks: NetworkDirectory {
     /// in the SQLite store).
     private(set) var changedNetworks: [String: Network] = [:]
     private(set) var changedAliases: [String: (alias: String, networkId: String)] = [:]
+    /// Networks that held locations when the import began; the others are new to this import's rows.
+    let occupied: Set<String>
+    /// Networks changed since `takePending()` last ran.
+    private var pending = Set<String>()
 
     init(networks: [NetworkSummary]) {
+        occupied = Set(networks.filter { $0.locationCount > 0 }.map(\.network.id))
         self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.network.id, $0.network) })
         var aliases: [String: String] = [:]
         for summary in networks { for alias in summary.aliases { aliases[Network.aliasKey(alias)] = summary.network.id } }
@@ -38,6 +43,13 @@ final class StagedNetworks: NetworkDirectory {
     func upsertNetwork(_ network: Network) {
         networks[network.id] = network
         changedNetworks[network.id] = network
+        pending.insert(network.id)
+    }
+
+    /// The networks created or changed since the last call: written before rows that refer to them.
+    func takePending() -> [Network] {
+        defer { pending.removeAll() }
+        return pending.sorted().compactMap { networks[$0] }
     }
 
     func addAlias(_ alias: String, networkId: String) throws {

@@ -21,8 +21,18 @@ final class PostGISImportSession {
     /// Every id the import listed, with the line that listed it: a second listing is a repeat. In memory, since the
     /// database cannot be asked while rows stream into it.
     private var seen: [String: Int] = [:]
+    /// Rows of networks that held locations when the import began: staged, then upserted.
     private var batch: [StagedRow] = []
+    /// Rows of networks new to the import's rows: nothing to conflict with, so they go straight into `locations`.
+    private var direct: [StagedRow] = []
+    private var directProvenance: [GeocodeProvenance] = []
+    private var directCounts: [Int: Int] = [:]
+    private var indexes: BulkIndexState?
+    private let timestamp: String
+    /// The rows listed so far, for near duplicates within the import.
+    private var grid: NearDuplicateGrid
     private var touchedNetworks = Set<String>()
+    private var staged = 0
     private var fixedNetwork: String?
     private var rowsBefore = 0
     private var lastProgress = Date.distantPast
@@ -34,10 +44,20 @@ final class PostGISImportSession {
         self.fileCount = fileCount
         resolver = NetworkResolver(store: directory, category: importer.options.category, onlyKnown: importer.options.onlyKnownNetworks)
         interpreter = RowInterpreter(options: importer.options, geocoded: geocoded)
+        grid = NearDuplicateGrid(radiusMeters: importer.options.duplicateRadiusMeters)
+        timestamp = startedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    func begin() async throws {
+    /// Opens the staging table and, for a load that dwarfs the table (four times the rows it holds, estimated at 100
+    /// bytes a row, and 50,000 or more), takes its secondary indexes away until the end. A re-import of about the
+    /// table's size keeps them: building them again would cost more than the few rows it changes.
+    func begin(expectedRows: Int?) async throws {
         try await store.beginStaging()
+        let existing = try await store.locationCount()
+        if let expectedRows, expectedRows >= 50_000, expectedRows >= 4 * existing {
+            indexes = try await store.suspendIndexes(tableIsEmpty: existing == 0)
+        }
+        if let expectedRows { seen.reserveCapacity(min(expectedRows, 4_000_000)) }
     }
 
     func importFile(_ input: ImportInput, index: Int) async throws {
@@ -59,7 +79,7 @@ final class PostGISImportSession {
                     ledger.beginRow()
                     try stageRow(row, file: index, importId: importId, mapping: mapping, ledger: &ledger)
                 }
-                if batch.count >= PostGISImporter.batchRows { try await flush(&ledger, importId: importId) }
+                if batch.count + direct.count >= PostGISImporter.batchRows { try await flush(&ledger, importId: importId) }
                 tick(input.name, index, rows: ledger.counts.read, bytes: bytesRead)
             case .finished(let summary):
                 parsed = summary
@@ -102,15 +122,30 @@ final class PostGISImportSession {
         let name = row.name ?? directory.network(id: networkId)?.name ?? networkId
         let (location, idFromFile) = interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
                                                           importId: importId, ledger: &ledger)
-        if let first = seen[location.id] {
+        // One hash of the id, not two: a repeat (rare) puts the first line back.
+        if let first = seen.updateValue(line, forKey: location.id) {
+            seen[location.id] = first
             return RowInterpreter.rejectRepeat(location, idFromFile: idFromFile, firstLine: first, line: line, ledger: &ledger)
         }
-        seen[location.id] = line
+        let coarse = geocodedFrom == nil ? row.coarse : nil
+        // Near duplicates among the rows listed before it, in the order the SQLite store's index gives them.
+        for n in grid.neighbours(network: networkId, coordinate: coordinate, excludingId: location.id) {
+            ledger.warn(line, .nearDuplicate, RowInterpreter.nearDuplicateMessage(
+                distance: n.distance, otherLine: n.line, otherId: n.id, geocoded: geocodedFrom != nil, roundedAlike: coarse),
+                externalId: location.externalId)
+        }
+        grid.insert(network: networkId, coordinate: coordinate, id: location.id, line: line, file: file)
         var provenance = geocodedFrom
         provenance?.locationId = location.id
-        let coarse = geocodedFrom == nil ? row.coarse : nil
-        batch.append(StagedRow(fileNumber: file, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
-                               coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings))
+        let staged = StagedRow(fileNumber: file, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
+                               coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings)
+        if directory.occupied.contains(networkId) {
+            batch.append(staged)
+        } else {
+            direct.append(staged)
+            if let provenance { directProvenance.append(provenance) }
+            directCounts[file, default: 0] += 1
+        }
         ledger.accept(network: networkId)
     }
 
@@ -136,9 +171,13 @@ final class PostGISImportSession {
         return networkId
     }
 
-    /// Sends the batch of rows and the issues found so far.
+    /// Sends the networks the rows created, the batch of rows and the issues found so far.
     private func flush(_ ledger: inout FileLedger, importId: Int64) async throws {
+        try await store.applyNetworkChanges(directory.takePending(), aliases: [])
+        try await store.loadDirectly(direct, timestamp: timestamp)
+        direct.removeAll(keepingCapacity: true)
         try await store.stage(batch)
+        staged += batch.count
         batch.removeAll(keepingCapacity: true)
         let issues = ledger.takeBuffer()
         if !issues.isEmpty { try await store.appendImportIssues(issues, importId: importId) }
@@ -148,25 +187,37 @@ final class PostGISImportSession {
     /// the store version. Returns the report.
     func finish() async throws -> ImportReport {
         announce("writing networks")
-        try await store.applyNetworkChanges(directory.changedNetworks.keys.sorted().map { directory.changedNetworks[$0]! },
+        try await store.applyNetworkChanges(directory.takePending(),
                                             aliases: directory.changedAliases.keys.sorted().map { directory.changedAliases[$0]! })
-        announce("writing locations")
-        let written = try await store.upsertStaged()
+        var written: [Int: StagedCounts] = [:]
+        if staged > 0 {
+            announce("writing locations")
+            try await store.analyzeStaging()
+            written = try await store.upsertStaged()
+        }
         for i in ledgers.indices {
             let counts = written[i] ?? StagedCounts()
-            let staged = ledgers[i].counts.read - ledgers[i].counts.rejected
-            ledgers[i].counts.inserted = counts.inserted
+            let accepted = ledgers[i].counts.read - ledgers[i].counts.rejected
+            let loaded = directCounts[i] ?? 0
+            ledgers[i].counts.inserted = loaded + counts.inserted
             ledgers[i].counts.updated = counts.updated
-            ledgers[i].counts.unchanged = staged - counts.inserted - counts.updated
+            ledgers[i].counts.unchanged = accepted - loaded - counts.inserted - counts.updated
         }
+        if let indexes {
+            announce("building the indexes")
+            try await store.restoreIndexes(indexes)
+        }
+        // Only networks that held locations before can have a location the import does not list.
+        let occupied = touchedNetworks.filter(directory.occupied.contains).sorted()
         announce("checking near duplicates")
-        try await warnNearDuplicates()
+        try await warnNearExisting(networks: occupied)
         var removed = 0
         var replaced: [String] = []
         if options.replaceNetwork {
             replaced = touchedNetworks.sorted()
-            removed = try await store.removeUnstaged(networks: replaced)
+            removed = try await store.removeUnstaged(networks: occupied)
         }
+        try await store.recordGeocodedLocations(directProvenance)
         try await store.applyStagedProvenance()
         if !ledgers.isEmpty { ledgers[ledgers.count - 1].counts.removed = removed }
         let finishedAt = Date()
@@ -205,29 +256,18 @@ final class PostGISImportSession {
                             networksCreated: created, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
     }
 
-    /// Near duplicates as the SQLite import reports them: a row within the radius of an earlier row of the import is
-    /// warned at its own line; a row near a location the import does not list is warned `near_existing`.
-    private func warnNearDuplicates() async throws {
+    /// Rows near a location the import does not list, which was in the store before it: `near_existing`, as the
+    /// SQLite import reports them at the end. (Near duplicates within the import were warned as the rows went by.)
+    private func warnNearExisting(networks: [String]) async throws {
         struct RowKey: Hashable { var file: Int; var line: Int }
         var warnedNow = Set<RowKey>()
         let radius = options.duplicateRadiusMeters
-        for n in try await store.stagedNeighbours(withinMeters: radius) {
+        for n in try await store.unlistedNeighbours(networks: networks, withinMeters: radius) {
             let distance = Sphere.distance(n.coordinate, n.neighbourCoordinate)
             guard distance <= radius else { continue }
-            let issue: ImportIssue
-            if let file = n.neighbourFile, let line = n.neighbourLine {
-                // The pair is reported once, at the later row of the two.
-                guard (file, line) < (n.fileNumber, n.line) else { continue }
-                let rounded = n.coarseDecimals.map { CoarseCoordinates(decimals: $0, errorMeters: n.coarseErrorMeters ?? 0) }
-                issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearDuplicate.rawValue,
-                                    message: RowInterpreter.nearDuplicateMessage(distance: distance, otherLine: line, otherId: n.neighbourId,
-                                                                                 geocoded: n.geocoded, roundedAlike: rounded),
-                                    externalId: n.externalId)
-            } else {
-                issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
+            let issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
                                     message: "within \(Int(distance.rounded())) m of \(n.neighbourId), already in the store and not in this import",
                                     externalId: n.externalId)
-            }
             let first = warnedNow.insert(RowKey(file: n.fileNumber, line: n.line)).inserted
             ledgers[n.fileNumber].lateWarning(issue, rowWarned: n.warned || !first)
         }

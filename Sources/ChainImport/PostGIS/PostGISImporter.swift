@@ -44,7 +44,8 @@ public final class PostGISImporter: LocationImporting {
             var report = try await store.transaction {
                 let session = PostGISImportSession(importer: self, directory: directory, geocoded: geocoded, startedAt: started,
                                                    fileCount: inputs.count)
-                try await session.begin()
+                let totalBytes = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(Int64(0)) { $0 + ($1.size ?? 0) } : nil
+                try await session.begin(expectedRows: totalBytes.map { Int($0 / ChainImporter.bytesPerRowEstimate) })
                 for (index, input) in inputs.enumerated() {
                     attempted = input.name
                     try await session.importFile(input, index: index)

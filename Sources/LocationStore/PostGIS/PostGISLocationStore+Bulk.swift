@@ -158,28 +158,36 @@ extension PostGISLocationStore {
         return counts
     }
 
-    /// Staged rows with a location of their network within `meters` (after the upsert, so the import's own rows are
-    /// among the locations): the neighbour is another staged row, or a location the import does not list.
-    public func stagedNeighbours(withinMeters meters: Double) async throws -> [StagedNeighbour] {
+    /// Statistics for the staging table (temporary tables are never analysed on their own): without them the planner
+    /// guesses its size and can pick a plan that joins millions of pairs.
+    public func analyzeStaging() async throws {
+        try await query("ANALYZE oncue_stage")
+    }
+
+    /// Staged rows near a location of their network that the import does not list (after the upsert): probed from those
+    /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index.
+    public func unlistedNeighbours(networks: [String], withinMeters meters: Double) async throws -> [StagedNeighbour] {
+        guard !networks.isEmpty else { return [] }
         // Widened a little: OnCue's haversine decides, on the coordinates returned.
         let reach = meters * (1 + 1e-6) + 0.01
         var out: [StagedNeighbour] = []
         for try await row in try await query("""
             SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.geocoded, a.coarse_decimals, a.coarse_error, a.warned,
-                   n.id, n.lat, n.lon, s.file_no, s.line
-            FROM oncue_stage a
-            JOIN locations n ON n.network_id = a.network_id AND n.id <> a.id
-                AND ST_DWithin(n.geog, ST_SetSRID(ST_MakePoint(a.lon, a.lat), 4326)::geography, \(reach), false)
-            LEFT JOIN oncue_stage s ON s.id = n.id
-            ORDER BY a.file_no, a.line, n.id
+                   u.id, u.lat, u.lon
+            FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geog FROM locations l
+                  WHERE l.network_id = ANY(\(networks)) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
+            CROSS JOIN LATERAL (SELECT m.id FROM locations m
+                  WHERE ST_DWithin(m.geog, u.geog, \(reach), false) AND m.network_id = u.network_id AND m.id <> u.id OFFSET 0) m
+            JOIN oncue_stage a ON a.id = m.id
+            ORDER BY a.file_no, a.line, u.geohash, u.id
             """) {
-            let (file, line, external, lat, lon, geocoded, decimals, error, warned, nid, nlat, nlon, nfile, nline) = try row.decode(
-                (Int32, Int64, String, Double, Double, Bool, Int32?, Double?, Bool, String, Double, Double, Int32?, Int64?).self)
+            let (file, line, external, lat, lon, geocoded, decimals, error, warned, uid, ulat, ulon) = try row.decode(
+                (Int32, Int64, String, Double, Double, Bool, Int32?, Double?, Bool, String, Double, Double).self)
             out.append(StagedNeighbour(fileNumber: Int(file), line: Int(line), externalId: external,
                                        coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), geocoded: geocoded,
-                                       coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: nid,
-                                       neighbourCoordinate: Coordinate(uncheckedLatitude: nlat, longitude: nlon),
-                                       neighbourFile: nfile.map { Int($0) }, neighbourLine: nline.map { Int($0) }))
+                                       coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: uid,
+                                       neighbourCoordinate: Coordinate(uncheckedLatitude: ulat, longitude: ulon),
+                                       neighbourFile: nil, neighbourLine: nil))
         }
         return out
     }
@@ -217,24 +225,135 @@ extension PostGISLocationStore {
 
 /// PostgreSQL's `COPY` text format: tab-separated fields, `\N` for NULL, backslash escapes for the separators.
 enum CopyText {
+    /// Appends one row. Most fields need no escape and go in whole; the rest byte by byte into a local array (writing a
+    /// `ByteBuffer` a byte at a time costs an exclusivity check per byte).
     static func appendRow(_ fields: [String?], to buffer: inout ByteBuffer) {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
         for (i, field) in fields.enumerated() {
-            if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+            if i > 0 { line.append(UInt8(ascii: "\t")) }
             guard let field else {
-                buffer.writeStaticString("\\N")
+                line.append(UInt8(ascii: "\\"))
+                line.append(UInt8(ascii: "N"))
                 continue
             }
-            for byte in field.utf8 {
+            let utf8 = field.utf8
+            if !utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n")
+                                       || $0 == UInt8(ascii: "\r") || $0 == 0 }) {
+                line.append(contentsOf: utf8)
+                continue
+            }
+            for byte in utf8 {
                 switch byte {
-                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-                case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
-                case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
-                case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                case UInt8(ascii: "\\"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\t"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\n"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case 0: continue   // PostgreSQL text cannot hold NUL
-                default: buffer.writeInteger(byte)
+                default: line.append(byte)
                 }
             }
         }
-        buffer.writeInteger(UInt8(ascii: "\n"))
+        line.append(UInt8(ascii: "\n"))
+        buffer.writeBytes(line)
+    }
+}
+
+/// What a bulk load changed about the table's indexes, to undo at its end (inside the same transaction: a rollback
+/// brings them back by itself).
+public struct BulkIndexState: Sendable {
+    public var droppedIndexes: [(name: String, create: String)] = []
+    public var droppedConstraints: [(name: String, create: String)] = []
+    public var droppedPrimaryKey = false
+    public init() {}
+}
+
+extension PostGISLocationStore {
+    static let locationColumns2 = [
+        "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geog",
+        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at",
+    ]
+
+    /// Locations in the table now (an estimate from the planner's statistics is not enough: the decision to drop
+    /// indexes must not be fooled by a stale one).
+    public func locationCount() async throws -> Int {
+        Int(try await rows("SELECT count(*) FROM locations").first?.decode(Int64.self) ?? 0)
+    }
+
+    /// Drops the secondary indexes (and the primary key when the table is empty) before a load that dwarfs the table,
+    /// so that they are built once at the end rather than maintained through every insert.
+    public func suspendIndexes(tableIsEmpty: Bool) async throws -> BulkIndexState {
+        var state = BulkIndexState()
+        for index in PostGISSchema.bulkIndexes {
+            try await query(PostgresQuery(unsafeSQL: "DROP INDEX \(index.name)"))
+            state.droppedIndexes.append(index)
+        }
+        for constraint in PostGISSchema.bulkConstraints {
+            try await query(PostgresQuery(unsafeSQL: "ALTER TABLE locations DROP CONSTRAINT \(constraint.name)"))
+            state.droppedConstraints.append(constraint)
+        }
+        if tableIsEmpty {
+            try await query(PostgresQuery(unsafeSQL: "ALTER TABLE locations DROP CONSTRAINT \(PostGISSchema.primaryKey.name)"))
+            state.droppedPrimaryKey = true
+        }
+        return state
+    }
+
+    /// Builds what `suspendIndexes` dropped, with more sort memory than the default for this transaction.
+    public func restoreIndexes(_ state: BulkIndexState) async throws {
+        try await query("SET LOCAL maintenance_work_mem = '512MB'")
+        if state.droppedPrimaryKey { try await query(PostgresQuery(unsafeSQL: PostGISSchema.primaryKey.create)) }
+        for constraint in state.droppedConstraints { try await query(PostgresQuery(unsafeSQL: constraint.create)) }
+        for index in state.droppedIndexes { try await query(PostgresQuery(unsafeSQL: index.create)) }
+    }
+
+    /// Streams rows straight into `locations` with `COPY` (text format; the geography as hex EWKB): for rows of
+    /// networks that had no locations when the import began, which cannot conflict with a stored row.
+    public func loadDirectly(_ rows: [StagedRow], timestamp: String) async throws {
+        guard !rows.isEmpty else { return }
+        var buffer = ByteBufferAllocator().buffer(capacity: rows.count * 220)
+        for r in rows {
+            let l = r.location
+            let fields: [String?] = [l.id, l.networkId, l.externalId, l.name, l.address, l.city, l.region, l.postalCode, l.country,
+                                     "\(l.coordinate.latitude)", "\(l.coordinate.longitude)", Self.pointEWKB(l.coordinate),
+                                     Geohash(l.coordinate, precision: 12).string, l.radiusMeters.map { "\($0)" },
+                                     l.venueRadiusMeters.map { "\($0)" }, l.sourceImportId.map(String.init), timestamp, timestamp]
+            CopyText.appendRow(fields, to: &buffer)
+        }
+        do {
+            try await connection.copyFrom(table: "locations", columns: Self.locationColumns2, logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+    }
+
+    /// Provenance of geocoded rows loaded directly (a geocoder answers a request a second: they are few).
+    public func recordGeocodedLocations(_ all: [GeocodeProvenance]) async throws {
+        for p in all {
+            try await query("""
+                INSERT INTO geocoded_locations (location_id, source, display_name, place_rank, importance, original_lat, original_lon,
+                    shift_m, import_id)
+                VALUES (\(p.locationId), \(p.source), \(p.displayName), \(p.placeRank.map { Int32($0) }), \(p.importance),
+                    \(p.originalLatitude), \(p.originalLongitude), \(p.shiftMeters), \(p.importId))
+                ON CONFLICT (location_id) DO NOTHING
+                """)
+        }
+    }
+
+    /// A point as PostGIS's hex EWKB with SRID 4326 (little-endian): what `COPY` takes for a geography column.
+    static func pointEWKB(_ c: Coordinate) -> String {
+        var bytes: [UInt8] = [0x01, 0x01, 0x00, 0x00, 0x20, 0xE6, 0x10, 0x00, 0x00]
+        withUnsafeBytes(of: c.longitude.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: c.latitude.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            hex.append(digits[Int(b >> 4)])
+            hex.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

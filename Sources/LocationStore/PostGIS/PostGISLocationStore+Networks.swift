@@ -65,6 +65,7 @@ extension PostGISLocationStore {
 
     /// Runs a write that changes what the engine serves: in a transaction, bumping the store version and announcing it
     /// when the outermost transaction commits.
+    @discardableResult
     func changing<T>(_ body: () async throws -> T) async throws -> T {
         try await transaction {
             let value = try await body()

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The PostGIS store's figures, each beside its baseline in the same run, on the anchor kit's 1M stores and 10,000
+# queries (shared/bench/anchors/gen_data.py):
+#   1. import: `oncue import` into PostGIS against ogr2ogr -f PostgreSQL (oncue bench import --db);
+#   2. cold start: `oncue serve --db postgres://…` from exec to the first 200 on /readyz (index built from PostGIS),
+#      beside the same from the SQLite file of the same stores;
+#   3. the in-memory selection (`oncue bench nearest`) against PostGIS's own KNN SQL on the same stores and queries
+#      (ST_DWithin + ORDER BY <-> LIMIT 20, as the anchor kit runs it) with pgbench, one client: per core;
+#   4. one replica against two on one database under wrk (POST /v1/region-refresh, the anchor kit's queries).
+# Needs root for scripts/postgres.sh (PostgreSQL 15 + PostGIS on 127.0.0.1) and wrk, gdal-bin (installed if missing).
+#   scripts/bench-postgis.sh              # DURATION=15 (seconds per wrk and pgbench run), ROWS=1000000 for the import,
+#                                         # SECTIONS=1234 (which of the four to run)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${ONCUE_BIN:-$ROOT/.build/release/oncue}"
+DATA="${ANCHOR_DATA:-/tmp/geo-anchors/data}"
+WORK="${BENCH_DIR:-/tmp/oncue-bench}"
+DURATION="${DURATION:-15}"
+ROWS="${ROWS:-1000000}"
+SECTIONS="${SECTIONS:-1234}"   # e.g. SECTIONS=4 runs only the replica comparison
+mkdir -p "$WORK"
+bash "$ROOT/scripts/system-deps.sh" wrk gdal-bin bc >&2
+[ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
+SERVER="$(bash "$ROOT/scripts/postgres.sh" start)"
+PGBIN=/usr/lib/postgresql/15/bin
+if [ ! -f "$DATA/stores.csv" ]; then
+  PY=/tmp/geo-anchors/venv/bin/python
+  [ -x "$PY" ] || PY=python3
+  "$PY" "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 1000000
+fi
+ANCHORS="${SERVER%/*}/oncue_anchors"
+if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM locations" 2>/dev/null | grep -q '^1000000$'; then
+  echo "== loading the anchor kit's 1M stores into $ANCHORS" >&2
+  "$PGBIN/psql" "$SERVER" -qc "DROP DATABASE IF EXISTS oncue_anchors WITH (FORCE)" -c "CREATE DATABASE oncue_anchors"
+  "$BIN" db init "$ANCHORS" >/dev/null
+  "$BIN" import "$DATA/stores.csv" --db "$ANCHORS" --network-column network_id --progress never | tail -1 >&2
+fi
+SQLITE="$WORK/anchors-1m-cli.sqlite"
+if [ ! -f "$SQLITE" ]; then
+  "$BIN" db init "$SQLITE" >/dev/null
+  "$BIN" import "$DATA/stores.csv" --db "$SQLITE" --network-column network_id --progress never | tail -1 >&2
+fi
+
+if [[ $SECTIONS == *1* ]]; then
+echo "== 1. import, $ROWS rows: oncue against ogr2ogr -f PostgreSQL"
+"$BIN" bench import --rows "$ROWS" --db "$SERVER" --dir "$WORK"
+fi
+
+[[ $SECTIONS == *2* ]] && echo "== 2. cold start to /readyz at 1M locations (3 starts each, alternating)"
+start_ready() {  # prints seconds from exec to the first 200 on /readyz, and the RSS then
+  local log="$WORK/start.log" t0 t1 port=""
+  : >"$log"
+  t0=$(date +%s.%N)
+  ONCUE_LOG_LEVEL=notice "$BIN" serve --db "$1" --host 127.0.0.1 --port 0 >/dev/null 2>"$log" &
+  local pid=$!
+  for _ in $(seq 1 4000); do port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"; [ -n "$port" ] && break; sleep 0.005; done
+  for _ in $(seq 1 6000); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.005; done
+  t1=$(date +%s.%N)
+  local rss; rss=$(awk '/VmRSS/{printf "%.0f", $2/1024}' "/proc/$pid/status")
+  kill -TERM "$pid"; wait "$pid" || true
+  printf '%.2f s, RSS %s MiB\n' "$(echo "$t1 - $t0" | bc)" "$rss"
+}
+if [[ $SECTIONS == *2* ]]; then
+for i in 1 2 3; do
+  echo "  PostGIS: $(start_ready "$ANCHORS")    SQLite file: $(start_ready "$SQLITE")"
+done
+fi
+
+if [[ $SECTIONS == *3* ]]; then
+echo "== 3. selection on 1 core: the in-memory index against PostGIS's KNN SQL (pgbench -c 1), same stores and queries"
+"$BIN" bench nearest --stores "$DATA/stores.csv" --queries "$DATA/queries.csv" --limit-stores 1000000 --seconds "$DURATION" | tail -2
+if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM bench_queries" 2>/dev/null | grep -q '^10000$'; then
+  "$PGBIN/psql" "$ANCHORS" -q <<SQL
+DROP TABLE IF EXISTS bench_queries;
+CREATE TABLE bench_queries (qid int PRIMARY KEY, lon float8, lat float8, pref text);
+\copy bench_queries FROM '$DATA/queries.csv' WITH (FORMAT csv, HEADER true)
+ALTER TABLE bench_queries ADD COLUMN geog geography(Point, 4326);
+UPDATE bench_queries SET geog = ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography;
+ANALYZE bench_queries; ANALYZE locations;
+SQL
+fi
+cat >"$WORK/knn.sql" <<'SQL'
+\set q random(0, 9999)
+SELECT count(*) FROM bench_queries q CROSS JOIN LATERAL (
+  SELECT id FROM locations WHERE ST_DWithin(geog, q.geog, 50000, false) ORDER BY geog <-> q.geog LIMIT 20) s
+WHERE q.qid = :q;
+SQL
+"$PGBIN/pgbench" -n -M prepared -c 1 -T "$DURATION" -f "$WORK/knn.sql" "$ANCHORS" 2>/dev/null | grep -E "^tps|latency average"
+fi
+
+[[ $SECTIONS == *4* ]] || exit 0
+echo "== 4. one replica against two on one database (wrk, POST /v1/region-refresh, ${DURATION}s each, 16 connections in all)"
+serve_on() {  # starts a replica, prints its port
+  local log="$WORK/replica-$1.log" port=""
+  : >"$log"
+  ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice "$BIN" serve --db "$ANCHORS" --host 127.0.0.1 --port 0 >/dev/null 2>"$log" &
+  echo $! >"$WORK/replica-$1.pid"
+  for _ in $(seq 1 4000); do port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"; [ -n "$port" ] && break; sleep 0.005; done
+  for _ in $(seq 1 6000); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.005; done
+  echo "$port"
+}
+stop_replicas() { for f in "$WORK"/replica-*.pid; do [ -f "$f" ] && { kill -TERM "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done; wait 2>/dev/null || true; }
+trap stop_replicas EXIT
+rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
+A=$(serve_on a)
+QUERIES="$DATA/queries.csv" wrk -t2 -c16 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$A/v1/region-refresh" >"$WORK/one.txt"
+B=$(serve_on b)
+QUERIES="$DATA/queries.csv" wrk -t1 -c8 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$A/v1/region-refresh" >"$WORK/two-a.txt" &
+QUERIES="$DATA/queries.csv" wrk -t1 -c8 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$B/v1/region-refresh" >"$WORK/two-b.txt"
+wait %1 2>/dev/null || true
+for f in one two-a two-b; do grep -q "Non-2xx" "$WORK/$f.txt" && { echo "non-2xx answers in $f"; exit 1; }; done
+echo "  one replica:  $(rps "$WORK/one.txt") req/s"
+echo "  two replicas: $(rps "$WORK/two-a.txt") + $(rps "$WORK/two-b.txt") = $(echo "$(rps "$WORK/two-a.txt") + $(rps "$WORK/two-b.txt")" | bc) req/s ($(nproc) cores shared by both replicas and wrk)"

@@ -1,0 +1,29 @@
+/// The longest text each field of the store may hold, in Unicode scalars (what JSON Schema's `maxLength` counts).
+///
+/// One table for every way text enters the store: a CSV import rejects a row whose field is longer, the admin API
+/// answers 400, and `openapi.yaml` states the same numbers. Without a limit a 50 MB store name went into the store and
+/// into every region-refresh answer near it.
+public enum FieldLimits {
+    /// A network id is a slug of the brand; real ones are under 40.
+    public static let networkId = 100
+    public static let networkName = 200
+    public static let alias = 200
+    public static let category = 100
+    /// A location's own id from its file (store number, FSCSKEY, an OSM id).
+    public static let locationId = 200
+    public static let locationName = 200
+    public static let address = 500
+    /// City, region, country and postal code: short by nature.
+    public static let place = 100
+
+    /// Whether `text` is longer than `limit` scalars; stops counting at the limit.
+    public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool {
+        guard text.utf8.count > limit else { return false }   // a scalar is at least one byte
+        var count = 0
+        for _ in text.unicodeScalars {
+            count += 1
+            if count > limit { return true }
+        }
+        return false
+    }
+}

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import RegionRefresh
 import UnixSignals
 
@@ -14,6 +15,7 @@ public enum ServerBuilder {
         public let engine: RegionRefreshEngine
         public let reloader: IndexReloader
         public let metrics: ServerMetrics
+        let limits: ConnectionLimits
     }
 
     /// Builds the server for `configuration`. The index is loaded by a service of the application
@@ -21,6 +23,7 @@ public enum ServerBuilder {
     public static func build(configuration: ServerConfiguration, engine: RegionRefreshEngine = RegionRefreshEngine(),
                              logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Built {
         let metrics = ServerMetrics()
+        ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()
         let access = try StoreAccess(database: configuration.database, readDatabase: configuration.readDatabase, logger: logger)
         let reloader = IndexReloader(engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
@@ -44,7 +47,9 @@ public enum ServerBuilder {
         router.add(middleware: ErrorMiddleware())
 
         router.on(RouterPath(RouteTable.healthz.routerPath), method: .get, use: publicRoutes.healthz)
+        router.on(RouterPath(RouteTable.healthzHead.routerPath), method: .head, use: PublicRoutes.head(of: publicRoutes.healthz))
         router.on(RouterPath(RouteTable.readyz.routerPath), method: .get, use: publicRoutes.readyz)
+        router.on(RouterPath(RouteTable.readyzHead.routerPath), method: .head, use: PublicRoutes.head(of: publicRoutes.readyz))
         router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
 
         let limited = router.group()
@@ -69,20 +74,30 @@ public enum ServerBuilder {
         admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
         admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
 
+        let limits = configuration.connections
+        let connectionLogger = logger
         var application = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oncue"),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlineHandler(limits: limits, metrics: metrics)])),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
+                                 availableConnectionsDelegate: .maximum(limits.maxConnections, logger: connectionLogger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
         application.addServices(reloader)
-        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics)
+        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, limits: limits)
     }
 }
 
 extension ServerBuilder.Built {
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish and returns.
+    /// Each connection closes itself at the shutdown deadline (`ConnectionDeadlineHandler`); the group's own limit,
+    /// a little later, cancels whatever still runs (a route stuck on the store), so the process always exits.
     public func runUntilSignalled() async throws {
-        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: application.logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(limits.shutdownSeconds + 5)
+        configuration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
     }
 }

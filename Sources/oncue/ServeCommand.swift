@@ -18,7 +18,8 @@ struct Serve: AsyncParsableCommand {
             \(EnvironmentSettings.documented.map { "  \($0.name)\n      \($0.meaning)" }.joined(separator: "\n"))
 
             SIGTERM or SIGINT stops accepting connections, finishes the requests
-            in flight and exits 0.
+            in flight (each response then says Connection: close), closes what is
+            still open after --shutdown-timeout, and exits 0.
 
             Example:
               export ONCUE_ADMIN_TOKEN_FILE=/etc/oncue/admin-token
@@ -43,6 +44,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level (ONCUE_LOG_LEVEL; default info).") var logLevel: String?
     @Option(help: "Geocoder for admin imports that ask for geocoding (ONCUE_GEOCODER).") var geocoder: String?
     @Option(help: "Geocoder requests per second (ONCUE_GEOCODER_RPS; default 1).") var geocoderRps: Double?
+    @Option(help: "Seconds to receive a request head before 408 (ONCUE_HEAD_TIMEOUT; default 10).") var headTimeout: String?
+    @Option(help: "Seconds to receive a request body before 408 (ONCUE_BODY_TIMEOUT; default 30).") var bodyTimeout: String?
+    @Option(help: "Seconds to receive a POST /admin/imports body (ONCUE_UPLOAD_TIMEOUT; default 900).") var uploadTimeout: String?
+    @Option(help: "Seconds an idle keep-alive connection stays open (ONCUE_IDLE_TIMEOUT; default 60).") var idleTimeout: String?
+    @Option(help: "Connections open at once (ONCUE_MAX_CONNECTIONS; default 1000).") var maxConnections: Int?
+    @Option(help: "Seconds after SIGTERM before open connections are closed (ONCUE_SHUTDOWN_TIMEOUT; default 15).") var shutdownTimeout: String?
 
     func run() async throws {
         let configuration: ServerConfiguration
@@ -110,6 +117,16 @@ struct Serve: AsyncParsableCommand {
         if let geocoder { configuration.geocoderURL = try EnvironmentSettings.geocoderURL(geocoder, source: "--geocoder") }
         if let geocoderRps {
             configuration.geocoderRequestsPerSecond = try EnvironmentSettings.geocoderRate(String(geocoderRps), source: "--geocoder-rps")
+        }
+        let timeouts = [headTimeout, bodyTimeout, uploadTimeout, idleTimeout, shutdownTimeout]
+        for (setting, text) in zip(EnvironmentSettings.connectionSettings, timeouts) {
+            if let text { configuration.connections[keyPath: setting.keyPath] = try EnvironmentSettings.seconds(text, setting, source: setting.flag) }
+        }
+        if let maxConnections {
+            guard EnvironmentSettings.maxConnectionsRange.contains(maxConnections) else {
+                throw ConfigurationError("--max-connections must be in \(EnvironmentSettings.maxConnectionsRange)")
+            }
+            configuration.connections.maxConnections = maxConnections
         }
         return configuration
     }

@@ -82,9 +82,39 @@ struct AdminAPITests {
 
     @Test func networkEditsAreValidated() async throws {
         try await withServer { client, _ in
-            let slug = try await client.send(.put, "/admin/networks/Not_A_Slug", route: "/admin/networks/{id}", headers: .admin,
+            // Any spelling of an id is taken as its slug; one without a letter or digit has none.
+            let spelled = try await client.send(.put, "/admin/networks/Not_A_Slug", route: "/admin/networks/{id}", headers: .admin,
+                                                body: #"{"name": "X"}"#)
+            #expect(spelled.status == 200 && spelled.json?["id"]?.string == "not-a-slug")
+            let accented = try await client.send(.put, "/admin/networks/Caf%C3%A9%20Fazer", route: "/admin/networks/{id}", headers: .admin,
+                                                 body: #"{"name": "Fazer"}"#)
+            #expect(accented.status == 200 && accented.json?["id"]?.string == "cafe-fazer")
+            let slug = try await client.send(.put, "/admin/networks/%23%23", route: "/admin/networks/{id}", headers: .admin,
                                              body: #"{"name": "X"}"#)
-            #expect(slug.status == 400)
+            #expect(slug.status == 404)
+            let blank = try await client.send(.put, "/admin/networks/%20%E2%80%83", route: "/admin/networks/{id}", headers: .admin,
+                                              body: #"{"name": "X"}"#)
+            #expect(blank.status == 400)
+            for body in [#"{"name": " \u00a0 "}"#, #"{"name": "a\u0007b"}"#, #"{"name": "X", "category": "a\u001bb"}"#,
+                         "{\"name\": \"\(String(repeating: "é", count: 201))\"}"] {
+                let refused = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin, body: body)
+                #expect(refused.status == 400, "\(body.prefix(40))")
+            }
+            // 200 characters of two bytes each is within the limit, which counts characters as the document does.
+            let long = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
+                                             body: "{\"name\": \"\(String(repeating: "é", count: 200))\", \"default_radius_meters\": null}")
+            #expect(long.status == 200)
+            for alias in [#"\u0007\u0019"#, #" \u3000 "#, "a\\tb"] {
+                let refused = try await client.send(.post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                                                    body: #"{"alias": "\#(alias)"}"#)
+                #expect(refused.status == 400, "\(alias)")
+            }
+            // Any visible spelling is an alias, one without letters or digits ("#") as written.
+            for alias in ["スターバックス", "#", "★ Star"] {
+                let added = try await client.send(.post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                                                  body: #"{"alias": "\#(alias)"}"#)
+                #expect(added.status == 201, "\(alias)")
+            }
             let noName = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin, body: "{}")
             #expect(noName.status == 400)
             let radius = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,

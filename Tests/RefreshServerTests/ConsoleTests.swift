@@ -76,7 +76,15 @@ struct ConsoleTests {
             #expect(few.json?["locations"]?.array?.count == 5 && few.json?["truncated"]?.bool == true)
             let empty = try await client.send(.get, "/v1/locations?bbox=10,10,11,11")
             #expect(empty.json?["locations"]?.array?.isEmpty == true)
-            for bad in ["bbox=1,2,3", "bbox=a,b,c,d", "bbox=-200,0,0,1", "bbox=0,10,1,5", "limit=5", "bbox=0,0,1,1&limit=0", "bbox=0,0,1,1&x=1"] {
+            // A map view's box is taken as it comes: past the antimeridian, past a pole, latitudes in either order.
+            let wrapped = try await client.send(.get, "/v1/locations?bbox=-482.6,37.6,-482.3,37.9")
+            #expect(wrapped.json?["locations"]?.array?.count == 31)
+            let swapped = try await client.send(.get, "/v1/locations?bbox=-122.6,137.9,-122.3,-37.6")
+            #expect(swapped.json?["locations"]?.array?.count == 31)
+            let world = try await client.send(.get, "/v1/locations?bbox=-1000,-95,1000,95")
+            #expect(world.json?["locations"]?.array?.count == 31)
+            for bad in ["bbox=1,2,3", "bbox=a,b,c,d", "bbox=1e3,0,0,1", "bbox=0x1p4,0,1,1", "bbox=inf,0,1,1", "bbox=1.,0,1,1", "bbox=%201,0,1,1",
+                        "limit=5", "bbox=0,0,1,1&limit=0", "bbox=0,0,1,1&x=1"] {
                 let reply = try await client.send(.get, "/v1/locations?\(bad)", route: "/v1/locations")
                 #expect(reply.status == 400, "\(bad)")
             }

@@ -5,15 +5,7 @@ import Testing
 /// Runs the real `oncue serve` binary as a child process, as an operator would.
 @Suite("oncue serve shuts down gracefully", .serialized)
 struct GracefulShutdownTests {
-    /// The `oncue` executable built next to this test bundle.
-    static var oncueBinary: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oncue"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/oncue"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    static var oncueBinary: URL? { ServeProcess.binary }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func signalDuringARequestFinishesItAndExitsZero(signal: Int32) async throws {

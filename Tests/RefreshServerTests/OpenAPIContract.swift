@@ -24,7 +24,7 @@ struct OpenAPIContract: Sendable {
     var operations: Set<String> {
         var out = Set<String>()
         for path in root["paths"]?.keys ?? [] {
-            for method in root["paths"]?[path]?.keys ?? [] where ["get", "put", "post", "delete", "patch"].contains(method) {
+            for method in root["paths"]?[path]?.keys ?? [] where ["get", "head", "put", "post", "delete", "patch"].contains(method) {
                 out.insert("\(method.uppercased()) \(path)")
             }
         }

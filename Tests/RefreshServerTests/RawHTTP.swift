@@ -57,6 +57,18 @@ final class RawConnection {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Reads until the peer closes (or the 15 s receive timeout passes): everything the server sent.
+    func readUntilClosed() -> (text: String, closed: Bool) {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return (String(decoding: data, as: UTF8.self), true) }
+            if n < 0 { return (String(decoding: data, as: UTF8.self), errno == ECONNRESET) }
+            data += buffer[0..<n]
+        }
+    }
+
     /// One GET on a fresh connection; nil when nothing listens.
     static func get(port: Int, _ path: String) -> String? {
         guard let connection = try? RawConnection(port: port) else { return nil }

@@ -41,6 +41,16 @@ struct AreaListingTests {
             boxes.append(GeoBox(minLatitude: max(-90, l.latitude - h), maxLatitude: min(90, l.latitude + h),
                                 minLongitude: max(-180, l.longitude - w), maxLongitude: min(180, l.longitude + w)))
         }
+        // Wide boxes, whose farthest points lie on their east and west edges near the equator, not at their corners.
+        boxes += [GeoBox(minLatitude: -60, maxLatitude: 60, minLongitude: -170, maxLongitude: 170),
+                  GeoBox(minLatitude: 0, maxLatitude: 10, minLongitude: -179, maxLongitude: 179),
+                  GeoBox(minLatitude: -89, maxLatitude: 89, minLongitude: 100, maxLongitude: 90)]
+        for _ in 0..<20 {
+            let south = Double.random(in: -90...80, using: &rng), west = Double.random(in: -180...180, using: &rng)
+            let east = west + Double.random(in: 30...359, using: &rng)
+            boxes.append(GeoBox(minLatitude: south, maxLatitude: min(90, south + Double.random(in: 1...170, using: &rng)),
+                                minLongitude: west, maxLongitude: east > 180 ? east - 360 : east))
+        }
         for box in boxes {
             for limit in [1, 25, 2_000] {
                 let got = index.locations(in: box, limit: limit)

@@ -33,6 +33,22 @@ import Testing
         (#"{"lat": 0, "lon": 0, "local_time": "tomorrow"}"#, "local_time"),
         (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00"}"#, "local_time"),
         (#"{"lat": 0, "lon": 0, "local_time": "2025-13-22T18:30:00Z"}"#, "local_time"),
+        // RFC 3339 (the document's format: date-time) and nothing looser: seconds, a colon in the offset, a real
+        // date, an offset within ±23:59, `T` between date and time.
+        (#"{"lat": 0, "lon": 0, "local_time": ""}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30+01:00"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00.123+0530"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00+99:99"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00+24:00"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-02-30T18:30:00Z"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-04-31T18:30:00Z"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22 18:30:00Z"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:60Z"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00.Z"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": "2025-11-22T18:30:00Zjunk"}"#, "local_time"),
+        (#"{"lat": 0, "lon": 0, "local_time": null}"#, ""),
+        (#"{"lat": 0, "lon": 0, "network_visits": {"": 1}}"#, "network_visits"),
+        (#"{"lat": 0, "lon": 0, "network_visits": {"a": 1000000001}}"#, "network_visits"),
         (#"{"lat": 0, "lon": 0, "include_other_networks": "yes"}"#, "include_other_networks"),
         (#"{"lat": 0, "lon": 0, "reserve_refresh_region": 1}"#, "reserve_refresh_region"),
         (#"{"lat": 0, "lon": 0, "explain": null}"#, ""),
@@ -64,7 +80,8 @@ import Testing
         #expect(p.radiusMeters == 50_000 && p.maxRegions == 20 && p.includeOtherNetworks && !p.reserveRefreshRegion)
         let bare = try RegionRefreshRequest.decode(json: Data(#"{"lat": 0, "lon": 0}"#.utf8)).validated()
         #expect(bare.radiusMeters == 50_000 && bare.maxRegions == 20 && bare.cardNetworks.isEmpty)
-        for t in ["2025-11-22T18:30:00-08:00", "2025-11-22T18:30:00Z", "2025-11-22T18:30:00.123+0530", "2025-11-22T18:30+01:00"] {
+        for t in ["2025-11-22T18:30:00-08:00", "2025-11-22T18:30:00Z", "2025-11-22T18:30:00.123+05:30", "2025-11-22t18:30:00z",
+                  "2024-02-29T18:59:59.999999999-23:59", "2025-11-22T18:00:00+14:00"] {
             let q = try RegionRefreshRequest(lat: 0, lon: 0, localTime: t).validated()
             #expect(q.localHour == 18, "\(t)")
         }

@@ -28,12 +28,14 @@ final class NetworkResolver {
     func resolve(_ value: String, displayName: @autoclosure () -> String?) throws -> Result<String, Failure> {
         if let hit = cache[value] { return .success(hit) }
         let trimmed = String(value.trimmedOfWhitespace)
-        guard !Network.aliasKey(trimmed).isEmpty else { return .failure(.missing) }
+        guard !trimmed.isEmpty else { return .failure(.missing) }
         if let id = try store.resolveNetwork(trimmed) {
             cache[value] = id
             return .success(id)
         }
+        // Only an alias can name a network by a spelling without letters or digits ("★"): a new one needs a slug.
         let slug = Network.slug(trimmed)
+        guard !slug.isEmpty else { return .failure(.missing) }
         if try store.network(id: slug) == nil {
             if onlyKnown { return .failure(.unknown(trimmed)) }
             let name = displayName().flatMap { $0.isEmpty ? nil : $0 } ?? trimmed

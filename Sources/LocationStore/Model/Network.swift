@@ -44,7 +44,7 @@ extension Network {
         // ("スターバックス"), since dropping them would leave a brand without an id.
         let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         for scalar in folded.lowercased().unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 if pendingDash && !out.isEmpty { out.append("-") }
                 pendingDash = false
                 out.append(Character(scalar))
@@ -59,7 +59,10 @@ extension Network {
 
     /// The key under which a brand alias is stored: the slug without dashes, so that
     /// "Sonic Drive-In", "SONIC Drive In" and "sonic drivein" are one alias.
+    /// A spelling without letters or digits ("★") is its own key, lower-cased and trimmed, so that it can still be
+    /// an alias.
     public static func aliasKey(_ name: String) -> String {
-        slug(name).replacingOccurrences(of: "-", with: "")
+        let key = slug(name).replacingOccurrences(of: "-", with: "")
+        return key.isEmpty ? name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() : key
     }
 }

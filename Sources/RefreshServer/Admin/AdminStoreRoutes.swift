@@ -49,16 +49,11 @@ struct AdminStoreRoutes: Sendable {
     func putNetwork(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try networkID(context)
         let body = try await bodies.decode(NetworkBody.self, from: request)
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.utf8.count <= 200 else {
-            throw APIError.badRequest("invalid_field", "field 'name' must be a non-empty string of at most 200 bytes", field: "name")
-        }
+        let name = try AdminText.required(body.name, field: "name", limit: FieldLimits.networkName)
         if let radius = body.defaultRadiusMeters, !(radius.isFinite && radius > 0 && radius <= 50_000) {
             throw APIError.badRequest("invalid_field", "field 'default_radius_meters' must be in (0, 50000]", field: "default_radius_meters")
         }
-        if let category = body.category, category.utf8.count > 100 {
-            throw APIError.badRequest("invalid_field", "field 'category' must be at most 100 bytes", field: "category")
-        }
+        if let category = body.category { try AdminText.check(category, field: "category", limit: FieldLimits.category) }
         let network = Network(id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
                               defaultRadiusMeters: body.defaultRadiusMeters)
         try await access.withPrimary { try await $0.upsertNetwork(network) }
@@ -70,10 +65,7 @@ struct AdminStoreRoutes: Sendable {
     func addAlias(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try networkID(context)
         let body = try await bodies.decode(AliasBody.self, from: request)
-        let alias = body.alias.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !alias.isEmpty, alias.utf8.count <= 200, !Network.aliasKey(alias).isEmpty else {
-            throw APIError.badRequest("invalid_field", "field 'alias' must contain letters or digits, at most 200 bytes", field: "alias")
-        }
+        let alias = try AdminText.required(body.alias, field: "alias", limit: FieldLimits.alias)
         let known = try await access.withPrimary { store -> Bool in
             guard try await store.network(id: id) != nil else { return false }
             try await store.addAlias(alias, networkId: id)
@@ -84,10 +76,19 @@ struct AdminStoreRoutes: Sendable {
         return try AdminJSON.response(AliasCreated(networkId: id, alias: alias), status: .created)
     }
 
+    /// The path's network id, taken as its slug ("Costco" is costco), so that any spelling of a brand finds it. A spelling
+    /// without a letter or digit has no slug and so names no network.
     private func networkID(_ context: ServerContext) throws -> String {
-        let id = context.parameters.get("id") ?? ""
-        guard !id.isEmpty, id.utf8.count <= 100, id == Network.slug(id) else {
-            throw APIError.badRequest("invalid_parameter", "network id must be a slug: lower-case letters and digits joined by '-'", field: "id")
+        let raw = (context.parameters.get("id") ?? "").removingPercentEncoding ?? ""
+        do {
+            _ = try AdminText.required(raw, field: "id", limit: FieldLimits.networkId)
+        } catch var error as APIError {
+            error.code = "invalid_parameter"
+            throw error
+        }
+        let id = Network.slug(raw)
+        guard !id.isEmpty, !FieldLimits.exceeds(id, FieldLimits.networkId) else {
+            throw APIError.notFound("'\(raw.prefix(100))' names no network: an id needs a letter or a digit")
         }
         return id
     }

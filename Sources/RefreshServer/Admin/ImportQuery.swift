@@ -1,6 +1,7 @@
 import Foundation
 import ChainImport
 import Hummingbird
+import LocationStore
 
 /// The query parameters of `POST /admin/imports`: the options of `oncue import`, in snake_case.
 enum ImportQuery {
@@ -26,9 +27,6 @@ enum ImportQuery {
         options.networkColumn = try text(query, "network_column")
         options.networkNameColumn = try text(query, "network_name_column")
         options.category = try text(query, "category")
-        if options.network != nil && options.networkColumn != nil {
-            throw APIError.badRequest("invalid_parameter", "give either 'network' or 'network_column', not both", field: "network_column")
-        }
         options.onlyKnownNetworks = try flag(query, "only_known_networks")
         options.dryRun = try flag(query, "dry_run")
         options.replaceNetwork = try flag(query, "replace")
@@ -93,8 +91,8 @@ enum ImportQuery {
 
     private static func text(_ query: Parameters, _ name: String) throws -> String? {
         guard let value = query[Substring(name)] else { return nil }
-        guard !value.isEmpty, value.utf8.count <= 200 else {
-            throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must be 1 to 200 bytes", field: name)
+        guard !value.isEmpty, !FieldLimits.exceeds(value, 200) else {
+            throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must be 1 to 200 characters", field: name)
         }
         return String(value)
     }

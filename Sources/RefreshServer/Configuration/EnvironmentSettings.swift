@@ -20,7 +20,39 @@ public enum EnvironmentSettings {
         ("ONCUE_LOG_LEVEL", "trace, debug, info, notice, warning, error, critical (default info)"),
         ("ONCUE_GEOCODER", "Nominatim-compatible geocoder for admin imports with ?geocode= (--geocoder)"),
         ("ONCUE_GEOCODER_RPS", "geocoder requests per second (--geocoder-rps, default 1)"),
+        ("ONCUE_HEAD_TIMEOUT", "seconds to receive a request head, then 408 (--head-timeout, default 10)"),
+        ("ONCUE_BODY_TIMEOUT", "seconds to receive a request body, then 408 (--body-timeout, default 30)"),
+        ("ONCUE_UPLOAD_TIMEOUT", "seconds to receive a POST /admin/imports body (--upload-timeout, default 900)"),
+        ("ONCUE_IDLE_TIMEOUT", "seconds a keep-alive connection may wait for its next request (--idle-timeout, default 60)"),
+        ("ONCUE_MAX_CONNECTIONS", "connections open at once; more wait in the backlog (--max-connections, default 1000)"),
+        ("ONCUE_SHUTDOWN_TIMEOUT", "seconds after SIGTERM before open connections are closed (--shutdown-timeout, default 15)"),
     ]
+
+    /// The connection settings: each variable's name, its flag, its range, and where it goes.
+    public struct ConnectionSetting: Sendable {
+        public let variable: String
+        public let flag: String
+        public let range: ClosedRange<Double>
+        public let keyPath: any WritableKeyPath<ConnectionLimits, Double> & Sendable
+    }
+
+    public static let connectionSettings: [ConnectionSetting] = [
+        .init(variable: "ONCUE_HEAD_TIMEOUT", flag: "--head-timeout", range: 0.1...3_600, keyPath: \.headSeconds),
+        .init(variable: "ONCUE_BODY_TIMEOUT", flag: "--body-timeout", range: 0.1...3_600, keyPath: \.bodySeconds),
+        .init(variable: "ONCUE_UPLOAD_TIMEOUT", flag: "--upload-timeout", range: 0.1...86_400, keyPath: \.uploadSeconds),
+        .init(variable: "ONCUE_IDLE_TIMEOUT", flag: "--idle-timeout", range: 0.1...3_600, keyPath: \.idleSeconds),
+        .init(variable: "ONCUE_SHUTDOWN_TIMEOUT", flag: "--shutdown-timeout", range: 0...3_600, keyPath: \.shutdownSeconds),
+    ]
+
+    /// A number of seconds for one connection setting, in its range.
+    public static func seconds(_ text: String, _ setting: ConnectionSetting, source: String) throws(ConfigurationError) -> Double {
+        guard let value = Double(text), value.isFinite, setting.range.contains(value) else {
+            throw ConfigurationError("\(source) must be a number of seconds in [\(setting.range.lowerBound), \(setting.range.upperBound)], got '\(text.prefix(32))'")
+        }
+        return value
+    }
+
+    public static let maxConnectionsRange = 1...1_000_000
 
     /// Reads a whole configuration from variables alone; `oncue serve` overlays its flags on this.
     public static func configuration(from environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
@@ -45,6 +77,12 @@ public enum EnvironmentSettings {
         if let rps = nonEmpty(environment["ONCUE_GEOCODER_RPS"]) {
             configuration.geocoderRequestsPerSecond = try geocoderRate(rps, source: "ONCUE_GEOCODER_RPS")
         }
+        for setting in connectionSettings {
+            if let text = nonEmpty(environment[setting.variable]) {
+                configuration.connections[keyPath: setting.keyPath] = try seconds(text, setting, source: setting.variable)
+            }
+        }
+        if let count = try integer(environment, "ONCUE_MAX_CONNECTIONS", in: maxConnectionsRange) { configuration.connections.maxConnections = count }
         return configuration
     }
 

@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var geocoderURL: URL?
     /// At most this many requests per second to the geocoder.
     public var geocoderRequestsPerSecond: Double = 1
+    /// Timeouts, the connection cap and the shutdown deadline.
+    public var connections = ConnectionLimits()
 
     /// A per-client token bucket: `burst` requests at once, refilled at `requestsPerSecond`.
     public struct RateLimit: Sendable, Hashable {

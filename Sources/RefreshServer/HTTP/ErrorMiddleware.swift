@@ -1,6 +1,9 @@
+import Foundation
 import Hummingbird
 import LocationStore
 import Logging
+import NIOCore
+import NIOHTTP1
 import RegionRefresh
 
 /// Turns every error thrown below it into the JSON error shape, so that no failure leaves the
@@ -29,10 +32,29 @@ struct ErrorMiddleware: RouterMiddleware {
             return map(error, request: request)
         case let error as any HTTPResponseError:
             return APIError(error.status, code: code(for: error.status), message: error.status.reasonPhrase)
+        case let error as ClientTimeout:
+            return APIError(.requestTimeout, code: "request_timeout", message: error.message, headers: [.connection: "close"])
+        case let error where isClientFault(error):
+            // The client broke the exchange (closed mid-body, sent a bad chunk size): a 4xx it will likely never read,
+            // counted as the client's fault rather than logged as the server's.
+            context.logger.debug("client broke the request", metadata: ["error": "\(error)"])
+            return APIError(.badRequest, code: "malformed_request", message: "the request could not be read: \(error)",
+                            headers: [.connection: "close"])
         default:
             // The message may quote internals; the client gets a generic one, the log gets the detail.
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))", "detail": "\(error)"])
             return APIError(.internalServerError, code: "internal_error", message: "the server failed to answer; the failure was logged")
+        }
+    }
+
+    /// Errors the connection raises while a route reads the body, all caused by the client: the HTTP parser's
+    /// (a bad chunk size, a body cut short by the client closing) and the socket's (reset, closed).
+    static func isClientFault(_ error: any Error) -> Bool {
+        switch error {
+        case is HTTPParserError: return true
+        case let error as ChannelError: return error == .ioOnClosedChannel || error == .eof || error == .inputClosed || error == .outputClosed
+        case let error as IOError: return [ECONNRESET, EPIPE, ETIMEDOUT].contains(error.errnoCode)
+        default: return false
         }
     }
 
@@ -68,6 +90,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case 403: "forbidden"
         case 404: "not_found"
         case 405: "method_not_allowed"
+        case 408: "request_timeout"
         case 413: "body_too_large"
         case 415: "unsupported_media_type"
         case 429: "rate_limited"

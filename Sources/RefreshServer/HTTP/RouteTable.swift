@@ -28,6 +28,8 @@ public struct RouteSpec: Sendable, Hashable {
 public enum RouteTable {
     public static let healthz = RouteSpec(method: .get, path: "/healthz", access: .infrastructure)
     public static let readyz = RouteSpec(method: .get, path: "/readyz", access: .infrastructure)
+    public static let healthzHead = RouteSpec(method: .head, path: "/healthz", access: .infrastructure)
+    public static let readyzHead = RouteSpec(method: .head, path: "/readyz", access: .infrastructure)
     public static let metrics = RouteSpec(method: .get, path: "/metrics", access: .infrastructure)
     public static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
     public static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
@@ -43,7 +45,7 @@ public enum RouteTable {
     public static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
-        healthz, readyz, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport, listImports,
+        healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport, listImports,
         showImport, putNetwork, addAlias, showJob,
     ]
 

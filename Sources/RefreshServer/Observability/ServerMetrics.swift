@@ -43,6 +43,9 @@ public final class ServerMetrics: Sendable {
     private let unmatched = RouteMetrics(method: "", path: "unmatched")
     private let index = Mutex(IndexState())
     private let limited = Atomic<Int>(0)
+    private let openConnections = Atomic<Int>(0)
+    /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
+    private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
 
     public init() {
         var routes: [String: RouteMetrics] = [:]
@@ -68,6 +71,14 @@ public final class ServerMetrics: Sendable {
     }
 
     func rateLimited() { limited.add(1, ordering: .relaxed) }
+
+    func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
+    func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
+    var connectionsOpen: Int { openConnections.load(ordering: .relaxed) }
+
+    func connectionTimedOut(_ phase: ConnectionDeadlineHandler.Phase) { timedOut.withLock { $0[phase, default: 0] += 1 } }
+
+    func timeouts(_ phase: ConnectionDeadlineHandler.Phase) -> Int { timedOut.withLock { $0[phase] ?? 0 } }
 
     func indexLoaded(_ info: LocationIndex.Info, storeVersion: Int64? = nil) {
         index.withLock {
@@ -119,6 +130,14 @@ public final class ServerMetrics: Sendable {
         }
         out.header("oncue_rate_limited_total", "Requests refused with 429.", type: "counter")
         out.sample("oncue_rate_limited_total", [:], Double(limited.load(ordering: .relaxed)))
+        out.header("oncue_connections_open", "HTTP connections open now.", type: "gauge")
+        out.sample("oncue_connections_open", [:], Double(connectionsOpen))
+        out.header("oncue_connections_timed_out_total",
+                   "Connections closed because the client was too slow (head, body, idle) or still open at the shutdown deadline.",
+                   type: "counter")
+        for phase in ConnectionDeadlineHandler.Phase.allCases {
+            out.sample("oncue_connections_timed_out_total", ["phase": phase.rawValue], Double(timeouts(phase)))
+        }
 
         let state = index.withLock { $0 }
         out.header("oncue_index_ready", "1 once a location index is serving.", type: "gauge")

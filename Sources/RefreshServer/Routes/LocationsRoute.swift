@@ -50,19 +50,44 @@ struct LocationsRoute: Sendable {
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: w.buffer))
     }
 
-    /// Four finite numbers in range; a box whose west edge is east of its east edge crosses the antimeridian.
+    /// Four plain decimals (the document's pattern; no exponent, hex or `inf`). A box whose west edge is east of its east
+    /// edge crosses the antimeridian. A map view gives what it shows: latitudes past a pole are clamped and taken in either
+    /// order, longitudes past ±180 (panned across the antimeridian) are wrapped, and 360° or more of width is the world.
     static func box(_ text: String?) throws -> GeoBox {
         guard let text else { throw APIError.badRequest("invalid_parameter", "'bbox' is required: MINLON,MINLAT,MAXLON,MAXLAT", field: "bbox") }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let minLon = parts[0], let minLat = parts[1], let maxLon = parts[2], let maxLat = parts[3],
-              [minLon, minLat, maxLon, maxLat].allSatisfy(\.isFinite) else {
-            throw APIError.badRequest("invalid_parameter", "'bbox' must be four numbers MINLON,MINLAT,MAXLON,MAXLAT", field: "bbox")
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(plainDecimal)
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3] else {
+            throw APIError.badRequest("invalid_parameter", "'bbox' must be four decimal numbers MINLON,MINLAT,MAXLON,MAXLAT", field: "bbox")
         }
-        guard (-180...180).contains(minLon), (-180...180).contains(maxLon), (-90...90).contains(minLat), (-90...90).contains(maxLat),
-              minLat <= maxLat else {
-            throw APIError.badRequest("invalid_parameter", "'bbox' needs longitudes in [-180, 180], latitudes in [-90, 90] and MINLAT <= MAXLAT",
-                                      field: "bbox")
+        let minLat = min(max(min(south, north), -90), 90), maxLat = min(max(max(south, north), -90), 90)
+        if (-180...180).contains(west), (-180...180).contains(east) {
+            return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: west, maxLongitude: east)
         }
-        return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: minLon, maxLongitude: maxLon)
+        if east - west >= 360 || !west.isFinite || !east.isFinite { return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: -180, maxLongitude: 180) }
+        return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: wrapped(west), maxLongitude: wrapped(east))
+    }
+
+    /// `-?[0-9]+(\.[0-9]+)?`; hundreds of digits make an infinity, which the box then clamps.
+    static func plainDecimal(_ text: Substring) -> Double? {
+        var rest = text.utf8[...]
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        let isDigit = { (c: UInt8) in c >= 48 && c <= 57 }
+        let whole = rest.prefix(while: isDigit)
+        guard !whole.isEmpty else { return nil }
+        rest = rest.dropFirst(whole.count)
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            let fraction = rest.prefix(while: isDigit)
+            guard !fraction.isEmpty else { return nil }
+            rest = rest.dropFirst(fraction.count)
+        }
+        guard rest.isEmpty, let value = Double(text) else { return nil }
+        return value
+    }
+
+    /// A longitude brought into [-180, 180].
+    static func wrapped(_ longitude: Double) -> Double {
+        let r = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        return (r < 0 ? r + 360 : r) - 180
     }
 }

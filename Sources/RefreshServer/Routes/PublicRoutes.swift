@@ -20,6 +20,20 @@ struct PublicRoutes: Sendable {
         Response(status: .ok, headers: Self.json, body: .init(byteBuffer: ByteBuffer(staticString: #"{"status":"ok"}"#)))
     }
 
+    /// `HEAD` of a probe (load balancers send it): the `GET` answer's status and headers, its `Content-Length`
+    /// included, and no body.
+    static func head(of get: @escaping @Sendable (Request, ServerContext) throws -> Response) -> @Sendable (Request, ServerContext) throws -> Response {
+        { request, context in
+            let full: Response
+            do { full = try get(request, context) } catch {
+                full = try ErrorMiddleware.apiError(for: error, request: request, context: context).response(from: request, context: context)
+            }
+            var headers = full.headers
+            if let length = full.body.contentLength { headers[.contentLength] = String(length) }
+            return Response(status: full.status, headers: headers, body: ResponseBody())
+        }
+    }
+
     func readyz(_ request: Request, context: ServerContext) throws -> Response {
         guard let info = engine.index?.info else { throw RegionRefreshError.notReady }
         let state = reloader.current

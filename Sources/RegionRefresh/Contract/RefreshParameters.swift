@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationStore
 
 /// A region-refresh request after validation: every field present, in range, with defaults applied.
 public struct RefreshParameters: Sendable, Hashable {
@@ -21,7 +22,8 @@ public struct RefreshParameters: Sendable, Hashable {
     public static let defaultMaxRegions = 20
     public static let maxRegionsLimit = 100
     static let maxNetworks = 1_000
-    static let maxNetworkIdLength = 200
+    /// A visit count above this is not a count (the document says so too).
+    public static let maxVisits = 1_000_000_000
 
     public init(center: Coordinate, accuracyMeters: Double? = nil, radiusMeters: Double = defaultRadiusKm * 1000,
                 cardNetworks: [String] = [], maxRegions: Int = defaultMaxRegions, networkVisits: [String: Int] = [:],
@@ -63,8 +65,9 @@ extension RegionRefreshRequest {
             throw .invalidField(field: "user_networks", reason: "may list at most \(RefreshParameters.maxNetworks) networks, got \(given.count)")
         }
         for (i, id) in given.enumerated() {
-            guard !id.isEmpty, id.utf8.count <= RefreshParameters.maxNetworkIdLength else {
-                throw .invalidField(field: "user_networks[\(i)]", reason: "must be a non-empty network id of at most \(RefreshParameters.maxNetworkIdLength) bytes")
+            guard !id.isEmpty, !FieldLimits.exceeds(id, FieldLimits.networkName) else {
+                throw .invalidField(field: "user_networks[\(i)]",
+                                    reason: "must be a non-empty network id, name or alias of at most \(FieldLimits.networkName) characters")
             }
             if seen.insert(id).inserted { networks.append(id) }
         }
@@ -72,13 +75,15 @@ extension RegionRefreshRequest {
         guard visits.count <= RefreshParameters.maxNetworks else {
             throw .invalidField(field: "network_visits", reason: "may have at most \(RefreshParameters.maxNetworks) entries")
         }
-        for (id, count) in visits where count < 0 || id.isEmpty {
-            throw .invalidField(field: "network_visits", reason: "counts must be >= 0 and keys non-empty (got \(count) for '\(id)')")
+        for (id, count) in visits where count < 0 || count > RefreshParameters.maxVisits || id.isEmpty
+            || FieldLimits.exceeds(id, FieldLimits.networkName) {
+            throw .invalidField(field: "network_visits", reason: "counts must be in 0...\(RefreshParameters.maxVisits) and keys 1 to "
+                                + "\(FieldLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
         }
         var hour: Int?
         if let localTime {
             guard let h = LocalTime.hour(of: localTime) else {
-                throw .invalidField(field: "local_time", reason: "must be ISO-8601 with a UTC offset, e.g. 2025-11-22T18:30:00-08:00; got '\(localTime.prefix(64))'")
+                throw .invalidField(field: "local_time", reason: "must be an RFC 3339 date-time with a UTC offset, e.g. 2025-11-22T18:30:00-08:00")
             }
             hour = h
         }
@@ -89,28 +94,44 @@ extension RegionRefreshRequest {
     }
 }
 
-/// Reads the wall-clock hour from an ISO-8601 timestamp with an offset, as the phone's clock shows it.
+/// Reads the wall-clock hour from an RFC 3339 date-time (what OpenAPI's `format: date-time` means), as the phone's
+/// clock shows it: `yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, with a day within its month (February 29 in any year), hours 00–23, minutes and seconds
+/// 00–59 and an offset within ±23:59. Anything else is refused, so that the document and the server agree.
 enum LocalTime {
     static func hour(of text: String) -> Int? {
-        // yyyy-mm-ddThh:mm[:ss[.fff]](Z|±hh:mm): the hour is the phone's own wall-clock hour.
         let u = Array(text.utf8)
-        guard u.count >= 17, u.count <= 40, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
-              u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "), u[13] == UInt8(ascii: ":") else { return nil }
+        guard u.count >= 20 else { return nil }
         func digits(_ range: Range<Int>) -> Int? {
             var v = 0
             for i in range { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int(u[i] - 48) }
             return v
         }
-        guard let month = digits(5..<7), (1...12).contains(month), let day = digits(8..<10), (1...31).contains(day),
-              digits(0..<4) != nil, let hour = digits(11..<13), hour < 24, let minute = digits(14..<16), minute < 60 else { return nil }
-        // There must be an offset: Z or ±hh:mm / ±hhmm at the end.
-        let last = u[u.count - 1]
-        if last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") { return hour }
-        guard u.count >= 22 else { return nil }
-        let tail = Array(u.suffix(6))
-        if (tail[0] == UInt8(ascii: "+") || tail[0] == UInt8(ascii: "-")) && tail[3] == UInt8(ascii: ":") { return hour }
-        let tail5 = Array(u.suffix(5))
-        if (tail5[0] == UInt8(ascii: "+") || tail5[0] == UInt8(ascii: "-")) && tail5[1...].allSatisfy({ $0 >= 48 && $0 <= 57 }) { return hour }
-        return nil
+        func byte(_ i: Int, _ c: Character) -> Bool { u[i] == c.asciiValue! }
+        guard digits(0..<4) != nil, byte(4, "-"), let month = digits(5..<7), byte(7, "-"), let day = digits(8..<10),
+              byte(10, "T") || byte(10, "t"), let hour = digits(11..<13), byte(13, ":"), let minute = digits(14..<16),
+              byte(16, ":"), let second = digits(17..<19),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var i = 19
+        if byte(i, ".") {
+            i += 1
+            let start = i
+            while i < u.count, u[i] >= 48, u[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        guard i < u.count else { return nil }
+        if byte(i, "Z") || byte(i, "z") { return i + 1 == u.count ? hour : nil }
+        guard byte(i, "+") || byte(i, "-"), i + 6 == u.count, let offsetHours = digits(i + 1..<i + 3), byte(i + 3, ":"),
+              let offsetMinutes = digits(i + 4..<i + 6), offsetHours < 24, offsetMinutes < 60 else { return nil }
+        return hour
+    }
+
+    /// February has 29 whatever the year: the document's pattern cannot tell leap years, and only the hour is used.
+    static func daysIn(month: Int) -> Int {
+        switch month {
+        case 2: 29
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

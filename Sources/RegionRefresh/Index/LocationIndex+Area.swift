@@ -28,9 +28,12 @@ extension LocationIndex {
         var midLon = box.minLongitude + width / 2
         if midLon > 180 { midLon -= 360 }
         let center = Coordinate(uncheckedLatitude: (box.minLatitude + box.maxLatitude) / 2, longitude: midLon)
-        // The circle through the corners and the middles of the north and south edges holds the whole box.
-        var reach = 0.0
-        for lat in [box.minLatitude, box.maxLatitude] {
+        // The circle through the corners, the middles of the north and south edges, and the points of the east and
+        // west edges nearest the equator (where a degree of longitude is longest) holds a box up to half the world
+        // wide; a wider one is bounded by the whole sphere.
+        var reach = width > 180 ? Double.pi * Sphere.earthRadiusMeters : 0.0
+        let equatorward = min(max(0, box.minLatitude), box.maxLatitude)
+        for lat in [box.minLatitude, equatorward, box.maxLatitude] {
             for lon in [box.minLongitude, midLon, box.maxLongitude] {
                 reach = max(reach, Sphere.distance(center, Coordinate(uncheckedLatitude: lat, longitude: lon)))
             }
@@ -38,7 +41,7 @@ extension LocationIndex {
         let q = UnitVector.from(latitude: center.latitude, longitude: center.longitude)
         // One more than asked: if it fills, the box holds more than `limit`.
         var collector = BoxCollector(box: box, crossesAntimeridian: crosses, limit: limit + 1,
-                                     boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, 2 * Sphere.earthRadiusMeters)))
+                                     boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, Double.pi * Sphere.earthRadiusMeters)))
         globalTree.search(q.x, q.y, q.z, &collector)
         let kept = collector.sorted()
         let found = kept.prefix(limit).map { member in

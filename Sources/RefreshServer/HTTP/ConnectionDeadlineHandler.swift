@@ -1,0 +1,170 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Enforces `ConnectionLimits` on one connection and makes shutdown honest about keep-alive.
+///
+/// It sits after HTTP decoding, so it sees request heads, body parts and ends, and the responses going out:
+/// - a deadline for the first head (from accepting the connection), for each body (from its head), and for an idle
+///   keep-alive connection (from the end of a response to the next head). No deadline runs while the server computes
+///   a response: that time is the server's, not the client's;
+/// - a head that does not arrive in time is answered 408 and the connection closed; a body that does not is failed
+///   with `ClientTimeout`, which the route's body reader throws and the error middleware answers 408; an idle
+///   connection is closed without a word;
+/// - once the server begins to shut down (`ChannelShouldQuiesceEvent`) every response carries `Connection: close`, so
+///   that a keep-alive client does not send another request into a closing socket, and whatever is still open when
+///   the shutdown deadline passes is closed, so that a client holding half a body cannot keep the process alive.
+final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// What a connection was waiting for when its deadline passed; the label of the metric.
+    enum Phase: String, Sendable, CaseIterable {
+        case head, body, idle, shutdown
+    }
+
+    private let limits: ConnectionLimits
+    private let metrics: ServerMetrics
+    private var deadline: Scheduled<Void>?
+    private var shutdownDeadline: Scheduled<Void>?
+    /// Requests whose head has arrived and whose response has not ended (more than one when pipelined).
+    private var unanswered = 0
+    private var readingBody = false
+    /// Every later response says `Connection: close`; after the last one the connection closes.
+    private var closing = false
+
+    init(limits: ConnectionLimits, metrics: ServerMetrics) {
+        self.limits = limits
+        self.metrics = metrics
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        metrics.connectionOpened()
+        if context.channel.isActive { arm(.head, seconds: limits.headSeconds, context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if deadline == nil { arm(.head, seconds: limits.headSeconds, context: context) }
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+        shutdownDeadline?.cancel()
+        shutdownDeadline = nil
+        metrics.connectionClosed()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            unanswered += 1
+            readingBody = true
+            let isUpload = head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
+            arm(.body, seconds: limits.bodySeconds(isUpload: isUpload), context: context)
+        case .body:
+            break
+        case .end:
+            readingBody = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where closing:
+            head.headerFields[.connection] = "close"
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            unanswered = max(0, unanswered - 1)
+            guard unanswered == 0, !readingBody else {
+                context.write(data, promise: promise)
+                return
+            }
+            if closing {
+                context.writeAndFlush(data, promise: promise)
+                context.close(promise: nil)
+            } else {
+                context.write(data, promise: promise)
+                arm(.idle, seconds: limits.idleSeconds, context: context)
+            }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, !closing {
+            closing = true
+            let loop = context.eventLoop.assumeIsolated()
+            shutdownDeadline = loop.scheduleTask(in: .nanoseconds(Int64(limits.shutdownSeconds * 1e9))) { [self] in
+                metrics.connectionTimedOut(.shutdown)
+                context.close(promise: nil)
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    // MARK: Deadlines
+
+    private func arm(_ phase: Phase, seconds: Double, context: ChannelHandlerContext) {
+        disarm()
+        let loop = context.eventLoop.assumeIsolated()
+        deadline = loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [self] in
+            deadline = nil
+            expire(phase, context: context)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    private func expire(_ phase: Phase, context: ChannelHandlerContext) {
+        metrics.connectionTimedOut(phase)
+        switch phase {
+        case .head:
+            answerTimeout(context: context)
+        case .body:
+            // The route is reading (or about to read) the body: fail that read, so that the route's own error path
+            // answers 408 and frees what it holds (an upload's staged file). The close after the answer is ours.
+            closing = true
+            readingBody = false
+            context.fireErrorCaught(ClientTimeout(phase: .body))
+            // A route that never reads its body must not keep the connection either.
+            arm(.shutdown, seconds: 2, context: context)
+        case .idle, .shutdown:
+            context.close(promise: nil)
+        }
+    }
+
+    /// 408 with the API's error shape, then close. Only used before a request head, when no route owns the connection.
+    private func answerTimeout(context: ChannelHandlerContext) {
+        let error = ClientTimeout(phase: .head)
+        var body = context.channel.allocator.buffer(capacity: 96)
+        body.writeString(#"{"error":"request_timeout","message":"\#(error.message)"}"#)
+        let head = HTTPResponse(status: .requestTimeout, headerFields: [
+            .contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close",
+        ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// A client took longer than its limit to send a request; answered 408.
+struct ClientTimeout: Error, Sendable {
+    var phase: ConnectionDeadlineHandler.Phase
+
+    var message: String {
+        switch phase {
+        case .head: "the request head did not arrive in time"
+        default: "the request body did not arrive in time"
+        }
+    }
+}

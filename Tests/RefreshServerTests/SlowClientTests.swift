@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// Slow, broken and departing clients against the real binary: each is cut at its limit, answered as its own fault
+/// (4xx, never 5xx or an error in the log), and none of them keeps the server from answering others or from exiting.
+@Suite("slow and broken clients", .serialized)
+struct SlowClientTests {
+    static let body = #"{"lat": 37.7749, "lon": -122.4194, "user_networks": ["costco"]}"#
+    static let head = "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+
+    @Test("hundreds of slow connections are cut at their limits while a normal request answers in well under 100 ms")
+    func slowConnectionsAreCut() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path, arguments: ["--head-timeout", "1", "--body-timeout", "1.5"],
+                                            environment: ["ONCUE_RATE_LIMIT_RPS": "0"])
+        let opened = ContinuousClock.now
+        var slow: [RawConnection] = []
+        for i in 0..<300 {
+            let connection = try RawConnection(port: server.port)
+            if i % 2 == 0 {
+                try connection.write("POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-")   // half a head
+            } else {
+                try connection.write(Self.head + "Content-Length: 50\r\n\r\n{")                          // one byte of body
+            }
+            slow.append(connection)
+        }
+        // Meanwhile a phone asks as usual, several times (the median, since a debug build on a shared machine has pauses).
+        var times: [Duration] = []
+        for _ in 0..<21 {
+            let started = ContinuousClock.now
+            let connection = try RawConnection(port: server.port)
+            try connection.write(Self.head + "Content-Length: \(Self.body.utf8.count)\r\nConnection: close\r\n\r\n" + Self.body)
+            let response = connection.readResponse()
+            times.append(ContinuousClock.now - started)
+            #expect(response.hasPrefix("HTTP/1.1 200"), "\(response.prefix(120))")
+        }
+        let median = times.sorted()[times.count / 2]
+        #expect(median < .milliseconds(100), "a normal request took \(median) (median) beside 300 slow connections")
+
+        var answers: [String: Int] = [:]
+        for connection in slow {
+            let (text, closed) = connection.readUntilClosed()
+            #expect(closed, "a slow connection was still open")
+            answers[String(text.prefix(12)), default: 0] += 1
+        }
+        let elapsed = ContinuousClock.now - opened
+        #expect(elapsed < .seconds(6), "the slow connections were cut only after \(elapsed)")
+        #expect(answers["HTTP/1.1 408"] == 300, "\(answers)")
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"head\"") == 150)
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"body\"") == 150)
+        #expect(server.metric("oncue_http_requests_total", where: "status=\"500\"") == 0)
+        #expect(!server.log.contains(" error "), "\(server.log.split(separator: "\n").filter { $0.contains(" error ") }.prefix(3))")
+    }
+
+    @Test("a client that leaves mid-body or sends a bad chunk size is a 4xx, never a 5xx or an error in the log")
+    func brokenClientsAreClientFaults() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path, environment: ["ONCUE_RATE_LIMIT_RPS": "0"])
+        for _ in 0..<20 {
+            let leaving = try RawConnection(port: server.port)
+            try leaving.write(Self.head + "Content-Length: 50\r\n\r\n{\"lat\"")
+            try await Task.sleep(for: .milliseconds(20))
+        }   // each connection is closed as it goes out of scope
+        let chunked = try RawConnection(port: server.port)
+        try chunked.write(Self.head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n")
+        let (answer, _) = chunked.readUntilClosed()
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.metric("oncue_http_requests_total", where: "status=\"500\"") == 0)
+        #expect(server.metric("oncue_http_requests_total", where: "status=\"400\"") >= 1)
+        #expect(!server.log.contains(" error "), "\(server.log.split(separator: "\n").filter { $0.contains(" error ") }.prefix(3))")
+    }
+
+    @Test("SIGTERM while a client holds half a body: the process exits 0 at the shutdown deadline")
+    func shutdownDeadline() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path, arguments: ["--body-timeout", "120", "--shutdown-timeout", "1"])
+        let holder = try RawConnection(port: server.port)
+        try holder.write(Self.head + "Content-Length: 50\r\n\r\n{\"lat\"")
+        try await Task.sleep(for: .milliseconds(200))
+        server.signal(SIGTERM)
+        let took = try await server.waitForExit(within: .seconds(10))
+        let seconds = try #require(took, "the server still ran 10 s after SIGTERM")
+        #expect(seconds < .seconds(4))
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+    }
+
+    @Test("on SIGTERM a busy keep-alive connection's response says Connection: close")
+    func keepAliveIsToldToClose() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path)
+        let client = try RawConnection(port: server.port)
+        // One full exchange on the connection, then a second request in flight when the signal comes.
+        try client.write(Self.head + "Content-Length: \(Self.body.utf8.count)\r\n\r\n" + Self.body)
+        let first = client.readResponse()
+        #expect(first.hasPrefix("HTTP/1.1 200") && !first.lowercased().contains("connection: close"))
+        try client.write(Self.head + "Content-Length: \(Self.body.utf8.count)\r\n\r\n" + String(Self.body.prefix(10)))
+        try await Task.sleep(for: .milliseconds(200))
+        server.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        try client.write(String(Self.body.dropFirst(10)))
+        let (second, closed) = client.readUntilClosed()
+        #expect(second.hasPrefix("HTTP/1.1 200"), "\(second.prefix(200))")
+        #expect(second.lowercased().contains("connection: close"))
+        #expect(closed)
+        #expect(try await server.waitForExit(within: .seconds(10)) != nil)
+    }
+
+    @Test("past --max-connections new connections wait until one closes")
+    func connectionCap() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path, arguments: ["--max-connections", "4", "--idle-timeout", "1"])
+        var idle: [RawConnection] = []
+        for _ in 0..<4 {
+            let connection = try RawConnection(port: server.port)
+            try connection.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = connection.readResponse()
+            idle.append(connection)   // kept alive: each holds one of the four places
+        }
+        let started = ContinuousClock.now
+        let waiting = try RawConnection(port: server.port)   // the kernel's backlog takes it
+        try waiting.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let response = waiting.readResponse()
+        let waited = ContinuousClock.now - started
+        #expect(response.hasPrefix("HTTP/1.1 200"))
+        #expect(waited >= .milliseconds(500), "answered after \(waited), before an idle connection was cut")
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"idle\"") >= 1)
+    }
+
+    @Test("an upload a kill -9 left behind is removed at the next start; a live server's upload is not")
+    func orphanedUploadsAreRemoved() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let temporary = store.directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let token = "orphan-test-token-0123456789"
+        let environment = ["TMPDIR": temporary.path, "ONCUE_ADMIN_TOKEN": token]
+        func uploads() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("oncue-upload-") }
+        }
+        // A server killed while it receives an upload.
+        let killed = try await ServeProcess(store: store.path, environment: environment)
+        let uploader = try RawConnection(port: killed.port)
+        try uploader.write("POST /admin/imports?network=costco HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                           + "Content-Type: text/csv\r\nContent-Length: 100000\r\n\r\nid,name,lat,lon\nx1,Costco X,37.70,-122.40\n")
+        for _ in 0..<100 where try uploads().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        killed.signal(SIGKILL)
+        _ = try await killed.waitForExit(within: .seconds(5))
+        let orphans = try uploads()
+        #expect(orphans.count == 1, "expected the killed server's upload on disk: \(orphans)")
+        // Another server's upload in progress: its process holds the lock.
+        let held = temporary.appendingPathComponent("oncue-upload-\(UUID().uuidString).csv").path
+        let unrelated = temporary.appendingPathComponent("notes.csv").path
+        for path in [held, unrelated] { #expect(FileManager.default.createFile(atPath: path, contents: Data("id,lat,lon\n".utf8))) }
+        let fd = open(held, O_RDONLY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+
+        let restarted = try await ServeProcess(store: store.path, environment: environment)
+        #expect(try uploads() == [(held as NSString).lastPathComponent])
+        #expect(FileManager.default.fileExists(atPath: unrelated))
+        #expect(restarted.log.contains("removed uploads left by a stopped server"))
+    }
+}

@@ -16,6 +16,8 @@ PORT="${NOMINATIM_PORT:-18790}"
 VERSION=5.3.3
 VENV="${NOMINATIM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/oncue/nominatim-$VERSION}"
 PGBIN=/usr/lib/postgresql/15/bin
+# shellcheck source=pg-stale-lock.sh
+. "$ROOT/scripts/pg-stale-lock.sh"
 
 url() { echo "http://127.0.0.1:$PORT"; }
 
@@ -38,7 +40,7 @@ PY
 }
 
 start() {
-  if curl -sf "$(url)/status" >/dev/null 2>&1; then url; return; fi
+  if curl -sf --max-time 5 "$(url)/status" >/dev/null 2>&1; then url; return; fi
   bash "$ROOT/scripts/system-deps.sh" osm2pgsql postgresql-15 postgresql-15-postgis-3 curl >&2
   if [ ! -x "$VENV/bin/nominatim" ]; then
     echo "nominatim.sh: installing nominatim $VERSION into $VENV" >&2
@@ -52,8 +54,11 @@ start() {
     mkdir -p "$DIR/pg"; chown postgres "$DIR/pg"
     runuser -u postgres -- "$PGBIN/initdb" -D "$DIR/pg" -A trust -U postgres >/dev/null
   fi
-  runuser -u postgres -- "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg/server.log" -w \
-    -o "-k /tmp -p $PG_PORT -c listen_addresses=127.0.0.1" start >/dev/null
+  if ! "$PGBIN/pg_isready" -h 127.0.0.1 -p "$PG_PORT" -q 2>/dev/null; then
+    clear_stale_pg_lock "$DIR/pg"
+    runuser -u postgres -- "$PGBIN/pg_ctl" -D "$DIR/pg" -l "$DIR/pg/server.log" -w -t 120 \
+      -o "-k /tmp -p $PG_PORT -c listen_addresses=127.0.0.1" start >/dev/null
+  fi
   cat > "$DIR/project/.env" <<ENV
 NOMINATIM_DATABASE_DSN="pgsql:host=127.0.0.1;port=$PG_PORT;dbname=nominatim;user=postgres"
 NOMINATIM_DATABASE_WEBUSER="postgres"
@@ -68,7 +73,7 @@ ENV
   (cd "$DIR/project" && nohup "$VENV/bin/nominatim" serve --engine starlette --project-dir "$DIR/project" \
     --server "127.0.0.1:$PORT" > "$DIR/serve.log" 2>&1 & echo $! > "$DIR/serve.pid")
   for _ in $(seq 1 100); do
-    if curl -sf "$(url)/status" >/dev/null 2>&1; then url; return; fi
+    if curl -sf --max-time 5 "$(url)/status" >/dev/null 2>&1; then url; return; fi
     sleep 0.2
   done
   echo "nominatim.sh: the API server did not answer; log:" >&2; tail -20 "$DIR/serve.log" >&2; exit 1

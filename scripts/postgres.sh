@@ -15,6 +15,8 @@ DIR="${PGDIR:-/tmp/oncue-postgres}"
 PORT="${PGPORT:-15433}"
 STANDBY_PORT=$((PORT + 1))
 BIN=/usr/lib/postgresql/15/bin
+# shellcheck source=pg-stale-lock.sh
+. "$ROOT/scripts/pg-stale-lock.sh"
 
 url() { echo "postgres://oncue@127.0.0.1:${1:-$PORT}/oncue"; }
 
@@ -37,7 +39,8 @@ fsync = on
 CONF
     echo "host replication postgres 127.0.0.1/32 trust" >> "$DIR/primary/pg_hba.conf"
   fi
-  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/primary" -l "$DIR/primary.log" -o "-p $PORT" -w start >/dev/null
+  clear_stale_pg_lock "$DIR/primary"
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/primary" -t 120 -l "$DIR/primary.log" -o "-p $PORT" -w start >/dev/null
   runuser -u postgres -- "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qtAc \
     "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'oncue') THEN CREATE ROLE oncue LOGIN SUPERUSER; END IF; END \$\$" postgres
   if ! runuser -u postgres -- "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qtAc "SELECT 1 FROM pg_database WHERE datname = 'oncue'" postgres | grep -q 1; then
@@ -52,7 +55,8 @@ start_standby() {
   if [ ! -f "$DIR/standby/PG_VERSION" ]; then
     runuser -u postgres -- "$BIN/pg_basebackup" -h 127.0.0.1 -p "$PORT" -U postgres -D "$DIR/standby" -R -X stream >/dev/null
   fi
-  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/standby" -l "$DIR/standby.log" -o "-p $STANDBY_PORT" -w start >/dev/null
+  clear_stale_pg_lock "$DIR/standby"
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/standby" -t 120 -l "$DIR/standby.log" -o "-p $STANDBY_PORT" -w start >/dev/null
   url "$STANDBY_PORT"
 }
 

@@ -15,7 +15,7 @@ BIN="${ONCUE_BIN:-$ROOT/.build/debug/oncue}"
 VERSION="${SCHEMATHESIS_VERSION:-4.32.5}"
 VENV="${SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/oncue/schemathesis-$VERSION}"
 MAX_EXAMPLES="${MAX_EXAMPLES:-60}"
-CHECKS="${CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,unsupported_method}"
+CHECKS="${CHECKS:-all}"
 
 if [ ! -x "$BIN" ]; then
   echo "schemathesis.sh: building oncue" >&2

@@ -9,17 +9,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 # Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
-export ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(bash scripts/nominatim.sh start)}"
+# Each start is bounded in time: a service that cannot start is a clear failure here, not a silent hang.
+service() {
+  local url
+  url="$(timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2")" || {
+    echo "test.sh: scripts/$1.sh $2 failed or timed out" >&2; exit 1; }
+  echo "$url"
+}
+# A Nominatim built from the Helsinki OSM extract, for the geocoding tests.
+ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(service nominatim start)}"
 # PostgreSQL 15 + PostGIS with a streaming standby, for the PostGIS half of the conformance suite and the replica tests.
-export ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(bash scripts/postgres.sh start)}"
-export ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(bash scripts/postgres.sh start-standby)}"
+ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(service postgres start)}"
+ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(service postgres start-standby)}"
+export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL
 export ONCUE_SERVICES=required
 swift build --build-tests
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-swift test --skip-build "$@" 2>&1 | tee "$log"
+# A hung test must fail the run with a message, not run into CI's hard limit.
+timeout -k 30 "${ONCUE_TEST_TIMEOUT:-2400}" swift test --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+[ "$status" -ne 124 ] || echo "test.sh: swift test did not finish within ${ONCUE_TEST_TIMEOUT:-2400} s" >&2
 # The web console in headless Chromium against a real server (not when only some tests were asked for).
 console_status=0
 if [ $# -eq 0 ]; then

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import Foundation
 import Geo
 import LocationStore
@@ -105,7 +106,7 @@ struct DB: AsyncParsableCommand {
                 print(address.isPostgres ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
                       : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
             } else {
-                for p in problems { FileHandleOutput.standardError.write("problem: \(p)\n") }
+                for p in problems { FileHandleOutput.standardError.write("problem: \(p.forMessage(limit: 500))\n") }
                 throw ExitCode(1)
             }
         }

@@ -27,8 +27,13 @@ struct Import: AsyncParsableCommand {
               oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
               oncue import shops.csv --db stores.sqlite --network-column brand --geocoder http://127.0.0.1:8088 --geocode coarse
 
-            Coordinates with two decimals or fewer (±0.5–1 km), or on a three-decimal grid most of the file shares,
-            are flagged coarse_coordinates; when many rows are, the summary says so and what to do.
+            --network with --network-column: rows whose network column is empty go to --network; the others go to the network their column names. (--network alone puts every row in one network, whatever the header holds.)
+
+            Coordinates are plain decimal numbers (-74.0060, 4.07e1; no hexadecimal, inf or nan). Those with two decimals or fewer (±0.5–1 km), or on a three-decimal grid most of the file shares, are flagged coarse_coordinates; when many rows are, the summary says so and what to do. A header where two columns could be the latitude (lat and latitude, or lat twice), or the longitude, is refused until a mapping file names one: {"columns": {"latitude": "latitude"}}, or {"columns": {"latitude": "#7"}} for the 7th column.
+
+            Each row is checked as a whole first. A line longer than --max-line-bytes is skipped without being read into memory (line_too_long; a header that long refuses the file). A row with more fields than the header is rejected (field_count): a value with an unquoted delimiter, such as the decimal comma of 40,1, shifted the columns after it. A shorter row is kept with its last columns empty and a field_count warning, unless a coordinate column is among the missing ones (then it is rejected). A NUL byte in a column the import reads rejects the row (nul_byte). A value longer than the store keeps rejects it (field_too_long): id, name, network value and network name 200 characters, address 500, city, state, zip and country 100, a new network's id 100. Bytes that are not UTF-8 in a UTF-8 file become U+FFFD and the row is warned (invalid_utf8); --strict-utf8 refuses the file at the first such line instead.
+
+            Reason codes (rejections and warnings in the summary, the import log and --json): \(ReasonCode.allCases.map(\.rawValue).joined(separator: ", ")).
 
             Geocoding: with --geocoder (or ONCUE_GEOCODER), rows without coordinates (--geocode missing, the
             default), also coarse ones (coarse) or every row (all) are placed by a Nominatim-compatible /search
@@ -44,7 +49,8 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
     var files: [String]
     @Option(help: storeHelp) var db: String?
-    @Option(help: "Network (id, alias or new name) of every row.") var network: String?
+    @Option(help: "Network (id, alias or new name) of every row; with --network-column, of the rows whose column is empty.")
+    var network: String?
     @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
     @Option(help: "Column giving the display name of networks this import creates (e.g. LIBNAME).") var networkNameColumn: String?
     @Option(help: "COLUMN=VALUE: only rows matching it name the networks this import creates (IMLS: C_OUT_TY=CE).")
@@ -59,6 +65,10 @@ struct Import: AsyncParsableCommand {
     var fixCoordinates = false
     @Option(help: "Force the encoding: utf-8, windows-1252 or latin-1 (default: detected).") var encoding: String?
     @Option(help: "Force the delimiter: ',', ';', 'tab' or '|' (default: detected from the header).") var delimiter: String?
+    @Option(help: "Longest line read, in bytes: longer data lines are rejected unread (line_too_long), a longer header refuses the file.")
+    var maxLineBytes = ImportOptions.defaultMaxLineBytes
+    @Flag(name: .customLong("strict-utf8"), help: "Refuse the file at the first value that is not UTF-8 (default: replace the bytes with U+FFFD and warn the row).")
+    var strictUTF8 = false
     @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
     @Flag(help: "Print the report as JSON.") var json = false
@@ -66,7 +76,6 @@ struct Import: AsyncParsableCommand {
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
-        if network != nil && networkColumn != nil { throw ValidationError("--network and --network-column exclude each other") }
         if let encoding, TextEncoding(name: encoding) == nil {
             throw ValidationError("unknown encoding '\(encoding)'; use utf-8, windows-1252 or latin-1")
         }
@@ -75,6 +84,10 @@ struct Import: AsyncParsableCommand {
             throw ValidationError("--network-name-where takes COLUMN=VALUE, got '\(networkNameWhere)'")
         }
         if networkNameWhere != nil && networkNameColumn == nil { throw ValidationError("--network-name-where needs --network-name-column") }
+        if !ImportOptions.maxLineBytesRange.contains(maxLineBytes) {
+            throw ValidationError("--max-line-bytes must be in \(ImportOptions.maxLineBytesRange.lowerBound)..."
+                                  + "\(ImportOptions.maxLineBytesRange.upperBound), got \(maxLineBytes)")
+        }
     }
 
     static func delimiterByte(_ text: String) -> UInt8? {
@@ -96,6 +109,8 @@ struct Import: AsyncParsableCommand {
                                     replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
                                     encoding: encoding.flatMap(TextEncoding.init(name:)), delimiter: delimiter.flatMap(Self.delimiterByte))
         options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
+        options.maxLineBytes = maxLineBytes
+        options.strictUTF8 = strictUTF8
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
         options.geocoding = try geocoding.options()
         let inputs = try files.map { try ImportInput.file($0) }
@@ -107,7 +122,7 @@ struct Import: AsyncParsableCommand {
             report = try await withStore(db) { store in
                 let importer = try ChainImport.importer(for: store, options: options)
                 if showProgress { importer.progress = { renderer.show($0) } }
-                if progress != .never { importer.notice = { stderr.write("\($0)\n") } }
+                if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }
                 return try await importer.run(inputs)
             }
         } catch {

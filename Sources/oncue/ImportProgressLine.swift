@@ -11,7 +11,7 @@ final class ProgressLine {
     func show(_ p: ImportProgress) {
         if let stage = p.stage {
             let line = p.unit == "rows" ? "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
-                : "\(p.fileName): \(stage)"
+                : "\(p.fileName.forMessage()): \(stage)"
             output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
             shown = output.isTerminal
             return
@@ -21,7 +21,7 @@ final class ProgressLine {
         if let fraction = p.fraction { parts.append(String(format: "%.0f%%", fraction * 100)) }
         if let eta = p.etaSeconds { parts.append("ETA \(Self.clock(eta))") }
         let file = p.fileCount > 1 ? " [\(p.fileIndex + 1)/\(p.fileCount)]" : ""
-        let line = "\(p.fileName)\(file): " + parts.joined(separator: "  ")
+        let line = "\(p.fileName.forMessage())\(file): " + parts.joined(separator: "  ")
         // On a terminal the line overwrites itself; forced into a pipe or log, it is one line per update.
         output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
         shown = output.isTerminal

@@ -2,20 +2,22 @@ import ChainImport
 import Foundation
 import LocationStore
 
-/// The human-readable form of an import report.
+/// The human-readable form of an import report. Everything that came from a file (its name, headers, values quoted in
+/// messages) or from the store is written out with `forMessage`, so that it cannot drive the terminal.
 enum ImportSummary {
     static func text(_ report: ImportReport, issueLines: Int = 10) -> String {
         var out = ""
         if let plan = report.geocodingPlan {
-            out += "geocoding (\(plan.mode)) at \(plan.service): \(formatCount(plan.uncachedAddresses)) address"
+            out += "geocoding (\(plan.mode)) at \(plan.service.forMessage()): \(formatCount(plan.uncachedAddresses)) address"
                 + (plan.uncachedAddresses == 1 ? "" : "es") + " not in the cache, at most \(GeocodingPlan.duration(plan.estimatedSeconds))"
                 + (plan.dryRun ? "; dry run: none asked\n" : "; \(formatCount(plan.requestsSent)) requests sent, \(formatCount(plan.failed)) failed\n")
         }
         for file in report.files {
-            out += "\(file.fileName): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
+            out += "\(file.fileName.forMessage(limit: 200)): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
                 + (file.hadByteOrderMark ? " (BOM)" : "") + ", delimiter '\(file.delimiter)'"
                 + (file.importId.map { ", import #\($0)" } ?? "") + "\n"
-            out += "  columns: " + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "\n"
+            out += "  columns: " + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.forMessage(limit: 60))" }
+                .joined(separator: ", ") + "\n"
             out += "  " + counts(file.counts) + "\n"
             if let g = file.geocoding {
                 out += "  geocoded: \(formatCount(g.placed)) of \(formatCount(g.rows)) rows (\(formatCount(g.asked)) asked, "
@@ -30,16 +32,18 @@ enum ImportSummary {
                     .map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ") + "\n"
             }
             for issue in file.issues.prefix(issueLines) {
-                out += "    line \(issue.line): \(issue.severity.rawValue) \(issue.code): \(issue.message)\n"
+                out += "    line \(issue.line): \(issue.severity.rawValue) \(issue.code): \(issue.message.forMessage(limit: 400))\n"
             }
             let more = file.counts.rejected + file.counts.warned - min(issueLines, file.issues.count)
             if more > 0, let id = file.importId { out += "    … see `oncue imports show \(id)` for every issue\n" }
         }
         if !report.networksCreated.isEmpty {
-            let shown = report.networksCreated.prefix(8).joined(separator: ", ")
+            let shown = report.networksCreated.prefix(8).map { $0.forMessage(limit: 60) }.joined(separator: ", ")
             out += "networks created: \(formatCount(report.networksCreated.count)) (\(shown)\(report.networksCreated.count > 8 ? ", …" : ""))\n"
         }
-        if !report.replacedNetworks.isEmpty { out += "replaced networks: \(report.replacedNetworks.joined(separator: ", "))\n" }
+        if !report.replacedNetworks.isEmpty {
+            out += "replaced networks: \(report.replacedNetworks.map { $0.forMessage(limit: 60) }.joined(separator: ", "))\n"
+        }
         out += "total: " + counts(report.totals)
             + String(format: " in %.2f s (%@ rows/s)", report.seconds, formatCount(Int(report.rowsPerSecond))) + "\n"
         out += report.dryRun ? "dry run: nothing was written\n" : "committed\n"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import Foundation
 import LocationStore
 
@@ -54,15 +55,17 @@ struct Imports: AsyncParsableCommand {
                 throw ImportLogError.notFound(id)
             }
             if json { print(try jsonString(ImportLogEntry(r))); return }
-            print("import #\(id): \(r.status)")
-            print("file:     \(r.fileName) (\(formatCount(Int(r.fileSize))) bytes, sha256 \(r.sha256))")
-            print("encoding: \(r.encoding ?? "-")")
-            print("options:  " + (r.options.isEmpty ? "-" : r.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))
+            // The log holds what files and admins wrote: every value is written out so that it cannot drive the terminal.
+            print("import #\(id): \(r.status.forMessage())")
+            print("file:     \(r.fileName.forMessage(limit: 200)) (\(formatCount(Int(r.fileSize))) bytes, sha256 \(r.sha256.forMessage()))")
+            print("encoding: \((r.encoding ?? "-").forMessage())")
+            print("options:  " + (r.options.isEmpty ? "-" : r.options.sorted { $0.key < $1.key }
+                .map { "\($0.key.forMessage())=\($0.value.forMessage(limit: 200))" }.joined(separator: " ")))
             print("started:  \(ImportLogEntry.time(r.startedAt)); finished: \(r.finishedAt.map(ImportLogEntry.time) ?? "-")")
             print("counts:   \(ImportSummary.counts(r.counts))")
-            if let e = r.errorMessage { print("error:    \(e)") }
+            if let e = r.errorMessage { print("error:    \(e.forMessage(limit: 2_000))") }
             if let g = r.geocoding {
-                print("geocoded: \(g.placed) of \(g.rows) rows at \(g.service) (\(g.mode)): \(g.asked) asked, \(g.fromCache) from the cache, "
+                print("geocoded: \(g.placed) of \(g.rows) rows at \(g.service.forMessage()) (\(g.mode)): \(g.asked) asked, \(g.fromCache) from the cache, "
                       + "not found \(g.notFound), area only \(g.ambiguous), wrong country \(g.wrongCountry), failed \(g.failed)"
                       + (g.notAsked > 0 ? ", not asked \(g.notAsked)" : "") + (g.farFromOriginal > 0 ? ", far from the file's point \(g.farFromOriginal)" : ""))
             }

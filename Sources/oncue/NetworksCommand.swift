@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import Foundation
 import LocationStore
 
@@ -66,8 +67,11 @@ struct Networks: AsyncParsableCommand {
 
         func validate() throws {
             guard Network.slug(id) == id else {
-                throw ValidationError("network id '\(id)' is not a slug; use '\(Network.slug(id))'")
+                throw ValidationError("network id '\(id.forMessage())' is not a slug; use '\(Network.slug(id).forMessage())'")
             }
+            try checkLength("network id", id, FieldLimits.networkId)
+            if let name { try checkLength("--name", name, FieldLimits.networkName) }
+            if let category { try checkLength("--category", category, FieldLimits.category) }
             if let r = defaultRadiusM, !(r >= 0 && r.isFinite && r <= 50_000) {
                 throw ValidationError("--default-radius-m must be between 0 and 50000 metres")
             }
@@ -83,7 +87,8 @@ struct Networks: AsyncParsableCommand {
                 try await store.upsertNetwork(network)
                 return network
             }
-            print("\(network.id): \(network.name), category \(network.category ?? "-"), large area \(network.isLargeArea ? "yes" : "no"), "
+            print("\(network.id.forMessage(limit: nil)): \(network.name.forMessage(limit: nil)), "
+                  + "category \((network.category ?? "-").forMessage(limit: nil)), large area \(network.isLargeArea ? "yes" : "no"), "
                   + "radius \(network.defaultRadiusMeters.map { String(format: "%g m", $0) } ?? "by policy")")
         }
     }
@@ -104,9 +109,21 @@ struct Networks: AsyncParsableCommand {
         @Argument(help: "Brand name as it appears in files.") var name: String
         @Option(help: storeHelp) var db: String?
 
+        func validate() throws {
+            try checkLength("network id", id, FieldLimits.networkId)
+            try checkLength("the alias", name, FieldLimits.alias)
+        }
+
         func run() async throws {
             try await withStore(db) { try await $0.addAlias(name, networkId: id) }
-            print("'\(name)' → \(id)")
+            print("'\(name.forMessage(limit: nil))' → \(id.forMessage(limit: nil))")
         }
+    }
+}
+
+/// Refuses a value longer than the store keeps for its field (`FieldLimits`, the admin API's limits too).
+private func checkLength(_ what: String, _ value: String, _ limit: Int) throws {
+    if FieldLimits.exceeds(value, limit) {
+        throw ValidationError("\(what) '\(value.forMessage(limit: 40))' is longer than \(limit) characters")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 
 /// `oncue`: the region-refresh engine, its store, importer, server and simulator.
 struct OnCue: AsyncParsableCommand {
@@ -39,11 +40,12 @@ enum Main {
         }
         if code == .validationFailure {
             let message = OnCue.fullMessage(for: error)
-            FileHandleOutput.standardError.write(message + "\n")
+            FileHandleOutput.standardError.write(message.forMessage(limit: 4_000, keepingLineBreaks: true) + "\n")
             OnCue.exit(withError: ExitCode(2))
         }
         if let exitCode = error as? ExitCode { OnCue.exit(withError: exitCode) }
-        FileHandleOutput.standardError.write("error: \(String(describing: error))\n")
+        // Errors quote values from files and stores: written out so that they cannot drive the terminal.
+        FileHandleOutput.standardError.write("error: \(String(describing: error).forMessage(limit: 2_000, keepingLineBreaks: true))\n")
         OnCue.exit(withError: ExitCode(1))
     }
 }

@@ -1,3 +1,4 @@
+import ChainImport
 import Foundation
 
 /// Writes text to standard output or error without buffering surprises between the two.
@@ -11,8 +12,10 @@ struct FileHandleOutput {
     var isTerminal: Bool { isatty(handle.fileDescriptor) != 0 }
 }
 
-/// Formats rows as an aligned text table (numbers right-aligned).
-func textTable(_ header: [String], _ rows: [[String]]) -> String {
+/// Formats rows as an aligned text table (numbers right-aligned). Cells hold names and messages from files and
+/// stores, so their control characters are written out (`forMessage`): a cell cannot drive the terminal.
+func textTable(_ header: [String], _ rawRows: [[String]]) -> String {
+    let rows = rawRows.map { $0.map { $0.forMessage(limit: nil) } }
     var widths = header.map(\.count)
     for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
     func isNumber(_ s: String) -> Bool { !s.isEmpty && Double(s.replacingOccurrences(of: ",", with: "")) != nil }

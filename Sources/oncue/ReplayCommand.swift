@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -118,7 +119,7 @@ struct Replay: AsyncParsableCommand {
         let tty = stderr.isTerminal
         let started = Date()
         let loaded = await BatchReplay.load(paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, parallelism: parallelism)
-        for f in loaded.failures { stderr.write("warning: \(f.path): \(f.error)\n") }
+        for f in loaded.failures { stderr.write("warning: \(f.path.forMessage(limit: 300)): \(String(describing: f.error).forMessage(limit: 500))\n") }
         guard !loaded.traces.isEmpty else { throw ExitCode(1) }
         let hours = loaded.traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
         let heading = "\(loaded.traces.count) traces, \(formatCount(loaded.traces.reduce(0) { $0 + $1.trace.fixCount })) fixes, "

@@ -62,3 +62,49 @@ struct MappingTests {
         #expect(throws: MappingError.self) { try MappingFile.load(path: dir.path) }
     }
 }
+
+/// Two columns that could hold the latitude (or longitude): the file is refused, naming both, until a mapping says which.
+@Suite("Ambiguous coordinate columns")
+struct AmbiguousColumnTests {
+    @Test func twoLatitudeColumnsAreRefusedNamingBoth() throws {
+        #expect(throws: MappingError.ambiguousColumns(role: "latitude", columns: ["'lat' (column 2)", "'latitude' (column 4)"], byNumber: false)) {
+            try ColumnMapping(headers: ["id", "lat", "lon", "latitude"])
+        }
+        #expect(throws: MappingError.ambiguousColumns(role: "longitude", columns: ["'lon' (column 3)", "'lon' (column 4)"], byNumber: true)) {
+            try ColumnMapping(headers: ["id", "lat", "lon", "lon"])
+        }
+        #expect(throws: MappingError.self) { try ColumnMapping(headers: ["Address.Latitude", "lat", "lng"]) }
+    }
+
+    @Test func aMappingSaysWhich() throws {
+        let byName = try ColumnMapping(headers: ["id", "lat", "lon", "latitude"], file: MappingFile(columns: ["latitude": .columns(["latitude"])]))
+        #expect(byName.indexes(.latitude) == [3])
+        let byNumber = try ColumnMapping(headers: ["id", "lat", "lon", "lon"], file: MappingFile(columns: ["longitude": .columns(["#4"])]))
+        #expect(byNumber.indexes(.longitude) == [3])
+        // A name two columns share cannot say which.
+        #expect(throws: MappingError.self) {
+            try ColumnMapping(headers: ["id", "lat", "lon", "lon"], file: MappingFile(columns: ["longitude": .columns(["lon"])]))
+        }
+        #expect(throws: MappingError.self) {
+            try ColumnMapping(headers: ["id", "lat", "lon"], file: MappingFile(columns: ["longitude": .columns(["#9"])]))
+        }
+    }
+
+    @Test func theImportRefusesTheFileAndSaysSo() async throws {
+        let t = try TempStore()
+        await #expect(throws: ImportError.mapping(file: "test.csv", .ambiguousColumns(
+            role: "latitude", columns: ["'lat' (column 1)", "'latitude' (column 3)"], byNumber: false))) {
+            try await t.importText("lat,lon,latitude\n40.112345,-74.112345,41.112345\n", ImportOptions(network: "acme"))
+        }
+        #expect(try t.snapshot().isEmpty)
+    }
+
+    /// The headers listed in an error are cut short and limited in number.
+    @Test func headerListsInErrorsAreBounded() {
+        let headers = (0..<5_000).map { "column \($0) " + String(repeating: "h", count: 200) + "\u{1B}[31m" }
+        let message = MappingError.noCoordinateColumns(headers: headers).description
+        #expect(message.count < 2_500)
+        #expect(message.contains("and 4970 more"))
+        #expect(!message.contains("\u{1B}"))
+    }
+}

@@ -9,6 +9,9 @@ public struct CSVRecord: Sendable {
     public internal(set) var ends: [Int] = []
     /// The 1-based physical line the record starts on (a quoted field may span several lines).
     public internal(set) var line = 1
+    /// Set for a record longer than the tokenizer's `maxLineBytes`: its length in bytes. Its fields were never kept
+    /// (`count` is 0), so that one runaway line cannot take memory in proportion to its length.
+    public internal(set) var overlongBytes: Int64?
 
     public init() {}
 

@@ -1,14 +1,23 @@
 /// Decides, while the bytes stream past, whether a file is UTF-8 or a Windows-1252/Latin-1 file,
 /// and decodes fields accordingly so that no mojibake is ever produced.
 ///
-/// The raw bytes are validated as UTF-8 chunk by chunk (a sequence may straddle chunks). A field
-/// that is ASCII decodes the same in every candidate encoding; a field with other bytes is decoded
-/// as UTF-8 if it is valid UTF-8 and the file has not yet proved otherwise, else as Windows-1252.
-/// A forced encoding skips the guessing.
+/// The raw bytes are validated as UTF-8 chunk by chunk (a sequence may straddle chunks), counting valid multibyte
+/// sequences and invalid ones. A field that is ASCII decodes the same in every candidate encoding. A file with at
+/// least as many valid multibyte sequences as invalid ones is UTF-8 with a few bad bytes: its fields decode as UTF-8,
+/// bad bytes become U+FFFD and the field is marked (`takeReplaced`) so that its row can be warned. A file whose
+/// non-ASCII bytes are mostly not UTF-8 is Windows-1252 (Latin-1 without bytes 0x80–0x9F). Each field is decoded with
+/// what the bytes read so far say, which for a file read in 1 MiB chunks is every byte up to the end of the field's
+/// chunk: a stray byte near the end of a small file no longer turns its earlier rows into mojibake.
+/// A forced encoding skips the guessing (forced UTF-8 still replaces bad bytes, never reads them as Windows-1252).
 public struct EncodingDetector: Sendable {
     public let forced: TextEncoding?
     /// False once any byte sequence of the file is not UTF-8.
     public private(set) var isValidUTF8 = true
+    /// Well-formed multibyte UTF-8 sequences seen, and bytes that are not UTF-8.
+    public private(set) var validSequences = 0
+    public private(set) var invalidSequences = 0
+    /// A field decoded since the last `takeReplaced()` had bytes replaced with U+FFFD.
+    private var replaced = false
     /// Bytes 0x80–0x9F seen: Windows-1252 punctuation (en dash, curly quotes) rather than Latin-1.
     private var sawC1Byte = false
     /// A field with non-ASCII bytes was decoded as UTF-8 (needed to notice a mixed file).
@@ -27,16 +36,31 @@ public struct EncodingDetector: Sendable {
     /// The encoding the file was read in, as reported to the user.
     public var encoding: TextEncoding {
         if let forced { return forced }
-        if isValidUTF8 { return .utf8 }
-        return sawC1Byte ? .windows1252 : .latin1
+        return looksUTF8 ? .utf8 : singleByteEncoding
     }
 
-    /// Fields were decoded as UTF-8 before the file turned out not to be UTF-8.
-    public var isMixed: Bool { forced == nil && !isValidUTF8 && decodedMultibyteUTF8 }
+    /// UTF-8, perhaps with a few bad bytes: no invalid byte, or at least as many valid multibyte sequences as invalid
+    /// ones (Windows-1252 text rarely forms a valid sequence: a capital with an accent followed by a C1 or symbol byte).
+    public var looksUTF8: Bool { isValidUTF8 || (validSequences > 0 && validSequences >= invalidSequences) }
+
+    private var singleByteEncoding: TextEncoding { sawC1Byte ? .windows1252 : .latin1 }
+
+    /// Some fields were decoded as UTF-8 and others as a single-byte encoding (a file pasted together from two).
+    public var isMixed: Bool { forced == nil && decodedMultibyteUTF8 && decodedSingleByte }
+
+    /// How the report names the encoding.
+    public var reportedName: String {
+        isMixed ? "mixed utf-8/\(singleByteEncoding.rawValue)" : encoding.rawValue
+    }
+
+    /// Whether a field decoded since the last call had bytes that are not UTF-8 replaced with U+FFFD; resets.
+    public mutating func takeReplaced() -> Bool {
+        defer { replaced = false }
+        return replaced
+    }
 
     public mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
         defer { offset += Int64(chunk.count) }
-        guard isValidUTF8 || !sawC1Byte else { return }
         var i = 0
         let n = chunk.count
         if !pending.isEmpty {
@@ -93,12 +117,19 @@ public struct EncodingDetector: Sendable {
                 let b1 = bytes[i + 1]
                 if (b == 0xF0 && b1 < 0x90) || (b == 0xF4 && b1 > 0x8F) { ok = false }
             }
-            if ok { i += need + 1 } else { markInvalid(base + Int64(i)); i += 1 }
+            if ok {
+                validSequences += 1
+                i += need + 1
+            } else {
+                markInvalid(base + Int64(i))
+                i += 1
+            }
         }
         return n
     }
 
     private mutating func markInvalid(_ at: Int64) {
+        invalidSequences += 1
         if isValidUTF8 { firstInvalidOffset = at }
         isValidUTF8 = false
     }
@@ -118,15 +149,30 @@ public struct EncodingDetector: Sendable {
             var ascii = true
             for b in bytes where b >= 0x80 { ascii = false; break }
             if ascii { return String(decoding: bytes, as: UTF8.self) }
-            if let forced {
-                return forced.decode(bytes) ?? Windows1252.decode(bytes)
-            }
-            if isValidUTF8, let text = String(validating: bytes, as: UTF8.self) {
+            switch forced {
+            case .windows1252?, .latin1?:
+                return Windows1252.decode(bytes)
+            case .utf8?:
+                return decodeUTF8(bytes)
+            case nil:
+                guard looksUTF8 else {
+                    decodedSingleByte = true
+                    return Windows1252.decode(bytes)
+                }
                 decodedMultibyteUTF8 = true
-                return text
+                return decodeUTF8(bytes)
             }
-            decodedSingleByte = true
-            return Windows1252.decode(bytes)
         }
+    }
+
+    private mutating func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        replaced = true
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (for `--strict-utf8`).
+    static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
     }
 }

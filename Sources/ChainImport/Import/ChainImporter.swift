@@ -49,9 +49,7 @@ public final class ChainImporter {
     /// Imports `inputs` in one transaction and returns what happened. Throws `ImportError` (or a
     /// store error) after rolling everything back; a failure is also recorded in the import log.
     public func run(_ inputs: [ImportInput]) async throws -> ImportReport {
-        if options.network != nil && options.networkColumn != nil {
-            throw ImportError.invalidOption("--network and --network-column exclude each other")
-        }
+        try options.validate()
         let started = Date()
         var attempted: (name: String, index: Int)?
         var geocoded: GeocodePass.Outcome?
@@ -137,29 +135,6 @@ public final class ChainImporter {
         }
 
         var interpreter: RowInterpreter { RowInterpreter(options: options, geocoded: geocoded) }
-
-        /// The network a row belongs to: the import's fixed one, or its network column's value resolved (creating the
-        /// network on first sight unless only known ones are allowed). Nil when the row is rejected.
-        func network(of row: ParsedRow, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
-            if let fixedNetwork { return fixedNetwork }
-            guard let value = row.network else {
-                ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
-                return nil
-            }
-            let networkId: String
-            switch try resolver.resolve(value, displayName: row.networkName) {
-            case .success(let id): networkId = id
-            case .failure(.missing):
-                ledger.reject(row.line, .missingNetwork, "network value '\(value.clipped())' has no letters or digits")
-                return nil
-            case .failure(.unknown(let v)):
-                ledger.reject(row.line, .unknownNetwork, "'\(v.clipped())' is neither a network nor an alias")
-                return nil
-            }
-            if row.namesNetwork, let displayName = row.networkName { try resolver.rename(networkId, to: displayName) }
-            touchedNetworks.insert(networkId)
-            return networkId
-        }
 
         func importFile(_ input: ImportInput, index: Int) async throws {
             let fileStarted = Date()
@@ -322,20 +297,18 @@ public final class ChainImporter {
                 if mapping?.columns[.network] == nil { throw ImportError.mapping(file: input.name, .noNetwork(headers: headers)) }
                 return
             }
-            switch try session.resolver.resolve(network, displayName: network) {
-            case .success(let id): session.fixedNetwork = id
-            case .failure: throw ImportError.invalidOption("unknown network '\(network)' (create it with `oncue networks set`)")
-            }
-            session.touchedNetworks.insert(session.fixedNetwork!)
+            session.fixedNetwork = try session.resolver.fixedNetwork(network)
+            // As a fallback it is touched (and replaced) only if a row falls back to it.
+            if !session.options.namesNetworkColumn { session.touchedNetworks.insert(session.fixedNetwork!) }
         }
 
         private mutating func importRow(_ row: ParsedRow) throws {
             let line = row.line
-            if let fieldCount = row.extraFieldCount {
-                ledger.warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
-            }
+            guard RowInterpreter.screen(row, ledger: &ledger) else { return }
             guard let (coordinate, geocodedFrom) = session.interpreter.place(row, importId: importId, ledger: &ledger) else { return }
-            guard let networkId = try session.network(of: row, mapping: mapping, ledger: &ledger) else { return }
+            guard let networkId = try session.resolver.network(of: row, fallback: session.fixedNetwork, mapping: mapping,
+                                                               ledger: &ledger) else { return }
+            session.touchedNetworks.insert(networkId)
             let name = try row.name ?? session.networkName(networkId)
             let (location, idFromFile) = session.interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
                                                                       importId: importId, ledger: &ledger)

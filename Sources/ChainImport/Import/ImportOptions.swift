@@ -1,6 +1,9 @@
+import LocationStore
+
 /// How to import: where rows' networks come from, how columns map, and what to do with the store.
 public struct ImportOptions: Sendable {
-    /// Every row belongs to this network (an id, an alias, or a new name); exclusive with `networkColumn`.
+    /// Every row belongs to this network (an id, an alias, or a new name); with `networkColumn`, the rows whose column
+    /// is empty do.
     public var network: String?
     /// The column whose value names each row's network (a brand column, IMLS `FSCSKEY`).
     public var networkColumn: String?
@@ -24,6 +27,12 @@ public struct ImportOptions: Sendable {
     public var encoding: TextEncoding?
     /// Force a delimiter instead of detecting `,` `;` tab `|` from the header line.
     public var delimiter: UInt8?
+    /// The longest line (record) read, in bytes: a longer data line is rejected (`line_too_long`) without being held
+    /// in memory, a longer header fails the file. Memory per row stays bounded by it.
+    public var maxLineBytes = ImportOptions.defaultMaxLineBytes
+    /// Fail the file at the first field that is not UTF-8, naming its line, instead of replacing the bad bytes with
+    /// U+FFFD and warning the row (`invalid_utf8`).
+    public var strictUTF8 = false
     /// Rows of the same network closer than this (metres) are flagged as near duplicates.
     public var duplicateRadiusMeters = 10.0
     /// How many issues per file the report carries (all of them go to the import log).
@@ -49,6 +58,41 @@ public struct ImportOptions: Sendable {
         self.delimiter = delimiter
     }
 
+    /// A network column was named (`networkColumn`, or a mapping file's `network` column): rows name their network, and
+    /// a fixed network (`network`) is only the fallback for rows whose column is empty.
+    var namesNetworkColumn: Bool {
+        if networkColumn != nil { return true }
+        if case .columns? = mapping?.columns[FieldRole.network.rawValue] { return true }
+        return false
+    }
+
+    /// Whether rows are read for their network: a column was named, or no network is fixed (a column the header has
+    /// is used then). A fixed network without a named column goes to every row, whatever the header holds.
+    var readsNetworkColumn: Bool { namesNetworkColumn || (network == nil && mapping?.network == nil) }
+
+    public static let defaultMaxLineBytes = 1 << 20
+    /// The range `maxLineBytes` may take: a real chain row is a few hundred bytes.
+    public static let maxLineBytesRange = 256...(1 << 30)
+
+    /// Refuses options that contradict each other or exceed what the store keeps.
+    public func validate() throws(ImportError) {
+        guard Self.maxLineBytesRange.contains(maxLineBytes) else {
+            throw .invalidOption("--max-line-bytes must be in \(Self.maxLineBytesRange.lowerBound)...\(Self.maxLineBytesRange.upperBound), got \(maxLineBytes)")
+        }
+        let encoding = self.encoding ?? mapping?.encoding.flatMap(TextEncoding.init(name:))
+        if strictUTF8, let encoding, encoding != .utf8 {
+            throw .invalidOption("--strict-utf8 reads the file as UTF-8; it cannot be combined with the encoding \(encoding.rawValue)")
+        }
+        if let category, FieldLimits.exceeds(category, FieldLimits.category) {
+            throw .invalidOption("the category '\(category.clipped(40))' is longer than \(FieldLimits.category) characters")
+        }
+        for (what, value) in [("network", network), ("network", mapping?.network)] {
+            if let value, FieldLimits.exceeds(value, min(FieldLimits.alias, FieldLimits.networkName)) {
+                throw .invalidOption("the \(what) '\(value.clipped(40))' is longer than \(min(FieldLimits.alias, FieldLimits.networkName)) characters")
+            }
+        }
+    }
+
     /// The options as recorded in the import log.
     var logged: [String: String] {
         var out: [String: String] = [:]
@@ -62,6 +106,8 @@ public struct ImportOptions: Sendable {
         if replaceNetwork { out["replace_network"] = "true" }
         if fixCoordinates { out["fix_coordinates"] = "true" }
         if let encoding { out["encoding"] = encoding.rawValue }
+        if maxLineBytes != Self.defaultMaxLineBytes { out["max_line_bytes"] = String(maxLineBytes) }
+        if strictUTF8 { out["strict_utf8"] = "true" }
         if mapping != nil { out["mapping"] = "file" }
         if let geocoding {
             out["geocoder"] = geocoding.settings.displayURL

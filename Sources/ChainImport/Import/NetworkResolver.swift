@@ -17,7 +17,11 @@ final class NetworkResolver {
     /// Networks created here whose name came from a row that was not the preferred naming row.
     private var provisionallyNamed = Set<String>()
 
-    enum Failure: Error { case missing, unknown(String) }
+    enum Failure: Error {
+        case missing, unknown(String)
+        /// A new network's id (the value's slug) would be longer than the store keeps.
+        case idTooLong(slug: String)
+    }
 
     init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
         self.store = store
@@ -38,6 +42,7 @@ final class NetworkResolver {
         guard !slug.isEmpty else { return .failure(.missing) }
         if try store.network(id: slug) == nil {
             if onlyKnown { return .failure(.unknown(trimmed)) }
+            if FieldLimits.exceeds(slug, FieldLimits.networkId) { return .failure(.idTooLong(slug: slug)) }
             let name = displayName().flatMap { $0.isEmpty ? nil : $0 } ?? trimmed
             try store.upsertNetwork(Network(id: slug, name: name, category: category))
             created.append(slug)

@@ -5,6 +5,11 @@ struct RowFields {
 
     func has(_ role: FieldRole) -> Bool { mapping.columns[role] != nil }
 
+    /// The header name(s) of a role's column, for messages.
+    func column(_ role: FieldRole) -> String {
+        (mapping.columns[role] ?? []).map { mapping.headers[$0] }.joined(separator: " + ")
+    }
+
     func value(_ role: FieldRole, in record: CSVRecord, decoder: inout EncodingDetector) -> String? {
         guard let indexes = mapping.columns[role] else { return nil }
         if indexes.count == 1 { return Self.clean(record.field(indexes[0]), decoder: &decoder) }

@@ -9,6 +9,17 @@ struct RowInterpreter {
     let options: ImportOptions
     let geocoded: GeocodePass.Outcome?
 
+    /// The parser's verdict on the row as a whole: its rejection (logged; false) or its warnings (held until the row is
+    /// accepted; true).
+    static func screen(_ row: ParsedRow, ledger: inout FileLedger) -> Bool {
+        if let rejection = row.rejection {
+            ledger.reject(row.line, rejection.code, rejection.message)
+            return false
+        }
+        for warning in row.warnings { ledger.warn(row.line, warning.code, warning.message) }
+        return true
+    }
+
     /// The row's point: the file's, or the geocoder's when the import geocodes this row and an answer placed it.
     /// Nil when the row is rejected (logged in `ledger`); the provenance is set for a geocoded point.
     func place(_ row: ParsedRow, importId: Int64?, ledger: inout FileLedger) -> (Coordinate, GeocodeProvenance?)? {

@@ -1,74 +1,6 @@
 import Foundation
 import Geo
 
-/// One data row as the parser hands it to the writing side: its mapped fields decoded and trimmed,
-/// its coordinates checked. Fields the importer would not read for a rejected row are left nil.
-struct ParsedRow: Sendable {
-    var line: Int
-    /// The row's field count when it has more fields than the header and the extra ones are not blank.
-    var extraFieldCount: Int?
-    var verdict: CoordinateVerdict
-    var region: String?
-    var country: String?
-    var id: String?
-    var network: String?
-    var networkName: String?
-    /// Whether the row matches `--network-name-where` (its network name then renames the network).
-    var namesNetwork = false
-    var address: String?
-    var name: String?
-    var city: String?
-    var postalCode: String?
-    /// The ZIP as the file had it, when it lost its leading zeros and `postalCode` holds the restored one.
-    var zipBeforeRestoring: String?
-    /// The id derived from name, address and coordinates, for a row without an id but with a name of its own.
-    var derivedId: String?
-    /// Decimals of the coarser coordinate (`CoordinatePrecision.decimals`), for rows with coordinates.
-    var decimals: Int?
-    /// Set when the coordinates are too coarse for a geofence (decided once the file's grid is known).
-    var coarse: CoarseCoordinates?
-    /// The row's address as a geocoder takes it; read only when the import geocodes.
-    var addressQuery: AddressQuery?
-
-    /// Whether the file gave usable coordinates (else only a geocoder can place the row).
-    var hasFileCoordinates: Bool {
-        if case .accepted = verdict { return true }
-        return false
-    }
-
-    /// Whether `mode` sends this row to the geocoder: rows without coordinates always, coarse rows from `coarse` on,
-    /// every row with `all`; never a row whose coordinates were rejected for another reason, nor one without an address.
-    func wantsGeocode(_ mode: GeocodeMode) -> Bool {
-        guard let query = addressQuery, !query.isEmpty else { return false }
-        switch verdict {
-        case .rejected(let code, _): return code == .missingCoordinates
-        case .accepted: return mode == .all || (mode == .coarse && coarse != nil)
-        }
-    }
-}
-
-/// What the parser reports, in file order.
-enum ParseEvent: Sendable {
-    /// The header line, read before any row.
-    case header(headers: [String], mapping: ColumnMapping)
-    /// Rows, and how many bytes of the file have been read so far.
-    case rows([ParsedRow], bytesRead: Int64)
-    /// The end of the file.
-    case finished(ParsedFile)
-}
-
-/// What the whole file turned out to be, for its report.
-struct ParsedFile: Sendable {
-    var bytesRead: Int64
-    var sha256: String
-    var encoding: String
-    var mixedEncoding: Bool
-    var hadByteOrderMark: Bool
-    var delimiter: String
-    /// The grid most of the file's first rows sit on, when it is coarse (`CoordinatePrecision.fileGrid`).
-    var fileGridDecimals: Int?
-}
-
 /// The byte side of importing a file: checksum, encoding, CSV records, the mapped fields decoded and the
 /// coordinates checked. It reads no store, so it can run ahead of the writes on another core (`ParsePipeline`).
 struct RowParser: Sendable {
@@ -92,8 +24,6 @@ struct RowParser: Sendable {
     private var fileGrid: Int?
     /// An error met while rows were held: thrown by the next call, after those rows.
     private var pendingError: (any Error)?
-    /// Whether every row goes to the network named by the options (a network column is then not read).
-    private var hasFixedNetwork: Bool { options.network != nil || options.mapping?.network != nil }
     private var events: [ParseEvent] = []
 
     init(fileName: String, options: ImportOptions, batchSize: Int = 1024) {
@@ -161,15 +91,15 @@ struct RowParser: Sendable {
         detector.finish()
         do {
             var t = tokenizer!
+            tokenizer = nil   // keep the tokenizer uniquely referenced while it runs
+            defer { tokenizer = t }
             try t.finish { record in try self.handle(record) }
-            tokenizer = t
         } catch let error as CSVError { throw ImportError.csv(file: fileName, error) }
         if fields == nil { throw ImportError.csv(file: fileName, .emptyFile) }
         if !gridDecided { decideGrid() }
         var out = takeEvents()
         let delimiter = tokenizer.map { $0.delimiter == 0x09 ? "\\t" : String(UnicodeScalar($0.delimiter)) } ?? ","
-        let encoding = detector.isMixed ? "mixed utf-8/\(detector.encoding.rawValue)" : detector.encoding.rawValue
-        out.append(.finished(ParsedFile(bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: encoding,
+        out.append(.finished(ParsedFile(bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
                                         mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter,
                                         fileGridDecimals: fileGrid)))
         return out
@@ -196,7 +126,7 @@ struct RowParser: Sendable {
             throw ImportError.csv(file: fileName, .unsupportedEncoding("UTF-16 (byte order mark found)"))
         }
         let forced = options.delimiter ?? options.mapping?.delimiter.flatMap { $0 == "\\t" ? 0x09 : $0.utf8.first }
-        tokenizer = CSVTokenizer(delimiter: forced ?? Self.detectDelimiter(body))
+        tokenizer = CSVTokenizer(delimiter: forced ?? Self.detectDelimiter(body), maxLineBytes: options.maxLineBytes)
         check.allowDecimalComma = tokenizer!.delimiter != UInt8(ascii: ",")
         let rest = Array(body)
         head = []
@@ -226,11 +156,17 @@ struct RowParser: Sendable {
             try bytes.withUnsafeBufferPointer { buffer in
                 try t.feed(buffer) { record in try self.handle(record) }
             }
+            // A header past the limit fails now, not after the rest of a line that may be the whole file.
+            if fields == nil && t.isSkippingOverlongRecord { throw CSVError.headerTooLong(limit: t.maxLineBytes) }
         } catch let error as CSVError { throw ImportError.csv(file: fileName, error) }
     }
 
     private mutating func handle(_ record: CSVRecord) throws {
-        guard let fields else { return try readHeader(record) }
+        if options.strictUTF8 && !detector.isValidUTF8 { try requireUTF8(record) }
+        guard let fields else {
+            if record.overlongBytes != nil { throw CSVError.headerTooLong(limit: options.maxLineBytes) }
+            return try readHeader(record)
+        }
         var row = parse(record, fields)
         if gridDecided {
             markCoarse(&row)
@@ -266,6 +202,14 @@ struct RowParser: Sendable {
         row.coarse = CoarseCoordinates(decimals: d, errorMeters: CoordinatePrecision.errorMeters(decimals: d, latitude: c.latitude))
     }
 
+    /// `--strict-utf8`: the first field that is not UTF-8 fails the file, with its line. Only records read once the
+    /// scanner has seen a bad byte are checked, so a valid file costs nothing.
+    private func requireUTF8(_ record: CSVRecord) throws {
+        guard let bad = (0..<record.count).first(where: { !EncodingDetector.isUTF8(record.field($0)) }) else { return }
+        let column = fields.flatMap { bad < $0.mapping.headers.count ? "'\($0.mapping.headers[bad].clipped(40))'" : nil } ?? "\(bad + 1)."
+        throw CSVError.invalidUTF8(line: record.line, column: column)
+    }
+
     private mutating func readHeader(_ record: CSVRecord) throws {
         let headers = (0..<record.count).map { RowFields.clean(record.field($0), decoder: &detector) ?? "" }
         let mapping: ColumnMapping
@@ -285,39 +229,63 @@ struct RowParser: Sendable {
     }
 
     /// Decodes the fields the importer reads, in the order it reads them (decoding records which encodings the file used).
+    /// A row the record-level checks reject, or with a value longer than the store keeps, comes back with no values.
     private mutating func parse(_ record: CSVRecord, _ fields: RowFields) -> ParsedRow {
-        var extra: Int?
-        if record.count > fields.mapping.headers.count, record.field(record.count - 1).contains(where: { $0 != 0x20 }) {
-            extra = record.count
+        if let issue = RecordScreen.overlong(record, limit: options.maxLineBytes) { return .rejected(line: record.line, issue) }
+        let (shifted, short) = RecordScreen.fieldCount(record, mapping: fields.mapping)
+        if let shifted { return .rejected(line: record.line, shifted) }
+        if let issue = RecordScreen.nul(record, mapping: fields.mapping, also: nameRowFilter?.index) {
+            return .rejected(line: record.line, issue)
         }
-        let region = fields.value(.region, in: record, decoder: &detector)
-        let country = fields.value(.country, in: record, decoder: &detector)
-        let verdict = check.check(latitude: fields.value(.latitude, in: record, decoder: &detector) ?? "",
-                                  longitude: fields.value(.longitude, in: record, decoder: &detector) ?? "",
-                                  region: region, country: country)
-        var row = ParsedRow(line: record.line, extraFieldCount: extra, verdict: verdict, region: region, country: country)
-        let coordinate: Coordinate?
-        switch verdict {
-        case .accepted(let c, _):
-            coordinate = c
-            row.decimals = max(CoordinatePrecision.decimals(c.latitude), CoordinatePrecision.decimals(c.longitude))
-        case .rejected(.missingCoordinates, _) where options.geocoding != nil:
-            coordinate = nil   // a geocoder may place it: read the rest of the row
-        case .rejected:
-            row.id = fields.value(.id, in: record, decoder: &detector)
-            return row
-        }
-        if !hasFixedNetwork {
-            row.network = fields.value(.network, in: record, decoder: &detector)
-            guard row.network != nil else { return row }
-            row.networkName = fields.value(.networkName, in: record, decoder: &detector)
-            if let filter = nameRowFilter, row.networkName != nil {
-                row.namesNetwork = RowFields.clean(record.field(filter.index), decoder: &detector) == filter.value
+        var replaced: [FieldRole] = []
+        var row = decode(record, fields, replaced: &replaced)
+        for role in FieldRole.allCases {
+            if let issue = FieldLengthCheck.check(role, row.value(role), column: fields.column(role)) {
+                return .rejected(line: record.line, issue)
             }
         }
-        row.address = fields.value(.address, in: record, decoder: &detector)
-        row.name = fields.value(.name, in: record, decoder: &detector)
-        var postal = fields.value(.postalCode, in: record, decoder: &detector)
+        derive(&row)
+        if let short { row.warnings.append(short) }
+        if !replaced.isEmpty {
+            let columns = replaced.map { "'\(fields.column($0).clipped(40))'" }.joined(separator: ", ")
+            row.warnings.append(RowIssue(.invalidUTF8, "bytes that are not UTF-8 in \(columns), replaced with U+FFFD; if the file is "
+                                         + "not UTF-8, import it with --encoding windows-1252 (or latin-1)"))
+        }
+        return row
+    }
+
+    private mutating func decode(_ record: CSVRecord, _ fields: RowFields, replaced: inout [FieldRole]) -> ParsedRow {
+        func value(_ role: FieldRole) -> String? {
+            let text = fields.value(role, in: record, decoder: &detector)
+            if detector.takeReplaced() { replaced.append(role) }
+            return text
+        }
+        let region = value(.region)
+        let country = value(.country)
+        let latitude = value(.latitude), longitude = value(.longitude)
+        let verdict = check.check(latitude: latitude ?? "", longitude: longitude ?? "", region: region, country: country)
+        var row = ParsedRow(line: record.line, verdict: verdict, region: region, country: country)
+        switch verdict {
+        case .accepted(let c, _):
+            row.decimals = max(CoordinatePrecision.decimals(c.latitude), CoordinatePrecision.decimals(c.longitude))
+        case .rejected(.missingCoordinates, _) where options.geocoding != nil:
+            break   // a geocoder may place it: read the rest of the row
+        case .rejected:
+            row.id = value(.id)
+            return row
+        }
+        if options.readsNetworkColumn {
+            row.network = value(.network)
+            if row.network != nil {
+                row.networkName = value(.networkName)
+                if let filter = nameRowFilter, row.networkName != nil {
+                    row.namesNetwork = RowFields.clean(record.field(filter.index), decoder: &detector) == filter.value
+                }
+            }
+        }
+        row.address = value(.address)
+        row.name = value(.name)
+        var postal = value(.postalCode)
         if postal == nil, !fields.has(.postalCode), let address = row.address { postal = PostalCode.zipInAddress(address) }
         let isUS = country.map(USRegions.isUnitedStates) ?? (region.flatMap(USRegions.region) != nil)
         if isUS, let p = postal, let fixed = PostalCode.restoredZip(p) {
@@ -325,17 +293,27 @@ struct RowParser: Sendable {
             postal = fixed
         }
         row.postalCode = postal
-        row.id = fields.value(.id, in: record, decoder: &detector)
-        row.city = fields.value(.city, in: record, decoder: &detector)
+        row.id = value(.id)
+        row.city = value(.city)
+        return row
+    }
+
+    /// What a row's values imply: the id derived from them when the file has none, and the geocoder's query.
+    private func derive(_ row: inout ParsedRow) {
+        var coordinate: Coordinate?
+        switch row.verdict {
+        case .accepted(let c, _): coordinate = c
+        case .rejected(.missingCoordinates, _) where options.geocoding != nil: break
+        case .rejected: return   // only its id was read, for the log
+        }
         if row.id == nil, let name = row.name {
             row.derivedId = coordinate.map {
                 StableId.derive(name: name, address: row.address, latitude: $0.latitude, longitude: $0.longitude)
             } ?? StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode)
         }
         if let geocoding = options.geocoding {
-            row.addressQuery = AddressQuery(amenity: geocoding.searchByName ? row.name : nil, street: row.address, city: row.city, state: region, postalCode: row.postalCode,
-                                            country: country)
+            row.addressQuery = AddressQuery(amenity: geocoding.searchByName ? row.name : nil, street: row.address, city: row.city,
+                                            state: row.region, postalCode: row.postalCode, country: row.country)
         }
-        return row
     }
 }

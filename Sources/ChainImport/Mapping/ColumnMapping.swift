@@ -21,7 +21,8 @@ public struct ColumnMapping: Sendable, Equatable {
 
     /// Guesses the columns from the header, then applies the mapping file and the explicit
     /// network columns, which always win. Refuses a header without latitude and longitude, unless the import
-    /// geocodes and the header has an address to geocode.
+    /// geocodes and the header has an address to geocode; and one where two columns could be the latitude (or the
+    /// longitude) and no mapping file says which, since taking the first would import the other's rows wrong in silence.
     public init(headers rawHeaders: [String], file: MappingFile? = nil, networkColumn: String? = nil,
                 networkNameColumn: String? = nil, geocoding: Bool = false) throws(MappingError) {
         let headers = rawHeaders.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -36,6 +37,7 @@ public struct ColumnMapping: Sendable, Equatable {
             // IMLS outlet files: FSCSKEY is the library system, FSCS_SEQ the outlet within it.
             columns[.id] = [a, b]
         }
+        var ambiguous: [FieldRole: [Int]] = [:]
         for role in FieldRole.allCases where columns[role] == nil {
             let names = role.synonyms
             let found = names.lazy.compactMap { name in full.indices.first { full[$0] == name && !taken.contains($0) } }.first
@@ -44,19 +46,34 @@ public struct ColumnMapping: Sendable, Equatable {
                 columns[role] = [found]
                 taken.insert(found)
             }
+            if role == .latitude || role == .longitude {
+                let candidates = headers.indices.filter { names.contains(full[$0]) || names.contains(last[$0]) }
+                if candidates.count > 1 { ambiguous[role] = candidates }
+            }
         }
 
+        /// A header name (exact, then ignoring case, then normalised), or `#N` for the N-th column (1-based), which is
+        /// how a mapping file picks one of two columns with the same name.
         func locate(_ name: String, role: String) throws(MappingError) -> Int {
-            let key = Self.normalise(name)
             let wanted = name.trimmingCharacters(in: .whitespaces)
-            if let i = headers.firstIndex(of: wanted) ?? headers.firstIndex(where: { $0.caseInsensitiveCompare(wanted) == .orderedSame })
-                ?? full.firstIndex(of: key) {
-                return i
+            if wanted.hasPrefix("#"), let n = Int(wanted.dropFirst()) {
+                guard headers.indices.contains(n - 1) else { throw .unknownColumn(role: role, column: name, headers: headers) }
+                return n - 1
+            }
+            let key = Self.normalise(name)
+            for matches in [headers.indices.filter { headers[$0] == wanted },
+                            headers.indices.filter { headers[$0].caseInsensitiveCompare(wanted) == .orderedSame },
+                            full.indices.filter { full[$0] == key }] where !matches.isEmpty {
+                guard matches.count == 1 else {
+                    throw .ambiguousColumns(role: role, columns: matches.map { Self.numbered(headers, $0) }, byNumber: true)
+                }
+                return matches[0]
             }
             throw .unknownColumn(role: role, column: name, headers: headers)
         }
         for (key, spec) in file?.columns ?? [:] {
             guard let role = FieldRole(rawValue: key) else { continue }
+            ambiguous[role] = nil   // the file says which
             switch spec {
             case .none: columns[role] = nil
             case .columns(let names):
@@ -67,6 +84,12 @@ public struct ColumnMapping: Sendable, Equatable {
         }
         if let networkColumn { columns[.network] = [try locate(networkColumn, role: "network")] }
         if let networkNameColumn { columns[.networkName] = [try locate(networkNameColumn, role: "network name")] }
+        for role in [FieldRole.latitude, .longitude] {
+            if let candidates = ambiguous[role] {
+                let sameName = Set(candidates.map { headers[$0] }).count < candidates.count
+                throw .ambiguousColumns(role: role.rawValue, columns: candidates.map { Self.numbered(headers, $0) }, byNumber: sameName)
+            }
+        }
         if columns[.latitude] == nil || columns[.longitude] == nil {
             guard geocoding else { throw .noCoordinateColumns(headers: headers) }
             guard columns[.address] != nil || columns[.city] != nil || columns[.postalCode] != nil else {
@@ -77,5 +100,10 @@ public struct ColumnMapping: Sendable, Equatable {
             columns[.longitude] = nil
         }
         self.columns = columns
+    }
+
+    /// `'lat' (column 3)`, for messages.
+    static func numbered(_ headers: [String], _ index: Int) -> String {
+        "'\(headers[index].clipped(40))' (column \(index + 1))"
     }
 }

@@ -6,6 +6,9 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
     case noNetwork(headers: [String])
     /// Geocoding a file that has neither coordinates nor an address, city or postcode column.
     case nothingToGeocode(headers: [String])
+    /// Several columns could hold a role (`lat` and `latitude`, or two `lat`), described as `'lat' (column 3)`;
+    /// `byNumber` when they share the name a mapping gave, so only a column number can tell them apart.
+    case ambiguousColumns(role: String, columns: [String], byNumber: Bool)
 
     public var description: String {
         switch self {
@@ -13,17 +16,24 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
             "no usable latitude/longitude columns; headers found: \(Self.list(headers)). "
                 + "Name them in a mapping file: {\"columns\": {\"latitude\": \"…\", \"longitude\": \"…\"}}"
         case .unknownColumn(let role, let column, let headers):
-            "the \(role) column '\(column)' is not in the file; headers found: \(Self.list(headers))"
+            "the \(role) column '\(column.clipped())' is not in the file; headers found: \(Self.list(headers))"
         case .unreadableMappingFile(let path, let reason):
             "mapping file \(path): \(reason)"
         case .nothingToGeocode(let headers):
             "no latitude/longitude columns and no address, city or postcode column to geocode; headers found: \(Self.list(headers))"
         case .noNetwork(let headers):
             "no network: pass --network ID, or --network-column COLUMN (one of \(Self.list(headers)))"
+        case .ambiguousColumns(let role, let columns, let byNumber):
+            "the \(role) could be in \(columns.joined(separator: " or ")); name the one to read in a mapping file, "
+                + (byNumber ? "by its number: {\"columns\": {\"\(role)\": \"#N\"}}"
+                   : "e.g. {\"columns\": {\"\(role)\": \"NAME\"}} (or \"#N\" for column N)")
         }
     }
 
-    private static func list(_ headers: [String]) -> String {
-        headers.isEmpty ? "(none)" : headers.map { "'\($0)'" }.joined(separator: ", ")
+    /// The headers for a message: each cut short and made safe for a terminal, at most `limit` of them.
+    private static func list(_ headers: [String], limit: Int = 30) -> String {
+        guard !headers.isEmpty else { return "(none)" }
+        let shown = headers.prefix(limit).map { "'\($0.clipped(40))'" }.joined(separator: ", ")
+        return headers.count > limit ? shown + " and \(headers.count - limit) more" : shown
     }
 }

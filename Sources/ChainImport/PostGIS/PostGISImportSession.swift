@@ -105,20 +105,17 @@ final class PostGISImportSession {
             if mapping.columns[.network] == nil { throw ImportError.mapping(file: file, .noNetwork(headers: headers)) }
             return
         }
-        switch try resolver.resolve(network, displayName: network) {
-        case .success(let id): fixedNetwork = id
-        case .failure: throw ImportError.invalidOption("unknown network '\(network)' (create it with `oncue networks set`)")
-        }
-        touchedNetworks.insert(fixedNetwork!)
+        fixedNetwork = try resolver.fixedNetwork(network)
+        // As a fallback it is touched (and replaced) only if a row falls back to it.
+        if !options.namesNetworkColumn { touchedNetworks.insert(fixedNetwork!) }
     }
 
     private func stageRow(_ row: ParsedRow, file: Int, importId: Int64, mapping: ColumnMapping?, ledger: inout FileLedger) throws {
         let line = row.line
-        if let fieldCount = row.extraFieldCount {
-            ledger.warn(line, .extraFields, "\(fieldCount) fields, the header has \(mapping?.headers.count ?? 0); extra ones ignored")
-        }
+        guard RowInterpreter.screen(row, ledger: &ledger) else { return }
         guard let (coordinate, geocodedFrom) = interpreter.place(row, importId: importId, ledger: &ledger) else { return }
-        guard let networkId = try network(of: row, mapping: mapping, ledger: &ledger) else { return }
+        guard let networkId = try resolver.network(of: row, fallback: fixedNetwork, mapping: mapping, ledger: &ledger) else { return }
+        touchedNetworks.insert(networkId)
         let name = row.name ?? directory.network(id: networkId)?.name ?? networkId
         let (location, idFromFile) = interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
                                                           importId: importId, ledger: &ledger)
@@ -147,28 +144,6 @@ final class PostGISImportSession {
             directCounts[file, default: 0] += 1
         }
         ledger.accept(network: networkId)
-    }
-
-    /// The network a row belongs to (see `ChainImporter`'s), from the directory in memory. Nil when the row is rejected.
-    private func network(of row: ParsedRow, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
-        if let fixedNetwork { return fixedNetwork }
-        guard let value = row.network else {
-            ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty")
-            return nil
-        }
-        let networkId: String
-        switch try resolver.resolve(value, displayName: row.networkName) {
-        case .success(let id): networkId = id
-        case .failure(.missing):
-            ledger.reject(row.line, .missingNetwork, "network value '\(value.clipped())' has no letters or digits")
-            return nil
-        case .failure(.unknown(let v)):
-            ledger.reject(row.line, .unknownNetwork, "'\(v.clipped())' is neither a network nor an alias")
-            return nil
-        }
-        if row.namesNetwork, let displayName = row.networkName { try resolver.rename(networkId, to: displayName) }
-        touchedNetworks.insert(networkId)
-        return networkId
     }
 
     /// Sends the networks the rows created, the batch of rows and the issues found so far.

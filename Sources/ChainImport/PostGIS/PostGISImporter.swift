@@ -28,9 +28,7 @@ public final class PostGISImporter: LocationImporting {
     private struct DryRunFinished: Error { var report: ImportReport }
 
     public func run(_ inputs: [ImportInput]) async throws -> ImportReport {
-        if options.network != nil && options.networkColumn != nil {
-            throw ImportError.invalidOption("--network and --network-column exclude each other")
-        }
+        try options.validate()
         let started = Date()
         var attempted: String?
         var geocoded: GeocodePass.Outcome?

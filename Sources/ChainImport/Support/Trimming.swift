@@ -15,11 +15,3 @@ extension String {
         return Substring(s[start..<end])
     }
 }
-
-extension String {
-    /// At most `limit` characters, with an ellipsis when cut, so that a huge value from a file never floods a message.
-    func clipped(_ limit: Int = 80) -> String {
-        guard count > limit else { return self }
-        return String(prefix(limit)) + "…"
-    }
-}

@@ -38,7 +38,8 @@ public struct CoordinateCheck: Sendable {
                              : latT.isEmpty ? "no latitude" : "no longitude")
         }
         guard let lat = parse(latT), let lon = parse(lonT) else {
-            return .rejected(.unparseableCoordinates, "cannot read '\(latT)', '\(lonT)' as decimal degrees")
+            return .rejected(.unparseableCoordinates, "cannot read '\(latT.clipped(40))', '\(lonT.clipped(40))' as decimal degrees "
+                             + "(plain decimal numbers such as 40.7128 and -74.0060)")
         }
         if lat == 0 && lon == 0 { return .rejected(.zeroCoordinates, "(0, 0) is the null island placeholder, not a place") }
         if abs(lat) > 90 || abs(lon) > 180 {
@@ -91,11 +92,8 @@ public struct CoordinateCheck: Sendable {
     }
 
     private func parse(_ text: String) -> Double? {
-        if let v = Double(text), v.isFinite { return v }
-        if allowDecimalComma, text.filter({ $0 == "," }).count == 1, !text.contains("."),
-           let v = Double(text.replacingOccurrences(of: ",", with: ".")), v.isFinite {
-            return v
-        }
+        if let v = DecimalNumber.parse(text) { return v }
+        if allowDecimalComma, text.filter({ $0 == "," }).count == 1 { return DecimalNumber.parse(text, decimalComma: true) }
         return nil
     }
 }

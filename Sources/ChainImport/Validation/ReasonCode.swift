@@ -22,9 +22,19 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case nearExisting = "near_existing"
     /// A US ZIP code that lost its leading zeros (`4062`), padded back (a warning).
     case zipLeadingZero = "zip_leading_zero"
-    /// More fields than the header has; the extra ones are ignored (a warning).
-    case extraFields = "extra_fields"
-    case invalidField = "invalid_field"
+    /// A row with more fields than the header (a value with an unquoted delimiter, such as the decimal comma of
+    /// `40,1`, shifted the columns after it), or with fewer fields when a coordinate column is among the missing ones:
+    /// rejected. Fewer fields with only other columns missing: a warning, the missing columns read as empty.
+    /// (Replaces `extra_fields`, a warning that kept such rows with whatever the shifted columns held.)
+    case fieldCount = "field_count"
+    /// A line (a record, when a quoted value spans lines) longer than `--max-line-bytes`: skipped without being held.
+    case lineTooLong = "line_too_long"
+    /// A value longer than the store keeps for its field (`FieldLimits`, counted in Unicode scalars).
+    case fieldTooLong = "field_too_long"
+    /// A NUL byte in an imported value, which would cut it short in the store (a UTF-16 file, or binary data).
+    case nulByte = "nul_byte"
+    /// Bytes that are not UTF-8 in an otherwise UTF-8 file, replaced with U+FFFD (a warning).
+    case invalidUTF8 = "invalid_utf8"
     /// Coordinates written with too few decimals for a geofence (a warning; the message gives the implied error).
     case coarseCoordinates = "coarse_coordinates"
     /// The geocoder knows no place for the row's address.

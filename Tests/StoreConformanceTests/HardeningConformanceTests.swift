@@ -1,0 +1,45 @@
+import ChainImport
+import Foundation
+import LocationStore
+import Testing
+
+/// The rows a careless or hostile file holds are judged alike on both stores: the same rejections and warnings, the
+/// same rows kept, and the fallback network used the same way. (A NUL used to fail a PostGIS import's COPY outright.)
+@Suite("Hardened import conformance (SQLite and PostGIS)")
+struct HardeningConformanceTests {
+    static var file: [UInt8] {
+        var bytes = Array("id,brand,name,address,lat,lon\n".utf8)
+        bytes += Array("1,Foo Mart,Alpha Café,1 Main St,40.112345,-74.112345\n".utf8)                     // UTF-8 text
+        bytes += Array("2,,Beta,2 Main St,40.212345,-74.212345\n".utf8)                                   // falls back to acme
+        bytes += Array("3,Foo Mart,Gamma,3 Main St,40,3,-74,3\n".utf8)                                    // decimal commas: field_count
+        bytes += Array("4,Foo Mart,De\u{0}lta,4 Main St,40.412345,-74.412345\n".utf8)                      // nul_byte
+        bytes += Array("5,Foo Mart,\(String(repeating: "E", count: 201)),5 Main St,40.512345,-74.512345\n".utf8)   // field_too_long
+        bytes += Array("6,Foo Mart,\(String(repeating: "F", count: 600)),6 Main St,40.612345,-74.612345\n".utf8)   // line_too_long
+        bytes += Array("7,\(String(repeating: "x", count: 150)),Eta,7 Main St,40.712345,-74.712345\n".utf8)        // network id too long
+        bytes += Array("8,Foo Mart,Th".utf8) + [0xFF] + Array("eta,8 Main St,40.812345,-74.812345\n".utf8)         // invalid_utf8
+        bytes += Array("9,Bar Shop,Iota,9 Main St,0x1p4,-74.912345\n".utf8)                                // hex float
+        bytes += Array("10,Bar Shop,Kappa,10 Main St,41.012345,-75.012345,,\n".utf8)                       // blank extras: fine
+        bytes += Array("11,Bar Shop,Lambda,11 Main St,41.112345\n".utf8)                                   // short, lon missing
+        return bytes
+    }
+
+    @Test("the same verdicts, rows and networks on each store", arguments: TestStore.kinds)
+    func sameVerdicts(kind: StoreKind) async throws {
+        try await TestStore.with(kind) { store, _ in
+            var options = ImportOptions(network: "acme", networkColumn: "brand")
+            options.maxLineBytes = 512
+            let report = try await ChainImport.importer(for: store, options: options).run([.bytes(Self.file, name: "h.csv", chunkSize: 97)])
+            let f = report.files[0]
+            #expect(f.counts == ImportCounts(read: 11, inserted: 4, rejected: 7, warned: 1))
+            #expect(f.rejectedByReason == ["field_count": 2, "nul_byte": 1, "field_too_long": 2, "line_too_long": 1, "unparseable_coordinates": 1])
+            #expect(f.warningsByReason == ["invalid_utf8": 1])
+            #expect(f.rowsByNetwork == ["acme": 1, "foo-mart": 2, "bar-shop": 1])
+            #expect(f.encoding == "utf-8")
+            let rows = try await ImportConformanceTests.snapshot(store)
+            #expect(rows.map(\.id) == ["loc_acme_2", "loc_bar-shop_10", "loc_foo-mart_1", "loc_foo-mart_8"])
+            #expect(rows.first { $0.id == "loc_foo-mart_8" }?.name == "Th\u{FFFD}eta")
+            #expect(try await store.networks().map(\.network.id).sorted() == ["acme", "bar-shop", "foo-mart"])
+            #expect(try await store.verify() == [])
+        }
+    }
+}

@@ -8,6 +8,12 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// Fuzz/ (scripts/fuzz.sh) sets ONCUE_FUZZ_INSTRUMENT so that the modules whose parsers it fuzzes are built with
+// libFuzzer's coverage and AddressSanitizer, and nothing else is: their dependencies (NIO, PostgresNIO, crypto)
+// build as usual, which keeps the fuzz build short. Unset, as in every other build, this adds nothing.
+let fuzzed: [SwiftSetting] = Context.environment["ONCUE_FUZZ_INSTRUMENT"] == nil
+    ? [] : [.unsafeFlags(["-sanitize=fuzzer,address"])]
+
 let package = Package(
     name: "oncue",
     platforms: [.macOS(.v15)],
@@ -39,7 +45,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CPrefetch"),
-        .target(name: "Geo", swiftSettings: strict),
+        .target(name: "Geo", swiftSettings: strict + fuzzed),
         .target(
             name: "LocationStore",
             dependencies: [
@@ -51,13 +57,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict),
+        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
         .target(
             name: "ChainImport",
             dependencies: ["Geo", "LocationStore", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict
+            swiftSettings: strict + fuzzed
         ),
-        .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
         .target(
             name: "RefreshServer",
             dependencies: [

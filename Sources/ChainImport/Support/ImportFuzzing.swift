@@ -1,0 +1,74 @@
+/// The byte side of an import, reachable from the libFuzzer targets in `Fuzz/` (issue 21) without a store.
+///
+/// `@_spi(Fuzzing)`: not part of ChainImport's API. Only `@_spi(Fuzzing) import ChainImport` sees it, so the
+/// parser's types stay internal; this runs them exactly as `ChainImporter` does, minus the writes.
+@_spi(Fuzzing) public enum ImportFuzzing {
+    /// The import options the fuzzer varies (the ones that change how bytes are read).
+    public struct Knobs: Sendable {
+        public var fixedNetwork: Bool
+        public var fixCoordinates: Bool
+        public var encoding: TextEncoding?
+        public var delimiter: UInt8?
+        public var batchSize: Int
+        public var maxLineBytes: Int
+        public var strictUTF8: Bool
+
+        public init(fixedNetwork: Bool = true, fixCoordinates: Bool = false, encoding: TextEncoding? = nil,
+                    delimiter: UInt8? = nil, batchSize: Int = 1024, maxLineBytes: Int = ImportOptions.defaultMaxLineBytes,
+                    strictUTF8: Bool = false) {
+            self.fixedNetwork = fixedNetwork
+            self.fixCoordinates = fixCoordinates
+            self.encoding = encoding
+            self.delimiter = delimiter
+            self.batchSize = batchSize
+            self.maxLineBytes = maxLineBytes
+            self.strictUTF8 = strictUTF8
+        }
+    }
+
+    /// Parses `chunks` as one import file through `RowParser` and places every row with `RowInterpreter`.
+    ///
+    /// Returns one line per header, row, placement and end of file, then the error that stopped the parse, if any:
+    /// what the import would act on, independent of how the file was cut into reads (rows are not grouped by batch).
+    public static func parse(_ chunks: [[UInt8]], knobs: Knobs) -> [String] {
+        var options = ImportOptions(network: knobs.fixedNetwork ? "fuzz" : nil, networkColumn: knobs.fixedNetwork ? nil : "brand",
+                                    fixCoordinates: knobs.fixCoordinates, encoding: knobs.encoding, delimiter: knobs.delimiter)
+        options.reportIssueLimit = 5
+        options.maxLineBytes = knobs.maxLineBytes
+        // Strict UTF-8 reads the file as UTF-8 only (ImportOptions.validate refuses it with another encoding).
+        options.strictUTF8 = knobs.strictUTF8 && (knobs.encoding ?? .utf8) == .utf8
+        var parser = RowParser(fileName: "fuzz.csv", options: options, batchSize: knobs.batchSize)
+        let interpreter = RowInterpreter(options: options, geocoded: nil)
+        var ledger = FileLedger(issueLimit: options.reportIssueLimit)
+        var out: [String] = []
+        func record(_ events: [ParseEvent]) {
+            for event in events {
+                switch event {
+                case .header(let headers, let mapping):
+                    let columns = mapping.columns.sorted { $0.key.rawValue < $1.key.rawValue }
+                    out.append("header \(headers) \(columns)")
+                case .rows(let rows, _):
+                    for row in rows {
+                        ledger.beginRow()
+                        // The importer's order: the row's shape first (field count, NUL, bad bytes), then its point.
+                        let placed = RowInterpreter.screen(row, ledger: &ledger)
+                            ? interpreter.place(row, importId: nil, ledger: &ledger) : nil
+                        out.append("row \(row)")
+                        out.append("placed \(String(describing: placed)) warnings \(ledger.rowHasWarnings)")
+                    }
+                case .finished(let file):
+                    out.append("finished \(file)")
+                }
+            }
+        }
+        do {
+            for chunk in chunks { record(try parser.consume(chunk)) }
+            record(try parser.finish())
+            try parser.throwPendingError()
+        } catch {
+            out.append("error \(error)")
+        }
+        out.append("ledger \(ledger.counts) \(ledger.rejectedByReason.sorted { $0.key < $1.key })")
+        return out
+    }
+}

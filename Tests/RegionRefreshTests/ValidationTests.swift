@@ -100,3 +100,19 @@ import Testing
         #expect(ServerTime.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
     }
 }
+
+/// February 29 is a date only in Gregorian leap years, as RFC 3339 (and the document's `date-time`) counts them.
+@Suite struct LeapDayTests {
+    @Test(arguments: [0, 4, 1900, 2000, 2023, 2024, 2100, 2400, 8600, 9996])
+    func february29IsAcceptedExactlyInLeapYears(year: Int) throws {
+        // Oracle: Foundation's Gregorian calendar, which knows leap years independently of the parser.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let probe = calendar.date(from: DateComponents(year: max(year, 1), month: 2, day: 29))!
+        // Year 0000 is 1 BC, a leap year of the proleptic calendar; Foundation's year 1 is not, so 0 is stated.
+        let isLeap = year == 0 || calendar.component(.month, from: probe) == 2
+        let text = String(format: "%04d-02-29T18:30:00Z", year)
+        let accepted = (try? RegionRefreshRequest(lat: 0, lon: 0, localTime: text).validated()) != nil
+        #expect(accepted == isLeap, "\(text)")
+    }
+}

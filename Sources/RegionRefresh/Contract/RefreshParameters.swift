@@ -95,7 +95,7 @@ extension RegionRefreshRequest {
 }
 
 /// Reads the wall-clock hour from an RFC 3339 date-time (what OpenAPI's `format: date-time` means), as the phone's
-/// clock shows it: `yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, with a day within its month (February 29 in any year), hours 00–23, minutes and seconds
+/// clock shows it: `yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, with a day within its month (February 29 in Gregorian leap years, year 0000 included), hours 00–23, minutes and seconds
 /// 00–59 and an offset within ±23:59. Anything else is refused, so that the document and the server agree.
 enum LocalTime {
     static func hour(of text: String) -> Int? {
@@ -107,10 +107,10 @@ enum LocalTime {
             return v
         }
         func byte(_ i: Int, _ c: Character) -> Bool { u[i] == c.asciiValue! }
-        guard digits(0..<4) != nil, byte(4, "-"), let month = digits(5..<7), byte(7, "-"), let day = digits(8..<10),
+        guard let year = digits(0..<4), byte(4, "-"), let month = digits(5..<7), byte(7, "-"), let day = digits(8..<10),
               byte(10, "T") || byte(10, "t"), let hour = digits(11..<13), byte(13, ":"), let minute = digits(14..<16),
               byte(16, ":"), let second = digits(17..<19),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month), hour < 24, minute < 60, second < 60
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         var i = 19
         if byte(i, ".") {
@@ -126,10 +126,11 @@ enum LocalTime {
         return hour
     }
 
-    /// February has 29 whatever the year: the document's pattern cannot tell leap years, and only the hour is used.
-    static func daysIn(month: Int) -> Int {
+    /// Days of a month in the proleptic Gregorian calendar, as OpenAPI's `date-time` format (RFC 3339) counts them:
+    /// only the hour is used, but a date the document calls invalid must be refused.
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
-        case 2: 29
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
         }

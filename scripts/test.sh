@@ -23,6 +23,14 @@ ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(service postgres start)}"
 ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(service postgres start-standby)}"
 export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL
 export ONCUE_SERVICES=required
+# The shared datasets (real chain directories and GPS traces, not redistributable): beside the repository, or in a
+# parent's shared/ when the clone sits deeper.
+if [ -z "${ONCUE_SHARED_DATASETS:-}" ]; then
+  for candidate in ../shared/datasets ../../shared/datasets ../../../shared/datasets /work/shared/datasets; do
+    if [ -d "$candidate" ]; then export ONCUE_SHARED_DATASETS="$(cd "$candidate" && pwd)"; break; fi
+  done
+  [ -n "${ONCUE_SHARED_DATASETS:-}" ] || echo "test.sh: shared/datasets not found beside the repository; tests that read it will fail" >&2
+fi
 swift build --build-tests
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

@@ -35,11 +35,11 @@ enum PostgresServers {
         try? await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)")
     }
 
-    static func server(_ url: PostgresURL, read: PostgresURL? = nil) throws -> ServerBuilder.Built {
+    static func server(_ url: PostgresURL, read: PostgresURL? = nil, pollSeconds: Double = 5) throws -> ServerBuilder.Built {
         var configuration = ServerConfiguration(database: url.description, host: "127.0.0.1", port: 0, adminToken: adminToken)
         configuration.readDatabase = read?.description
         configuration.rateLimit = nil
-        configuration.storePollSeconds = 5
+        configuration.storePollSeconds = pollSeconds
         var logger = Logger(label: "oncue.test")
         logger.logLevel = .critical
         return try ServerBuilder.build(configuration: configuration, logger: logger)
@@ -65,11 +65,14 @@ struct ReplicaTests {
         return nil
     }
 
-    @Test("an import through replica A is served by replica B within 2 s, with no failed request under load")
+    /// B polls the version row only every ten minutes here, so what brings the import to it within the bound is A's
+    /// NOTIFY. The bound is loose because a shared CI machine pauses; the 2 s figure itself is measured by
+    /// scripts/bench-postgis.sh, not by a timed test.
+    @Test("an import through replica A reaches replica B by notification, with no failed request under load")
     func twoReplicas() async throws {
         let url = try await PostgresServers.createStore()
         defer { Task { await PostgresServers.drop(url) } }
-        let a = try PostgresServers.server(url), b = try PostgresServers.server(url)
+        let a = try PostgresServers.server(url), b = try PostgresServers.server(url, pollSeconds: 600)
         try await a.application.test(.live) { clientA in
             try await b.application.test(.live) { clientB in
                 try await waitForReload(a, count: 1)
@@ -105,7 +108,7 @@ struct ReplicaTests {
                 stop.set()
                 let (ok, failed) = try await load.value
                 let delay = try #require(seen, "replica B never served the import")
-                #expect(delay <= .seconds(2), "replica B took \(delay)")
+                #expect(delay <= .seconds(8), "replica B took \(delay)")
                 #expect(failed == 0 && ok > 0, "\(failed) failed of \(ok + failed) requests on replica B")
                 let ready = try await clientB.send(.get, "/readyz")
                 #expect(ready.json?["store"]?.string == "reachable" && (ready.json?["store_version"]?.int ?? 0) >= 2)

@@ -26,3 +26,12 @@ function request()
   counter = counter + 1
   return requests[(counter % #requests) + 1]
 end
+
+-- PACE_MS=n makes each connection wait n ms before each request: a paced load (scripts/soak.sh) instead of as many
+-- requests as the server answers.
+local pace = tonumber(os.getenv("PACE_MS") or "")
+if pace then
+  function delay()
+    return pace
+  end
+end

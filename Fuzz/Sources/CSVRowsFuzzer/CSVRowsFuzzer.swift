@@ -22,7 +22,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     knobs.batchSize = 1 + variation.below(3)
     let cut = ImportFuzzing.parse(bytes.pieces(variation.chunkSizes(total: bytes.count)), knobs: knobs)
     if whole != cut {
-        let k = zip(whole, cut).firstIndex { $0 != $1 } ?? min(whole.count, cut.count)
+        let k = zip(whole, cut).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cut.count)
         require(false, "reads cut differently disagree at event \(k):\n whole: \(k < whole.count ? whole[k] : "-")\n cut:   \(k < cut.count ? cut[k] : "-")")
     }
     return 0

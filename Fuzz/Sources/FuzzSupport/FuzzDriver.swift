@@ -26,6 +26,8 @@ public enum FuzzDriver {
 public func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
                     file: StaticString = #fileID, line: UInt = #line) {
     guard !condition() else { return }
-    print("FUZZ PROPERTY FAILED at \(file):\(line): \(message())")
+    // Written straight to file descriptor 2: buffered stdout would die with the process in abort().
+    let text = "FUZZ PROPERTY FAILED at \(file):\(line): \(message())\n"
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     abort()
 }

@@ -44,11 +44,15 @@ common_flags() {
 # The Swift runtime's own backtracer would stop at a fuzzer's crash and wait; libFuzzer and ASan report it instead.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_odr_violation=0:allocator_may_return_null=1}
+# Leaks in the toolchain's own libraries, each explained in the file.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")/.." && pwd)/Fuzz/lsan-suppressions.txt:print_suppressions=0}
 
 build() {
     bash scripts/system-deps.sh
     local start=$SECONDS
     # ONCUE_FUZZ_INSTRUMENT makes the main package instrument the fuzzed modules (Package.swift, `fuzzed`).
+    # A new source file in the main package is not seen by this package's cached build plan until a manifest changes.
+    touch "$fuzz/Package.swift"
     (cd "$fuzz" && ONCUE_FUZZ_INSTRUMENT=1 nice -n "$nice_level" swift build -c release)
     echo "fuzz build: $((SECONDS - start)) s"
 }

@@ -87,7 +87,9 @@ struct ParsePipelineTests {
     @Test func aReaderThatStopsStopsTheParser() async throws {
         let counter = Counter()
         let chunks = Self.csv(rows: 20_000)
-        let parser = RowParser(fileName: "t.csv", options: ImportOptions(networkColumn: "brand"), batchSize: 1)
+        // Blocks of 16 bytes: the parser parses what each read brings (it waits for a whole block, 1 MiB by default,
+        // which would be the whole of this small file).
+        let parser = RowParser(fileName: "t.csv", options: ImportOptions(networkColumn: "brand"), batchSize: 1, blockSize: 16)
         do {
             var events = ParsePipeline.events(parser, chunks: CountingChunks(chunks: chunks, pulled: counter), depth: 4).makeAsyncIterator()
             _ = try await events.next()

@@ -5,7 +5,8 @@ import FuzzSupport
 // decoding, coordinate checks, the coarse-grid decision that holds the first rows back; then RowInterpreter.place)
 // on any bytes: it must not trap, and what it decides must not depend on how the file was cut into reads or how
 // rows were batched. The whole input in one read with the default batch is the reference; the same input in
-// small reads with tiny batches must give the same headers, rows, placements, end-of-file facts and error.
+// small reads with tiny batches must give the same headers, rows, placements, end-of-file facts and error. The
+// parser's block size (the unit its encoding decisions are taken on) varies per input and is the same for both.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -17,7 +18,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                                     encoding: encodings[variation.below(encodings.count)],
                                     delimiter: delimiters[variation.below(delimiters.count)],
                                     maxLineBytes: variation.below(4) == 0 ? 256 + variation.below(256) : 1 << 20,
-                                    strictUTF8: variation.below(8) == 0)
+                                    strictUTF8: variation.below(8) == 0,
+                                    blockSize: variation.coin() ? 1 << 20 : 1 + variation.below(64))
     let whole = ImportFuzzing.parse([bytes], knobs: knobs)
     knobs.batchSize = 1 + variation.below(3)
     let cut = ImportFuzzing.parse(bytes.pieces(variation.chunkSizes(total: bytes.count)), knobs: knobs)

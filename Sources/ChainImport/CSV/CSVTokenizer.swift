@@ -127,15 +127,17 @@ public struct CSVTokenizer: Sendable {
                     if c == Self.quote || c == Self.cr || c == Self.lf { break }
                     j += 1
                 }
-                if j > i { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: false) }
+                let scanned = j > i
+                if scanned { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: false) }
                 i = j
                 guard i < n else { break }
                 let c = chunk[i]
                 if c == Self.quote {
                     state = .quotedQuote
                 } else {
-                    // A line break inside quotes is data; it still advances the physical line count.
-                    if !(c == Self.lf && wasCR && j == i) { countLineEnd(c) }
+                    // A line break inside quotes is data; it still advances the physical line count. An LF is the second
+                    // half of a CRLF only when it comes right after the CR, with no text scanned between them.
+                    if !(c == Self.lf && wasCR && !scanned) { countLineEnd(c) }
                     keepByte(c)
                     if overlong { throw CSVError.runawayQuote(line: recordLine, limit: maxLineBytes) }
                 }
@@ -165,6 +167,8 @@ public struct CSVTokenizer: Sendable {
     /// Ends the input: emits a last record that has no line break after it.
     public mutating func finish(_ body: (CSVRecord) throws -> Void) throws {
         if state == .quoted { throw CSVError.unterminatedQuote(line: recordLine) }
+        // The last record has no line break to be measured at: measure it here.
+        if !overlong && consumed - recordStart > Int64(maxLineBytes) { try startSkipping() }
         if state != .fieldStart || !record.ends.isEmpty || overlong {
             try endRecord(at: consumed, body)
         }

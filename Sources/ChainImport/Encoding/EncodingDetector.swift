@@ -61,17 +61,19 @@ public struct EncodingDetector: Sendable {
 
     public mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
         defer { offset += Int64(chunk.count) }
+        guard !pending.isEmpty else { return scanBytes(chunk, base: offset) }
+        // The last read ended inside a sequence: scan its start and this read as one buffer, exactly as if the file
+        // had been read in one piece (a boundary inside a sequence happens about once per read, and costs one copy).
+        var joined = pending
+        pending = []
+        joined.append(contentsOf: chunk)
+        let base = offset - Int64(joined.count - chunk.count)
+        joined.withUnsafeBufferPointer { scanBytes($0, base: base) }
+    }
+
+    private mutating func scanBytes(_ chunk: UnsafeBufferPointer<UInt8>, base: Int64) {
         var i = 0
         let n = chunk.count
-        if !pending.isEmpty {
-            // Complete the sequence that straddles the chunk boundary, then validate it alone.
-            let length = pending[0] >= 0xF0 ? 4 : pending[0] >= 0xE0 ? 3 : 2
-            while pending.count < length && i < n { pending.append(chunk[i]); i += 1 }
-            guard pending.count == length else { return }
-            let sequence = pending
-            pending = []
-            _ = sequence.withUnsafeBufferPointer { validate($0, base: offset, final: true) }
-        }
         while i < n {
             // ASCII fast path, 8 bytes at a time.
             while i + 8 <= n {
@@ -82,13 +84,13 @@ public struct EncodingDetector: Sendable {
             while i < n && chunk[i] < 0x80 { i += 1 }
             guard i < n else { break }
             let rest = UnsafeBufferPointer(rebasing: chunk[i...])
-            i += validate(rest, base: offset + Int64(i), final: false)
+            i += validate(rest, base: base + Int64(i))
         }
     }
 
     /// Validates from the first non-ASCII byte: returns how many bytes it consumed; keeps an
     /// incomplete trailing sequence in `pending`.
-    private mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>, base: Int64, final: Bool) -> Int {
+    private mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>, base: Int64) -> Int {
         var i = 0
         let n = bytes.count
         while i < n {
@@ -104,8 +106,7 @@ public struct EncodingDetector: Sendable {
             }
             if need < 0 { markInvalid(base + Int64(i)); i += 1; continue }
             if i + need >= n {
-                if !final { pending = Array(bytes[i...]); return n }
-                markInvalid(base + Int64(i))
+                pending = Array(bytes[i...])   // completed by the next read, or not UTF-8 at the end (finish)
                 return n
             }
             var ok = true

@@ -12,10 +12,12 @@
         public var batchSize: Int
         public var maxLineBytes: Int
         public var strictUTF8: Bool
+        /// The parser's block size: the same file in any reads must parse alike for a given block size.
+        public var blockSize: Int
 
         public init(fixedNetwork: Bool = true, fixCoordinates: Bool = false, encoding: TextEncoding? = nil,
                     delimiter: UInt8? = nil, batchSize: Int = 1024, maxLineBytes: Int = ImportOptions.defaultMaxLineBytes,
-                    strictUTF8: Bool = false) {
+                    strictUTF8: Bool = false, blockSize: Int = 1 << 20) {
             self.fixedNetwork = fixedNetwork
             self.fixCoordinates = fixCoordinates
             self.encoding = encoding
@@ -23,6 +25,7 @@
             self.batchSize = batchSize
             self.maxLineBytes = maxLineBytes
             self.strictUTF8 = strictUTF8
+            self.blockSize = blockSize
         }
     }
 
@@ -37,7 +40,7 @@
         options.maxLineBytes = knobs.maxLineBytes
         // Strict UTF-8 reads the file as UTF-8 only (ImportOptions.validate refuses it with another encoding).
         options.strictUTF8 = knobs.strictUTF8 && (knobs.encoding ?? .utf8) == .utf8
-        var parser = RowParser(fileName: "fuzz.csv", options: options, batchSize: knobs.batchSize)
+        var parser = RowParser(fileName: "fuzz.csv", options: options, batchSize: knobs.batchSize, blockSize: knobs.blockSize)
         let interpreter = RowInterpreter(options: options, geocoded: nil)
         var ledger = FileLedger(issueLimit: options.reportIssueLimit)
         var out: [String] = []

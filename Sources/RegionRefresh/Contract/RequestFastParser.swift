@@ -125,17 +125,22 @@ struct RequestFastParser {
         return nil
     }
 
-    /// The bytes of a string without escapes or control characters (nil otherwise: JSONDecoder handles those).
+    /// The bytes of a string without escapes or control characters, in valid UTF-8 (nil otherwise: JSONDecoder
+    /// handles those, and refuses a body that is not UTF-8, even in a key this reader would skip).
     private mutating func rawString() -> UnsafeRawBufferPointer? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
+        var ascii = true
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 defer { i += 1 }
-                return UnsafeRawBufferPointer(rebasing: bytes[start..<i])
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
+                guard ascii || String(validating: raw, as: UTF8.self) != nil else { return nil }
+                return raw
             }
             if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+            if b >= 0x80 { ascii = false }
             i += 1
         }
         return nil
@@ -143,7 +148,7 @@ struct RequestFastParser {
 
     private mutating func string() -> String? {
         guard let raw = rawString() else { return nil }
-        return String(validating: raw, as: UTF8.self)
+        return String(decoding: raw, as: UTF8.self)
     }
 
     /// A JSON number token, strictly by the grammar, read as the nearest Double.

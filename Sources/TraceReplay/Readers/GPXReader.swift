@@ -10,6 +10,7 @@ public enum GPXReader {
     static let metresPerHDOP = 5.0
 
     public static func read(_ data: Data) throws -> RawTrace {
+        try XMLText.check(data)
         let delegate = GPXParserDelegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate

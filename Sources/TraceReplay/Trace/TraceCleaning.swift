@@ -54,9 +54,17 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         if report.pointsWithoutTime > 0 {
             report.warnings.append("\(report.pointsWithoutTime) points have no time; times synthesised at \(synthesisedSpeedMetersPerSecond) m/s and flagged")
         }
-        if report.timeGoesBackwards > 0 {
+        // Synthesised times can overrun the next timed fix (points far apart between two close times), so order is
+        // checked on the times as synthesised, not only on the file's.
+        let synthesisedOutOfOrder = report.timeGoesBackwards == 0 && zip(fixes, fixes.dropFirst()).contains { $0.time > $1.time }
+        if synthesisedOutOfOrder {
+            report.warnings.append("times synthesised for untimed points run past the next timed point; fixes sorted by time")
+        }
+        if report.timeGoesBackwards > 0 || synthesisedOutOfOrder {
             report.sorted = true
-            report.warnings.append("time goes backwards \(report.timeGoesBackwards) times (concatenated or overlapping tracks); fixes sorted by time")
+            if report.timeGoesBackwards > 0 {
+                report.warnings.append("time goes backwards \(report.timeGoesBackwards) times (concatenated or overlapping tracks); fixes sorted by time")
+            }
             // Stable: fixes with equal times keep file order, so exact copies end up adjacent.
             fixes = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         }

@@ -61,9 +61,14 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         radiusKm = try c.decodeIfPresent(Double.self, forKey: .radiusKm)
         userNetworks = try c.decodeIfPresent([String].self, forKey: .userNetworks)
         maxRegions = try Self.integer(c.decodeIfPresent(Double.self, forKey: .maxRegions), key: .maxRegions, in: c)
-        if let visits = try c.decodeIfPresent([String: Double].self, forKey: .networkVisits) {
+        if c.contains(.networkVisits), try !c.decodeNil(forKey: .networkVisits) {
+            // Key by key in sorted order, so that of several bad counts the same one is named every time (a
+            // dictionary's iteration order differs from one instance to the next).
+            let visits = try c.nestedContainer(keyedBy: NameKey.self, forKey: .networkVisits)
             var counts: [String: Int] = [:]
-            for (k, v) in visits { counts[k] = try Self.integer(v, key: .networkVisits, in: c) }
+            for key in visits.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                counts[key.stringValue] = try Self.integer(visits.decode(Double.self, forKey: key), key: .networkVisits, in: c)
+            }
             networkVisits = counts
         } else {
             networkVisits = nil
@@ -80,6 +85,14 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
             throw DecodingError.typeMismatch(Int.self, DecodingError.Context(codingPath: c.codingPath + [key], debugDescription: "not an integer"))
         }
         return Int(value)
+    }
+
+    /// Any member name of a JSON object (`network_visits` maps network ids to counts).
+    private struct NameKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 
     /// The JSON field names this request understands.
@@ -103,6 +116,16 @@ extension RegionRefreshRequest {
 
     /// The reference decoding: every body the fast reader does not take, and the oracle its tests compare with.
     static func decodeWithFoundation(_ data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        // JSONDecoder checks a number's syntax only when that value is decoded, members of a nested object in an
+        // order that varies: a body with a syntax error and a wrong field could be answered either way. Checking the
+        // syntax first makes the answer the same every time (this path is taken only by bodies the fast reader declines).
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            // Foundation's detail ("Number with leading zero around character 7.") says where; its description does not.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw .malformedJSON(detail ?? "The given data was not valid JSON.")
+        }
         do {
             return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
         } catch let error as DecodingError {

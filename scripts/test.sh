@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: installs missing system packages, starts the services the integration tests use (a Nominatim
 # built from the Helsinki OSM extract, scripts/nominatim.sh; PostgreSQL + PostGIS with a standby, scripts/postgres.sh),
-# builds the package and its tests (debug), runs them,
-# then drives the web console in headless Chromium (scripts/console-test.sh).
+# builds the package and its tests (debug), runs them, then drives the web console in headless Chromium
+# (scripts/console-test.sh), kills a few imports (scripts/kill-import.sh) and runs the fuzz smoke (scripts/fuzz.sh).
 # Tests that read the unlicensed sample chains expect shared/datasets beside the repository
 # (or ONCUE_SHARED_DATASETS pointing at it).
 set -euo pipefail
@@ -39,11 +39,20 @@ set +e
 timeout -k 30 "${ONCUE_TEST_TIMEOUT:-2400}" swift test --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" -ne 124 ] || echo "test.sh: swift test did not finish within ${ONCUE_TEST_TIMEOUT:-2400} s" >&2
-# The web console in headless Chromium against a real server (not when only some tests were asked for).
-console_status=0
+# When every test was asked for, the parts that run outside `swift test` (RELIABILITY.md):
+#  - the web console in headless Chromium against a real server;
+#  - a few kill -9 rounds of an import, into SQLite and PostGIS (scripts/kill-import.sh; 20 each in the campaign);
+#  - the fuzzers over their committed corpora and briefly beyond (scripts/fuzz.sh; ONCUE_FUZZ_SMOKE=0 skips its
+#    release build, about ten minutes on a fresh machine).
+extra=()
 if [ $# -eq 0 ]; then
-  bash scripts/console-test.sh || console_status=$?
-  [ "$console_status" -eq 0 ] || status=1
+  bash scripts/console-test.sh || extra+=("console")
+  KILL_ROUNDS=3 KILL_ROWS=50000 ONCUE_BIN=.build/debug/oncue ONCUE_POSTGRES_URL="$ONCUE_POSTGRES_URL" \
+    timeout -k 10 600 bash scripts/kill-import.sh || extra+=("kill-import")
+  if [ "${ONCUE_FUZZ_SMOKE:-1}" != 0 ]; then
+    timeout -k 10 1800 bash scripts/fuzz.sh smoke "${ONCUE_FUZZ_SECONDS:-10}" || extra+=("fuzz smoke")
+  fi
+  [ ${#extra[@]} -eq 0 ] || { status=1; echo "test.sh: failed outside swift test: ${extra[*]}" >&2; }
 fi
 set -e
 # One plain closing line: "N passed, N failed" (Swift Testing's own summary, restated).

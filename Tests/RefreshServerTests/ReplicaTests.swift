@@ -51,24 +51,28 @@ enum PostgresServers {
 struct ReplicaTests {
     static let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
 
-    /// Until `deadline`, asks `client` for the Manhattan regions; returns when they include the imported network.
-    static func waitForTarget(_ port: Int, within deadline: Duration) async throws -> Duration? {
+    /// Until `deadline`, asks the server on `port` for the Manhattan regions of `network`; returns when they include
+    /// the imported locations.
+    static func waitFor(_ network: String, on port: Int, within deadline: Duration) async throws -> Duration? {
         let started = ContinuousClock.now
         let client = TestClient(host: "127.0.0.1", port: port)
         client.connect()
         defer { Task { try? await client.shutdown() } }
+        let body = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": [""# + network + #""], "max_regions": 20}"#
         while ContinuousClock.now - started < deadline {
-            let response = try await client.post("/v1/region-refresh", headers: [.contentType: "application/json"], body: ByteBuffer(string: query))
-            if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") { return ContinuousClock.now - started }
+            let response = try await client.post("/v1/region-refresh", headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+            if String(buffer: response.body ?? ByteBuffer()).contains("loc_\(network)_t") { return ContinuousClock.now - started }
             try await Task.sleep(for: .milliseconds(20))
         }
         return nil
     }
 
-    /// B polls the version row only every ten minutes here, so what brings the import to it within the bound is A's
-    /// NOTIFY. The bound is loose because a shared CI machine pauses; the 2 s figure itself is measured by
-    /// scripts/bench-postgis.sh, not by a timed test.
-    @Test("an import through replica A reaches replica B by notification, with no failed request under load")
+    static func waitForTarget(_ port: Int, within deadline: Duration) async throws -> Duration? {
+        try await waitFor("target", on: port, within: deadline)
+    }
+
+    /// B polls the version row only every ten minutes here, so what brings an import to it in time is A's NOTIFY.
+    @Test("imports through replica A are served by replica B within 2 s (median of three), with no failed request under load")
     func twoReplicas() async throws {
         let url = try await PostgresServers.createStore()
         defer { Task { await PostgresServers.drop(url) } }
@@ -100,15 +104,21 @@ struct ReplicaTests {
                         return total
                     }
                 }
+                // Three imports, each of a new network: the median delay must be within 2 s, and none past 8 s (a shared
+                // CI machine pauses now and then; the median is what the replica does).
                 let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
-                let imported = try await clientA.send(.post, "/admin/imports?network=target&category=grocery", headers: headers,
-                                                      body: ImportSwapTests.manhattanCSV(count: 400), json: false)
-                #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
-                let seen = try await Self.waitForTarget(portB, within: .seconds(10))
+                var delays: [Duration] = []
+                for network in ["target", "kmart", "walmart"] {
+                    let imported = try await clientA.send(.post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
+                                                          body: ImportSwapTests.manhattanCSV(count: 400), json: false)
+                    #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
+                    let seen = try await Self.waitFor(network, on: portB, within: .seconds(10))
+                    delays.append(try #require(seen, "replica B never served the import of \(network)"))
+                }
                 stop.set()
                 let (ok, failed) = try await load.value
-                let delay = try #require(seen, "replica B never served the import")
-                #expect(delay <= .seconds(8), "replica B took \(delay)")
+                #expect(delays.sorted()[1] <= .seconds(2), "replica B took \(delays)")
+                #expect(delays.allSatisfy { $0 <= .seconds(8) }, "replica B took \(delays)")
                 #expect(failed == 0 && ok > 0, "\(failed) failed of \(ok + failed) requests on replica B")
                 let ready = try await clientB.send(.get, "/readyz")
                 #expect(ready.json?["store"]?.string == "reachable" && (ready.json?["store_version"]?.int ?? 0) >= 2)

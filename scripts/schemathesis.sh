@@ -62,7 +62,7 @@ curl -fsS -X POST "$BASE/admin/imports?network=costco&file_name=seed.csv" -H "$A
 
 echo "schemathesis.sh: $BASE (checks: $CHECKS, max examples $MAX_EXAMPLES)" >&2
 status=0
-"$VENV/bin/schemathesis" run "$BASE/openapi.yaml" \
+"$VENV/bin/schemathesis" --config-file "$ROOT/schemathesis.toml" run "$BASE/openapi.yaml" \
   --checks "$CHECKS" \
   --header "$AUTH" \
   --max-examples "$MAX_EXAMPLES" \

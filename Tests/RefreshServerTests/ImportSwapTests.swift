@@ -107,7 +107,7 @@ struct ImportSwapTests {
             // Asking for geocoding from a server that has no geocoder, without naming one.
             let none = try await client.send(.post, "/admin/imports?network=shops&geocode=missing", headers: csvHeaders, body: addresses,
                                              json: false)
-            #expect(none.status == 400 && none.json?["field"]?.string == "geocoder")
+            #expect(none.status == 422 && none.json?["field"]?.string == "geocoder")
             let badMode = try await client.send(.post, "/admin/imports?network=shops&geocode=some", headers: csvHeaders, body: addresses,
                                                 json: false)
             #expect(badMode.status == 400 && badMode.json?["field"]?.string == "geocode")
@@ -119,7 +119,10 @@ struct ImportSwapTests {
             #expect(dead.json?["geocoding"]?["failed"]?.int == 1)
             let required = try await client.send(.post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9&require_geocode=true",
                                                  headers: csvHeaders, body: addresses, json: false)
-            #expect(required.status == 400 && required.json?["error"]?.string == "import_failed")
+            #expect(required.status == 422 && required.json?["error"]?.string == "import_failed")
+            // A file without coordinate columns or an address to geocode is unprocessable, not a bad request.
+            let noColumns = try await client.send(.post, "/admin/imports?network=shops", headers: csvHeaders, body: "0\n1\n", json: false)
+            #expect(noColumns.status == 422 && noColumns.json?["error"]?.string == "import_failed")
         }
     }
 }

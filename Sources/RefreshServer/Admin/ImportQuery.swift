@@ -60,7 +60,7 @@ enum ImportQuery {
         let require = try flag(query, "require_geocode")
         let names = query[Substring("geocode_names")] == nil ? true : try flag(query, "geocode_names")
         guard modeText != nil || named != nil else {
-            if require { throw APIError.badRequest("invalid_parameter", "'require_geocode' needs 'geocode'", field: "require_geocode") }
+            if require { throw APIError.unprocessable("invalid_parameter", "'require_geocode' needs 'geocode'", field: "require_geocode") }
             return nil
         }
         let mode = try modeText.map { text in
@@ -79,8 +79,8 @@ enum ImportQuery {
         } else if let configured = defaults.url {
             url = configured
         } else {
-            throw APIError.badRequest("invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
-                                      field: "geocoder")
+            throw APIError.unprocessable("invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
+                                         field: "geocoder")
         }
         var settings = GeocoderSettings(baseURL: url)
         settings.requestsPerSecond = defaults.requestsPerSecond

@@ -94,7 +94,9 @@ struct ImportRoute: Sendable {
             }
         } catch let error as ImportError {
             metrics.importFinished(status: "failed", rowsRead: 0)
-            throw APIError.badRequest("import_failed", error.description)
+            // Well-formed, but it cannot be done: options that contradict each other, a file that cannot be imported as
+            // it is (no coordinate columns, a broken CSV), geocoding required but failed.
+            throw APIError.unprocessable("import_failed", error.description)
         } catch {
             metrics.importFinished(status: "failed", rowsRead: 0)
             throw error

@@ -51,6 +51,12 @@ extension APIError {
         APIError(.badRequest, code: code, message: message, field: field)
     }
 
+    /// A request whose parameters are each well-formed but cannot be carried out together or as the server is set up
+    /// (geocoding asked of a server without a geocoder), or whose file cannot be imported as it is.
+    static func unprocessable(_ code: String, _ message: String, field: String? = nil) -> APIError {
+        APIError(.unprocessableContent, code: code, message: message, field: field)
+    }
+
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, code: "body_too_large", message: "the request body exceeds the limit of \(limit) bytes")
     }

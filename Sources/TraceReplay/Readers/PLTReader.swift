@@ -25,7 +25,8 @@ public enum PLTReader {
             }
             var time: Double?
             if f.count >= 7 { time = TraceTime.parseISO((f[5] + " " + f[6])[...]) }
-            if time == nil, let days = Double(f[4]) { time = oleEpoch + (days * 86_400).rounded() }
+            // A days field past Double's range ("1e400") would give an infinite time: such a fix has no time.
+            if time == nil, let days = Double(f[4]), days.isFinite, abs(days) < 1e8 { time = oleEpoch + (days * 86_400).rounded() }
             var altitude: Double?
             if let feet = Double(f[3]) {
                 if feet == invalidAltitudeFeet { invalidAltitudes += 1 } else { altitude = feet * metresPerFoot }

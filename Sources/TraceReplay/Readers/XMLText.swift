@@ -2,17 +2,21 @@ import Foundation
 
 /// Guards Foundation's XMLParser, whose Linux build traps on an element or attribute name that is not UTF-8 (found by
 /// the GPX fuzzer, RELIABILITY.md): XML is UTF-8 unless its declaration names another encoding, which libxml2 then
-/// converts itself.
+/// converts itself; Latin-1 and Windows-1252 are let through, since every byte of them converts.
 enum XMLText {
-    /// Throws when the bytes are not UTF-8 and the declaration names no other encoding, saying where they stop being
+    /// Throws when the bytes are not UTF-8 and the declaration names no Latin-1 encoding, saying where they stop being
     /// UTF-8.
     static func check(_ data: Data) throws {
         if String(validating: data, as: UTF8.self) != nil { return }
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if let declared = declaredEncoding(head), !["utf-8", "utf8"].contains(declared) { return }
+        // Only the single-byte encodings libxml2 turns into valid UTF-8 whatever the bytes; any other declaration
+        // (a misspelt one included, which the fuzzer tried) is not trusted with bytes that are not UTF-8.
+        if let declared = declaredEncoding(head), singleByte.contains(declared) { return }
         throw TraceReadError.malformed("GPX is not UTF-8 at byte \(validPrefixLength(data)) and its XML declaration names no "
-                                       + "other encoding; convert the file to UTF-8")
+                                       + "Latin-1 encoding; convert the file to UTF-8")
     }
+
+    static let singleByte: Set<String> = ["iso-8859-1", "latin1", "latin-1", "iso_8859-1", "iso-8859-15", "windows-1252", "cp1252"]
 
     /// The `encoding` of an `<?xml …?>` declaration at the start, lowercased.
     static func declaredEncoding(_ head: String) -> String? {

@@ -70,8 +70,11 @@ ENV
       --project-dir "$DIR/project") > "$DIR/import.log" 2>&1 || { tail -20 "$DIR/import.log" >&2; exit 1; }
     touch "$DIR/imported"
   fi
-  (cd "$DIR/project" && nohup "$VENV/bin/nominatim" serve --engine starlette --project-dir "$DIR/project" \
-    --server "127.0.0.1:$PORT" > "$DIR/serve.log" 2>&1 & echo $! > "$DIR/serve.pid")
+  # The whole background job writes to the log, not only the server: a subshell left holding this script's standard
+  # output would keep `url=$(scripts/nominatim.sh start)` waiting for as long as the server runs.
+  (cd "$DIR/project" && exec nohup "$VENV/bin/nominatim" serve --engine starlette --project-dir "$DIR/project" \
+    --server "127.0.0.1:$PORT") > "$DIR/serve.log" 2>&1 < /dev/null &
+  echo $! > "$DIR/serve.pid"
   for _ in $(seq 1 100); do
     if curl -sf --max-time 5 "$(url)/status" >/dev/null 2>&1; then url; return; fi
     sleep 0.2

@@ -53,7 +53,7 @@ start_standby() {
   running "$PORT" || start >/dev/null
   if running "$STANDBY_PORT"; then url "$STANDBY_PORT"; return; fi
   if [ ! -f "$DIR/standby/PG_VERSION" ]; then
-    runuser -u postgres -- "$BIN/pg_basebackup" -h 127.0.0.1 -p "$PORT" -U postgres -D "$DIR/standby" -R -X stream >/dev/null
+    runuser -u postgres -- "$BIN/pg_basebackup" -h 127.0.0.1 -p "$PORT" -U postgres -D "$DIR/standby" -R -X stream --checkpoint=fast >/dev/null
   fi
   clear_stale_pg_lock "$DIR/standby"
   runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/standby" -t 120 -l "$DIR/standby.log" -o "-p $STANDBY_PORT" -w start >/dev/null

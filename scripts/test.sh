@@ -10,11 +10,14 @@ cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 # Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
 # Each start is bounded in time: a service that cannot start is a clear failure here, not a silent hang.
+# The URL goes through a file, not a pipe: a background process that kept a pipe open would keep `$(…)` waiting.
 service() {
-  local url
-  url="$(timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2")" || {
-    echo "test.sh: scripts/$1.sh $2 failed or timed out" >&2; exit 1; }
-  echo "$url"
+  local out
+  out="$(mktemp)"
+  timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2" > "$out" || {
+    rm -f "$out"; echo "test.sh: scripts/$1.sh $2 failed or timed out" >&2; exit 1; }
+  cat "$out"
+  rm -f "$out"
 }
 # A Nominatim built from the Helsinki OSM extract, for the geocoding tests.
 ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(service nominatim start)}"

@@ -62,6 +62,21 @@ struct TraceFuzzRegressionTests {
         #expect(throws: TraceReadError.self) { try GPXReader.read(try Data(contentsOf: file)) }
     }
 
+    /// XMLParser (Linux) reads the null data pointer libxml2 gives a processing instruction without data.
+    @Test func gpxWithADataLessProcessingInstructionIsRefused() throws {
+        let gpx = #"<gpx version="1.1"><?oncue?><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>"#
+        #expect(throws: TraceReadError.self) { try GPXReader.read(Data(gpx.utf8)) }
+        let withData = #"<gpx version="1.1"><?oncue note?><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>"#
+        #expect(try GPXReader.read(Data(withData.utf8)).fixes.count == 1)
+    }
+
+    /// A time column can hold any number; a report line that formats it must not trap converting it to seconds.
+    @Test func timesBeyondAnyDateAreWrittenAsNumbers() {
+        #expect(TraceTime.format(1e300) == "1e+300 s")
+        #expect(TraceTime.format(-Double.infinity) == "-inf s")
+        #expect(TraceTime.format(1_577_934_245) == "2020-01-02T03:04:05Z")
+    }
+
     @Test func gpxDeclaringLatin1IsRead() throws {
         var bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><trk><name>Caf"#.utf8)
         bytes.append(0xE9)   // é in Latin-1

@@ -150,12 +150,15 @@ struct GeocodingImportTests {
             #expect(try reopened.verify() == [])
 
             // The re-run asks only the addresses the first one never got to.
+            // A request the killed process sent last may reach the stub after `asked` was read: count from here.
+            try await Task.sleep(for: .milliseconds(300))
+            let before = await stub.hits.count
             var options = ImportOptions(network: "shops")
             options.geocoding = GeocodingOptions(settings: GeocoderTests.settings(url))
             let report = try await ChainImporter(store: reopened, options: options).run([try ImportInput.file(csv)])
             #expect(report.files[0].counts.inserted == 40)
             #expect(report.files[0].geocoding?.fromCache == cached)
-            #expect(await stub.hits.count == asked + (40 - cached))
+            #expect(await stub.hits.count - before == 40 - cached)
         }
     }
 }

@@ -40,6 +40,7 @@ enum PostgresServers {
         configuration.readDatabase = read?.description
         configuration.rateLimit = nil
         configuration.storePollSeconds = pollSeconds
+        configuration.connections = .forTests
         var logger = Logger(label: "oncue.test")
         logger.logLevel = .critical
         return try ServerBuilder.build(configuration: configuration, logger: logger)

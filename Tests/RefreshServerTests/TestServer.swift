@@ -111,6 +111,18 @@ extension TestClientProtocol {
 
 let adminToken = "test-admin-token-0123456789"
 
+extension ConnectionLimits {
+    /// The live test client connects before the index has loaded and may send its first request after a wait no phone
+    /// would make (a loaded CI machine once needed more than 10 s), so in-process servers give it minutes; the limits
+    /// themselves are tested on the real binary (SlowClientTests).
+    static var forTests: ConnectionLimits {
+        var limits = ConnectionLimits()
+        limits.headSeconds = 600
+        limits.idleSeconds = 600
+        return limits
+    }
+}
+
 /// Runs `body` against a real server on a loopback port, with the index loaded unless told otherwise.
 func withServer(store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true,
                 configure: (inout ServerConfiguration) -> Void = { _ in },
@@ -118,6 +130,7 @@ func withServer(store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady
     let owned = try store ?? TestStore()
     defer { if store == nil { owned.remove() } }
     var configuration = ServerConfiguration(database: owned.path, host: "127.0.0.1", port: 0, adminToken: adminToken)
+    configuration.connections = .forTests
     configure(&configuration)
     var logger = logs?.logger ?? Logger(label: "oncue.test")
     if logs == nil { logger.logLevel = .critical }

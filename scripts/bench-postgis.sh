@@ -23,11 +23,9 @@ bash "$ROOT/scripts/system-deps.sh" wrk gdal-bin bc >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
 SERVER="$(bash "$ROOT/scripts/postgres.sh" start)"
 PGBIN=/usr/lib/postgresql/15/bin
-if [ ! -f "$DATA/stores.csv" ]; then
-  PY=/tmp/geo-anchors/venv/bin/python
-  [ -x "$PY" ] || PY=python3
-  "$PY" "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 1000000
-fi
+# shellcheck source=anchor-data.sh
+. "$ROOT/scripts/anchor-data.sh"
+ensure_anchor_data
 ANCHORS="${SERVER%/*}/oncue_anchors"
 if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM locations" 2>/dev/null | grep -q '^1000000$'; then
   echo "== loading the anchor kit's 1M stores into $ANCHORS" >&2

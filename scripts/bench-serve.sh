@@ -22,13 +22,9 @@ ROUNDS="${ROUNDS:-3}"
 STORE="$BENCH_DIR/anchors-1m.sqlite"
 command -v wrk >/dev/null || { echo "bench-serve.sh: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
-if [ ! -f "$DATA/queries.csv" ] || [ ! -f "$DATA/stores.csv" ]; then
-  # The kit's generator needs numpy: its own venv (shared/bench/anchors/setup.sh) when there is one.
-  KIT="$ROOT/../shared/bench/anchors"
-  PY=/tmp/geo-anchors/venv/bin/python
-  [ -x "$PY" ] || PY=python3
-  "$PY" "$KIT/gen_data.py" --out "$DATA" --n 1000000
-fi
+# shellcheck source=anchor-data.sh
+. "$ROOT/scripts/anchor-data.sh"
+ensure_anchor_data
 mkdir -p "$BENCH_DIR"
 
 SERVER_PID=""

@@ -24,12 +24,9 @@ RSS_GROWTH_MIB="${SOAK_RSS_GROWTH_MIB:-64}"
 STORE="$SOAK_DIR/anchors-1m.sqlite"
 bash "$ROOT/scripts/system-deps.sh" wrk bc curl >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
-if [ ! -f "$DATA/queries.csv" ] || [ ! -f "$DATA/stores.csv" ]; then
-  KIT="$ROOT/../shared/bench/anchors"
-  PY=/tmp/geo-anchors/venv/bin/python
-  [ -x "$PY" ] || PY=python3
-  "$PY" "$KIT/gen_data.py" --out "$DATA" --n 1000000
-fi
+# shellcheck source=anchor-data.sh
+. "$ROOT/scripts/anchor-data.sh"
+ensure_anchor_data
 mkdir -p "$SOAK_DIR"
 if [ ! -f "$STORE" ]; then
   echo "== building $STORE"

@@ -1,25 +1,20 @@
+import LocationStore
+
 /// Choices a fuzzer makes besides the input bytes (chunk sizes, parser options), drawn from a hash of the input.
 ///
 /// Taking them from the input's first bytes instead would let libFuzzer steer them, but then no seed would be read
 /// as the file it is. A hash keeps every corpus file a plain, valid example of its format, and each input still
 /// gets its own choices, so the campaign covers many of them.
 public struct InputVariation {
-    private var state: UInt64
+    private var random: SeededRandom
 
     public init(_ bytes: [UInt8]) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        state = h
+        random = SeededRandom(seed: h)
     }
 
-    /// SplitMix64: a well-mixed next value from any state.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { random.next() }
 
     /// A value in `0..<bound` (bound > 0).
     public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }

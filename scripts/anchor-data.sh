@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sourced by the benchmark and soak scripts: makes sure the anchor kit's 1M stores and its queries
+# (shared/bench/anchors/gen_data.py) are in $DATA, generating them once when missing.
+# The kit's generator needs numpy: its own venv (shared/bench/anchors/setup.sh) when there is one.
+ensure_anchor_data() {
+  [ -f "$DATA/queries.csv" ] && [ -f "$DATA/stores.csv" ] && return 0
+  local py=/tmp/geo-anchors/venv/bin/python
+  [ -x "$py" ] || py=python3
+  "$py" "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 1000000
+}

@@ -2,8 +2,17 @@
 /// line breaks inside quoted values turned into spaces, empty values as nil.
 struct RowFields {
     let mapping: ColumnMapping
+    /// `mapping.columns` by `FieldRole.ordinal`: read for every field of every row.
+    private let columnsByRole: [[Int]?]
 
-    func has(_ role: FieldRole) -> Bool { mapping.columns[role] != nil }
+    init(mapping: ColumnMapping) {
+        self.mapping = mapping
+        var byRole = [[Int]?](repeating: nil, count: FieldRole.allCases.count)
+        for (role, indexes) in mapping.columns { byRole[role.ordinal] = indexes }
+        columnsByRole = byRole
+    }
+
+    func has(_ role: FieldRole) -> Bool { columnsByRole[role.ordinal] != nil }
 
     /// The header name(s) of a role's column, for messages.
     func column(_ role: FieldRole) -> String {
@@ -11,7 +20,7 @@ struct RowFields {
     }
 
     func value(_ role: FieldRole, in record: CSVRecord, decoder: inout EncodingDetector) -> String? {
-        guard let indexes = mapping.columns[role] else { return nil }
+        guard let indexes = columnsByRole[role.ordinal] else { return nil }
         if indexes.count == 1 { return Self.clean(record.field(indexes[0]), decoder: &decoder) }
         let parts = indexes.compactMap { Self.clean(record.field($0), decoder: &decoder) }
         return parts.isEmpty ? nil : parts.joined(separator: "-")

@@ -6,8 +6,23 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     /// Where a network created by this import takes its display name from (e.g. IMLS `LIBNAME`).
     case networkName = "network_name"
 
-    public static func < (a: FieldRole, b: FieldRole) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    public static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
+
+    /// The role's place in `allCases`: an array index, for per-row lookups that a dictionary would hash.
+    var ordinal: Int {
+        switch self {
+        case .id: 0
+        case .name: 1
+        case .address: 2
+        case .city: 3
+        case .region: 4
+        case .postalCode: 5
+        case .country: 6
+        case .latitude: 7
+        case .longitude: 8
+        case .network: 9
+        case .networkName: 10
+        }
     }
 
     /// Header names recognised for the role, as normalised by `ColumnMapping.normalise`

@@ -25,6 +25,8 @@ struct NearDuplicateGrid {
     private var heads = CellHeads()
     private var entries: [Entry] = []
     private var networkNumbers: [String: UInt32] = [:]
+    /// The network asked last: rows come in runs of one network, and each is asked about twice (neighbours, insert).
+    private var lastNetwork: (name: String, number: UInt32)?
 
     init(radiusMeters: Double) {
         self.radiusMeters = radiusMeters
@@ -51,9 +53,15 @@ struct NearDuplicateGrid {
     }
 
     private mutating func number(_ network: String) -> UInt32 {
-        if let n = networkNumbers[network] { return n }
-        let n = UInt32(networkNumbers.count)
-        networkNumbers[network] = n
+        if let last = lastNetwork, last.name == network { return last.number }
+        let n: UInt32
+        if let known = networkNumbers[network] {
+            n = known
+        } else {
+            n = UInt32(networkNumbers.count)
+            networkNumbers[network] = n
+        }
+        lastNetwork = (network, n)
         return n
     }
 
@@ -69,22 +77,28 @@ struct NearDuplicateGrid {
             let (width, _) = columns(of: b)
             // Half a cell of longitude at this band's poleward edge is at least one radius anywhere in the band.
             let first = column(coordinate.longitude - width / 2, in: b), last = column(coordinate.longitude + width / 2, in: b)
-            for col in first == last ? [first] : [first, last] {
+            var col = first
+            while true {
                 var i = heads[Self.key(n, b, col)] ?? -1
                 while i >= 0 {
-                    let e = entries[Int(i)]
+                    // Fields read one by one: copying the entry would retain its id for every row in the cell.
+                    let latitude = entries[Int(i)].latitude, longitude = entries[Int(i)].longitude
                     // Two cells may share a key (it is a hash): the network and the distance decide.
-                    if e.network == n, e.id != id {
-                        let d = Sphere.distance(lat1: coordinate.latitude, lon1: coordinate.longitude, lat2: e.latitude, lon2: e.longitude)
-                        if d <= radiusMeters {
-                            let geohash = Geohash(Coordinate(uncheckedLatitude: e.latitude, longitude: e.longitude), precision: 12).string
-                            found.append((e.id, Int(e.line), Int(e.file), d, geohash))
+                    // Farther apart in latitude alone than the radius: not a neighbour, no haversine needed.
+                    if entries[Int(i)].network == n, abs(latitude - coordinate.latitude) <= reach {
+                        let d = Sphere.distance(lat1: coordinate.latitude, lon1: coordinate.longitude, lat2: latitude, lon2: longitude)
+                        if d <= radiusMeters, entries[Int(i)].id != id {
+                            let geohash = Geohash(Coordinate(uncheckedLatitude: latitude, longitude: longitude), precision: 12).string
+                            found.append((entries[Int(i)].id, Int(entries[Int(i)].line), Int(entries[Int(i)].file), d, geohash))
                         }
                     }
-                    i = e.next
+                    i = entries[Int(i)].next
                 }
+                if col == last { break }
+                col = last
             }
         }
+        if found.isEmpty { return [] }
         return found.sorted { ($0.geohash, $0.id) < ($1.geohash, $1.id) }.map { ($0.id, $0.line, $0.file, $0.distance) }
     }
 

@@ -27,6 +27,7 @@ final class PostGISImportSession {
     private var direct: [StagedRow] = []
     private var directProvenance: [GeocodeProvenance] = []
     private var directCounts: [Int: Int] = [:]
+    private var inFlight = BatchInFlight()
     private var indexes: BulkIndexState?
     private let timestamp: String
     /// The rows listed so far, for near duplicates within the import.
@@ -69,25 +70,14 @@ final class PostGISImportSession {
         var ledger = FileLedger(issueLimit: options.reportIssueLimit)
         var mapping: ColumnMapping?
         var parsed: ParsedFile?
-        for try await event in ParsePipeline.events(RowParser(fileName: input.name, options: options), chunks: input.chunks) {
-            switch event {
-            case .header(let headers, let m):
-                mapping = m
-                try resolveFixedNetwork(headers: headers, mapping: m, file: input.name)
-            case .rows(let rows, let bytesRead):
-                for row in rows {
-                    ledger.beginRow()
-                    try stageRow(row, file: index, importId: importId, mapping: mapping, ledger: &ledger)
-                }
-                if batch.count + direct.count >= PostGISImporter.batchRows { try await flush(&ledger, importId: importId) }
-                tick(input.name, index, rows: ledger.counts.read, bytes: bytesRead)
-            case .finished(let summary):
-                parsed = summary
-            }
+        do {
+            parsed = try await readRows(input, index: index, importId: importId, ledger: &ledger, mapping: &mapping)
+        } catch {
+            await inFlight.abandon()
+            throw error
         }
         try Task.checkCancellation()
         guard let parsed else { throw ImportError.csv(file: input.name, .emptyFile) }
-        try await flush(&ledger, importId: importId)
         record.fileSize = parsed.bytesRead
         record.sha256 = parsed.sha256
         record.encoding = parsed.encoding
@@ -97,6 +87,32 @@ final class PostGISImportSession {
         mappings.append(mapping)
         reports.append(ledger.report(file: input.name, importId: options.dryRun ? nil : importId, parsed: parsed, mapping: mapping,
                                      seconds: Date().timeIntervalSince(fileStarted)))
+    }
+
+    /// Stages the file's rows, a batch in flight while the next is read; returns the parser's summary (nil: no header).
+    private func readRows(_ input: ImportInput, index: Int, importId: Int64, ledger: inout FileLedger,
+                          mapping: inout ColumnMapping?) async throws -> ParsedFile? {
+        var parsed: ParsedFile?
+        for try await event in ParsePipeline.events(RowParser(fileName: input.name, options: options), chunks: input.chunks) {
+            switch event {
+            case .header(let headers, let m):
+                mapping = m
+                try resolveFixedNetwork(headers: headers, mapping: m, file: input.name)
+            case .rows(let rows, let bytesRead):
+                // By index: `for row in rows` would copy (retain and release) every row's strings once more.
+                for i in rows.indices {
+                    ledger.beginRow()
+                    try stageRow(rows[i], file: index, importId: importId, mapping: mapping, ledger: &ledger)
+                }
+                if batch.count + direct.count >= PostGISImporter.batchRows { try await flush(&ledger, importId: importId) }
+                tick(input.name, index, rows: ledger.counts.read, bytes: bytesRead)
+            case .finished(let summary):
+                parsed = summary
+            }
+        }
+        try await flush(&ledger, importId: importId)
+        try await inFlight.settle()
+        return parsed
     }
 
     private func resolveFixedNetwork(headers: [String], mapping: ColumnMapping, file: String) throws {
@@ -146,16 +162,22 @@ final class PostGISImportSession {
         ledger.accept(network: networkId)
     }
 
-    /// Sends the networks the rows created, the batch of rows and the issues found so far.
+    /// Sends the networks the rows created, the batch of rows and the issues found so far, in that order; the server
+    /// stores them while the next batch is read.
     private func flush(_ ledger: inout FileLedger, importId: Int64) async throws {
-        try await store.applyNetworkChanges(directory.takePending(), aliases: [])
-        try await store.loadDirectly(direct, timestamp: timestamp)
-        direct.removeAll(keepingCapacity: true)
-        try await store.stage(batch)
+        let networks = directory.takePending(), issues = ledger.takeBuffer()
+        let direct = self.direct, batch = self.batch, writer = store.bulkWriter, timestamp = self.timestamp
+        self.direct = []
+        self.batch = []
         staged += batch.count
-        batch.removeAll(keepingCapacity: true)
-        let issues = ledger.takeBuffer()
-        if !issues.isEmpty { try await store.appendImportIssues(issues, importId: importId) }
+        try await inFlight.send(encode: {
+            (PostGISBulkWriter.encodeLocations(direct, timestamp: timestamp), PostGISBulkWriter.encodeStaged(batch))
+        }, write: { (direct: CopyBatch, staged: CopyBatch) in
+            try await writer.applyNetworkChanges(networks, aliases: [])
+            try await writer.copy(direct)
+            try await writer.copy(staged)
+            if !issues.isEmpty { try await writer.appendImportIssues(issues, importId: importId) }
+        })
     }
 
     /// Everything after the last row: networks, the upsert, near duplicates, `--replace-network`, provenance, the log,

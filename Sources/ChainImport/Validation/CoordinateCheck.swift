@@ -58,8 +58,8 @@ public struct CoordinateCheck: Sendable {
             if let state { return state.contains(latitude: la, longitude: lo, margin: m) }
             return USRegions.containsAnywhere(latitude: la, longitude: lo, margin: m)
         }
-        let place = state.map { "\($0.name) (\($0.code))" } ?? "the United States"
         if inside(lat, lon) { return accept(lat, lon) }
+        let place = state.map { "\($0.name) (\($0.code))" } ?? "the United States"
         if lon > 0 && inside(lat, -lon) {
             let message = "longitude \(lon) puts it in the eastern hemisphere; (\(lat), \(-lon)) is in \(place)"
             if fixCoordinates, let c = try? Coordinate(latitude: lat, longitude: -lon) {

@@ -17,10 +17,10 @@ enum FieldLengthCheck {
     }
 
     /// The rejection for a value over its role's limit, or nil.
-    static func check(_ role: FieldRole, _ value: String?, column: String) -> RowIssue? {
+    static func check(_ role: FieldRole, _ value: String?, column: @autoclosure () -> String) -> RowIssue? {
         guard let value, let limit = limit(role), FieldLimits.exceeds(value, limit) else { return nil }
         let length = value.unicodeScalars.count
-        return RowIssue(.fieldTooLong, "the \(role.rawValue) value (column '\(column.clipped(40))') is \(length) characters long, "
+        return RowIssue(.fieldTooLong, "the \(role.rawValue) value (column '\(column().clipped(40))') is \(length) characters long, "
                         + "more than the \(limit) the store keeps: '\(value.clipped(40))'")
     }
 }

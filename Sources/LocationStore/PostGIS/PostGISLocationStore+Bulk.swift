@@ -57,13 +57,6 @@ public struct StagedCounts: Sendable, Equatable {
 }
 
 extension PostGISLocationStore {
-    static let stageColumns = [
-        "file_no", "line", "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country",
-        "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded", "coarse_decimals", "coarse_error",
-        "warned", "prov_source", "prov_display_name", "prov_place_rank", "prov_importance", "prov_original_lat", "prov_original_lon",
-        "prov_shift_m",
-    ]
-
     /// The staging table of a bulk import: temporary, dropped when the transaction ends, whether it commits or not.
     public func beginStaging() async throws {
         try await query("""
@@ -79,50 +72,9 @@ extension PostGISLocationStore {
             """)
     }
 
-    /// Streams rows into the staging table with `COPY … FROM STDIN` (text format).
-    public func stage(_ rows: [StagedRow]) async throws {
-        guard !rows.isEmpty else { return }
-        var buffer = ByteBufferAllocator().buffer(capacity: rows.count * 200)
-        for r in rows {
-            let l = r.location
-            let p = r.provenance
-            var fields: [String?] = [String(r.fileNumber), String(r.line), l.id, l.networkId, l.externalId, l.name, l.address, l.city,
-                                     l.region, l.postalCode, l.country, "\(l.coordinate.latitude)", "\(l.coordinate.longitude)",
-                                     Geohash(l.coordinate, precision: 12).string]
-            fields += [l.radiusMeters.map { "\($0)" }, l.venueRadiusMeters.map { "\($0)" }, l.sourceImportId.map(String.init),
-                       p == nil ? "f" : "t", r.coarseDecimals.map(String.init), r.coarseErrorMeters.map { "\($0)" }, r.warned ? "t" : "f"]
-            fields += [p?.source, p?.displayName, p?.placeRank.map(String.init), p?.importance.map { "\($0)" },
-                       p?.originalLatitude.map { "\($0)" }, p?.originalLongitude.map { "\($0)" }, p?.shiftMeters.map { "\($0)" }]
-            CopyText.appendRow(fields, to: &buffer)
-        }
-        do {
-            try await connection.copyFrom(table: "oncue_stage", columns: Self.stageColumns, logger: logger) { writer in
-                try await writer.write(buffer)
-            }
-        } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
-        }
-    }
-
     /// Writes the networks and aliases an import created or changed, before its locations.
     public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
-        for n in networks {
-            try await query("""
-                INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
-                VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
-                ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
-                    is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
-                WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
-                    IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
-                """)
-        }
-        guard !aliases.isEmpty else { return }
-        try await query("""
-            INSERT INTO network_aliases (alias_key, alias, network_id)
-            SELECT k, a, n FROM unnest(\(aliases.map { Network.aliasKey($0.alias) }), \(aliases.map(\.alias)), \(aliases.map(\.networkId)))
-                AS t(k, a, n)
-            ON CONFLICT (alias_key) DO UPDATE SET alias = EXCLUDED.alias, network_id = EXCLUDED.network_id
-            """)
+        try await bulkWriter.applyNetworkChanges(networks, aliases: aliases)
     }
 
     /// Upserts every staged row in one statement. A row whose content equals the stored one is not written (its
@@ -223,42 +175,6 @@ extension PostGISLocationStore {
     }
 }
 
-/// PostgreSQL's `COPY` text format: tab-separated fields, `\N` for NULL, backslash escapes for the separators.
-enum CopyText {
-    /// Appends one row. Most fields need no escape and go in whole; the rest byte by byte into a local array (writing a
-    /// `ByteBuffer` a byte at a time costs an exclusivity check per byte).
-    static func appendRow(_ fields: [String?], to buffer: inout ByteBuffer) {
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        for (i, field) in fields.enumerated() {
-            if i > 0 { line.append(UInt8(ascii: "\t")) }
-            guard let field else {
-                line.append(UInt8(ascii: "\\"))
-                line.append(UInt8(ascii: "N"))
-                continue
-            }
-            let utf8 = field.utf8
-            if !utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n")
-                                       || $0 == UInt8(ascii: "\r") || $0 == 0 }) {
-                line.append(contentsOf: utf8)
-                continue
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case UInt8(ascii: "\t"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case UInt8(ascii: "\n"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case UInt8(ascii: "\r"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0: continue   // PostgreSQL text cannot hold NUL
-                default: line.append(byte)
-                }
-            }
-        }
-        line.append(UInt8(ascii: "\n"))
-        buffer.writeBytes(line)
-    }
-}
-
 /// What a bulk load changed about the table's indexes, to undo at its end (inside the same transaction: a rollback
 /// brings them back by itself).
 public struct BulkIndexState: Sendable {
@@ -269,11 +185,6 @@ public struct BulkIndexState: Sendable {
 }
 
 extension PostGISLocationStore {
-    static let locationColumns2 = [
-        "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geog",
-        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at",
-    ]
-
     /// Locations in the table now (an estimate from the planner's statistics is not enough: the decision to drop
     /// indexes must not be fooled by a stale one).
     public func locationCount() async throws -> Int {
@@ -304,28 +215,9 @@ extension PostGISLocationStore {
         try await query("SET LOCAL maintenance_work_mem = '512MB'")
         if state.droppedPrimaryKey { try await query(PostgresQuery(unsafeSQL: PostGISSchema.primaryKey.create)) }
         for constraint in state.droppedConstraints { try await query(PostgresQuery(unsafeSQL: constraint.create)) }
-        for index in state.droppedIndexes { try await query(PostgresQuery(unsafeSQL: index.create)) }
-    }
-
-    /// Streams rows straight into `locations` with `COPY` (text format; the geography as hex EWKB): for rows of
-    /// networks that had no locations when the import began, which cannot conflict with a stored row.
-    public func loadDirectly(_ rows: [StagedRow], timestamp: String) async throws {
-        guard !rows.isEmpty else { return }
-        var buffer = ByteBufferAllocator().buffer(capacity: rows.count * 220)
-        for r in rows {
-            let l = r.location
-            let fields: [String?] = [l.id, l.networkId, l.externalId, l.name, l.address, l.city, l.region, l.postalCode, l.country,
-                                     "\(l.coordinate.latitude)", "\(l.coordinate.longitude)", Self.pointEWKB(l.coordinate),
-                                     Geohash(l.coordinate, precision: 12).string, l.radiusMeters.map { "\($0)" },
-                                     l.venueRadiusMeters.map { "\($0)" }, l.sourceImportId.map(String.init), timestamp, timestamp]
-            CopyText.appendRow(fields, to: &buffer)
-        }
-        do {
-            try await connection.copyFrom(table: "locations", columns: Self.locationColumns2, logger: logger) { writer in
-                try await writer.write(buffer)
-            }
-        } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
+        for index in state.droppedIndexes {
+            try await query(PostgresQuery(unsafeSQL: index.create))
+            if let after = PostGISSchema.afterBulkBuild[index.name] { try await query(PostgresQuery(unsafeSQL: after)) }
         }
     }
 
@@ -340,20 +232,5 @@ extension PostGISLocationStore {
                 ON CONFLICT (location_id) DO NOTHING
                 """)
         }
-    }
-
-    /// A point as PostGIS's hex EWKB with SRID 4326 (little-endian): what `COPY` takes for a geography column.
-    static func pointEWKB(_ c: Coordinate) -> String {
-        var bytes: [UInt8] = [0x01, 0x01, 0x00, 0x00, 0x20, 0xE6, 0x10, 0x00, 0x00]
-        withUnsafeBytes(of: c.longitude.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: c.latitude.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-        let digits = Array("0123456789ABCDEF".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            hex.append(digits[Int(b >> 4)])
-            hex.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
     }
 }

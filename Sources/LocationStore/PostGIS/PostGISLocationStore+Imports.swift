@@ -42,14 +42,7 @@ extension PostGISLocationStore {
 
     /// Appends issues in batches of one statement each (unnest of arrays), in the order given.
     public func appendImportIssues(_ issues: [ImportIssue], importId: Int64) async throws {
-        for start in stride(from: 0, to: issues.count, by: 5_000) {
-            let chunk = issues[start..<min(issues.count, start + 5_000)]
-            try await query("""
-                INSERT INTO import_issues (import_id, line, severity, code, message, external_id)
-                SELECT \(importId), l, s, c, m, nullif(e, '') FROM unnest(\(chunk.map { Int64($0.line) }), \(chunk.map(\.severity.rawValue)),
-                    \(chunk.map(\.code)), \(chunk.map(\.message)), \(chunk.map { $0.externalId ?? "" })) AS t(l, s, c, m, e)
-                """)
-        }
+        try await bulkWriter.appendImportIssues(issues, importId: importId)
     }
 
     static let importColumns = """

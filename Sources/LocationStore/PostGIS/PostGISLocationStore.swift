@@ -78,6 +78,9 @@ public final class PostGISLocationStore: LocationStore {
         return PostGISLocationStore(url: url, connection: connection, logger: logger)
     }
 
+    /// The bulk writes of an import, on this store's connection (see `PostGISBulkWriter`).
+    public var bulkWriter: PostGISBulkWriter { PostGISBulkWriter(connection: connection, logger: logger, url: url) }
+
     private static let ids = Mutex(0)
     private static func nextId() -> Int { ids.withLock { $0 += 1; return $0 } }
 

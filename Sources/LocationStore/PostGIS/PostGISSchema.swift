@@ -129,9 +129,12 @@ enum PostGISSchema {
     /// instead of a million inserts: name, and the statement that builds it. The primary key goes too when the table
     /// was empty (nothing for an upsert to conflict with).
     static let bulkIndexes: [(name: String, create: String)] = [
-        ("locations_geog", "CREATE INDEX locations_geog ON locations USING gist (geog)"),
+        // A buffering build takes about a tenth less time for points and answers KNN queries as fast; the option is
+        // reset afterwards, so the index is defined as the schema's (`afterBulkBuild`).
+        ("locations_geog", "CREATE INDEX locations_geog ON locations USING gist (geog) WITH (buffering = on)"),
         ("locations_by_geohash", "CREATE INDEX locations_by_geohash ON locations (geohash)"),
     ]
+    static let afterBulkBuild: [String: String] = ["locations_geog": "ALTER INDEX locations_geog RESET (buffering)"]
     static let bulkConstraints: [(name: String, create: String)] = [
         ("locations_network_id_external_id_key",
          "ALTER TABLE locations ADD CONSTRAINT locations_network_id_external_id_key UNIQUE (network_id, external_id)"),

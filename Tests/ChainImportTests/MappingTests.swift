@@ -4,6 +4,28 @@ import Testing
 
 @Suite("Column mapping")
 struct MappingTests {
+    /// Rows read their fields by `FieldRole.ordinal`: it must be each role's place in `allCases`.
+    @Test func roleOrdinalsAreThePlacesInAllCases() {
+        for (place, role) in FieldRole.allCases.enumerated() { #expect(role.ordinal == place, "\(role)") }
+    }
+
+    /// Header and region names are normalised on every row; the ASCII fast path must agree with the Unicode rule.
+    @Test func asciiNormalisingAgreesWithTheUnicodeRule() {
+        let unicodeRule = { (s: String) in
+            String(s.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init))
+        }
+        var state: UInt64 = 7
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(Int(state >> 60) + 1) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes.append(UInt8((state >> 33) % 128))
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(ColumnMapping.normalise(text) == unicodeRule(text), "\(text.debugDescription)")
+        }
+        #expect(ColumnMapping.normalise("Québec") == "québec")
+    }
     @Test func headerSynonymsWithSpacesCaseAndDots() throws {
         let m = try ColumnMapping(headers: ["Address", " City", " State", " Zip Code", " Latitude", " Longitude"])
         #expect(m.described == ["address": "Address", "city": "City", "region": "State", "postal_code": "Zip Code",

@@ -54,8 +54,8 @@ enum PostalCode {
     static func restoredZip(_ value: String) -> String? {
         // Most values are whole ZIPs: only a head of 3 or 4 ASCII digits before any "-" can need zeros.
         let utf8 = value.utf8
-        let head = utf8.prefix { $0 != UInt8(ascii: "-") }
-        guard (3...4).contains(head.count), head.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let headBytes = utf8.prefix { $0 != UInt8(ascii: "-") }
+        guard (3...4).contains(headBytes.count), headBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count <= 2, let head = parts.first, (3...4).contains(head.count), head.allSatisfy(\.isASCIIDigit) else { return nil }
         if parts.count == 2 && !(parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)) { return nil }

@@ -21,6 +21,9 @@ struct BatchInFlight {
         })
     }
 
+    /// No batch in flight: the store's connection is free for the importer's own statements.
+    var isIdle: Bool { tasks.isEmpty }
+
     /// Waits for every batch in flight; the first error is the import's.
     mutating func settle() async throws {
         while !tasks.isEmpty { try await tasks.removeFirst().value }

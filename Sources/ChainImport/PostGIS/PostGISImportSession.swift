@@ -65,6 +65,7 @@ final class PostGISImportSession {
         let fileStarted = Date()
         var record = ImportRecord(fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
                                   startedAt: fileStarted, status: "running")
+        assert(inFlight.isIdle, "a batch still in flight would run after the importer's own statements")
         let importId = try await store.insertImport(record)
         record.id = importId
         var ledger = FileLedger(issueLimit: options.reportIssueLimit)
@@ -183,6 +184,7 @@ final class PostGISImportSession {
     /// Everything after the last row: networks, the upsert, near duplicates, `--replace-network`, provenance, the log,
     /// the store version. Returns the report.
     func finish() async throws -> ImportReport {
+        assert(inFlight.isIdle, "a batch still in flight would run after the importer's own statements")
         announce("writing networks")
         try await store.applyNetworkChanges(directory.takePending(),
                                             aliases: directory.changedAliases.keys.sorted().map { directory.changedAliases[$0]! })

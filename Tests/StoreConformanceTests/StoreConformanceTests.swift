@@ -51,7 +51,10 @@ struct StoreConformanceTests {
             var a = Self.location("n", "a", 40.1234567, -74.7654321)
             a.city = "Trenton"
             a.radiusMeters = 75
-            let b = Self.location("n", "b", -33.8688, 151.2093)
+            a.venueRadiusMeters = 120.5
+            // No address, and a name beyond ASCII: the index records read both back as they were written.
+            var b = Self.location("n", "b", -33.8688, 151.2093, name: "Café Ünïcode 東京 #2")
+            b.address = nil
             #expect(try await store.upsert([a, b]) == [.inserted, .inserted])
             #expect(try await store.upsert([a, b]) == [.unchanged, .unchanged])
             var moved = a

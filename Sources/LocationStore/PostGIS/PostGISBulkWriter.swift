@@ -27,25 +27,24 @@ public struct PostGISBulkWriter: Sendable {
     ]
 
     func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws {
-        do {
-            _ = try await connection.query(query, logger: logger, file: file, line: line)
-        } catch let error as PSQLError {
-            throw PostGISLocationStore.classify(error, url: url)
-        }
+        _ = try await PostGISLocationStore.run(query, on: connection, logger: logger, url: url, file: file, line: line)
+    }
+
+    /// Inserts a network or brings its settings up to date; a network already so is not written (its `updated_at` stays).
+    public func upsertNetwork(_ n: Network) async throws {
+        try await query("""
+            INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
+            VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
+            ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
+                is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
+            WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
+                IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
+            """)
     }
 
     /// Writes the networks and aliases an import created or changed, before its locations.
     public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
-        for n in networks {
-            try await query("""
-                INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
-                VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
-                ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
-                    is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
-                WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
-                    IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
-                """)
-        }
+        for n in networks { try await upsertNetwork(n) }
         guard !aliases.isEmpty else { return }
         try await query("""
             INSERT INTO network_aliases (alias_key, alias, network_id)

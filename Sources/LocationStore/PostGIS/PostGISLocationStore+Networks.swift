@@ -33,16 +33,7 @@ extension PostGISLocationStore {
         if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {
             throw StoreError.invalidArgument("default radius must be a positive number of metres, got \(r)")
         }
-        try await changing {
-            try await query("""
-                INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
-                VALUES (\(network.id), \(network.name), \(network.category), \(network.isLargeArea), \(network.defaultRadiusMeters), now(), now())
-                ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
-                    is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
-                WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
-                    IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
-                """)
-        }
+        try await changing { try await bulkWriter.upsertNetwork(network) }
     }
 
     public func addAlias(_ alias: String, networkId: String) async throws {

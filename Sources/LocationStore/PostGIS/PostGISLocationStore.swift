@@ -93,10 +93,16 @@ public final class PostGISLocationStore: LocationStore {
     /// Runs a query and maps PostgreSQL's errors to `StoreError` (the server's message, never the URL's password).
     @discardableResult
     func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws -> PostgresRowSequence {
+        try await Self.run(query, on: connection, logger: logger, url: url, file: file, line: line)
+    }
+
+    /// A query on a connection, with PostgreSQL's errors mapped to `StoreError` (shared with `PostGISBulkWriter`).
+    static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger, url: PostgresURL,
+                    file: String, line: Int) async throws -> PostgresRowSequence {
         do {
             return try await connection.query(query, logger: logger, file: file, line: line)
         } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
+            throw classify(error, url: url)
         }
     }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer campaign over OnCue's parsers (issue 21); the targets are the package in Fuzz/ (Fuzz/RESULTS.md).
+# libFuzzer campaign over OnCue's parsers (issue 21); the targets are the package in Fuzz/ (RELIABILITY.md, "Fuzzing").
 #
 #   bash scripts/fuzz.sh build                  build the fuzzers (release, -sanitize=fuzzer,address)
 #   bash scripts/fuzz.sh smoke [SECONDS]        CI: every target over its committed corpus, then SECONDS (20) of fuzzing

@@ -19,6 +19,8 @@ DURATION="${DURATION:-15}"
 ROWS="${ROWS:-1000000}"
 SECTIONS="${SECTIONS:-1234}"   # e.g. SECTIONS=4 runs only the replica comparison
 mkdir -p "$WORK"
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
 bash "$ROOT/scripts/system-deps.sh" wrk gdal-bin bc >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
 SERVER="$(bash "$ROOT/scripts/postgres.sh" start)"
@@ -46,17 +48,10 @@ fi
 
 [[ $SECTIONS == *2* ]] && echo "== 2. cold start to /readyz at 1M locations (3 starts each, alternating)"
 start_ready() {  # prints seconds from exec to the first 200 on /readyz, and the RSS then
-  local log="$WORK/start.log" t0 t1 port=""
-  : >"$log"
-  t0=$(date +%s.%N)
-  ONCUE_LOG_LEVEL=notice "$BIN" serve --db "$1" --host 127.0.0.1 --port 0 >/dev/null 2>"$log" &
-  local pid=$!
-  for _ in $(seq 1 4000); do port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"; [ -n "$port" ] && break; sleep 0.005; done
-  for _ in $(seq 1 6000); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.005; done
-  t1=$(date +%s.%N)
-  local rss; rss=$(awk '/VmRSS/{printf "%.0f", $2/1024}' "/proc/$pid/status")
-  kill -TERM "$pid"; wait "$pid" || true
-  printf '%.2f s, RSS %s MiB\n' "$(echo "$t1 - $t0" | bc)" "$rss"
+  ONCUE_LOG_LEVEL=notice server_start --poll 0.005 "$WORK/start.log" "$BIN" serve --db "$1" --host 127.0.0.1 --port 0
+  local rss; rss=$(server_rss_mib)
+  server_stop || true
+  printf '%.2f s, RSS %s MiB\n' "$SERVER_STARTUP" "$rss"
 }
 if [[ $SECTIONS == *2* ]]; then
 for i in 1 2 3; do
@@ -88,24 +83,23 @@ fi
 
 [[ $SECTIONS == *4* ]] || exit 0
 echo "== 4. one replica against two on one database (wrk, POST /v1/region-refresh, ${DURATION}s each, 16 connections in all)"
-serve_on() {  # starts a replica, prints its port
-  local log="$WORK/replica-$1.log" port=""
-  : >"$log"
-  ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice "$BIN" serve --db "$ANCHORS" --host 127.0.0.1 --port 0 >/dev/null 2>"$log" &
-  echo $! >"$WORK/replica-$1.pid"
-  for _ in $(seq 1 4000); do port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"; [ -n "$port" ] && break; sleep 0.005; done
-  for _ in $(seq 1 6000); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.005; done
-  echo "$port"
+REPLICAS=()
+serve_on() {  # starts a replica; sets PORT
+  ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice server_start --poll 0.005 "$WORK/replica-$1.log" \
+    "$BIN" serve --db "$ANCHORS" --host 127.0.0.1 --port 0
+  REPLICAS+=("$SERVER_PID")
+  PORT=$SERVER_PORT
 }
-stop_replicas() { for f in "$WORK"/replica-*.pid; do [ -f "$f" ] && { kill -TERM "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done; wait 2>/dev/null || true; }
+stop_replicas() { for pid in "${REPLICAS[@]}"; do server_stop "$pid" || true; done; }
 trap stop_replicas EXIT
 rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
-A=$(serve_on a)
+serve_on a; A=$PORT
 QUERIES="$DATA/queries.csv" wrk -t2 -c16 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$A/v1/region-refresh" >"$WORK/one.txt"
-B=$(serve_on b)
+serve_on b; B=$PORT
 QUERIES="$DATA/queries.csv" wrk -t1 -c8 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$A/v1/region-refresh" >"$WORK/two-a.txt" &
+WRK_A=$!
 QUERIES="$DATA/queries.csv" wrk -t1 -c8 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$B/v1/region-refresh" >"$WORK/two-b.txt"
-wait %1 2>/dev/null || true
+wait "$WRK_A" 2>/dev/null || true   # (not %1: the replicas are this shell's jobs too)
 for f in one two-a two-b; do grep -q "Non-2xx" "$WORK/$f.txt" && { echo "non-2xx answers in $f"; exit 1; }; done
 echo "  one replica:  $(rps "$WORK/one.txt") req/s"
 echo "  two replicas: $(rps "$WORK/two-a.txt") + $(rps "$WORK/two-b.txt") = $(echo "$(rps "$WORK/two-a.txt") + $(rps "$WORK/two-b.txt")" | bc) req/s ($(nproc) cores shared by both replicas and wrk)"

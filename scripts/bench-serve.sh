@@ -27,42 +27,23 @@ command -v wrk >/dev/null || { echo "bench-serve.sh: wrk is not installed (apt-g
 ensure_anchor_data
 mkdir -p "$BENCH_DIR"
 
-SERVER_PID=""
 LOG="$BENCH_DIR/server.log"
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
 stop_server() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID"
-    local status=0
-    wait "$SERVER_PID" || status=$?
-    echo "server pid $SERVER_PID exited with $status after SIGTERM"
-  fi
-  SERVER_PID=""
+  [ -n "$SERVER_PID" ] || return 0
+  local pid=$SERVER_PID status=0
+  server_stop || status=$?
+  echo "server pid $pid exited with $status after SIGTERM"
 }
 trap stop_server EXIT
 
-# start_server: sets SERVER_PID and BASE, prints the seconds from exec to the first ready answer.
+# start_server: sets SERVER_PID and BASE, and STARTUP, the seconds from exec to the first ready answer.
 start_server() {
-  : >"$LOG"
-  local t0 t1
-  t0=$(date +%s.%N)
   ONCUE_RATE_LIMIT_RPS=100000000 ONCUE_RATE_LIMIT_BURST=100000000 ONCUE_LOG_LEVEL=warning ONCUE_MAX_IMPORT_BYTES=1000000000 \
-    "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level notice "$@" 2>"$LOG" &
-  SERVER_PID=$!
-  local port=""
-  for _ in $(seq 1 2000); do
-    port="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" | head -n1)"
-    [ -n "$port" ] && break
-    sleep 0.005
-  done
-  [ -n "$port" ] || { cat "$LOG" >&2; exit 1; }
-  BASE="http://127.0.0.1:$port"
-  for _ in $(seq 1 6000); do
-    curl -fs "$BASE/readyz" >/dev/null 2>&1 && break
-    sleep 0.005
-  done
-  t1=$(date +%s.%N)
-  curl -fsS "$BASE/readyz" >/dev/null
-  STARTUP=$(echo "$t1 - $t0" | bc)
+    server_start --poll 0.005 "$LOG" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level notice "$@"
+  BASE="$SERVER_URL"
+  STARTUP="$SERVER_STARTUP"
 }
 
 if [ ! -f "$STORE" ]; then
@@ -80,7 +61,7 @@ echo "== start-up"
 start_server
 READY="$(curl -fsS "$BASE/readyz")"
 echo "ready after ${STARTUP} s: $READY"
-rss() { awk '/VmRSS/{printf "%.0f MiB", $2/1024}' "/proc/$SERVER_PID/status"; }
+rss() { echo "$(server_rss_mib) MiB"; }
 echo "resident memory when ready: $(rss)"
 
 WRK=(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency)

@@ -28,9 +28,10 @@ if [ ! -x "$ROOTFS/bin/sh" ]; then
 fi
 cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf" 2>/dev/null || true
 mountpoint -q "$ROOTFS/proc" || mount -t proc proc "$ROOTFS/proc"
-SERVER=""
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
 cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null || true
+  server_stop >/dev/null 2>&1 || true
   umount "$ROOTFS/proc" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -46,11 +47,11 @@ echo "check-container-runtime: libraries the binary needs in the image:" >&2
 chroot "$ROOTFS" ldd /usr/local/bin/oncue >&2
 if chroot "$ROOTFS" ldd /usr/local/bin/oncue | grep -q "not found"; then echo "check-container-runtime: missing libraries" >&2; exit 1; fi
 
-chroot --userspec=oncue:oncue "$ROOTFS" /usr/bin/env -i HOME=/var/lib/oncue PATH=/usr/local/bin:/usr/bin:/bin \
+# The port is the one given (the image's is fixed), and "up" is /healthz, what the HEALTHCHECK asks.
+server_start --port "$PORT" --probe /healthz --timeout 20 /tmp/oncue-chroot.log \
+  chroot --userspec=oncue:oncue "$ROOTFS" /usr/bin/env -i HOME=/var/lib/oncue PATH=/usr/local/bin:/usr/bin:/bin \
   ONCUE_DB=/var/lib/oncue/stores.sqlite ONCUE_HOST=127.0.0.1 ONCUE_PORT="$PORT" \
-  /bin/sh -c 'cd /var/lib/oncue && exec /usr/local/bin/oncue-entrypoint serve' >/tmp/oncue-chroot.log 2>&1 &
-SERVER=$!
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+  /bin/sh -c 'cd /var/lib/oncue && exec /usr/local/bin/oncue-entrypoint serve'
 # The HEALTHCHECK as the image runs it, inside the image, at the image's port.
 check="${health//8080/$PORT}"
 chroot "$ROOTFS" /bin/sh -c "$check" >/dev/null || { cat /tmp/oncue-chroot.log >&2; echo "check-container-runtime: health check failed" >&2; exit 1; }

@@ -11,9 +11,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${ONCUE_BIN:-$ROOT/.build/debug/oncue}"
 TMP="$(mktemp -d)"
 SHOTS="${SHOTS:-$TMP}"
-SERVER_PID=""
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
 cleanup() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; fi
+  server_stop || true
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -28,20 +29,11 @@ STORE="$TMP/store.sqlite"
 head -n 101 "$ROOT/datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv" > "$TMP/upload.csv"
 
 TOKEN="console-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 2>"$TMP/server.log" &
-SERVER_PID=$!
-PORT=""
-for _ in $(seq 1 300); do
-  PORT="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/server.log" | head -n1)"
-  [ -n "$PORT" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.log" >&2; echo "console-test.sh: server exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$PORT" ] || { echo "console-test.sh: no port announced" >&2; exit 1; }
-for _ in $(seq 1 300); do curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 \
+  server_start "$TMP/server.log" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0
 
 # Austin, Texas, with an Austin Public Library card (network tx0111).
-python3 "$ROOT/scripts/console_browser_test.py" --url "http://127.0.0.1:$PORT" --token "$TOKEN" \
+python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" \
   --lat 30.2672 --lon -97.7431 --zoom 13 --network tx0111 --csv "$TMP/upload.csv" \
   --map-shot "$SHOTS/console-map.png" --imports-shot "$SHOTS/console-imports.png"
 if grep -q ' error ' "$TMP/server.log"; then

@@ -28,9 +28,10 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
 fi
 
 TMP="$(mktemp -d)"
-SERVER_PID=""
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
 cleanup() {
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; fi
+  server_stop || true
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -38,20 +39,8 @@ trap cleanup EXIT
 TOKEN="schemathesis-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 "$BIN" db init "$TMP/store.sqlite" >/dev/null
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice \
-  "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0 2>"$TMP/server.log" &
-SERVER_PID=$!
-
-PORT=""
-for _ in $(seq 1 300); do
-  PORT="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$TMP/server.log" | head -n1)"
-  [ -n "$PORT" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/server.log" >&2; echo "schemathesis.sh: server exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$PORT" ] || { cat "$TMP/server.log" >&2; echo "schemathesis.sh: server did not announce its port" >&2; exit 1; }
-BASE="http://127.0.0.1:$PORT"
-for _ in $(seq 1 300); do curl -fsS "$BASE/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fsS "$BASE/readyz" >/dev/null
+  server_start "$TMP/server.log" "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0
+BASE="$SERVER_URL"
 
 # Seed: a network and a few locations, so that the 200 paths return real regions.
 AUTH="Authorization: Bearer $TOKEN"
@@ -77,10 +66,8 @@ if grep -q ' error ' "$TMP/server.log"; then
   status=1
 fi
 
-kill -TERM "$SERVER_PID"
 server_status=0
-wait "$SERVER_PID" || server_status=$?
-SERVER_PID=""
+server_stop || server_status=$?
 if [ "$server_status" -ne 0 ]; then
   echo "schemathesis.sh: the server exited with $server_status after SIGTERM" >&2
   status=1

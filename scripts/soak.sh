@@ -34,28 +34,20 @@ if [ ! -f "$STORE" ]; then
   "$BIN" import "$DATA/stores.csv" --db "$STORE" --network-column network_id --progress never >/dev/null
 fi
 
-SERVER_PID="" SAMPLER_PID="" IMPORTER_PID=""
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
+SAMPLER_PID="" IMPORTER_PID=""
 LOG="$SOAK_DIR/server.log"
 cleanup() {
   for pid in "$SAMPLER_PID" "$IMPORTER_PID"; do [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; done
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; fi
+  server_stop || true
 }
 trap cleanup EXIT
 
 TOKEN="soak-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-: >"$LOG"
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=100000000 ONCUE_RATE_LIMIT_BURST=100000000 \
-  "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level notice 2>"$LOG" &
-SERVER_PID=$!
-PORT=""
-for _ in $(seq 1 3000); do
-  PORT="$(sed -n 's/.*127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$LOG" | head -n1)"
-  [ -n "$PORT" ] && break
-  sleep 0.01
-done
-[ -n "$PORT" ] || { cat "$LOG" >&2; exit 1; }
-BASE="http://127.0.0.1:$PORT"
-for _ in $(seq 1 3000); do curl -fs --max-time 2 "$BASE/readyz" >/dev/null 2>&1 && break; sleep 0.01; done
+  server_start "$LOG" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level notice
+BASE="$SERVER_URL"
 
 rss_kib() { awk '/VmRSS/{print $2}' "/proc/$SERVER_PID/status"; }
 fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }

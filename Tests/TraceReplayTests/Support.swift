@@ -63,7 +63,7 @@ enum Hand {
     static func fix(_ t: Double, north: Double, east: Double = 0, accuracy: Double = 0) -> PhoneFix {
         let (lat, lon) = point(north: north, east: east)
         return PhoneFix(time: t, latitude: lat, longitude: lon, accuracy: accuracy, source: 0, trueLatitude: lat, trueLongitude: lon,
-                        traceAccuracy: 0, segment: 0, unit: Unit(latitude: lat, longitude: lon), trueUnit: Unit(latitude: lat, longitude: lon))
+                        traceAccuracy: 0, segment: 0, unit: UnitVector(latitude: lat, longitude: lon), trueUnit: UnitVector(latitude: lat, longitude: lon))
     }
 
     static func region(_ id: String, north: Double, east: Double = 0, radius: Double, network: String = "acme", merged: [String]? = nil) -> Region {

@@ -123,6 +123,7 @@ public struct JSONWriter: ~Copyable {
                 let pair = Int(magnitude % 100)
                 magnitude /= 100
                 n -= 2
+                assert(n >= 0, "more than 20 digits")
                 buffer[n] = pairs[2 * pair]
                 buffer[n + 1] = pairs[2 * pair + 1]
             }
@@ -172,6 +173,7 @@ public struct JSONWriter: ~Copyable {
         byte(UInt8(ascii: "."))
         // All nine fraction digits, two at a time, then the trailing zeros taken back (the fraction is not 0).
         reserve(9)
+        assert(count + 9 <= capacity, "fraction digits written past the buffer")
         let pairs = Self.digitPairText.utf8Start
         var rest = Int(fraction)
         for i in stride(from: 7, through: 1, by: -2) {
@@ -214,6 +216,7 @@ public struct JSONWriter: ~Copyable {
         let n = source.count
         guard n > 0 else { return }
         reserve(n)
+        assert(count + n <= capacity, "bytes appended past the buffer")
         // Most pieces are a few bytes: a plain loop beats a call to memcpy for those.
         if n <= 16 {
             for i in 0..<n { base[count + i] = source[i] }
@@ -226,6 +229,7 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func byte(_ value: UInt8) {
         reserve(1)
+        assert(count < capacity, "a byte written past the buffer")
         base[count] = value
         count += 1
     }

@@ -1,3 +1,4 @@
+import Geo
 /// Finds the smallest d − r (distance to entering the region) among a tree's locations that are not
 /// already monitored: the refresh distance D of one card network.
 struct NearestBoundary: KDTreeVisitor {

@@ -27,7 +27,7 @@ struct Prioritizer: ~Copyable {
     var usesCollectionBound = true
 
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
-        let q = UnitVector.from(latitude: p.center.latitude, longitude: p.center.longitude)
+        let q = UnitVector(latitude: p.center.latitude, longitude: p.center.longitude)
         let boosts = QueryBoosts.of(p, index: index, table: configuration.boosts)
         let assembler = RegionAssembler(index: index, policy: index.policy)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
@@ -116,7 +116,7 @@ struct Prioritizer: ~Copyable {
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.
     private func refreshDistance(cards: [UInt32], regions: RegionList, collection: TierOneCollection,
-                                 q: (x: Double, y: Double, z: Double), p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
+                                 q: UnitVector, p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
         let uncertainty = Self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return (ceiling, false) }

@@ -1,3 +1,4 @@
+import Geo
 /// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
 ///
 /// It points at its location's record in the tree rather than holding a copy: 24 bytes rather than 56, so that the
@@ -85,6 +86,7 @@ struct RankedCollector: KDTreeVisitor {
         // worst) and moves up past the ones it ranks before.
         var i = full ? limit - 1 : count
         if !full { count += 1 }
+        assert(i >= 0 && i < limit, "a candidate written outside the collector's storage")
         while i > 0 && Self.ranksBefore(c, storage[i - 1], in: index) {
             storage[i] = storage[i - 1]
             i -= 1

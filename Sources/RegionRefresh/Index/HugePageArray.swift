@@ -31,7 +31,10 @@ final class HugePageArray<Element>: @unchecked Sendable {
     var isEmpty: Bool { count == 0 }
 
     subscript(_ i: Int) -> Element {
-        @inline(__always) get { base[i] }
+        @inline(__always) get {
+            assert(i >= 0 && i < count, "an element read outside the array")
+            return base[i]
+        }
     }
 
     private static func allocate(bytes: Int) -> UnsafeMutableRawPointer {

@@ -182,6 +182,7 @@ final class KDTree: Sendable {
             }
             stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: 0)
             top = 1
+            let capacity = stack.count
             while top > 0 && found < cap {
                 top -= 1
                 let entry = stack[top]
@@ -196,6 +197,7 @@ final class KDTree: Sendable {
                     if whole[j] {
                         found += level + 1 == levels ? leafStart(child + 1) - leafStart(child) : subtreeCount(child, level: level + 1)
                     } else {
+                        assert(top < capacity, "the count's stack overflowed its \(capacity) entries")
                         stack[top] = Pending(index: Int32(child), level: Int32(level + 1), chordSquared: 0, maxRadius: 0)
                         top += 1
                     }
@@ -257,6 +259,7 @@ final class KDTree: Sendable {
             if top > 0 { prefetch(stack[top - 1], points) }
             if level == levels {
                 let k = Int(entry.index)
+                assert(leafStart(k + 1) <= self.points.count, "a leaf beyond the points")
                 for i in leafStart(k)..<leafStart(k + 1) {
                     let p = points[i]
                     let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
@@ -282,6 +285,7 @@ final class KDTree: Sendable {
                 taken &= taken &- 1
                 let child = Pending(index: Int32(node * 16 + j), level: Int32(level + 1), chordSquared: lanes[j], maxRadius: lanes[16 + j])
                 var i = top
+                assert(top < stackCapacity, "the search's stack overflowed its \(stackCapacity) entries")
                 while i > first && stack[i - 1].chordSquared < child.chordSquared {
                     stack[i] = stack[i - 1]
                     i -= 1
@@ -300,10 +304,10 @@ final class KDTree: Sendable {
     /// network. Each point looks within its own radius and marks what it finds as well as itself, so a pair is found
     /// from the side of the larger radius. The bound is widened by a billionth, so `flags` is never false where the
     /// selection's overlap test (`RegionAssembler`) could say true.
-    func markMergeable(into flags: UnsafeMutablePointer<Bool>) {
+    func markMergeable(into flags: UnsafeMutableBufferPointer<Bool>) {
         struct Peers: KDTreeVisitor {
             let member: UInt32
-            let flags: UnsafeMutablePointer<Bool>
+            let flags: UnsafeMutableBufferPointer<Bool>
             var boundSquared: Double
             var reachMeters: Double { .infinity }
             var found = false
@@ -326,7 +330,7 @@ final class KDTree: Sendable {
 
     /// Copies `flags` (by location number) into the points' `mayMerge`. Only while the tree is being built: afterwards
     /// it is shared and must not change.
-    func setMayMerge(from flags: UnsafePointer<Bool>) {
+    func setMayMerge(from flags: UnsafeBufferPointer<Bool>) {
         for i in 0..<points.count { points.base[i].mayMerge = flags[Int(points.base[i].member)] }
     }
 

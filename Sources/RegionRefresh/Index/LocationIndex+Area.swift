@@ -38,7 +38,7 @@ extension LocationIndex {
                 reach = max(reach, Sphere.distance(center, Coordinate(uncheckedLatitude: lat, longitude: lon)))
             }
         }
-        let q = UnitVector.from(latitude: center.latitude, longitude: center.longitude)
+        let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         // One more than asked: if it fills, the box holds more than `limit`.
         var collector = BoxCollector(box: box, crossesAntimeridian: crosses, limit: limit + 1,
                                      boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, Double.pi * Sphere.earthRadiusMeters)))

@@ -107,7 +107,7 @@ public final class LocationIndex: Sendable {
         let n = b.latitudes.count
         var x = [Double](repeating: 0, count: n), y = x, z = x
         for i in 0..<n {
-            let v = UnitVector.from(latitude: b.latitudes[i], longitude: b.longitudes[i])
+            let v = UnitVector(latitude: b.latitudes[i], longitude: b.longitudes[i])
             x[i] = v.x; y[i] = v.y; z[i] = v.z
         }
         // The unit vectors live on in the trees' leaf records only.
@@ -183,10 +183,10 @@ public final class LocationIndex: Sendable {
     static func markMergeable(global: KDTree, networks: [KDTree], count n: Int) {
         var flags = [Bool](repeating: false, count: n)
         flags.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer.baseAddress!
+            nonisolated(unsafe) let out = buffer
             DispatchQueue.concurrentPerform(iterations: networks.count) { k in networks[k].markMergeable(into: out) }
             DispatchQueue.concurrentPerform(iterations: networks.count + 1) { k in
-                (k < networks.count ? networks[k] : global).setMayMerge(from: out)
+                (k < networks.count ? networks[k] : global).setMayMerge(from: UnsafeBufferPointer(out))
             }
         }
     }

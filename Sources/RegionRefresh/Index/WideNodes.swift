@@ -59,6 +59,7 @@ struct WideNodes: @unchecked Sendable {
 
     mutating func set(node: Int, child: Int, box: Box) {
         guard !box.isEmpty else { return }
+        precondition(node >= 0 && node < storage.count && child >= 0 && child < 16, "a box written outside the nodes")
         let n = storage.base + node * Self.stride
         func put(_ field: Int, _ value: Float) {
             let line = n + field * MemoryLayout<Lanes>.stride
@@ -89,6 +90,7 @@ struct WideNodes: @unchecked Sendable {
     /// For each child of `node`, the squared chord from the query to its box: a lower bound for anything inside.
     @inline(__always)
     func nearest(node: Int, _ q: Query) -> Lanes {
+        assert(node >= 0 && node < storage.count, "a node read outside the nodes")
         let n = base + node * Self.stride
         let s = MemoryLayout<Lanes>.stride
         let zero = Lanes()

@@ -78,7 +78,7 @@ public final class PopulatedPlaces: Sendable {
         grid = CoverGrid(latitudes: latitudes, longitudes: longitudes, radiusDegrees: radiusDegrees)
     }
 
-    /// People per km² around a point given as a unit vector (see `UnitVector.from`).
+    /// People per km² around a point given as a unit vector (see `UnitVector`).
     public func density(x qx: Double, y qy: Double, z qz: Double, latitude: Double, longitude: Double) -> Double {
         var total = 0.0
         for i in grid.places(latitude: latitude, longitude: longitude) {

@@ -1,3 +1,4 @@
+import Geo
 import RegionRefresh
 
 /// Something that happens at a virtual time: an OS callback or the end of a refresh call.
@@ -10,7 +11,7 @@ enum PendingEvent {
     case state(regionKey: String, inside: Bool?)
     /// A card notification scheduled with the app's confirmation delay falls due (unless withdrawn since).
     case postCard(regionKey: String, token: Int)
-    case refreshSucceeded(RegionRefreshResponse, requestedAt: Double, at: Unit)
+    case refreshSucceeded(RegionRefreshResponse, requestedAt: Double, at: UnitVector)
     case refreshFailed(reason: String)
 }
 

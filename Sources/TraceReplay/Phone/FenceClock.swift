@@ -1,3 +1,4 @@
+import Geo
 /// When the OS looks at its fences. It does not evaluate them at every position a GPS log holds: it takes a position
 /// of its own every so often, more rarely while the phone is still, and sooner when a decision is pending.
 struct FenceClock {
@@ -9,7 +10,7 @@ struct FenceClock {
     static let speedWindowSeconds = 60.0
     private(set) var lastCheckedFix: PhoneFix?
     private var next = -Double.infinity
-    private var recent: [(time: Double, unit: Unit)] = []
+    private var recent: [(time: Double, unit: UnitVector)] = []
     private var oldest = 0
 
     init(os: OSModel) {

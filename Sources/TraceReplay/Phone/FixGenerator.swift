@@ -18,8 +18,8 @@ public struct PhoneFix: Sendable, Hashable {
     public var traceAccuracy: Double
     /// Index of the trace segment the fix belongs to.
     public var segment: Int32
-    var unit: Unit
-    var trueUnit: Unit
+    var unit: UnitVector
+    var trueUnit: UnitVector
 }
 
 /// Turns a trace into the OS's fix stream with the scenario's seeded noise and dropouts. The stream depends only on
@@ -78,8 +78,8 @@ public enum FixGenerator {
                 previousTime = fix.time
                 out.append(PhoneFix(time: fix.time, latitude: lat, longitude: lon, accuracy: accuracy, source: UInt8(sourceIndex),
                                     trueLatitude: fix.latitude, trueLongitude: fix.longitude, traceAccuracy: fix.accuracy ?? 0,
-                                    segment: Int32(s), unit: Unit(latitude: lat, longitude: lon),
-                                    trueUnit: Unit(latitude: fix.latitude, longitude: fix.longitude)))
+                                    segment: Int32(s), unit: UnitVector(latitude: lat, longitude: lon),
+                                    trueUnit: UnitVector(latitude: fix.latitude, longitude: fix.longitude)))
             }
         }
         return out

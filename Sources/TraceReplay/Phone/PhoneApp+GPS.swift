@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import RegionRefresh
 
@@ -5,7 +6,7 @@ import RegionRefresh
 struct GPSSession {
     var region: Region
     var started: Double
-    var stores: [Unit]
+    var stores: [UnitVector]
     /// Since when the app's fixes have been within the footprint (nil: not now).
     var atStoreSince: Double?
 }
@@ -16,7 +17,7 @@ struct GPSSession {
 extension PhoneApp {
     func startSession(_ w: Watched, key: String, at time: Double) {
         guard sessions[key] == nil, wallet.card(for: w.region.networkId) != nil else { return }
-        let centre = Unit(latitude: w.region.lat, longitude: w.region.lon)
+        let centre = UnitVector(latitude: w.region.lat, longitude: w.region.lon)
         let stores = Recorder.locationIds(of: w.region).compactMap { storePositions[$0] }
         if sessions.isEmpty { gpsOnSince = time }
         sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores)
@@ -55,7 +56,7 @@ extension PhoneApp {
             }
             s.atStoreSince = nil
             sessions[key] = s
-            let centre = Unit(latitude: s.region.lat, longitude: s.region.lon)
+            let centre = UnitVector(latitude: s.region.lat, longitude: s.region.lon)
             if fix.trueUnit.meters(to: centre) > s.region.radiusMeters + accuracy {
                 endSession(key, at: fix.time, reason: "left the region")
             } else if fix.time - s.started >= scenario.app.gpsMaxSeconds {

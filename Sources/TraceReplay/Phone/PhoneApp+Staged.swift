@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import RegionRefresh
 
@@ -11,7 +12,7 @@ extension PhoneApp {
         let here = fix.trueUnit
         // The trace's own accuracy where it has one; a phone GPS fix is typically good to about 10 m otherwise.
         let accuracy = fix.traceAccuracy > 0 ? fix.traceAccuracy : 10
-        let centre = Unit(latitude: wide.region.lat, longitude: wide.region.lon)
+        let centre = UnitVector(latitude: wide.region.lat, longitude: wide.region.lon)
         let footprint = scenario.groundTruth.storeRadiusMeters
         let distance = here.meters(to: centre)
         recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: wide.region.id, network: wide.region.networkId,

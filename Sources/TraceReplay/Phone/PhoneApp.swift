@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -19,7 +20,7 @@ final class PhoneApp {
     private let walletNetworks: [String]
     private let traceStart: Double
 
-    private var lastRefresh: (time: Double, unit: Unit)?
+    private var lastRefresh: (time: Double, unit: UnitVector)?
     private var threshold: Double
     private var inFlight = false
     private var retryAt: Double?
@@ -45,10 +46,10 @@ final class PhoneApp {
     var sessions: [String: GPSSession] = [:]
     var gpsOnSince: Double?
     /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
-    let storePositions: [String: Unit]
+    let storePositions: [String: UnitVector]
 
     init(strategy: Strategy, scenario: Scenario, wallet: Wallet, manager: VirtualLocationManager, refresher: (any RegionRefreshing)?,
-         recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: Unit] = [:]) {
+         recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: UnitVector] = [:]) {
         self.storePositions = storePositions
         self.strategy = strategy
         self.scenario = scenario

@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -24,7 +25,7 @@ final class Recorder {
     private(set) var regionStops = 0
     private var openSince: [String: Double] = [:]
     /// The recorded position at the current virtual time (for event distances).
-    var truePosition = Unit(latitude: 0, longitude: 0)
+    var truePosition = UnitVector(latitude: 0, longitude: 0)
 
     init(keepEvents: Bool) { self.keepEvents = keepEvents }
 
@@ -37,7 +38,7 @@ final class Recorder {
     }
 
     func trueDistance(to r: Region) -> Double {
-        (truePosition.meters(to: Unit(latitude: r.lat, longitude: r.lon)) * 10).rounded() / 10
+        (truePosition.meters(to: UnitVector(latitude: r.lat, longitude: r.lon)) * 10).rounded() / 10
     }
 
     /// The store locations a region stands for: its id without a split-venue `#n` suffix, plus merged ids.

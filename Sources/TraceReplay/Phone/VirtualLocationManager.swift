@@ -1,3 +1,4 @@
+import Geo
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -21,7 +22,7 @@ final class VirtualLocationManager {
         var key: String
         var region: Region
         var trigger: Trigger
-        var unit: Unit
+        var unit: UnitVector
         var cosRadius: Double
         var cosInner: Double
         var cosOuter: Double
@@ -38,8 +39,8 @@ final class VirtualLocationManager {
     /// The latest fix (what a state request or the app's wake sees).
     private(set) var lastFix: PhoneFix?
     private var clock: FenceClock
-    private var lastSLC: (time: Double, unit: Unit)?
-    private var visitAnchor: (time: Double, unit: Unit, fired: Bool)?
+    private var lastSLC: (time: Double, unit: UnitVector)?
+    private var visitAnchor: (time: Double, unit: UnitVector, fired: Bool)?
     private var lastPeriodic: Double?
     private let cosSLC: Double
     private let cosVisit: Double
@@ -50,8 +51,8 @@ final class VirtualLocationManager {
         self.os = os
         rng = SeededRandom(seed: seed)
         clock = FenceClock(os: os)
-        cosSLC = Unit.cosOf(meters: os.slcMinMeters)
-        cosVisit = Unit.cosOf(meters: os.visitRadiusMeters)
+        cosSLC = UnitVector.cosOf(meters: os.slcMinMeters)
+        cosVisit = UnitVector.cosOf(meters: os.visitRadiusMeters)
         mode = os.detection == "overlap" ? .overlap : os.detection == "exact" ? .exact : .cushion
     }
 
@@ -69,8 +70,8 @@ final class VirtualLocationManager {
     func startMonitoring(_ region: Region, key: String, trigger: Trigger = .entry, now: Double, queue: inout EventQueue) -> Bool {
         guard regions.count < os.maxRegions else { return false }
         let r = region.radiusMeters, c = cushion(r)
-        var m = Monitored(key: key, region: region, trigger: trigger, unit: Unit(latitude: region.lat, longitude: region.lon),
-                          cosRadius: Unit.cosOf(meters: r), cosInner: Unit.cosOf(meters: r - c), cosOuter: Unit.cosOf(meters: r + c))
+        var m = Monitored(key: key, region: region, trigger: trigger, unit: UnitVector(latitude: region.lat, longitude: region.lon),
+                          cosRadius: UnitVector.cosOf(meters: r), cosInner: UnitVector.cosOf(meters: r - c), cosOuter: UnitVector.cosOf(meters: r + c))
         // iOS knows the state at its last position and reports only later crossings; Android's initial trigger
         // looks at the next check.
         if !os.initialTriggerEntry, let seen = clock.lastCheckedFix { m.inside = initiallyInside(m, seen) }
@@ -113,7 +114,7 @@ final class VirtualLocationManager {
     private func overlapShare(_ m: Monitored, _ fix: PhoneFix) -> Double {
         let r = m.region.radiusMeters
         // Beyond radius + accuracy the circles do not meet: no trigonometry needed.
-        guard fix.unit.dot(m.unit) >= Unit.cosOf(meters: r + fix.accuracy) else { return 0 }
+        guard fix.unit.dot(m.unit) >= UnitVector.cosOf(meters: r + fix.accuracy) else { return 0 }
         return smallerCircleOverlapFraction(distance: fix.unit.meters(to: m.unit), accuracy: fix.accuracy, fenceRadius: r)
     }
 

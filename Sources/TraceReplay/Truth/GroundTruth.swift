@@ -26,7 +26,7 @@ public enum GroundTruth {
         var visits: [Visit] = []
         var passes: [PassThrough] = []
         for segment in trace.segments {
-            let units = segment.map { Unit(latitude: $0.latitude, longitude: $0.longitude) }
+            let units = segment.map { UnitVector(latitude: $0.latitude, longitude: $0.longitude) }
             for store in stores {
                 let r = store.radiusMeters
                 var runStart: Int?
@@ -44,14 +44,14 @@ public enum GroundTruth {
                 }
                 for i in segment.indices {
                     let acc = segment[i].accuracy ?? model.nominalAccuracyMeters
-                    let inside = units[i].dot(store.unit) >= Unit.cosOf(meters: r + acc)
+                    let inside = units[i].dot(store.unit) >= UnitVector.cosOf(meters: r + acc)
                     if inside {
                         if runStart == nil { runStart = i }
                         runEnd = i
                     } else {
                         close()
                         // A chord between two outside fixes can still cut the circle (fast movement, sparse fixes).
-                        if i > 0, units[i - 1].dot(store.unit) < Unit.cosOf(meters: r + acc),
+                        if i > 0, units[i - 1].dot(store.unit) < UnitVector.cosOf(meters: r + acc),
                            chordDistance(units[i - 1], units[i], store.unit) <= r {
                             passes.append(PassThrough(locationId: store.location.id, networkId: store.location.networkId,
                                                       time: (segment[i - 1].time + segment[i].time) / 2))
@@ -67,13 +67,13 @@ public enum GroundTruth {
     }
 
     /// Closest approach (metres) of the great-circle chord a→b to c, in a local tangent plane (chords are short).
-    static func chordDistance(_ a: Unit, _ b: Unit, _ c: Unit) -> Double {
+    static func chordDistance(_ a: UnitVector, _ b: UnitVector, _ c: UnitVector) -> Double {
         let ab = (b.x - a.x, b.y - a.y, b.z - a.z), ac = (c.x - a.x, c.y - a.y, c.z - a.z)
         let len2 = ab.0 * ab.0 + ab.1 * ab.1 + ab.2 * ab.2
         guard len2 > 0 else { return a.meters(to: c) }
         let t = max(0, min(1, (ac.0 * ab.0 + ac.1 * ab.1 + ac.2 * ab.2) / len2))
         let p = (a.x + ab.0 * t, a.y + ab.1 * t, a.z + ab.2 * t)
         let d = ((p.0 - c.x) * (p.0 - c.x) + (p.1 - c.y) * (p.1 - c.y) + (p.2 - c.z) * (p.2 - c.z)).squareRoot()
-        return d * 6_371_008.8
+        return d * Sphere.earthRadiusMeters
     }
 }

@@ -7,7 +7,7 @@ public struct CandidateStore: Sendable, Hashable {
     public var location: Location
     /// The store's footprint radius for ground truth (its own radius, venue radius, or the scenario default).
     public var radiusMeters: Double
-    var unit: Unit
+    var unit: UnitVector
 }
 
 /// The locations of the wallet's networks, for ground truth and the oracle (the engine answers the phone).
@@ -16,13 +16,13 @@ public struct StoreCatalog: Sendable {
     /// The footprint of locations without a radius of their own.
     public let storeRadiusMeters: Double
     /// Each location's position, by id.
-    let positions: [String: Unit]
+    let positions: [String: UnitVector]
 
     public init(locations: [Location], storeRadiusMeters: Double) {
         self.storeRadiusMeters = storeRadiusMeters
         stores = locations.map {
             CandidateStore(location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
-                           unit: Unit(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
+                           unit: UnitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
         }.sorted { $0.location.id < $1.location.id }
         positions = Dictionary(stores.map { ($0.location.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
     }
@@ -50,14 +50,14 @@ public struct StoreCatalog: Sendable {
         }
         guard !boxed.isEmpty else { return [] }
         // Thin the trace to one fix per ~margin/2 of travel: enough for a "within margin" test with margin/2 slack.
-        var probe: [Unit] = []
-        let step = Unit.cosOf(meters: margin / 2)
+        var probe: [UnitVector] = []
+        let step = UnitVector.cosOf(meters: margin / 2)
         for f in fixes {
-            let u = Unit(latitude: f.latitude, longitude: f.longitude)
+            let u = UnitVector(latitude: f.latitude, longitude: f.longitude)
             if let last = probe.last, last.dot(u) >= step { continue }
             probe.append(u)
         }
-        let reach = Unit.cosOf(meters: margin * 1.5)
+        let reach = UnitVector.cosOf(meters: margin * 1.5)
         return boxed.filter { s in probe.contains { $0.dot(s.unit) >= reach } }
     }
 }

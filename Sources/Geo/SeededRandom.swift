@@ -1,4 +1,5 @@
-/// SplitMix64: a small, fast, seedable generator, so synthetic data and property tests are reproducible.
+/// SplitMix64: a small, fast, seedable generator, so synthetic data, the simulated phones and property tests are
+/// reproducible.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +53,7 @@ let package = Package(
                 "Geo", "CSQLite",
                 // The PostGIS store (scale-out): PostgresNIO, and NIOSSL for sslmode=require|verify-full.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -71,6 +73,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -88,32 +92,38 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // One locator of the shared datasets for every test target (and the trait that skips a test without them).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "LocationStoreTests", dependencies: ["Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
-        .testTarget(name: "RegionRefreshTests", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "Geo", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "TraceReplayTests", dependencies: ["Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
+        .testTarget(name: "TraceReplayTests", dependencies: ["TestSupport", "Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "OnCueCLITests", dependencies: ["LocationStore", "Geo"], swiftSettings: strict),
+        .testTarget(name: "OnCueCLITests", dependencies: ["TestSupport", "LocationStore", "Geo", "CSQLite"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

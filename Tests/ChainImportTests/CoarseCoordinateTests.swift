@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import LocationStore
 import Testing
+import TestSupport
 
 @Suite("Coarse coordinates")
 struct CoarseCoordinateTests {
@@ -35,7 +36,7 @@ struct CoarseCoordinateTests {
 
     /// The shared Chipotle directory (8 decimals) rounded to two, as a well-known coffee chain publishes its stores.
     static func roundedChipotle(decimals: Int) throws -> (text: String, rows: Int) {
-        let path = try Datasets.file("chain-chipotle-us/chipotle_stores.csv")
+        let path = try SharedDatasets.path("chain-chipotle-us/chipotle_stores.csv")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
         var out = "state,location,address,latitude,longitude\n"
         for line in lines.dropFirst() {
@@ -49,7 +50,8 @@ struct CoarseCoordinateTests {
         return (out, lines.count - 1)
     }
 
-    @Test("a directory rounded to two decimals: every row warned, a file diagnosis, and 'same rounded coordinates' instead of '0 m'")
+    @Test("a directory rounded to two decimals: every row warned, a file diagnosis, and 'same rounded coordinates' instead of '0 m'",
+          .needsSharedDatasets)
     func roundedDirectory() async throws {
         let (text, rows) = try Self.roundedChipotle(decimals: 2)
         let t = try TempStore()
@@ -72,15 +74,16 @@ struct CoarseCoordinateTests {
         #expect(log.coordinatePrecision == diagnosis, "the diagnosis is kept in the import log")
     }
 
-    @Test("the same directory with its real precision: no coarse warning and no diagnosis")
+    @Test("the same directory with its real precision: no coarse warning and no diagnosis", .needsSharedDatasets)
     func preciseDirectory() async throws {
         let t = try TempStore()
-        let report = try await t.importFiles([try Datasets.file("chain-chipotle-us/chipotle_stores.csv")], ImportOptions(network: "chipotle"))
+        let report = try await t.importFiles([try SharedDatasets.path("chain-chipotle-us/chipotle_stores.csv")], ImportOptions(network: "chipotle"))
         #expect(report.files[0].warningsByReason["coarse_coordinates"] == nil)
         #expect(report.files[0].coordinatePrecision == nil)
     }
 
-    @Test("a file on a three-decimal grid: its rows are coarse; a few three-decimal rows in a precise file are not")
+    @Test("a file on a three-decimal grid: its rows are coarse; a few three-decimal rows in a precise file are not",
+          .needsSharedDatasets)
     func threeDecimalGrid() async throws {
         let (gridded, _) = try Self.roundedChipotle(decimals: 3)
         let t = try TempStore()

@@ -3,14 +3,15 @@ import Foundation
 import Geo
 import LocationStore
 import Testing
+import TestSupport
 
 /// Every chain file of ../shared/datasets imported as it is, with each documented defect asserted
 /// by exact count. The expected figures were derived independently (Python's csv module over the
 /// raw files, haversine for the 10 m pairs) and agree with the SOURCE.md notes where those give one.
-@Suite("Shared chain datasets", .serialized)
+@Suite("Shared chain datasets", .serialized, .needsSharedDatasets)
 struct DatasetTests {
     @Test func fastFoodSignFlipsWrongContinentsZipsAndNearDuplicates() async throws {
-        let path = try Datasets.file("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
+        let path = try SharedDatasets.path("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
         let t = try TempStore()
         let r = try await t.importFiles([path], ImportOptions(networkColumn: "name", category: "fast-food"))
         let f = r.files[0]
@@ -42,7 +43,7 @@ struct DatasetTests {
     }
 
     @Test func fastFoodAliasMergesSonicAndReimportIsUnchanged() async throws {
-        let path = try Datasets.file("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
+        let path = try SharedDatasets.path("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
         let t = try TempStore()
         try t.store.upsertNetwork(Network(id: "sonic", name: "Sonic Drive-In", category: "fast-food"))
         for spelling in ["SONIC Drive In", "Sonic"] { try t.store.addAlias(spelling, networkId: "sonic") }
@@ -57,7 +58,7 @@ struct DatasetTests {
     }
 
     @Test func targetIsLatin1AndCafeDecodes() async throws {
-        let path = try Datasets.file("chain-target-us/target.csv")
+        let path = try SharedDatasets.path("chain-target-us/target.csv")
         let t = try TempStore()
         let r = try await t.importFiles([path], ImportOptions(network: "target"))
         let f = r.files[0]
@@ -82,7 +83,7 @@ struct DatasetTests {
     }
 
     @Test func chipotleCRLFWithoutFinalNewline() async throws {
-        let path = try Datasets.file("chain-chipotle-us/chipotle_stores.csv")
+        let path = try SharedDatasets.path("chain-chipotle-us/chipotle_stores.csv")
         let raw = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(raw.last != 0x0A)   // the defect under test is really there
         let t = try TempStore()
@@ -100,7 +101,7 @@ struct DatasetTests {
     }
 
     @Test func costcoLeadingSpacesDuplicateRowAndBackslash() async throws {
-        let path = try Datasets.file("chain-costco-us/costcos-geocoded.csv")
+        let path = try SharedDatasets.path("chain-costco-us/costcos-geocoded.csv")
         let t = try TempStore()
         let r = try await t.importFiles([path], ImportOptions(network: "costco"))
         let f = r.files[0]
@@ -116,7 +117,7 @@ struct DatasetTests {
     }
 
     @Test func imlsWindows1252SystemsAsNetworks() async throws {
-        let path = try Datasets.file("chain-us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv")
+        let path = try SharedDatasets.path("chain-us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv")
         let t = try TempStore()
         var options = ImportOptions(networkColumn: "FSCSKEY", networkNameColumn: "LIBNAME", category: "library")
         options.networkNameWhere = ("C_OUT_TY", "CE")

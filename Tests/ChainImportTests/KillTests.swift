@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import LocationStore
 import Testing
+import TestSupport
 
 /// Atomicity against the real thing: an `oncue import` process killed with SIGKILL in the middle
 /// of a large import must leave the store exactly as it was before the import started.
@@ -15,7 +16,7 @@ struct KillTests {
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("oncue"))
         }
-        candidates.append(Datasets.repositoryRoot.appendingPathComponent(".build/debug/oncue"))
+        candidates.append(SharedDatasets.repository.appendingPathComponent(".build/debug/oncue"))
         return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import LocationStore
 import Testing
+import TestSupport
 
 /// Services the tests need beyond the package: `scripts/test.sh` starts them and names them in the environment.
 enum Services {
@@ -26,7 +27,7 @@ enum Services {
        .enabled(if: Services.environment["ONCUE_NOMINATIM_URL"] != nil || Services.required))
 struct NominatimIntegrationTests {
     static func oracle() throws -> [String: Coordinate] {
-        let path = Datasets.repositoryRoot.appendingPathComponent("datasets/helsinki-osm-addresses/shops-osm-nodes.csv").path
+        let path = SharedDatasets.repository.appendingPathComponent("datasets/helsinki-osm-addresses/shops-osm-nodes.csv").path
         var out: [String: Coordinate] = [:]
         for line in try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst() {
             let f = line.split(separator: ",")
@@ -36,7 +37,7 @@ struct NominatimIntegrationTests {
     }
 
     static var addresses: String {
-        Datasets.repositoryRoot.appendingPathComponent("datasets/helsinki-osm-addresses/shops-without-coordinates.csv").path
+        SharedDatasets.repository.appendingPathComponent("datasets/helsinki-osm-addresses/shops-without-coordinates.csv").path
     }
 
     /// Distances from each imported shop to the OSM node it came from.

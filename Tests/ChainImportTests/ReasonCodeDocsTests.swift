@@ -1,12 +1,13 @@
 import ChainImport
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's table of reason codes is where admins look them up: it must name every code the import can log, and
 /// no code it no longer does.
 @Suite struct ReasonCodeDocsTests {
     @Test func theReadmeTableListsEveryReasonCode() throws {
-        let readme = try String(contentsOf: Datasets.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: SharedDatasets.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex { $0.hasPrefix("Reason codes, in the summary") })
         let table = lines[(start + 1)...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.filter { $0.hasPrefix("| `") }

@@ -3,31 +3,6 @@ import Foundation
 import LocationStore
 import Testing
 
-/// Where the shared, unmodified third-party datasets live: `../shared/datasets` beside the
-/// repository, or `$ONCUE_SHARED_DATASETS`. A missing folder fails the dataset tests loudly.
-enum Datasets {
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var sharedRoot: String {
-        if let env = ProcessInfo.processInfo.environment["ONCUE_SHARED_DATASETS"], !env.isEmpty { return env }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets").path
-    }
-
-    static func file(_ relative: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let path = (sharedRoot as NSString).appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: path) else {
-            Issue.record("""
-                shared dataset missing: \(path). The chain files are not redistributable and live in ../shared/datasets \
-                beside the clone; put them there or set ONCUE_SHARED_DATASETS.
-                """, sourceLocation: sourceLocation)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return path
-    }
-}
-
 /// A fresh store in a temporary directory, removed when the test ends.
 final class TempStore {
     let directory: URL

@@ -1,13 +1,14 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 @testable import RegionRefresh
 
 /// The no-miss guarantee on real chain data: after any move shorter than `refresh_after_meters`,
 /// no unmonitored card-network location contains the phone.
 @Suite struct GuaranteeTests {
-    @Test func movesShorterThanTheRefreshDistanceEnterNoUnmonitoredRegion() throws {
+    @Test(.needsSharedDatasets) func movesShorterThanTheRefreshDistanceEnterNoUnmonitoredRegion() throws {
         let fixture = try realFixture.get()
         let index = fixture.index
         let engine = RegionRefreshEngine(index: index)

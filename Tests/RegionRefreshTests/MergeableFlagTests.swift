@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 @testable import RegionRefresh
 
@@ -43,7 +44,7 @@ import Testing
         return (global.values.filter { $0 }.count, overlapping)
     }
 
-    @Test func realChains() throws {
+    @Test(.needsSharedDatasets) func realChains() throws {
         let fixture = try realFixture.get()
         let (flagged, overlapping) = check(fixture.index)
         // The real data has near-duplicates (the reason merging exists): the check must have some to look at.

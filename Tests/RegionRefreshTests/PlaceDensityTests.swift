@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 @testable import RegionRefresh
 
@@ -84,7 +85,8 @@ struct PlaceDensityTests {
         return out
     }
 
-    @Test("named places: city centres ≤ 100 m, suburbs 100–300 m, the countryside ≥ 300 m, with the shared chains or one chain")
+    @Test("named places: city centres ≤ 100 m, suburbs 100–300 m, the countryside ≥ 300 m, with the shared chains or one chain",
+          .needsSharedDatasets)
     func namedPlaces() throws {
         let (chains, networks) = try realChainLocations()
         let probe = Network(id: "probe", name: "Probe")

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 @testable import RegionRefresh
 
@@ -8,7 +9,10 @@ import Testing
 /// be) against a search of the card networks' trees for every request, on the same random requests (visit and
 /// time-of-day boosts, several card networks, accuracies, small and large radii).
 @Suite struct RefreshDistanceShortcutTests {
-    @Test(arguments: ["synthetic", "real"])
+    @Test func syntheticLocations() throws { try shortcutGivesWhatTheSearchGives("synthetic") }
+
+    @Test(.needsSharedDatasets) func realChains() throws { try shortcutGivesWhatTheSearchGives("real") }
+
     func shortcutGivesWhatTheSearchGives(_ name: String) throws {
         let fixture = name == "synthetic" ? syntheticFixture : try realFixture.get()
         let configuration = EngineConfiguration()

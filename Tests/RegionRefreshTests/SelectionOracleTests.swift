@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 @testable import RegionRefresh
 
@@ -92,7 +93,7 @@ func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
         checkAgainstOracle(syntheticFixture, seed: 1_000 + UInt64(part), queries: 250)
     }
 
-    @Test(arguments: 0..<4)
+    @Test(.needsSharedDatasets, arguments: 0..<4)
     func realChains(part: Int) throws {
         let fixture = try realFixture.get()
         #expect(fixture.locations.count > 14_000)

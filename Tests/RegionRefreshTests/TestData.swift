@@ -1,18 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
-
-/// The shared datasets folder: `ONCUE_SHARED_DATASETS`, else `../shared/datasets` beside the repository.
-func sharedDatasets() throws -> URL {
-    if let env = ProcessInfo.processInfo.environment["ONCUE_SHARED_DATASETS"] { return URL(fileURLWithPath: env) }
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let url = repo.deletingLastPathComponent().appendingPathComponent("shared/datasets")
-    guard FileManager.default.fileExists(atPath: url.path) else {
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey:
-            "shared datasets not found at \(url.path); set ONCUE_SHARED_DATASETS"])
-    }
-    return url
-}
+import TestSupport
 
 /// Minimal RFC 4180 field splitter for reading the test material (quoted fields with commas and doubled quotes).
 func csvRows(_ text: String) -> [[String]] {
@@ -45,7 +34,7 @@ func csvRows(_ text: String) -> [[String]] {
 /// Real chain locations from the shared datasets: fast-food brands (a network per brand slug), Chipotle, Costco, Target.
 /// Rows whose coordinates are invalid are skipped; sign-flipped ones are kept as they are (they are real data).
 func realChainLocations() throws -> (locations: [Location], networks: [Network]) {
-    let root = try sharedDatasets()
+    let root = try SharedDatasets.url("")
     var locations: [Location] = []
     var networks: [String: Network] = [:]
     func add(_ network: String, _ category: String, _ ext: String, _ name: String, _ lat: String, _ lon: String) {

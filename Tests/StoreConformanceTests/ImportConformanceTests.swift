@@ -2,20 +2,12 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 
 /// Imports keep the same promises on both stores: the same report, the same rows, atomic and idempotent.
 @Suite("Import conformance (SQLite and PostGIS)")
 struct ImportConformanceTests {
-    static var shared: String {
-        if let env = ProcessInfo.processInfo.environment["ONCUE_SHARED_DATASETS"], !env.isEmpty { return env }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/datasets").path
-    }
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     /// What must be equal between stores: everything a report says but timings.
     struct Comparable: Equatable {
         var files: [String]
@@ -46,10 +38,10 @@ struct ImportConformanceTests {
     }
 
     @Test("the shared chains give the same reports, logs and rows on both stores",
-          .enabled(if: TestStore.kinds.contains(.postgis)))
+          .enabled(if: TestStore.kinds.contains(.postgis)), .needsSharedDatasets)
     func sameResultOnBothStores() async throws {
-        let fast = Self.shared + "/chain-fastfood-us-datafiniti/FastFoodRestaurants.csv"
-        let libraries = Self.repository.appendingPathComponent("datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv").path
+        let fast = try SharedDatasets.path("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
+        let libraries = SharedDatasets.bundled("us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv")
         var libraryOptions = ImportOptions(networkColumn: "FSCSKEY", networkNameColumn: "LIBNAME", category: "library")
         libraryOptions.networkNameWhere = ("C_OUT_TY", "CE")
         var results: [StoreKind: (reports: [Comparable], rows: [Location], networks: [NetworkSummary], log: [ImportIssue])] = [:]

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import TraceReplay
+import TestSupport
 
 /// Every file of `../shared/datasets/trace-*` read with the counts from its SOURCE.md (points, no-time points,
 /// time going backwards, >250 km/h spikes, gaps over 5 min). The cleaning counts (duplicates, drops, splits,
 /// segments, fixes kept) come from the independent oracle `simulations/tools/trace_oracle.py`.
-@Suite struct DatasetReaderTests {
+@Suite(.needsSharedDatasets) struct DatasetReaderTests {
     struct Expected: Sendable, CustomStringConvertible {
         var path: String
         var points: Int, noTime: Int, backwards: Int, spikes: Int, gaps5: Int

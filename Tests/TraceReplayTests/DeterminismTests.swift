@@ -3,9 +3,10 @@ import Geo
 import LocationStore
 import Testing
 @testable import TraceReplay
+import TestSupport
 
 /// Same seed → byte-identical outputs, whatever the parallelism; another seed → different noise.
-@Suite struct DeterminismTests {
+@Suite(.needsSharedDatasets) struct DeterminismTests {
     func outputs(seed: UInt64, parallelism: Int) async throws -> [String: Data] {
         var sc = try Scenario.profile("ios")
         sc.seed = seed

@@ -1,6 +1,7 @@
 # Shortcuts; the scripts install missing system packages themselves.
 #   make demo | make test | make schemathesis
 #   make release                       # static-stdlib release binary: .build/release/oncue
+#   make bench                         # the release binary and the benchmarks (Benchmarks/.build/release/oncue-bench)
 #   make install PREFIX=/usr/local     # the binary, shell completions and the man page (DESTDIR for packaging)
 #   make manual                        # regenerate docs/oncue.1 after changing a command's help
 .PHONY: demo test bench schemathesis release install manual uninstall
@@ -21,6 +22,10 @@ schemathesis:
 release:
 	bash scripts/system-deps.sh
 	swift build -c release --static-swift-stdlib --product oncue
+
+# The benchmarks are a package of their own (Benchmarks/); BENCHMARKS.md gives the command of each figure.
+bench: release
+	swift build -c release --package-path Benchmarks
 
 # swift-argument-parser's generate-manual plugin writes oncue.1 from the commands' own help. It builds the package
 # again with its own flags, so its output is kept in docs/ rather than made by every install.

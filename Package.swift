@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "ChainImport", targets: ["ChainImport"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
         .library(name: "RefreshServer", targets: ["RefreshServer"]),
+        .library(name: "CommandLineOutput", targets: ["CommandLineOutput"]),
+        // Seeded data for the tests and the benchmark package (Benchmarks/), not part of the product.
+        .library(name: "SyntheticData", targets: ["SyntheticData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -83,10 +86,12 @@ let package = Package(
             exclude: ["openapi.yaml", "Console"],
             swiftSettings: strict
         ),
+        // Text tables, JSON and counts as the command-line tools print them.
+        .target(name: "CommandLineOutput", dependencies: ["ChainImport"], swiftSettings: strict),
         .executableTarget(
             name: "oncue",
             dependencies: [
-                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer",
+                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer", "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -94,14 +99,17 @@ let package = Package(
         ),
         // One locator of the shared datasets for every test target (and the trait that skips a test without them).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // Seeded locations, chain CSVs and drives of any size: the same bytes on every machine.
+        .target(name: "SyntheticData", dependencies: ["Geo", "LocationStore", "ChainImport", "TraceReplay"], path: "Tests/SyntheticData",
+                swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
-        .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["TestSupport", "SyntheticData", 
                 "Geo", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -123,7 +131,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "OnCueCLITests", dependencies: ["TestSupport", "LocationStore", "Geo", "CSQLite"], swiftSettings: strict),
+        // Golden/: the full --help of every command (HelpGoldenTests; scripts/update-help-golden.sh writes them).
+        .testTarget(name: "OnCueCLITests", dependencies: ["TestSupport", "LocationStore", "Geo", "CSQLite"], exclude: ["Golden"],
+                    swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

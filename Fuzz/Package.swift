@@ -27,7 +27,7 @@ let package = Package(
     dependencies: [.package(name: "oncue", path: "..")],
     targets: [
         .target(name: "CFuzzerDriver"),
-        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", .product(name: "LocationStore", package: "oncue")]),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", .product(name: "Geo", package: "oncue")]),
         .target(name: "TraceFuzzChecks", dependencies: ["FuzzSupport", traceReplay]),
     ] + fuzzers.map { fuzzer in
         .executableTarget(

@@ -2,6 +2,6 @@
 # Creates the store on the first start of `serve`, then runs oncue with the container's arguments.
 set -eu
 if [ "${1:-}" = "serve" ] && [ ! -e "$ONCUE_DB" ]; then
-  oncue db init "$ONCUE_DB"
+  oncue db init --db "$ONCUE_DB"
 fi
 exec oncue "$@"

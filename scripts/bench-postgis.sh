@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The PostGIS store's figures, each beside its baseline in the same run, on the anchor kit's 1M stores and 10,000
 # queries (shared/bench/anchors/gen_data.py):
-#   1. import: `oncue import` into PostGIS against ogr2ogr -f PostgreSQL (oncue bench import --db);
+#   1. import: `oncue import` into PostGIS against ogr2ogr -f PostgreSQL (oncue-bench import --db);
 #   2. cold start: `oncue serve --db postgres://…` from exec to the first 200 on /readyz (index built from PostGIS),
 #      beside the same from the SQLite file of the same stores;
-#   3. the in-memory selection (`oncue bench nearest`) against PostGIS's own KNN SQL on the same stores and queries
+#   3. the in-memory selection (`oncue-bench nearest`) against PostGIS's own KNN SQL on the same stores and queries
 #      (ST_DWithin + ORDER BY <-> LIMIT 20, as the anchor kit runs it) with pgbench, one client: per core;
 #   4. one replica against two on one database under wrk (POST /v1/region-refresh, the anchor kit's queries).
 # Needs root for scripts/postgres.sh (PostgreSQL 15 + PostGIS on 127.0.0.1) and wrk, gdal-bin (installed if missing).
@@ -23,6 +23,8 @@ mkdir -p "$WORK"
 . "$ROOT/scripts/lib/server.sh"
 bash "$ROOT/scripts/system-deps.sh" wrk gdal-bin bc >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
+BENCH="${ONCUE_BENCH_BIN:-$ROOT/Benchmarks/.build/release/oncue-bench}"
+[ -x "$BENCH" ] || (cd "$ROOT" && swift build -c release --package-path Benchmarks)
 SERVER="$(bash "$ROOT/scripts/postgres.sh" start)"
 PGBIN=/usr/lib/postgresql/15/bin
 # shellcheck source=anchor-data.sh
@@ -32,18 +34,18 @@ ANCHORS="${SERVER%/*}/oncue_anchors"
 if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM locations" 2>/dev/null | grep -q '^1000000$'; then
   echo "== loading the anchor kit's 1M stores into $ANCHORS" >&2
   "$PGBIN/psql" "$SERVER" -qc "DROP DATABASE IF EXISTS oncue_anchors WITH (FORCE)" -c "CREATE DATABASE oncue_anchors"
-  "$BIN" db init "$ANCHORS" >/dev/null
+  "$BIN" db init --db "$ANCHORS" >/dev/null
   "$BIN" import "$DATA/stores.csv" --db "$ANCHORS" --network-column network_id --progress never | tail -1 >&2
 fi
 SQLITE="$WORK/anchors-1m-cli.sqlite"
 if [ ! -f "$SQLITE" ]; then
-  "$BIN" db init "$SQLITE" >/dev/null
+  "$BIN" db init --db "$SQLITE" >/dev/null
   "$BIN" import "$DATA/stores.csv" --db "$SQLITE" --network-column network_id --progress never | tail -1 >&2
 fi
 
 if [[ $SECTIONS == *1* ]]; then
 echo "== 1. import, $ROWS rows: oncue against ogr2ogr -f PostgreSQL"
-"$BIN" bench import --rows "$ROWS" --db "$SERVER" --dir "$WORK"
+"$BENCH" import --oncue "$BIN" --rows "$ROWS" --db "$SERVER" --dir "$WORK"
 fi
 
 [[ $SECTIONS == *2* ]] && echo "== 2. cold start to /readyz at 1M locations (3 starts each, alternating)"
@@ -61,7 +63,7 @@ fi
 
 if [[ $SECTIONS == *3* ]]; then
 echo "== 3. selection on 1 core: the in-memory index against PostGIS's KNN SQL (pgbench -c 1), same stores and queries"
-"$BIN" bench nearest --stores "$DATA/stores.csv" --queries "$DATA/queries.csv" --limit-stores 1000000 --seconds "$DURATION" | tail -2
+"$BENCH" nearest --stores "$DATA/stores.csv" --queries "$DATA/queries.csv" --limit-stores 1000000 --seconds "$DURATION" | tail -2
 if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM bench_queries" 2>/dev/null | grep -q '^10000$'; then
   "$PGBIN/psql" "$ANCHORS" -q <<SQL
 DROP TABLE IF EXISTS bench_queries;

@@ -48,7 +48,7 @@ start_server() {
 
 if [ ! -f "$STORE" ]; then
   echo "== building $STORE from $DATA/stores.csv through POST /admin/imports"
-  "$BIN" db init "$STORE" >/dev/null
+  "$BIN" db init --db "$STORE" >/dev/null
   TOKEN="bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
   ONCUE_ADMIN_TOKEN="$TOKEN" start_server
   time curl -fsS -X POST "$BASE/admin/imports?network_column=network_id&file_name=anchors-1m.csv" \

@@ -57,5 +57,5 @@ check="${health//8080/$PORT}"
 chroot "$ROOTFS" /bin/sh -c "$check" >/dev/null || { cat /tmp/oncue-chroot.log >&2; echo "check-container-runtime: health check failed" >&2; exit 1; }
 curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null
 curl -fsS "http://127.0.0.1:$PORT/console/" | grep -q "OnCue console"
-chroot "$ROOTFS" sh -c 'oncue db check /var/lib/oncue/stores.sqlite' >&2
+chroot "$ROOTFS" sh -c 'oncue db check --db /var/lib/oncue/stores.sqlite' >&2
 echo "check-container-runtime: the runtime stage installs what the binary needs; the store was created, /healthz, /readyz and /console/ answer" >&2

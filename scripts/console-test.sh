@@ -22,7 +22,7 @@ trap cleanup EXIT
 bash "$ROOT/scripts/system-deps.sh" chromium chromium-driver >&2
 
 STORE="$TMP/store.sqlite"
-"$BIN" db init "$STORE" >/dev/null
+"$BIN" db init --db "$STORE" >/dev/null
 "$BIN" import "$ROOT/datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv" --db "$STORE" --network-column FSCSKEY \
   --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library --progress never >/dev/null
 # The upload: a hundred outlets of the same file, imported as a dry run through the console.

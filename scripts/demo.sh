@@ -9,10 +9,10 @@ swift build -c release --product oncue
 ONCUE=.build/release/oncue
 STORE="${ONCUE_DEMO_STORE:-/tmp/oncue-demo.sqlite}"
 rm -f "$STORE" "$STORE-wal" "$STORE-shm"
-$ONCUE db init "$STORE"
+$ONCUE db init --db "$STORE"
 $ONCUE import datasets/us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv --db "$STORE" \
   --network-column FSCSKEY --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
-$ONCUE db stats "$STORE" | sed -n 1,6p
+$ONCUE db stats --db "$STORE" | sed -n 1,6p
 LAT="${1:-30.2672}"
 LON="${2:--97.7431}"
 echo
@@ -20,4 +20,4 @@ echo "20 nearest library outlets to ($LAT, $LON):"
 $ONCUE nearest --db "$STORE" "$LAT" "$LON" --limit 20
 echo
 echo "region-refresh answer for a phone there holding an Austin Public Library card (network tx0111):"
-$ONCUE refresh --db "$STORE" "$LAT" "$LON" --networks tx0111 --max-regions 20 --table
+$ONCUE refresh --db "$STORE" "$LAT" "$LON" --network tx0111 --max-regions 20

@@ -87,7 +87,7 @@ for store in $STORES; do
   case "$store" in
     sqlite)
       base="$TMP/base.sqlite"
-      "$ONCUE_BIN" db init "$base" > /dev/null
+      "$ONCUE_BIN" db init --db "$base" > /dev/null
       "$ONCUE_BIN" import "$TMP/seed.csv" --db "$base" "${import_args[@]}" > /dev/null
       before=$(sqlite_state "$base")
       cp "$base" "$TMP/full.sqlite"
@@ -106,7 +106,7 @@ for store in $STORES; do
       # commit does not leak into the next round.
       "$BIN/psql" -qtA "$admin" -c "DROP DATABASE IF EXISTS oncue_kill_round" -c "DROP DATABASE IF EXISTS oncue_kill_base" -c "CREATE DATABASE oncue_kill_base" > /dev/null 2>&1
       base="${url%/*}/oncue_kill_base"
-      "$ONCUE_BIN" db init "$base" > /dev/null
+      "$ONCUE_BIN" db init --db "$base" > /dev/null
       "$ONCUE_BIN" import "$TMP/seed.csv" --db "$base" "${import_args[@]}" > /dev/null
       before=$(postgis_state "$base")
       "$BIN/psql" -qtA "$admin" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS oncue_kill_round" \
@@ -132,7 +132,7 @@ for store in $STORES; do
     # Up to 110 % of a full run, so that some kills land around and after the commit.
     what=$(import_and_kill "$db" "$(python3 -c "print($full * 1.1)")")
     check="ok"
-    "$ONCUE_BIN" db check -- "$db" > "$TMP/check.out" 2>&1 || check="FAILED: $(tail -n 3 "$TMP/check.out" | tr '\n' ' ')"
+    "$ONCUE_BIN" db check --db "$db" > "$TMP/check.out" 2>&1 || check="FAILED: $(tail -n 3 "$TMP/check.out" | tr '\n' ' ')"
     if [ "$store" = sqlite ]; then state=$(sqlite_state "$db"); else state=$(postgis_state "$db"); fi
     if [ "$state" = "$before" ]; then equal="as before"; as_before=$((as_before + 1))
     elif [ "$state" = "$after" ]; then equal="as after"; as_after=$((as_after + 1))

@@ -37,7 +37,7 @@ cleanup() {
 trap cleanup EXIT
 
 TOKEN="schemathesis-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-"$BIN" db init "$TMP/store.sqlite" >/dev/null
+"$BIN" db init --db "$TMP/store.sqlite" >/dev/null
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice \
   server_start "$TMP/server.log" "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0
 BASE="$SERVER_URL"

@@ -30,7 +30,7 @@ ensure_anchor_data
 mkdir -p "$SOAK_DIR"
 if [ ! -f "$STORE" ]; then
   echo "== building $STORE"
-  "$BIN" db init "$STORE" >/dev/null
+  "$BIN" db init --db "$STORE" >/dev/null
   "$BIN" import "$DATA/stores.csv" --db "$STORE" --network-column network_id --progress never >/dev/null
 fi
 

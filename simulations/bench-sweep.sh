@@ -10,7 +10,7 @@ ONCUE=${ONCUE:-.build/release/oncue}
 GEOLIFE=${GEOLIFE:-datasets/trace-geolife-beijing}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-for place in helsinki beijing; do "$ONCUE" db init "$TMP/$place.sqlite" >/dev/null; done
+for place in helsinki beijing; do "$ONCUE" db init --db "$TMP/$place.sqlite" >/dev/null; done
 "$ONCUE" import simulations/stores/helsinki-osm.csv --db "$TMP/helsinki.sqlite" --network-column brand >/dev/null
 "$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null
 STRATEGIES="--strategy document --strategy fixed --strategy guaranteed --strategy bubble --strategy staged"

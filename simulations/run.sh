@@ -12,7 +12,7 @@ SEEDS=${SEEDS:-5}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for place in helsinki beijing; do
-  "$ONCUE" db init "$TMP/$place.sqlite" >/dev/null
+  "$ONCUE" db init --db "$TMP/$place.sqlite" >/dev/null
 done
 "$ONCUE" import simulations/stores/helsinki-osm.csv --db "$TMP/helsinki.sqlite" --network-column brand >/dev/null
 "$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null

@@ -1,4 +1,4 @@
-/// SplitMix64: a small, fast, seedable generator, so synthetic data, the simulated phones and property tests are
+/// SplitMix64: a small, fast, seedable generator, so generated data, the simulated phones and property tests are
 /// reproducible.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64

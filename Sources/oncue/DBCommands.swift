@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
@@ -20,17 +21,20 @@ struct DB: AsyncParsableCommand {
                 database: the schema goes in it (with CREATE EXTENSION postgis when it is missing and allowed).
 
                 Example:
-                  oncue db init stores.sqlite
-                  oncue db init postgres://oncue@127.0.0.1:5432/oncue
+                  oncue db init --db stores.sqlite
+                  oncue db init --db postgres://oncue@127.0.0.1:5432/oncue
                 """
         )
-        @Argument(help: storeHelp) var file: String?
+        @OptionGroup var store: StoreOptions
+        @Argument(help: .hidden) var deprecatedFile: String?
+
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "init") }
 
         func run() async throws {
-            let address = try storeAddress(file)
-            let store = try await address.create()
-            let version = try await store.stats().schemaVersion
-            await store.close()
+            let address = try store.address()
+            let created = try await address.create()
+            let version = try await created.stats().schemaVersion
+            await created.close()
             print("created \(address) (schema version \(version))")
         }
     }
@@ -40,12 +44,13 @@ struct DB: AsyncParsableCommand {
             abstract: "Counts per network, bounding box and file size of a store.",
             discussion: """
                 Example:
-                  oncue db stats stores.sqlite
-                  oncue db stats postgres://oncue@127.0.0.1:5432/oncue --json
+                  oncue db stats --db stores.sqlite
+                  oncue db stats --db postgres://oncue@127.0.0.1:5432/oncue --format json
                 """
         )
-        @Argument(help: storeHelp) var file: String?
-        @Flag(help: "Print JSON instead of a table.") var json = false
+        @OptionGroup var store: StoreOptions
+        @Argument(help: .hidden) var deprecatedFile: String?
+        @OptionGroup var output: OutputOptions
 
         struct Output: Encodable {
             var file: String
@@ -57,13 +62,15 @@ struct DB: AsyncParsableCommand {
             var bounds: [String: Double]?
         }
 
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "stats") }
+
         func run() async throws {
-            let address = try storeAddress(file)
-            let stats = try await withStore(file, readOnly: true) { try await $0.stats() }
+            let address = try store.address()
+            let stats = try await store.withStore(readOnly: true) { try await $0.stats() }
             var onDisk = stats.fileSizeBytes
             if case .file(let path) = address, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64 { onDisk = size }
             let file = address.description
-            if json {
+            if output.isJSON {
                 let bounds = stats.bounds.map {
                     ["min_lat": $0.minLatitude, "max_lat": $0.maxLatitude, "min_lon": $0.minLongitude, "max_lon": $0.maxLongitude]
                 }
@@ -93,15 +100,18 @@ struct DB: AsyncParsableCommand {
             abstract: "Check a store: SQLite's integrity_check and SpatiaLite's checks, or PostGIS's indexes, geometries and amcheck.",
             discussion: """
                 Example:
-                  oncue db check stores.sqlite
-                  oncue db check postgres://oncue@127.0.0.1:5432/oncue
+                  oncue db check --db stores.sqlite
+                  oncue db check --db postgres://oncue@127.0.0.1:5432/oncue
                 """
         )
-        @Argument(help: storeHelp) var file: String?
+        @OptionGroup var store: StoreOptions
+        @Argument(help: .hidden) var deprecatedFile: String?
+
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "check") }
 
         func run() async throws {
-            let address = try storeAddress(file)
-            let problems = try await withStore(file) { try await $0.verify() }
+            let address = try store.address()
+            let problems = try await store.withStore() { try await $0.verify() }
             if problems.isEmpty {
                 print(address.isPostgres ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
                       : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
@@ -48,7 +49,7 @@ struct Import: AsyncParsableCommand {
 
     @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
     var files: [String]
-    @Option(help: storeHelp) var db: String?
+    @OptionGroup var store: StoreOptions
     @Option(help: "Network (id, alias or new name) of every row; with --network-column, of the rows whose column is empty.")
     var network: String?
     @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
@@ -63,23 +64,19 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Remove locations of the imported networks that the files no longer list.") var replaceNetwork = false
     @Flag(help: "Correct sign-flipped and swapped coordinates (as warnings) instead of rejecting those rows.")
     var fixCoordinates = false
-    @Option(help: "Force the encoding: utf-8, windows-1252 or latin-1 (default: detected).") var encoding: String?
-    @Option(help: "Force the delimiter: ',', ';', 'tab' or '|' (default: detected from the header).") var delimiter: String?
+    @Option(help: "Force the encoding (default: detected).") var encoding: TextEncoding?
+    @Option(help: "Force the delimiter (default: detected from the header).") var delimiter: Delimiter?
     @Option(help: "Longest line read, in bytes: longer data lines are rejected unread (line_too_long), a longer header refuses the file.")
     var maxLineBytes = ImportOptions.defaultMaxLineBytes
     @Flag(name: .customLong("strict-utf8"), help: "Refuse the file at the first value that is not UTF-8 (default: replace the bytes with U+FFFD and warn the row).")
     var strictUTF8 = false
     @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
-    @Flag(help: "Print the report as JSON.") var json = false
+    @OptionGroup var output: OutputOptions
 
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
     func validate() throws {
-        if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError("unknown encoding '\(encoding)'; use utf-8, windows-1252 or latin-1")
-        }
-        if let delimiter, Self.delimiterByte(delimiter) == nil { throw ValidationError("unknown delimiter '\(delimiter)'") }
         if let networkNameWhere, Self.condition(networkNameWhere) == nil {
             throw ValidationError("--network-name-where takes COLUMN=VALUE, got '\(networkNameWhere)'")
         }
@@ -87,14 +84,6 @@ struct Import: AsyncParsableCommand {
         if !ImportOptions.maxLineBytesRange.contains(maxLineBytes) {
             throw ValidationError("--max-line-bytes must be in \(ImportOptions.maxLineBytesRange.lowerBound)..."
                                   + "\(ImportOptions.maxLineBytesRange.upperBound), got \(maxLineBytes)")
-        }
-    }
-
-    static func delimiterByte(_ text: String) -> UInt8? {
-        switch text {
-        case "tab", "\\t", "\t": 0x09
-        case ",", ";", "|": text.utf8.first
-        default: nil
         }
     }
 
@@ -107,7 +96,7 @@ struct Import: AsyncParsableCommand {
         var options = ImportOptions(network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
                                     category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
                                     replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
-                                    encoding: encoding.flatMap(TextEncoding.init(name:)), delimiter: delimiter.flatMap(Self.delimiterByte))
+                                    encoding: encoding, delimiter: delimiter?.byte)
         options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
         options.maxLineBytes = maxLineBytes
         options.strictUTF8 = strictUTF8
@@ -119,7 +108,7 @@ struct Import: AsyncParsableCommand {
         let showProgress = progress == .always || (progress == .auto && stderr.isTerminal)
         let report: ImportReport
         do {
-            report = try await withStore(db) { store in
+            report = try await store.withStore() { store in
                 let importer = try ChainImport.importer(for: store, options: options)
                 if showProgress { importer.progress = { renderer.show($0) } }
                 if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }
@@ -130,6 +119,6 @@ struct Import: AsyncParsableCommand {
             throw error
         }
         renderer.clear()
-        print(json ? try jsonString(report) : ImportSummary.text(report), terminator: json ? "\n" : "")
+        print(output.isJSON ? try jsonString(report) : ImportSummary.text(report), terminator: output.isJSON ? "\n" : "")
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ChainImport
 import Foundation
 import LocationStore

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
@@ -20,13 +21,13 @@ struct Imports: AsyncParsableCommand {
                   oncue imports list --db stores.sqlite --limit 5 --json
                 """
         )
-        @Option(help: storeHelp) var db: String?
+        @OptionGroup var store: StoreOptions
         @Option(help: "How many imports to list.") var limit = 50
-        @Flag(help: "Print JSON instead of a table.") var json = false
+        @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let records = try await withStore(db, readOnly: true) { try await $0.imports(limit: limit) }
-            if json { print(try jsonString(records.map(ImportLogEntry.init))); return }
+            let records = try await store.withStore(readOnly: true) { try await $0.imports(limit: limit) }
+            if output.isJSON { print(try jsonString(records.map(ImportLogEntry.init))); return }
             let rows = records.map { r in
                 [String(r.id ?? 0), r.status, r.fileName, formatCount(r.counts.read), formatCount(r.counts.inserted),
                  formatCount(r.counts.updated), formatCount(r.counts.unchanged), formatCount(r.counts.removed),
@@ -47,14 +48,14 @@ struct Imports: AsyncParsableCommand {
                 """
         )
         @Argument(help: "Import id (from `oncue imports list`).") var id: Int64
-        @Option(help: storeHelp) var db: String?
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            guard let r = try await withStore(db, readOnly: true, { try await $0.importRecord(id: id) }) else {
+            guard let r = try await store.withStore(readOnly: true, { try await $0.importRecord(id: id) }) else {
                 throw ImportLogError.notFound(id)
             }
-            if json { print(try jsonString(ImportLogEntry(r))); return }
+            if output.isJSON { print(try jsonString(ImportLogEntry(r))); return }
             // The log holds what files and admins wrote: every value is written out so that it cannot drive the terminal.
             print("import #\(id): \(r.status.forMessage())")
             print("file:     \(r.fileName.forMessage(limit: 200)) (\(formatCount(Int(r.fileSize))) bytes, sha256 \(r.sha256.forMessage()))")

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
 import Geo
@@ -11,15 +12,15 @@ struct Nearest: AsyncParsableCommand {
 
             Example:
               oncue nearest --db stores.sqlite 40.7128 -74.0060
-              oncue nearest --db stores.sqlite 37.77 -122.42 --radius-km 10 --limit 5 --network sfpl --json
+              oncue nearest --db stores.sqlite 37.77 -122.42 --radius-km 10 --limit 5 --network sfpl --format json
             """
     )
 
-    @Option(help: storeHelp) var db: String?
+    @OptionGroup var store: StoreOptions
     @Option(help: "Search radius in kilometres.") var radiusKm: Double = 50
     @Option(help: "Maximum number of locations.") var limit: Int = 20
-    @Option(name: .customLong("network"), help: "Only this network (repeatable).") var networks: [String] = []
-    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var networks: NetworkListOptions
+    @OptionGroup var output: OutputOptions
     @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
 
     func validate() throws {
@@ -41,14 +42,14 @@ struct Nearest: AsyncParsableCommand {
     func run() async throws {
         let center = try parseCoordinate(coordinate)
         let query = NearbyQuery(center: center, radiusMeters: radiusKm * 1000, limit: limit,
-                                networks: networks.isEmpty ? nil : Set(networks))
-        let results = try await withStore(db, readOnly: true) { try await $0.nearby(query) }
+                                networks: networks.ids.isEmpty ? nil : Set(networks.ids))
+        let results = try await store.withStore(readOnly: true) { try await $0.nearby(query) }
         let rows = results.map {
             Row(id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
                 lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
                 distance_m: ($0.distanceMeters * 10).rounded() / 10)
         }
-        if json {
+        if output.isJSON {
             print(try jsonString(rows))
             return
         }

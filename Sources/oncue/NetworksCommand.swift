@@ -1,7 +1,9 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
 import LocationStore
+import RegionRefresh
 
 /// `oncue networks`: chains and systems, their settings and brand aliases.
 struct Networks: AsyncParsableCommand {
@@ -19,8 +21,8 @@ struct Networks: AsyncParsableCommand {
                   oncue networks list --db stores.sqlite
                 """
         )
-        @Option(help: storeHelp) var db: String?
-        @Flag(help: "Print JSON instead of a table.") var json = false
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputOptions
 
         struct Entry: Encodable {
             var id: String
@@ -33,8 +35,8 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let networks = try await withStore(db, readOnly: true) { try await $0.networks() }
-            if json {
+            let networks = try await store.withStore(readOnly: true) { try await $0.networks() }
+            if output.isJSON {
                 print(try jsonString(networks.map {
                     Entry(id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
                           default_radius_m: $0.network.defaultRadiusMeters, locations: $0.locationCount, aliases: $0.aliases)
@@ -59,7 +61,7 @@ struct Networks: AsyncParsableCommand {
                 """
         )
         @Argument(help: "Network id (a slug such as costco).") var id: String
-        @Option(help: storeHelp) var db: String?
+        @OptionGroup var store: StoreOptions
         @Option(help: "Display name.") var name: String?
         @Option(help: "Category (grocery, wholesale, coffee, library, pharmacy, fast-food, theme-park, …).") var category: String?
         @Option(help: "true for venues that get large regions (theme parks, airports).") var largeArea: Bool?
@@ -72,13 +74,14 @@ struct Networks: AsyncParsableCommand {
             try checkLength("network id", id, FieldLimits.networkId)
             if let name { try checkLength("--name", name, FieldLimits.networkName) }
             if let category { try checkLength("--category", category, FieldLimits.category) }
-            if let r = defaultRadiusM, !(r >= 0 && r.isFinite && r <= 50_000) {
-                throw ValidationError("--default-radius-m must be between 0 and 50000 metres")
+            // 0 is this option's spelling of "no radius" (JSON's null), not a radius; every radius keeps the engine's rule.
+            if let r = defaultRadiusM, r != 0, !EngineConfiguration.isValidNetworkRadius(r) {
+                throw ValidationError("--default-radius-m must be \(EngineConfiguration.networkRadiusRule), or 0 to remove it")
             }
         }
 
         func run() async throws {
-            let network = try await withStore(db) { store in
+            let network = try await store.withStore() { store in
                 var network = try await store.network(id: id) ?? Network(id: id, name: name ?? id)
                 if let name { network.name = name }
                 if let category { network.category = category.isEmpty ? nil : category }
@@ -107,7 +110,7 @@ struct Networks: AsyncParsableCommand {
         )
         @Argument(help: "Network id.") var id: String
         @Argument(help: "Brand name as it appears in files.") var name: String
-        @Option(help: storeHelp) var db: String?
+        @OptionGroup var store: StoreOptions
 
         func validate() throws {
             try checkLength("network id", id, FieldLimits.networkId)
@@ -115,7 +118,7 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await withStore(db) { try await $0.addAlias(name, networkId: id) }
+            try await store.withStore() { try await $0.addAlias(name, networkId: id) }
             print("'\(name.forMessage(limit: nil))' → \(id.forMessage(limit: nil))")
         }
     }

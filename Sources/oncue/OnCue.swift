@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 
@@ -13,7 +14,7 @@ struct OnCue: AsyncParsableCommand {
               oncue db init stores.sqlite
               oncue nearest --db stores.sqlite 40.7128 -74.0060 --limit 5
             """,
-        subcommands: [DB.self, Nearest.self, Refresh.self, Bench.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self]
+        subcommands: [DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self]
     )
 }
 

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
 import Geo
@@ -8,17 +9,18 @@ struct Refresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer one region-refresh request from a store, exactly as POST /v1/region-refresh would.",
         discussion: """
-            Prints byte for byte the JSON body POST /v1/region-refresh returns for the same request
-            (only server_time differs), --pretty to indent it, or a table with --table.
+            Prints the regions as a table, or with --format json byte for byte the JSON body
+            POST /v1/region-refresh returns for the same request (only server_time differs); --pretty indents it.
 
             Example:
-              oncue refresh --db stores.sqlite 40.7128 -74.0060 --networks ny0778,costco --explain
-              oncue refresh --db stores.sqlite 37.77 -122.42 --local-time 2025-11-22T18:30:00-08:00 --reserve-refresh-region --table
+              oncue refresh --db stores.sqlite 40.7128 -74.0060 --network ny0778 --network costco --explain
+              oncue refresh --db stores.sqlite 37.77 -122.42 --local-time 2025-11-22T18:30:00-08:00
+              oncue refresh --db stores.sqlite 40.7128 -74.0060 --network costco --format json
             """
     )
 
-    @Option(help: storeHelp) var db: String?
-    @Option(help: "Card networks, comma-separated.") var networks: String?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup(title: "Card networks") var networks: NetworkListOptions
     @Option(help: "Regions to return, 1...100.") var maxRegions: Int = 20
     @Option(help: "Search radius in km, (0, 200].") var radiusKm: Double = 50
     @Option(help: "Fix accuracy in metres.") var accuracy: Double?
@@ -27,8 +29,10 @@ struct Refresh: AsyncParsableCommand {
     @Flag(help: "Only card networks (include_other_networks = false).") var onlyCardNetworks = false
     @Flag(help: "Use one slot for the refresh region.") var reserveRefreshRegion = false
     @Flag(help: "Add score parts to each region.") var explain = false
-    @Flag(help: "Print a table instead of JSON.") var table = false
+    @OptionGroup var output: OutputOptions
     @Flag(help: "Indent the JSON (the API sends it compact).") var pretty = false
+    /// The table was `--table` while JSON was the default; it is the default now, and the flag stays harmless.
+    @Flag(help: .hidden) var table = false
     @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
 
     func request() throws -> RegionRefreshRequest {
@@ -45,7 +49,7 @@ struct Refresh: AsyncParsableCommand {
         }
         let request = RegionRefreshRequest(
             lat: c.latitude, lon: c.longitude, accuracy: accuracy, radiusKm: radiusKm,
-            userNetworks: networks.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? [],
+            userNetworks: networks.ids,
             maxRegions: maxRegions, networkVisits: visitCounts, localTime: localTime,
             includeOtherNetworks: !onlyCardNetworks, reserveRefreshRegion: reserveRefreshRegion, explain: explain)
         do { _ = try request.validated() } catch { throw ValidationError(error.description) }
@@ -57,9 +61,9 @@ struct Refresh: AsyncParsableCommand {
     func run() async throws {
         let request = try request()
         let engine = RegionRefreshEngine()
-        try await withStore(db, readOnly: true) { try await engine.reload(from: $0) }
+        try await store.withStore(readOnly: true) { try await engine.reload(from: $0) }
         let response = try engine.refresh(request, now: Date())
-        if !table {
+        if output.isJSON || pretty {
             print(pretty ? try jsonString(response) : String(decoding: response.wireJSON(), as: UTF8.self))
             return
         }

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
@@ -35,10 +36,10 @@ struct Replay: AsyncParsableCommand {
     )
 
     @Argument(help: "Trace files, folders or globs.") var traces: [String]
-    @Option(help: storeHelp) var db: String?
+    @OptionGroup var store: StoreOptions
     @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": …, \"name\": …}]}.") var wallet: String
     @Option(help: "Scenario JSON (every parameter; overrides the profile's defaults).") var scenario: String?
-    @Option(help: "ios, android or ideal (default: the scenario's, else ios).") var profile: String?
+    @Option(help: "The phone (default: the scenario's, else ios).") var profile: PhoneProfile?
     @Option(name: .customLong("strategy"), help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare, --seeds or --sweep.")
     var strategies: [String] = []
     @Flag(help: "Compare the scenario's strategies (or the --strategy list) in one table.") var compare = false
@@ -48,10 +49,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Write summary.json, sweep.json, index.html, per-trace events CSV and HTML report here.") var out: String?
     @Option(help: "Random seed (default: the scenario's).") var seed: UInt64?
     @Option(help: "Replays run at once (default: all cores).") var jobs: Int?
-    @Flag(help: "Print the JSON summary (or the sweep's) instead of the table.") var json = false
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let profile, !Scenario.profiles.contains(profile) { throw ValidationError("--profile must be ios, android or ideal") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(1...1_000).contains(seeds) { throw ValidationError("--seeds must be 1...1000") }
         if let server, URL(string: server)?.scheme == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
@@ -74,15 +74,15 @@ struct Replay: AsyncParsableCommand {
         var sc: Scenario
         if let scenario {
             let data = try Data(contentsOf: URL(fileURLWithPath: scenario))
-            sc = try Scenario.load(json: data, defaultProfile: profile ?? "ios")
-            if let profile, profile != sc.profile {
+            sc = try Scenario.load(json: data, defaultProfile: profile?.rawValue ?? "ios")
+            if let profile = profile?.rawValue, profile != sc.profile {
                 // --profile on the command line wins: re-apply the file over the requested profile.
                 var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
                 object["profile"] = profile
                 sc = try Scenario.profile(profile).applying(object)
             }
         } else {
-            sc = try Scenario.profile(profile ?? "ios")
+            sc = try Scenario.profile(profile?.rawValue ?? "ios")
         }
         if let seed { sc.seed = seed }
         return sc
@@ -99,7 +99,7 @@ struct Replay: AsyncParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
 
         let radiusScales = Set(variants.map(\.radiusScale))
-        let (catalog, refreshers) = try await withStore(db, readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
+        let (catalog, refreshers) = try await store.withStore(readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
             let catalog = try await StoreCatalog.load(from: store, networks: Set(walletValue.networkIds),
                                                       storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
             var refreshers: [Double: any RegionRefreshing] = [:]
@@ -148,7 +148,7 @@ struct Replay: AsyncParsableCommand {
             let files = try BatchReplay.writeOutputs(detailed, summary: summary, scenario: variants[0].scenario, sweep: sweep, to: out)
             if tty { stderr.write("wrote \(files.count) files to \(out)\n") }
         }
-        if json {
+        if output.isJSON {
             print(try sweep?.json() ?? summary?.json() ?? "", terminator: "")
             return
         }

@@ -14,8 +14,7 @@ struct Serve: AsyncParsableCommand {
             POST|GET /admin/imports, GET /admin/imports/{id},
             PUT /admin/networks/{id}, POST /admin/networks/{id}/aliases.
 
-            Environment variables (a flag given on the command line wins):
-            \(EnvironmentSettings.documented.map { "  \($0.name)\n      \($0.meaning)" }.joined(separator: "\n"))
+            \(ServerSettings.helpDiscussion)
 
             SIGTERM or SIGINT stops accepting connections, finishes the requests
             in flight (each response then says Connection: close), closes what is
@@ -31,25 +30,46 @@ struct Serve: AsyncParsableCommand {
     )
 
     @Option(help: "The store: a SQLite file or a postgres:// URL (ONCUE_DB).") var db: String?
-    @Option(help: "A hot standby's postgres:// URL for index builds and read-only routes (ONCUE_DB_READ).") var dbRead: String?
-    @Option(help: "Seconds between checks of a PostGIS store's version (ONCUE_STORE_POLL_SECONDS; default 5).") var storePollSeconds: Double?
-    @Option(help: "Address to bind (ONCUE_HOST; default 127.0.0.1).") var host: String?
-    @Option(help: "TCP port, 0 for any free port (ONCUE_PORT; default 8080).") var port: Int?
-    @Option(help: "File whose first line is the admin bearer token (ONCUE_ADMIN_TOKEN_FILE).") var adminTokenFile: String?
-    @Option(help: "Largest JSON body in bytes (ONCUE_MAX_BODY_BYTES).") var maxBodyBytes: Int?
-    @Option(help: "Largest CSV upload in bytes (ONCUE_MAX_IMPORT_BYTES).") var maxImportBytes: Int?
-    @Option(help: "Requests per second per client, 0 disables limiting (ONCUE_RATE_LIMIT_RPS).") var rateLimitRps: Double?
-    @Option(help: "Token-bucket size per client (ONCUE_RATE_LIMIT_BURST).") var rateLimitBurst: Double?
-    @Option(help: "Header naming the client, e.g. X-Forwarded-For (ONCUE_CLIENT_IP_HEADER).") var clientIpHeader: String?
-    @Option(help: "Log level (ONCUE_LOG_LEVEL; default info).") var logLevel: String?
-    @Option(help: "Geocoder for admin imports that ask for geocoding (ONCUE_GEOCODER).") var geocoder: String?
-    @Option(help: "Geocoder requests per second (ONCUE_GEOCODER_RPS; default 1).") var geocoderRps: Double?
-    @Option(help: "Seconds to receive a request head before 408 (ONCUE_HEAD_TIMEOUT; default 10).") var headTimeout: String?
-    @Option(help: "Seconds to receive a request body before 408 (ONCUE_BODY_TIMEOUT; default 30).") var bodyTimeout: String?
-    @Option(help: "Seconds to receive a POST /admin/imports body (ONCUE_UPLOAD_TIMEOUT; default 900).") var uploadTimeout: String?
-    @Option(help: "Seconds an idle keep-alive connection stays open (ONCUE_IDLE_TIMEOUT; default 60).") var idleTimeout: String?
-    @Option(help: "Connections open at once (ONCUE_MAX_CONNECTIONS; default 1000).") var maxConnections: Int?
-    @Option(help: "Seconds after SIGTERM before open connections are closed (ONCUE_SHUTDOWN_TIMEOUT; default 15).") var shutdownTimeout: String?
+    // Each setting's flag, help and parser come from its entry in ServerSettings; the flags stay text here so that a
+    // flag and its variable are read by the same parser (and a refused URL is never echoed with its password).
+    @Option(name: .setting(ServerSettings.dbRead), help: .setting(ServerSettings.dbRead)) var dbRead: String?
+    @Option(name: .setting(ServerSettings.storePoll), help: .setting(ServerSettings.storePoll)) var storePoll: String?
+    @Option(name: .setting(ServerSettings.host), help: .setting(ServerSettings.host)) var host: String?
+    @Option(name: .setting(ServerSettings.port), help: .setting(ServerSettings.port)) var port: String?
+    @Option(name: .setting(ServerSettings.adminTokenFile), help: .setting(ServerSettings.adminTokenFile)) var adminTokenFile: String?
+    @Option(name: .setting(ServerSettings.maxBodyBytes), help: .setting(ServerSettings.maxBodyBytes)) var maxBodyBytes: String?
+    @Option(name: .setting(ServerSettings.maxImportBytes), help: .setting(ServerSettings.maxImportBytes)) var maxImportBytes: String?
+    @Option(name: .setting(ServerSettings.rateLimitRPS), help: .setting(ServerSettings.rateLimitRPS)) var rateLimitRPS: String?
+    @Option(name: .setting(ServerSettings.rateLimitBurst), help: .setting(ServerSettings.rateLimitBurst)) var rateLimitBurst: String?
+    @Option(name: .setting(ServerSettings.clientIPHeader), help: .setting(ServerSettings.clientIPHeader)) var clientIPHeader: String?
+    @Option(name: .setting(ServerSettings.geocoder), help: .setting(ServerSettings.geocoder)) var geocoder: String?
+    @Option(name: .setting(ServerSettings.geocoderRPS), help: .setting(ServerSettings.geocoderRPS)) var geocoderRPS: String?
+    @Option(name: .setting(ServerSettings.headTimeout), help: .setting(ServerSettings.headTimeout)) var headTimeout: String?
+    @Option(name: .setting(ServerSettings.bodyTimeout), help: .setting(ServerSettings.bodyTimeout)) var bodyTimeout: String?
+    @Option(name: .setting(ServerSettings.uploadTimeout), help: .setting(ServerSettings.uploadTimeout)) var uploadTimeout: String?
+    @Option(name: .setting(ServerSettings.idleTimeout), help: .setting(ServerSettings.idleTimeout)) var idleTimeout: String?
+    @Option(name: .setting(ServerSettings.maxConnections), help: .setting(ServerSettings.maxConnections)) var maxConnections: String?
+    @Option(name: .setting(ServerSettings.shutdownTimeout), help: .setting(ServerSettings.shutdownTimeout)) var shutdownTimeout: String?
+    @Option(name: .setting(ServerSettings.logLevel), help: .setting(ServerSettings.logLevel)) var logLevel: String?
+    @Flag(help: "Print the settings as resolved (flags, then variables, then defaults) and exit without opening the store.")
+    var printConfiguration = false
+
+    /// The settings given as flags, by flag name, for ServerSettings to parse as it parses their variables.
+    var settingFlags: [String: String] {
+        let given: [(any ServerSettingDescription, String?)] = [
+            (ServerSettings.dbRead, dbRead), (ServerSettings.storePoll, storePoll), (ServerSettings.host, host),
+            (ServerSettings.port, port), (ServerSettings.adminTokenFile, adminTokenFile), (ServerSettings.maxBodyBytes, maxBodyBytes),
+            (ServerSettings.maxImportBytes, maxImportBytes), (ServerSettings.rateLimitRPS, rateLimitRPS),
+            (ServerSettings.rateLimitBurst, rateLimitBurst), (ServerSettings.clientIPHeader, clientIPHeader),
+            (ServerSettings.geocoder, geocoder), (ServerSettings.geocoderRPS, geocoderRPS), (ServerSettings.headTimeout, headTimeout),
+            (ServerSettings.bodyTimeout, bodyTimeout), (ServerSettings.uploadTimeout, uploadTimeout),
+            (ServerSettings.idleTimeout, idleTimeout), (ServerSettings.maxConnections, maxConnections),
+            (ServerSettings.shutdownTimeout, shutdownTimeout), (ServerSettings.logLevel, logLevel),
+        ]
+        var flags: [String: String] = [:]
+        for (setting, text) in given { if let flag = setting.flag, let text { flags[flag] = text } }
+        return flags
+    }
 
     func run() async throws {
         let configuration: ServerConfiguration
@@ -58,8 +78,14 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        if printConfiguration {
+            print(ServerSettings.printed(configuration))
+            return
+        }
         // Refuse a missing or foreign store before binding the port, with the store's own message.
-        try await withStore(configuration.database, readOnly: true) { _ in }
+        var store = StoreOptions()
+        store.db = configuration.database
+        try await store.withStore(readOnly: true) { _ in }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in
@@ -78,15 +104,9 @@ struct Serve: AsyncParsableCommand {
     }
 
     func resolvedConfiguration(environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
-        var configuration = try EnvironmentSettings.configuration(from: environment)
+        var configuration = try ServerSettings.configuration(environment: environment, flags: settingFlags)
         if let db { configuration.database = db }
-        if let dbRead { configuration.readDatabase = dbRead.isEmpty ? nil : dbRead }
-        if let storePollSeconds {
-            guard storePollSeconds >= 0.1, storePollSeconds <= 3_600 else { throw ConfigurationError("--store-poll-seconds must be in [0.1, 3600]") }
-            configuration.storePollSeconds = storePollSeconds
-        }
         // A bad URL is refused here, without repeating its password.
-        if let read = configuration.readDatabase, !PostgresURL.isURL(read) { throw ConfigurationError("--db-read must be a postgres:// URL") }
         do throws(StoreError) {
             _ = try StoreAddress(configuration.database)
             if let read = configuration.readDatabase { _ = try StoreAddress(read) }
@@ -94,40 +114,21 @@ struct Serve: AsyncParsableCommand {
             throw ConfigurationError(error.description)
         }
         guard !configuration.database.isEmpty else { throw ConfigurationError("give the store with --db or ONCUE_DB") }
-        if let host { configuration.host = host }
-        if let port {
-            guard (0...65_535).contains(port) else { throw ConfigurationError("--port must be in 0...65535") }
-            configuration.port = port
-        }
-        if let adminTokenFile { configuration.adminToken = try EnvironmentSettings.adminToken(token: nil, file: adminTokenFile) }
-        if let maxBodyBytes {
-            guard maxBodyBytes >= 256 else { throw ConfigurationError("--max-body-bytes must be at least 256") }
-            configuration.maxBodyBytes = maxBodyBytes
-        }
-        if let maxImportBytes {
-            guard maxImportBytes >= 1 else { throw ConfigurationError("--max-import-bytes must be at least 1") }
-            configuration.maxImportBytes = maxImportBytes
-        }
-        if rateLimitRps != nil || rateLimitBurst != nil {
-            configuration.rateLimit = try EnvironmentSettings.rateLimit(rps: rateLimitRps.map { String($0) }, burst: rateLimitBurst.map { String($0) },
-                                                                       current: configuration.rateLimit)
-        }
-        if let clientIpHeader { configuration.clientIPHeader = clientIpHeader.isEmpty ? nil : clientIpHeader }
-        if let logLevel { configuration.logLevel = try EnvironmentSettings.logLevel(logLevel, source: "--log-level") }
-        if let geocoder { configuration.geocoderURL = try EnvironmentSettings.geocoderURL(geocoder, source: "--geocoder") }
-        if let geocoderRps {
-            configuration.geocoderRequestsPerSecond = try EnvironmentSettings.geocoderRate(String(geocoderRps), source: "--geocoder-rps")
-        }
-        let timeouts = [headTimeout, bodyTimeout, uploadTimeout, idleTimeout, shutdownTimeout]
-        for (setting, text) in zip(EnvironmentSettings.connectionSettings, timeouts) {
-            if let text { configuration.connections[keyPath: setting.keyPath] = try EnvironmentSettings.seconds(text, setting, source: setting.flag) }
-        }
-        if let maxConnections {
-            guard EnvironmentSettings.maxConnectionsRange.contains(maxConnections) else {
-                throw ConfigurationError("--max-connections must be in \(EnvironmentSettings.maxConnectionsRange)")
-            }
-            configuration.connections.maxConnections = maxConnections
-        }
         return configuration
+    }
+}
+
+extension NameSpecification {
+    /// The long flag a server setting declares.
+    static func setting(_ setting: any ServerSettingDescription) -> NameSpecification {
+        guard let flag = setting.flag else { preconditionFailure("\(setting.variable) has no flag") }
+        return .customLong(flag)
+    }
+}
+
+extension ArgumentHelp {
+    /// A server setting's help (with its variable, default and bounds) and the name of its value.
+    static func setting(_ setting: any ServerSettingDescription) -> ArgumentHelp {
+        ArgumentHelp(setting.help, valueName: setting.valueName)
     }
 }

@@ -1,4 +1,4 @@
-@_spi(Fuzzing) @testable import ChainImport
+@_spi(ParseTrace) @testable import ChainImport
 import Foundation
 import LocationStore
 import Testing
@@ -85,10 +85,10 @@ struct ImportFuzzRegressionTests {
         let bytes = try [UInt8](Data(contentsOf: file))
         for blockSize in [1, 7, 64, 1 << 20] {
             for fixed in [true, false] {
-                let knobs = ImportFuzzing.Knobs(fixedNetwork: fixed, blockSize: blockSize)
+                let knobs = ImportParseTrace.Knobs(fixedNetwork: fixed, blockSize: blockSize)
                 var small = knobs
                 small.batchSize = 1
-                #expect(ImportFuzzing.parse([bytes], knobs: knobs) == ImportFuzzing.parse(Self.pieces(bytes), knobs: small),
+                #expect(ImportParseTrace.parse([bytes], knobs: knobs) == ImportParseTrace.parse(Self.pieces(bytes), knobs: small),
                         "\(file.lastPathComponent), block \(blockSize)")
             }
         }

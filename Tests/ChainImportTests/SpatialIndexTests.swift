@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import SyntheticData
 import Testing
 
 /// A bulk import suspends SpatiaLite's per-row triggers and brings the R*Tree in step at the end.

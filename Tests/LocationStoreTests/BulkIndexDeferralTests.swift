@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import SyntheticData
 import Testing
 
 /// A large bulk import drops the geohash index after its first inserts and builds it again at the end

@@ -1,3 +1,4 @@
+import SyntheticData
 import Foundation
 import Geo
 import LocationStore

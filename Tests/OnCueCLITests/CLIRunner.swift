@@ -14,10 +14,14 @@ struct CLIRunner {
         return repo.appendingPathComponent(".build/debug/oncue")
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs the binary with `arguments`; `environment` entries are added to (or replace) this process's.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

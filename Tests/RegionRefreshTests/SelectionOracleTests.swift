@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import TestSupport
+import SyntheticData
 import Testing
 @testable import RegionRefresh
 

@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SyntheticData
 import Testing
 
 /// A killed `oncue import` leaves either store exactly as it was before the import.

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import SyntheticData
 import Testing
 
 /// Everything a store promises, on both stores: the same calls give the same answers.

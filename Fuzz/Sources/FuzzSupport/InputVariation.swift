@@ -1,5 +1,4 @@
 import Geo
-import LocationStore
 
 /// Choices a fuzzer makes besides the input bytes (chunk sizes, parser options), drawn from a hash of the input.
 ///

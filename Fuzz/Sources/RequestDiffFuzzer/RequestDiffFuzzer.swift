@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-@_spi(Fuzzing) import RegionRefresh
+@_spi(Decoders) import RegionRefresh
 
 // Differential: the fast region-refresh body reader against the reference, JSONDecoder through the Codable
 // conformance. The fast reader may decline any body (nil: `decode(jsonBytes:)` then asks JSONDecoder, so the
@@ -12,8 +12,8 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
-    let fast = bytes.withUnsafeBytes { RegionRefreshRequest.fastDecodeForFuzzing($0) }
-    let reference = Result { () throws(RegionRefreshError) in try RegionRefreshRequest.referenceDecodeForFuzzing(Data(bytes)) }
+    let fast = bytes.withUnsafeBytes { RegionRefreshRequest.fastDecodeOnly($0) }
+    let reference = Result { () throws(RegionRefreshError) in try RegionRefreshRequest.referenceDecodeOnly(Data(bytes)) }
     if let fast {
         require(reference == .success(fast), "fast reader took \(String(decoding: bytes, as: UTF8.self).debugDescription) as \(fast); reference: \(reference)")
     }

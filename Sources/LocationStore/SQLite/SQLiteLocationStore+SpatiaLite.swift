@@ -1,7 +1,7 @@
 import Geo
 
 /// Nearest-location searches written in SpatiaLite SQL over the spatial index. They are the
-/// independent reference the geohash path is tested and benchmarked against, not the serving path.
+/// independent reference the geohash path is tested and timed against, not the serving path.
 extension SQLiteLocationStore {
     /// A result of a reference search: id and distance in metres as computed by SpatiaLite.
     public struct ReferenceHit: Sendable, Hashable {

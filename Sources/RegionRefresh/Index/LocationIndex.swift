@@ -237,7 +237,7 @@ extension LocationIndex {
     ///
     /// A build's scratch arrays are freed across several threads' malloc arenas, which glibc keeps mapped;
     /// `malloc_trim` hands them back, so a server's resident memory is the snapshot's, not the build's peak.
-    /// Every build calls it; a benchmark calls it before measuring, so that it measures the index alone.
+    /// Every build calls it; a measurement of the index calls it first, so that it sees the index alone.
     /// (Looked up at run time: Swift's Glibc module does not export `malloc.h`.)
     public static func releaseFreedMemory() {
         #if canImport(Glibc)

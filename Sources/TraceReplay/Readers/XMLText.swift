@@ -1,7 +1,7 @@
 import Foundation
 
-/// Guards Foundation's XMLParser, whose Linux build traps on an element or attribute name that is not UTF-8 (found by
-/// the GPX fuzzer, RELIABILITY.md): XML is UTF-8 unless its declaration names another encoding, which libxml2 then
+/// Guards Foundation's XMLParser, whose Linux build traps on an element or attribute name that is not UTF-8 (see
+/// RELIABILITY.md): XML is UTF-8 unless its declaration names another encoding, which libxml2 then
 /// converts itself; Latin-1 and Windows-1252 are let through, since every byte of them converts.
 enum XMLText {
     /// Throws when the bytes are not UTF-8 and the declaration names no Latin-1 encoding, saying where they stop being
@@ -14,7 +14,7 @@ enum XMLText {
         if String(validating: data, as: UTF8.self) != nil { return }
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
         // Only the single-byte encodings libxml2 turns into valid UTF-8 whatever the bytes; any other declaration
-        // (a misspelt one included, which the fuzzer tried) is not trusted with bytes that are not UTF-8.
+        // (a misspelt one included) is not trusted with bytes that are not UTF-8.
         if let declared = declaredEncoding(head), singleByte.contains(declared) { return }
         throw TraceReadError.malformed("GPX is not UTF-8 at byte \(validPrefixLength(data)) and its XML declaration names no "
                                        + "Latin-1 encoding; convert the file to UTF-8")
@@ -23,7 +23,7 @@ enum XMLText {
     static let singleByte: Set<String> = ["iso-8859-1", "latin1", "latin-1", "iso_8859-1", "iso-8859-15", "windows-1252", "cp1252"]
 
     /// Where a processing instruction with a target and no data (`<?name?>`) starts: libxml2 hands XMLParser a null
-    /// pointer for its data, and XMLParser (Linux) reads it (a segmentation fault, found by the GPX fuzzer).
+    /// pointer for its data, and XMLParser (Linux) reads it (a segmentation fault).
     static func dataLessInstruction(_ data: Data) -> Int? {
         let bytes = [UInt8](data)
         var i = 0

@@ -9,7 +9,7 @@ public struct ReplayContext: Sendable {
     public var wallet: Wallet
     public var catalog: StoreCatalog
     public var refresher: any RegionRefreshing
-    /// Keep per-event logs (CSV and HTML need them; sweeps and benchmarks do not).
+    /// Keep per-event logs (CSV and HTML need them; sweeps and timings do not).
     public var keepEvents: Bool
 
     public init(scenario: Scenario, wallet: Wallet, catalog: StoreCatalog, refresher: any RegionRefreshing, keepEvents: Bool = true) {

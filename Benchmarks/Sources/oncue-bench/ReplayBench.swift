@@ -1,11 +1,13 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
 import Geo
 import LocationStore
 import RegionRefresh
+import SyntheticData
 import TraceReplay
 
-/// `oncue bench replay`: fixes replayed per second per core with the in-process engine.
+/// `oncue-bench replay`: fixes replayed per second per core with the in-process engine.
 struct BenchReplay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -15,8 +17,8 @@ struct BenchReplay: AsyncParsableCommand {
             through the virtual phone (fix noise, OS fences, app, refresh calls) and reports fixes per second.
 
             Example:
-              swift build -c release
-              .build/release/oncue bench replay --locations 1000000 --fixes 2000000
+              swift build -c release --package-path Benchmarks
+              Benchmarks/.build/release/oncue-bench replay --locations 1000000 --fixes 2000000
             """
     )
     @Option(help: "Synthetic locations in the index.") var locations: Int = 1_000_000
@@ -52,16 +54,18 @@ struct BenchReplay: AsyncParsableCommand {
                                     refresher: engine, keepEvents: false)
         let parsed = try Strategy.parse(strategy)
         func trace(_ i: Int) -> Trace {
-            ReplayBenchmark.syntheticTrace(start: first.coordinate, count: fixes, seed: UInt64(i + 1), name: "bench-\(i)")
+            SyntheticTrace.drive(start: first.coordinate, count: fixes, seed: UInt64(i + 1), name: "bench-\(i)")
         }
-        _ = await ReplayBenchmark.replay(ReplayBenchmark.syntheticTrace(start: first.coordinate, count: 10_000, seed: 99, name: "warm"),
-                                         strategy: parsed, context: context)
-        let single = await ReplayBenchmark.replay(trace(0), strategy: parsed, context: context)
+        _ = await ReplayRunner.replayUnscored(SyntheticTrace.drive(start: first.coordinate, count: 10_000, seed: 99, name: "warm"),
+                                              strategy: parsed, context: context)
+        let singleStarted = ContinuousClock.now
+        let singleRun = await ReplayRunner.replayUnscored(trace(0), strategy: parsed, context: context)
+        let single = (fixes: singleRun.fixes, seconds: seconds(since: singleStarted), refreshCalls: singleRun.refreshCalls)
         let n = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let traces = (0..<n).map(trace)
         let start = Date()
         let total = await withTaskGroup(of: Int.self) { group in
-            for t in traces { group.addTask { await ReplayBenchmark.replay(t, strategy: parsed, context: context).fixes } }
+            for t in traces { group.addTask { await ReplayRunner.replayUnscored(t, strategy: parsed, context: context).fixes } }
             return await group.reduce(0, +)
         }
         let wall = Date().timeIntervalSince(start)

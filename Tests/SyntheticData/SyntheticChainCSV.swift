@@ -1,4 +1,6 @@
+import ChainImport
 import Foundation
+import Geo
 
 /// A deterministic chain CSV of any size, for benchmarks and crash tests: the same seed and row
 /// count give the same bytes on every machine. Rows are valid (each point inside the bounding box
@@ -24,7 +26,7 @@ public struct SyntheticChainCSV: Sendable {
         defer { try? handle.close() }
         var buffer = Self.header
         var written: Int64 = 0
-        var state = seed
+        var state = SeededRandom(seed: seed)
         let regions = USRegions.all.filter { $0.code.count == 2 && $0.boxes[0].2 < -60 && $0.code != "AK" }
         for i in 0..<rows {
             let region = regions[Int(Self.next(&state) % UInt64(regions.count))]
@@ -47,14 +49,8 @@ public struct SyntheticChainCSV: Sendable {
         return written + Int64(buffer.utf8.count)
     }
 
-    /// SplitMix64: tiny, fast, and identical everywhere (unlike the system generator).
-    static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// SeededRandom (SplitMix64): identical everywhere, unlike the system generator.
+    static func next(_ state: inout SeededRandom) -> UInt64 { state.next() }
 
-    static func unit(_ state: inout UInt64) -> Double { Double(next(&state) >> 11) / Double(1 << 53) }
+    static func unit(_ state: inout SeededRandom) -> Double { Double(next(&state) >> 11) / Double(1 << 53) }
 }

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
 import Geo
@@ -20,8 +21,8 @@ struct BenchNearest: AsyncParsableCommand {
             responses built as `RegionRefreshResponse` values.
 
             Example:
-              swift build -c release
-              .build/release/oncue bench nearest --stores /tmp/geo-anchors/data/stores.csv \\
+              swift build -c release --package-path Benchmarks
+              Benchmarks/.build/release/oncue-bench nearest --stores /tmp/geo-anchors/data/stores.csv \\
                   --queries /tmp/geo-anchors/data/queries.csv --limit-stores 1000000 --json
             """
     )

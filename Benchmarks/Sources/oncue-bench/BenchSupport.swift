@@ -1,3 +1,4 @@
+import CommandLineOutput
 import Foundation
 
 /// Latency samples of one benchmarked method, and the figures reported from them.
@@ -65,4 +66,10 @@ func printSamples(_ samples: [LatencySample], baseline: String) {
         [$0.name, String($0.queries), String(format: "%.0f", $0.queries_per_second), String(format: "%.1f", $0.p50_us),
          String(format: "%.1f", $0.p99_us), base > 0 ? String(format: "%.2f", $0.queries_per_second / base) : "-"]
     }), terminator: "")
+}
+
+/// Seconds elapsed since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let d = start.duration(to: .now)
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }

@@ -1,9 +1,11 @@
+import CommandLineOutput
 import ArgumentParser
 import ChainImport
 import Foundation
+import SyntheticData
 import LocationStore
 
-/// `oncue bench import`: a seeded chain CSV imported by `oncue import` (first load, then a re-import
+/// `oncue-bench import`: a seeded chain CSV imported by `oncue import` (first load, then a re-import
 /// where every row is unchanged) and loaded by ogr2ogr into SpatiaLite, each in its own process
 /// under `/usr/bin/time -v`, so wall time and peak memory are measured the same way for all three.
 struct BenchImport: AsyncParsableCommand {
@@ -20,9 +22,9 @@ struct BenchImport: AsyncParsableCommand {
             ogr2ogr -f PostgreSQL (COPY, GiST index) loads the second.
 
             Example:
-              swift build -c release
-              .build/release/oncue bench import --rows 1000000 --dir /tmp/oncue-bench
-              .build/release/oncue bench import --rows 1000000 --db postgres://oncue@127.0.0.1:15433/oncue
+              swift build -c release --product oncue && swift build -c release --package-path Benchmarks
+              Benchmarks/.build/release/oncue-bench import --rows 1000000 --dir /tmp/oncue-bench
+              Benchmarks/.build/release/oncue-bench import --rows 1000000 --db postgres://oncue@127.0.0.1:15433/oncue
             The same by hand:
               /usr/bin/time -v oncue import chain.csv --db s.sqlite --network-column brand --progress never
               /usr/bin/time -v ogr2ogr -f SQLite -dsco SPATIALITE=YES o.sqlite chain.csv -nln chain \\
@@ -32,6 +34,7 @@ struct BenchImport: AsyncParsableCommand {
 
     @Option(help: "Rows of the generated CSV.") var rows = 1_000_000
     @Option(help: "Seed of the generated CSV.") var seed: UInt64 = 42
+    @Option(help: "The oncue executable whose imports are timed.") var oncue = ".build/release/oncue"
     @Option(help: "Working directory (the CSV is kept there for reuse).") var dir = NSTemporaryDirectory() + "oncue-bench-import"
     @Flag(help: "Skip the ogr2ogr comparison.") var skipOgr2ogr = false
     @Option(help: "A postgres:// URL: benchmark the PostGIS store (and ogr2ogr -f PostgreSQL) on that server.") var db: String?
@@ -128,9 +131,10 @@ struct BenchImport: AsyncParsableCommand {
     }
 
     private func ownExecutable() throws -> String {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw ValidationError("cannot locate the oncue executable") }
-        return path
+        guard FileManager.default.isExecutableFile(atPath: oncue) else {
+            throw ValidationError("no oncue executable at \(oncue): build it with `swift build -c release --product oncue`, or pass --oncue")
+        }
+        return oncue
     }
 
     /// Runs a command under `/usr/bin/time -v` and reads its wall time and maximum resident set size.

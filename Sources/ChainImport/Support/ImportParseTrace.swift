@@ -1,9 +1,10 @@
-/// The byte side of an import, reachable from the libFuzzer targets in `Fuzz/` (issue 21) without a store.
+/// The byte side of an import as text, without a store: what the import would act on, line by line. Property checks
+/// hold it to invariants (the same file cut into any reads gives the same trace; RELIABILITY.md lists them).
 ///
-/// `@_spi(Fuzzing)`: not part of ChainImport's API. Only `@_spi(Fuzzing) import ChainImport` sees it, so the
+/// `@_spi(ParseTrace)`: not part of ChainImport's API. Only `@_spi(ParseTrace) import ChainImport` sees it, so the
 /// parser's types stay internal; this runs them exactly as `ChainImporter` does, minus the writes.
-@_spi(Fuzzing) public enum ImportFuzzing {
-    /// The import options the fuzzer varies (the ones that change how bytes are read).
+@_spi(ParseTrace) public enum ImportParseTrace {
+    /// The import options a check varies (the ones that change how bytes are read).
     public struct Knobs: Sendable {
         public var fixedNetwork: Bool
         public var fixCoordinates: Bool
@@ -34,13 +35,13 @@
     /// Returns one line per header, row, placement and end of file, then the error that stopped the parse, if any:
     /// what the import would act on, independent of how the file was cut into reads (rows are not grouped by batch).
     public static func parse(_ chunks: [[UInt8]], knobs: Knobs) -> [String] {
-        var options = ImportOptions(network: knobs.fixedNetwork ? "fuzz" : nil, networkColumn: knobs.fixedNetwork ? nil : "brand",
+        var options = ImportOptions(network: knobs.fixedNetwork ? "trace" : nil, networkColumn: knobs.fixedNetwork ? nil : "brand",
                                     fixCoordinates: knobs.fixCoordinates, encoding: knobs.encoding, delimiter: knobs.delimiter)
         options.reportIssueLimit = 5
         options.maxLineBytes = knobs.maxLineBytes
         // Strict UTF-8 reads the file as UTF-8 only (ImportOptions.validate refuses it with another encoding).
         options.strictUTF8 = knobs.strictUTF8 && (knobs.encoding ?? .utf8) == .utf8
-        var parser = RowParser(fileName: "fuzz.csv", options: options, batchSize: knobs.batchSize, blockSize: knobs.blockSize)
+        var parser = RowParser(fileName: "trace.csv", options: options, batchSize: knobs.batchSize, blockSize: knobs.blockSize)
         let interpreter = RowInterpreter(options: options, geocoded: nil)
         var ledger = FileLedger(issueLimit: options.reportIssueLimit)
         var out: [String] = []

@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 /// Deterministic, city-clustered synthetic chain locations for benchmarks and property tests.
 ///

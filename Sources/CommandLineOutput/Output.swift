@@ -1,20 +1,26 @@
 import ChainImport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes text to standard output or error without buffering surprises between the two.
-struct FileHandleOutput {
-    let handle: FileHandle
-    static let standardOutput = FileHandleOutput(handle: .standardOutput)
-    static let standardError = FileHandleOutput(handle: .standardError)
+public struct FileHandleOutput: Sendable {
+    public let handle: FileHandle
 
-    func write(_ text: String) { handle.write(Data(text.utf8)) }
+    public init(handle: FileHandle) { self.handle = handle }
 
-    var isTerminal: Bool { isatty(handle.fileDescriptor) != 0 }
+    public static let standardOutput = FileHandleOutput(handle: .standardOutput)
+    public static let standardError = FileHandleOutput(handle: .standardError)
+
+    public func write(_ text: String) { handle.write(Data(text.utf8)) }
+
+    public var isTerminal: Bool { isatty(handle.fileDescriptor) != 0 }
 }
 
 /// Formats rows as an aligned text table (numbers right-aligned). Cells hold names and messages from files and
 /// stores, so their control characters are written out (`forMessage`): a cell cannot drive the terminal.
-func textTable(_ header: [String], _ rawRows: [[String]]) -> String {
+public func textTable(_ header: [String], _ rawRows: [[String]]) -> String {
     let rows = rawRows.map { $0.map { $0.forMessage(limit: nil) } }
     var widths = header.map(\.count)
     for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
@@ -29,13 +35,14 @@ func textTable(_ header: [String], _ rawRows: [[String]]) -> String {
 }
 
 /// JSON with sorted keys and no escaped slashes, as every `--json` output of the CLI.
-func jsonString<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
+public func jsonString<T: Encodable>(_ value: T, pretty: Bool = true) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 
-func formatCount(_ n: Int) -> String {
+/// A count with thousands separators (1,000,000).
+public func formatCount(_ n: Int) -> String {
     let digits = String(n.magnitude)
     var out = ""
     for (i, c) in digits.reversed().enumerated() {

@@ -1,5 +1,7 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
+import SyntheticData
 import Geo
 import LocationStore
 
@@ -13,8 +15,8 @@ struct BenchStore: AsyncParsableCommand {
             search (`sqlite-hav-expand`) and the idiomatic SpatiaLite SpatialIndex + ST_Distance query.
 
             Example:
-              swift build -c release
-              .build/release/oncue bench store --db /tmp/bench-1m.sqlite --locations 1000000 --seconds 10
+              swift build -c release --package-path Benchmarks
+              Benchmarks/.build/release/oncue-bench store --db /tmp/bench-1m.sqlite --locations 1000000 --seconds 10
             """
     )
     @Option(help: "Store file (created and filled if missing).") var db: String

@@ -1,3 +1,4 @@
+import CommandLineOutput
 import ArgumentParser
 import Foundation
 import Geo
@@ -11,7 +12,7 @@ struct BenchGeo: AsyncParsableCommand {
             The baseline is the classic character-by-character bisection encoder, run in the same process.
 
             Example:
-              swift build -c release && .build/release/oncue bench geo --seconds 3
+              swift build -c release --package-path Benchmarks && Benchmarks/.build/release/oncue-bench geo --seconds 3
             """
     )
     @Option(help: "Seconds per measurement.") var seconds: Double = 3

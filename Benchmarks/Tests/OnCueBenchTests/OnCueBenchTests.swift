@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Runs the built `oncue-bench` on small inputs, as BENCHMARKS.md's commands run it on large ones.
+@Suite struct OnCueBenchTests {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable `swift test` built beside this test bundle.
+    static var executable: String {
+        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [bundle.appendingPathComponent("oncue-bench").path, package.appendingPathComponent(".build/debug/oncue-bench").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `nearest` on small files in the anchor kit's format, with CRLF line ends and no final newline: every store is
+    /// read (`--limit-stores` honoured), and the figures are there and positive.
+    @Test func nearestReadsTheAnchorKitFormat() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var generator = SystemRandomNumberGenerator()
+        var stores = ["id,lon,lat,network_id"]
+        for i in 0..<300 {
+            stores.append("\(i),\(-122.5 + Double.random(in: 0..<0.5, using: &generator)),\(37.6 + Double.random(in: 0..<0.5, using: &generator)),\(i % 7)")
+        }
+        var queries = ["qid,lon,lat,pref_network"]
+        for i in 0..<20 { queries.append("\(i),\(-122.4 + Double(i) / 1_000),\(37.7 + Double(i) / 1_000),\(i % 7)") }
+        let storesPath = dir.appendingPathComponent("stores.csv").path, queriesPath = dir.appendingPathComponent("queries.csv").path
+        try Data(stores.joined(separator: "\r\n").utf8).write(to: URL(fileURLWithPath: storesPath))
+        try Data((queries.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: queriesPath))
+        struct Output: Decodable { let locations: Int; let queries_per_second: Double; let p50_us: Double; let wire_json_us: Double }
+        for (limit, expected) in [(nil, 300), (120, 120)] as [(Int?, Int)] {
+            let r = try Self.run(["nearest", "--stores", storesPath, "--queries", queriesPath, "--seconds", "0.2",
+                                  "--baseline-queries", "3", "--json"] + (limit.map { ["--limit-stores", "\($0)"] } ?? []))
+            #expect(r.status == 0, "\(r.stderr)")
+            let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
+            #expect(output.locations == expected)
+            #expect(output.queries_per_second > 0 && output.p50_us > 0 && output.wire_json_us > 0)
+        }
+    }
+
+    @Test func replayReportsFixesPerSecond() throws {
+        struct Output: Decodable { let locations: Int; let single_core_fixes_per_second: Double; let fixes_per_trace: Int }
+        let r = try Self.run(["replay", "--locations", "2000", "--fixes", "2000", "--jobs", "2", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
+        #expect(output.locations == 2_000 && output.fixes_per_trace == 2_000 && output.single_core_fixes_per_second > 0)
+    }
+
+    @Test func geoPrintsRates() throws {
+        let r = try Self.run(["geo", "--seconds", "0.1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import CommandLineOutput
+import Foundation
+import LocationStore
+
+/// `--db`: the store every command that reads or writes one opens, the same way everywhere (else `ONCUE_DB`).
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The store: a SQLite file or a postgres:// URL (default: $ONCUE_DB).", valueName: "file-or-url"))
+    var db: String?
+
+    /// The store named by `--db`, else `ONCUE_DB`; a bad URL is a usage error that never repeats its password.
+    func address(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreAddress {
+        let text = db ?? environment["ONCUE_DB"] ?? ""
+        guard !text.isEmpty else { throw ValidationError("no store: pass --db FILE or --db postgres://… (or set ONCUE_DB)") }
+        do { return try StoreAddress(text) } catch { throw ValidationError(error.description) }
+    }
+
+    /// Opens the store for `body` and closes it afterwards, whatever happens.
+    @discardableResult
+    func withStore<T>(readOnly: Bool = false, _ body: (any LocationStore) async throws -> T) async throws -> T {
+        let store = try await address().open(readOnly: readOnly)
+        do {
+            let value = try await body(store)
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// The `db` subcommands took the store as a positional argument before `--db` existed; it still works for one
+    /// release, with a line on standard error. Both at once is a usage error.
+    mutating func adoptPositional(_ file: String?, command: String) throws {
+        guard let file else { return }
+        guard db == nil else { throw ValidationError("give the store once: --db \(db!) or the positional \(file), not both") }
+        FileHandleOutput.standardError.write("oncue: `oncue db \(command) FILE` is deprecated; use `oncue db \(command) --db FILE`\n")
+        db = file
+    }
+}

@@ -1,0 +1,106 @@
+import CSQLite
+import Foundation
+import Geo
+import LocationStore
+import Testing
+
+/// One vocabulary across commands: `--db` from one option group (the `db` commands' old positional still works, with
+/// a deprecation line), `--format table|json` with `--json` as its alias, `--network` repeatable or a comma list, and
+/// closed sets of values refused by the parser with the values listed.
+@Suite struct VocabularyTests {
+    /// A store with three networks of one location each around Manhattan.
+    static func store() throws -> (dir: URL, path: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-vocabulary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("s.sqlite").path
+        let store = try SQLiteLocationStore.create(path: path)
+        for (i, id) in ["acme", "bolt", "crux"].enumerated() {
+            try store.upsertNetwork(Network(id: id, name: id.capitalized))
+            _ = try store.upsert([Location(networkId: id, externalId: "1", name: "\(id) one",
+                                           coordinate: Coordinate(uncheckedLatitude: 40.75 + Double(i) * 0.001, longitude: -73.98))])
+        }
+        return (dir, path)
+    }
+
+    @Test("db init|stats|check take --db; the old positional still works with a deprecation line; both at once is refused")
+    func dbCommandsTakeTheStoreOneWay() throws {
+        let (dir, _) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fresh = dir.appendingPathComponent("fresh.sqlite").path, old = dir.appendingPathComponent("old.sqlite").path
+        let byOption = try CLIRunner.run(["db", "init", "--db", fresh])
+        #expect(byOption.status == 0 && byOption.stderr.isEmpty, "\(byOption.stderr)")
+        let byPositional = try CLIRunner.run(["db", "init", old])
+        #expect(byPositional.status == 0 && FileManager.default.fileExists(atPath: old))
+        #expect(byPositional.stderr.contains("deprecated") && byPositional.stderr.contains("--db"))
+        let byEnvironment = try CLIRunner.run(["db", "check"], environment: ["ONCUE_DB": fresh])
+        #expect(byEnvironment.status == 0 && byEnvironment.stdout.hasPrefix("ok"), "\(byEnvironment.stderr)")
+        let both = try CLIRunner.run(["db", "stats", "--db", fresh, old])
+        #expect(both.status == 2 && both.stderr.contains("not both"), "\(both.stderr)")
+        for command in ["stats", "check"] {
+            let positional = try CLIRunner.run(["db", command, fresh]), option = try CLIRunner.run(["db", command, "--db", fresh])
+            #expect(positional.status == 0 && positional.stdout == option.stdout)
+        }
+    }
+
+    @Test("--json is --format json, and a table is the default, in every command that prints results",
+          arguments: [["db", "stats"], ["nearest", "40.75", "-73.98"], ["networks", "list"], ["imports", "list"],
+                      ["refresh", "40.75", "-73.98"]])
+    func formatOptionIsOneOption(command: [String]) throws {
+        let (dir, path) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = command + ["--db", path]
+        let json = try CLIRunner.run(args + ["--json"]), format = try CLIRunner.run(args + ["--format", "json"])
+        let table = try CLIRunner.run(args), explicitTable = try CLIRunner.run(args + ["--format", "table"])
+        #expect(json.status == 0 && format.status == 0 && table.status == 0, "\(json.stderr)\(format.stderr)\(table.stderr)")
+        // The refresh answer carries server_time, which moves between runs.
+        func stable(_ s: String) -> String { s.replacing(/"server_time":"[^"]*"/, with: "") }
+        #expect(stable(json.stdout) == stable(format.stdout))
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8), options: [.fragmentsAllowed])) != nil, "not JSON: \(json.stdout)")
+        #expect(table.stdout == explicitTable.stdout && table.stdout != json.stdout)
+        #expect((try? JSONSerialization.jsonObject(with: Data(table.stdout.utf8))) == nil, "the default is a table")
+        let bogus = try CLIRunner.run(args + ["--format", "yaml"])
+        #expect(bogus.status == 2 && bogus.stderr.contains("table") && bogus.stderr.contains("json"))
+    }
+
+    @Test("--network is repeatable and takes comma lists, in nearest and refresh alike")
+    func networkListsOneWay() throws {
+        let (dir, path) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for command in [["nearest", "40.75", "-73.98"], ["refresh", "40.75", "-73.98", "--only-card-networks"]] {
+            let base = command + ["--db", path, "--format", "json"]
+            let repeated = try CLIRunner.run(base + ["--network", "acme", "--network", "crux"])
+            let listed = try CLIRunner.run(base + ["--network", "acme,crux"])
+            let legacy = try CLIRunner.run(base + ["--networks", "acme, crux"])
+            func ids(_ r: CLIRunner.Result) -> Set<String> {
+                Set(r.stdout.matches(of: /"(?:network_id|networkId)" ?: ?"([a-z]+)"/).map { String($0.output.1) })
+            }
+            #expect(repeated.status == 0, "\(repeated.stderr)")
+            #expect(ids(repeated) == ["acme", "crux"], "\(command): \(repeated.stdout)")
+            #expect(ids(listed) == ids(repeated) && ids(legacy) == ids(repeated))
+        }
+    }
+
+    @Test("closed sets are parsed by the parser: a wrong value is a usage error naming the right ones")
+    func closedSetsListTheirValues() throws {
+        let (dir, path) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("a.csv").path
+        try Data("id,name,latitude,longitude\n1,A,40.7,-74.0\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let cases: [([String], [String])] = [
+            (["import", csv, "--db", path, "--network", "acme", "--encoding", "ebcdic"], ["utf-8", "windows-1252", "latin-1"]),
+            (["import", csv, "--db", path, "--network", "acme", "--delimiter", "x"], [",", ";", "tab", "|"]),
+            (["replay", csv, "--db", path, "--profile", "nokia"], ["ios", "android", "ideal"]),
+        ]
+        for (args, values) in cases {
+            let r = try CLIRunner.run(args)
+            #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
+            for v in values { #expect(r.stderr.contains(v), "\(args): \(r.stderr) does not list \(v)") }
+        }
+        for spelling in ["latin-1", "cp1252", "UTF8"] {
+            let r = try CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--encoding", spelling, "--dry-run"])
+            #expect(r.status == 0, "--encoding \(spelling): \(r.stderr)")
+        }
+        let tab = try CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--delimiter", "tab", "--dry-run"])
+        #expect(tab.status != 2, "\(tab.stderr)")
+    }
+}

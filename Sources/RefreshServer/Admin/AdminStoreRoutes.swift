@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LocationStore
 import NIOCore
+import RegionRefresh
 
 /// The admin routes that read or edit the store directly: the import log and networks.
 /// Every store call runs on the blocking-work thread with its own connection.
@@ -50,8 +51,9 @@ struct AdminStoreRoutes: Sendable {
         let id = try networkID(context)
         let body = try await bodies.decode(NetworkBody.self, from: request)
         let name = try AdminText.required(body.name, field: "name", limit: FieldLimits.networkName)
-        if let radius = body.defaultRadiusMeters, !(radius.isFinite && radius > 0 && radius <= 50_000) {
-            throw APIError.badRequest("invalid_field", "field 'default_radius_meters' must be in (0, 50000]", field: "default_radius_meters")
+        if let radius = body.defaultRadiusMeters, !EngineConfiguration.isValidNetworkRadius(radius) {
+            throw APIError.badRequest("invalid_field", "field 'default_radius_meters' must be \(EngineConfiguration.networkRadiusRule), or null",
+                                      field: "default_radius_meters")
         }
         if let category = body.category { try AdminText.check(category, field: "category", limit: FieldLimits.category) }
         let network = Network(id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,

@@ -41,7 +41,7 @@ struct Prioritizer: ~Copyable {
             // that does not fill up settle that distance too (see `refreshDistance`).
             var largestRadius = 0.0
             for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
-            let lookout = configuration.refreshCeilingMeters + Self.uncertainty(p) + largestRadius
+            let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(&regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
                          lookout: lookout) { collector in
                 for k in cards {
@@ -111,13 +111,13 @@ struct Prioritizer: ~Copyable {
     }
 
     /// How far the phone may be from where it says (metres): the guarantee must hold for its true position.
-    static func uncertainty(_ p: RefreshParameters) -> Double { min(max(p.accuracyMeters ?? 0, 0), 1_000) }
+    func uncertainty(_ p: RefreshParameters) -> Double { min(max(p.accuracyMeters ?? 0, 0), configuration.accuracyCapMeters) }
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.
     private func refreshDistance(cards: [UInt32], regions: RegionList, collection: TierOneCollection,
                                  q: UnitVector, p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
-        let uncertainty = Self.uncertainty(p)
+        let uncertainty = self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return (ceiling, false) }
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).

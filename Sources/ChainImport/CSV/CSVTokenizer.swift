@@ -60,108 +60,135 @@ public struct CSVTokenizer: Sendable {
     /// Tokenizes `chunk`, calling `body` for every complete record.
     public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (CSVRecord) throws -> Void) throws {
         let n = chunk.count
-        let delimiter = self.delimiter
         let base = consumed
         defer { consumed += Int64(n) }
         let limit = Int64(maxLineBytes)
         var i = 0
         while i < n {
             if !overlong && base + Int64(i) - recordStart > limit { try startSkipping() }
-            let b = chunk[i]
             let wasCR = afterCR
             afterCR = false
+            // Each step reads from `i` and moves it past what it consumed (a field start that turns out unquoted
+            // consumes nothing: the byte is read again as the field's first).
             switch state {
-            case .fieldStart:
-                if b == Self.quote {
-                    state = .quoted
-                    fieldWasQuoted = true
-                    i += 1
-                } else if b == delimiter {
-                    endField()
-                    i += 1
-                } else if b == Self.lf || b == Self.cr {
-                    if b == Self.lf && wasCR {   // the LF of a CRLF that already ended the record
-                        recordStart += 1
-                        i += 1
-                        continue
-                    }
-                    countLineEnd(b)
-                    try endRecord(at: base + Int64(i), body)
-                    i += 1
-                } else {
-                    state = .unquoted
-                    fieldBlank = true
-                }
-            case .unquoted:
-                var j = i
-                while j < n {
-                    let c = chunk[j]
-                    if c == delimiter || c == Self.quote || c == Self.cr || c == Self.lf { break }
-                    j += 1
-                }
-                if j > i { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: true) }
-                i = j
-                guard i < n else { break }
-                let c = chunk[i]
-                if c == delimiter {
-                    endField()
-                    state = .fieldStart
-                } else if c == Self.quote {
-                    if currentFieldIsBlank {
-                        if !overlong { record.bytes.removeSubrange(fieldStart...) }   // `a, "b"`: the quote opens the field
-                        state = .quoted
-                        fieldWasQuoted = true
-                    } else {
-                        keepByte(c)   // `5'6"`: a literal quote inside an unquoted field
-                        fieldBlank = false
-                    }
-                } else {
-                    countLineEnd(c)
-                    try endRecord(at: base + Int64(i), body)
-                }
-                i += 1
-            case .quoted:
-                var j = i
-                while j < n {
-                    let c = chunk[j]
-                    if c == Self.quote || c == Self.cr || c == Self.lf { break }
-                    j += 1
-                }
-                let scanned = j > i
-                if scanned { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: false) }
-                i = j
-                guard i < n else { break }
-                let c = chunk[i]
-                if c == Self.quote {
-                    state = .quotedQuote
-                } else {
-                    // A line break inside quotes is data; it still advances the physical line count. An LF is the second
-                    // half of a CRLF only when it comes right after the CR, with no text scanned between them.
-                    if !(c == Self.lf && wasCR && !scanned) { countLineEnd(c) }
-                    keepByte(c)
-                    if overlong { throw CSVError.runawayQuote(line: recordLine, limit: maxLineBytes) }
-                }
-                i += 1
-            case .quotedQuote:
-                if b == Self.quote {
-                    keepByte(b)
-                    state = .quoted
-                } else if b == delimiter {
-                    endField()
-                    state = .fieldStart
-                } else if b == Self.cr || b == Self.lf {
-                    countLineEnd(b)
-                    try endRecord(at: base + Int64(i), body)
-                } else if b == Self.space || b == Self.tab {
-                    // `"abc"  ,`: spaces after the closing quote are padding
-                } else {
-                    keepByte(b)   // `"abc"def`: keep the text rather than lose it
-                    state = .unquoted
-                    fieldBlank = false
-                }
-                i += 1
+            case .fieldStart: try stepFieldStart(chunk, &i, base: base, wasCR: wasCR, body)
+            case .unquoted: try stepUnquoted(chunk, &i, base: base, body)
+            case .quoted: try stepQuoted(chunk, &i, base: base, wasCR: wasCR)
+            case .quotedQuote: try stepQuotedQuote(chunk, &i, base: base, body)
             }
         }
+    }
+
+    @inline(__always)
+    private mutating func stepFieldStart(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64, wasCR: Bool,
+                                         _ body: (CSVRecord) throws -> Void) throws {
+        let b = chunk[i]
+        if b == Self.quote {
+            state = .quoted
+            fieldWasQuoted = true
+            i += 1
+        } else if b == delimiter {
+            endField()
+            i += 1
+        } else if b == Self.lf || b == Self.cr {
+            if b == Self.lf && wasCR {   // the LF of a CRLF that already ended the record
+                recordStart += 1
+                i += 1
+                return
+            }
+            countLineEnd(b)
+            try endRecord(at: base + Int64(i), body)
+            i += 1
+        } else {
+            state = .unquoted
+            fieldBlank = true
+        }
+    }
+
+    /// Takes the run of plain bytes in one go (the bulk of a typical file), then the byte that ended it.
+    @inline(__always)
+    private mutating func stepUnquoted(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
+                                       _ body: (CSVRecord) throws -> Void) throws {
+        let n = chunk.count
+        let delimiter = self.delimiter
+        var j = i
+        while j < n {
+            let c = chunk[j]
+            if c == delimiter || c == Self.quote || c == Self.cr || c == Self.lf { break }
+            j += 1
+        }
+        if j > i { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: true) }
+        i = j
+        guard i < n else { return }
+        let c = chunk[i]
+        if c == delimiter {
+            endField()
+            state = .fieldStart
+        } else if c == Self.quote {
+            if currentFieldIsBlank {
+                if !overlong { record.bytes.removeSubrange(fieldStart...) }   // `a, "b"`: the quote opens the field
+                state = .quoted
+                fieldWasQuoted = true
+            } else {
+                keepByte(c)   // `5'6"`: a literal quote inside an unquoted field
+                fieldBlank = false
+            }
+        } else {
+            countLineEnd(c)
+            try endRecord(at: base + Int64(i), body)
+        }
+        i += 1
+    }
+
+    /// Takes the run of quoted text in one go, then the quote or line break that ended it.
+    @inline(__always)
+    private mutating func stepQuoted(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64, wasCR: Bool) throws {
+        let n = chunk.count
+        var j = i
+        while j < n {
+            let c = chunk[j]
+            if c == Self.quote || c == Self.cr || c == Self.lf { break }
+            j += 1
+        }
+        let scanned = j > i
+        if scanned { try keep(UnsafeBufferPointer(rebasing: chunk[i..<j]), endingAt: base + Int64(j), unquoted: false) }
+        i = j
+        guard i < n else { return }
+        let c = chunk[i]
+        if c == Self.quote {
+            state = .quotedQuote
+        } else {
+            // A line break inside quotes is data; it still advances the physical line count. An LF is the second
+            // half of a CRLF only when it comes right after the CR, with no text scanned between them.
+            if !(c == Self.lf && wasCR && !scanned) { countLineEnd(c) }
+            keepByte(c)
+            if overlong { throw CSVError.runawayQuote(line: recordLine, limit: maxLineBytes) }
+        }
+        i += 1
+    }
+
+    /// The byte after a quote inside a quoted field: a doubled quote, or whatever follows the closing quote.
+    @inline(__always)
+    private mutating func stepQuotedQuote(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
+                                          _ body: (CSVRecord) throws -> Void) throws {
+        let b = chunk[i]
+        if b == Self.quote {
+            keepByte(b)
+            state = .quoted
+        } else if b == delimiter {
+            endField()
+            state = .fieldStart
+        } else if b == Self.cr || b == Self.lf {
+            countLineEnd(b)
+            try endRecord(at: base + Int64(i), body)
+        } else if b == Self.space || b == Self.tab {
+            // `"abc"  ,`: spaces after the closing quote are padding
+        } else {
+            keepByte(b)   // `"abc"def`: keep the text rather than lose it
+            state = .unquoted
+            fieldBlank = false
+        }
+        i += 1
     }
 
     /// Ends the input: emits a last record that has no line break after it.

@@ -43,57 +43,71 @@ final class KDTree: Sendable {
         var bits = 0
         while (n + (1 << bits) - 1) >> bits > Self.leafSize { bits += 1 }
         leafBits = bits
-        levels = max(1, (bits + 3) / 4)
+        let levels = max(1, (bits + 3) / 4)
+        self.levels = levels
         var order = input
         var maxRadius = 0.0
         for m in input { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
         self.maxRadius = maxRadius
-        let leafCount = 1 << bits
-        func start(_ k: Int) -> Int { (k * n) >> bits }
-        if n > 0 {
-            order.withUnsafeMutableBufferPointer { buffer in
-                // Top-down median splits; the split box of a node is its parent's cut at the median, which is enough
-                // to choose the widest side.
-                var lo = (Double.infinity, Double.infinity, Double.infinity)
-                var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
-                for m in buffer {
-                    let i = Int(m)
-                    lo = (min(lo.0, x[i]), min(lo.1, y[i]), min(lo.2, z[i]))
-                    hi = (max(hi.0, x[i]), max(hi.1, y[i]), max(hi.2, z[i]))
-                }
-                var pending = [(first: 0, last: leafCount, lo: lo, hi: hi)]
-                while let part = pending.popLast() {
-                    guard part.last - part.first > 1 else { continue }
-                    let spans = (part.hi.0 - part.lo.0, part.hi.1 - part.lo.1, part.hi.2 - part.lo.2)
-                    let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
-                    let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
-                    let middle = (part.first + part.last) / 2
-                    let s = start(part.first), e = start(part.last), mid = start(middle)
-                    Self.select(buffer, s, e, mid, coordinate)
-                    let split = mid < e ? coordinate[Int(buffer[mid])] : (axis == 0 ? part.hi.0 : (axis == 1 ? part.hi.1 : part.hi.2))
-                    var left = part, right = part
-                    left.last = middle
-                    right.first = middle
-                    switch axis {
-                    case 0: left.hi.0 = split; right.lo.0 = split
-                    case 1: left.hi.1 = split; right.lo.1 = split
-                    default: left.hi.2 = split; right.lo.2 = split
-                    }
-                    pending.append(left)
-                    pending.append(right)
-                }
-            }
-        }
+        if n > 0 { Self.splitAtMedians(&order, x: x, y: y, z: z, leafBits: bits) }
         let points = HugePageArray(count: n) { k in
             let m = order[k], i = Int(m)
             return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
         }
         self.points = points
+        (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
+    }
 
-        // Exact boxes bottom-up: the leaves, then each stored level from the one below it.
+    /// First point of leaf `k` of a tree of `n` points in 2^`bits` leaves, while the tree is being built.
+    @inline(__always)
+    private static func leafStart(_ k: Int, count n: Int, leafBits bits: Int) -> Int { (k * n) >> bits }
+
+    /// Orders `order` so that leaf `k` holds the points of its cell: top-down median splits on the widest side. The
+    /// split box of a node is its parent's cut at the median, which is enough to choose the widest side.
+    private static func splitAtMedians(_ order: inout [UInt32], x: [Double], y: [Double], z: [Double], leafBits bits: Int) {
+        let n = order.count
+        order.withUnsafeMutableBufferPointer { buffer in
+            var lo = (Double.infinity, Double.infinity, Double.infinity)
+            var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+            for m in buffer {
+                let i = Int(m)
+                lo = (min(lo.0, x[i]), min(lo.1, y[i]), min(lo.2, z[i]))
+                hi = (max(hi.0, x[i]), max(hi.1, y[i]), max(hi.2, z[i]))
+            }
+            var pending = [(first: 0, last: 1 << bits, lo: lo, hi: hi)]
+            while let part = pending.popLast() {
+                guard part.last - part.first > 1 else { continue }
+                let spans = (part.hi.0 - part.lo.0, part.hi.1 - part.lo.1, part.hi.2 - part.lo.2)
+                let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
+                let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
+                let middle = (part.first + part.last) / 2
+                let s = leafStart(part.first, count: n, leafBits: bits), e = leafStart(part.last, count: n, leafBits: bits)
+                let mid = leafStart(middle, count: n, leafBits: bits)
+                select(buffer, s, e, mid, coordinate)
+                let split = mid < e ? coordinate[Int(buffer[mid])] : (axis == 0 ? part.hi.0 : (axis == 1 ? part.hi.1 : part.hi.2))
+                var left = part, right = part
+                left.last = middle
+                right.first = middle
+                switch axis {
+                case 0: left.hi.0 = split; right.lo.0 = split
+                case 1: left.hi.1 = split; right.lo.1 = split
+                default: left.hi.2 = split; right.lo.2 = split
+                }
+                pending.append(left)
+                pending.append(right)
+            }
+        }
+    }
+
+    /// The stored nodes and where each level starts: exact boxes bottom-up, the leaves', then each stored level's
+    /// from the one below it.
+    private static func wideNodes(over points: HugePageArray<TreePoint>, leafBits bits: Int, levels: Int)
+        -> (nodes: WideNodes, levelStart: [Int]) {
+        let n = points.count
+        let leafCount = 1 << bits
         var boxes = [Box](repeating: .empty, count: n > 0 ? leafCount : 0)
         for k in boxes.indices {
-            for i in start(k)..<start(k + 1) { boxes[k].add(points[i]) }
+            for i in leafStart(k, count: n, leafBits: bits)..<leafStart(k + 1, count: n, leafBits: bits) { boxes[k].add(points[i]) }
         }
         var levelBoxes: [[Box]] = [boxes]   // levelBoxes[0] = leaves, [1] = the last stored level, …
         var starts: [Int] = []
@@ -111,7 +125,6 @@ final class KDTree: Sendable {
             starts.append(total)
             total += levelBoxes[levels - l].count
         }
-        levelStart = starts
         var wide = WideNodes(count: n > 0 ? total : 0)
         if n > 0 {
             for l in 0..<levels {
@@ -121,7 +134,7 @@ final class KDTree: Sendable {
                 }
             }
         }
-        nodes = wide
+        return (wide, starts)
     }
 
     /// Quickselect: afterwards buffer[k] holds the element of rank k (by `key`) within [start, end),

@@ -94,23 +94,12 @@ public final class LocationIndex: Sendable {
         network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
-        var categoryNumber: [String: Int32] = [:]
-        var categories: [String] = []
-        networkCategory = b.networks.map { n in
-            guard let c = n.category?.lowercased() else { return -1 }
-            if let k = categoryNumber[c] { return k }
-            categories.append(c)
-            categoryNumber[c] = Int32(categories.count - 1)
-            return Int32(categories.count - 1)
-        }
-        self.categories = categories
+        let categorized = Self.numberCategories(of: b.networks)
+        networkCategory = categorized.perNetwork
+        categories = categorized.names
         let n = b.latitudes.count
-        var x = [Double](repeating: 0, count: n), y = x, z = x
-        for i in 0..<n {
-            let v = UnitVector(latitude: b.latitudes[i], longitude: b.longitudes[i])
-            x[i] = v.x; y[i] = v.y; z[i] = v.z
-        }
         // The unit vectors live on in the trees' leaf records only.
+        let (x, y, z) = Self.unitVectors(latitudes: b.latitudes, longitudes: b.longitudes)
         var counts = [Int](repeating: 0, count: b.networks.count)
         for k in b.network { counts[Int(k)] += 1 }
         networkCounts = counts
@@ -122,6 +111,57 @@ public final class LocationIndex: Sendable {
                                  rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
+        let (radius, rule) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)
+        self.density = density
+        self.placeDensity = placeDensity
+        self.radius = radius
+        self.rule = rule
+        var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
+        for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
+        for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
+        let built = Self.buildTreesAndTexts(members: all, byNetwork: perNetwork, x: x, y: y, z: z, radius: radius, rule: rule, from: b)
+        texts = built.texts
+        globalTree = built.global
+        networkTrees = built.networks
+        Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
+        maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
+
+        let elapsed = started.duration(to: .now)
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4   // the arrays above
+        let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
+        info = Info(locationCount: n, networkCount: b.networks.count,
+                    buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                    builtAt: Date(), approximateBytes: bytes)
+    }
+
+    /// Numbers the networks' categories (lower-cased) in order of first appearance; -1 for a network without one.
+    private static func numberCategories(of networks: [Network]) -> (perNetwork: [Int32], names: [String]) {
+        var categoryNumber: [String: Int32] = [:]
+        var categories: [String] = []
+        let perNetwork = networks.map { n in
+            guard let c = n.category?.lowercased() else { return Int32(-1) }
+            if let k = categoryNumber[c] { return k }
+            categories.append(c)
+            categoryNumber[c] = Int32(categories.count - 1)
+            return Int32(categories.count - 1)
+        }
+        return (perNetwork, categories)
+    }
+
+    private static func unitVectors(latitudes: [Double], longitudes: [Double]) -> (x: [Double], y: [Double], z: [Double]) {
+        let n = latitudes.count
+        var x = [Double](repeating: 0, count: n), y = x, z = x
+        for i in 0..<n {
+            let v = UnitVector(latitude: latitudes[i], longitude: longitudes[i])
+            x[i] = v.x; y[i] = v.y; z[i] = v.z
+        }
+        return (x, y, z)
+    }
+
+    /// Each location's region radius and the policy rule that chose it.
+    private static func radii(of b: borrowing Builder, policy: RadiusPolicy, density: [UInt16], placeDensity: [UInt16])
+        -> (radius: [Float], rule: [RadiusPolicy.Rule]) {
+        let n = b.latitudes.count
         var radius = [Float](repeating: 0, count: n)
         var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
         for i in 0..<n {
@@ -132,28 +172,28 @@ public final class LocationIndex: Sendable {
             radius[i] = Float(r.meters)
             rule[i] = r.rule
         }
-        self.density = density
-        self.placeDensity = placeDensity
-        self.radius = radius
-        self.rule = rule
-        var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
-        for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
-        for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
-        // The global tree, the per-network trees, and the strings moved into spatial order, side by side.
-        let radiusCopy = radius, xs = x, ys = y, zs = z, groups = perNetwork, networkOf = b.network, ruleOf = rule
+        return (radius, rule)
+    }
+
+    /// The global tree, the per-network trees, and the strings moved into spatial order, side by side.
+    private static func buildTreesAndTexts(members all: [UInt32], byNetwork groups: [[UInt32]], x: [Double], y: [Double], z: [Double],
+                                           radius: [Float], rule: [RadiusPolicy.Rule], from b: borrowing Builder)
+        -> (global: KDTree, networks: [KDTree], texts: HugePageArray<LocationText>) {
+        // The builder cannot be captured by the parallel parts; its arrays can.
+        let networkOf = b.network
         let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses, lats = b.latitudes, lons = b.longitudes
         let global = Mutex<KDTree?>(nil)
         let strings = Mutex<HugePageArray<LocationText>?>(nil)
-        var trees = [KDTree?](repeating: nil, count: perNetwork.count)
+        var trees = [KDTree?](repeating: nil, count: groups.count)
         trees.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
             DispatchQueue.concurrentPerform(iterations: 3) { part in
                 switch part {
                 case 0:
-                    let tree = KDTree(members: all, x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf)
+                    let tree = KDTree(members: all, x: x, y: y, z: z, radius: radius, network: networkOf, rule: rule)
                     global.withLock { $0 = tree }
                 case 1:
-                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: xs, y: ys, z: zs, radius: radiusCopy, network: networkOf, rule: ruleOf) }
+                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: x, y: y, z: z, radius: radius, network: networkOf, rule: rule) }
                 default:
                     let moved = HugePageArray(count: order.count) { g in
                         let k = Int(order[g])
@@ -164,18 +204,7 @@ public final class LocationIndex: Sendable {
                 }
             }
         }
-        texts = strings.withLock { $0! }
-        globalTree = global.withLock { $0! }
-        networkTrees = trees.map { $0! }
-        Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
-        maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
-
-        let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4   // the arrays above
-        let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
-        info = Info(locationCount: n, networkCount: b.networks.count,
-                    buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                    builtAt: Date(), approximateBytes: bytes)
+        return (global.withLock { $0! }, trees.map { $0! }, strings.withLock { $0! })
     }
 
     /// Sets `mayMerge` on every tree's points: which locations have a location of their own network close enough to

@@ -16,7 +16,6 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
 
     public init() {}
 
-
     /// Cleans `raw` into a `Trace`: synthesise missing times, sort, drop duplicates and jumps, split at long gaps.
     public func clean(_ raw: RawTrace, name: String, format: String) -> Trace {
         var report = TraceReport(file: name, format: format)
@@ -26,16 +25,27 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         report.ignoredWaypoints = raw.ignoredWaypoints
         report.skippedRows = raw.skipped
         report.warnings = raw.warnings
-        let maxSpeed = maxSpeedKmh / 3.6
         if raw.fixes.isEmpty {
             report.warnings.append("no points: nothing to replay")
             return Trace(name: name, segments: [], report: report)
         }
         if raw.emptyParts > 0 { report.warnings.append("\(raw.emptyParts) empty track/route parts") }
 
-        // File-order facts, measured before anything is changed.
+        measureFileOrder(raw.fixes, into: &report)
+        let fixes = timedInOrder(raw.fixes, report: &report)
+        var segments = segmented(fixes, report: &report)
+        if !raw.labels.isEmpty { Self.applyLabels(raw.labels, to: &segments) }
+        report.segments = segments.count
+        report.fixes = segments.reduce(0) { $0 + $1.count }
+        return Trace(name: name, segments: segments, report: report)
+    }
+
+    /// Records the file-order facts (untimed points, time going backwards, gaps, spikes), measured before anything is
+    /// changed: the report describes the file as it came.
+    private func measureFileOrder(_ raw: [RawFix], into report: inout TraceReport) {
+        let maxSpeed = maxSpeedKmh / 3.6
         var previous: RawFix?
-        for fix in raw.fixes {
+        for fix in raw {
             if fix.time == nil { report.pointsWithoutTime += 1 }
             if let p = previous, let t0 = p.time, let t1 = fix.time {
                 let dt = t1 - t0
@@ -49,8 +59,12 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
             if fix.time != nil { previous = fix }
         }
         report.maxGapMinutes = (report.maxGapMinutes * 10).rounded() / 10
+    }
 
-        var fixes = synthesiseTimes(raw.fixes)
+    /// Every fix with a time (synthesised where missing), sorted by time when the file's order, or the synthesised
+    /// times, go backwards. Needs `measureFileOrder` to have counted `pointsWithoutTime` and `timeGoesBackwards`.
+    private func timedInOrder(_ raw: [RawFix], report: inout TraceReport) -> [TraceFix] {
+        var fixes = synthesiseTimes(raw)
         if report.pointsWithoutTime > 0 {
             report.warnings.append("\(report.pointsWithoutTime) points have no time; times synthesised at \(synthesisedSpeedMetersPerSecond) m/s and flagged")
         }
@@ -68,7 +82,13 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
             // Stable: fixes with equal times keep file order, so exact copies end up adjacent.
             fixes = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         }
+        return fixes
+    }
 
+    /// Drops exact duplicates and jumps faster than `maxSpeedKmh`, and splits at gaps longer than `splitGapSeconds`
+    /// and where the jump filter re-anchors. `fixes` are in time order.
+    private func segmented(_ fixes: [TraceFix], report: inout TraceReport) -> [[TraceFix]] {
+        let maxSpeed = maxSpeedKmh / 3.6
         var segments: [[TraceFix]] = []
         var current: [TraceFix] = []
         var lastKept: TraceFix?
@@ -110,27 +130,26 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         if report.duplicatesRemoved > 0 { report.warnings.append("\(report.duplicatesRemoved) duplicate fixes removed") }
         if report.jumpsDropped > 0 { report.warnings.append("\(report.jumpsDropped) fixes implying more than \(Int(maxSpeedKmh)) km/h dropped") }
         if report.gapSplits > 0 { report.warnings.append("\(report.gapSplits) gaps longer than \(Int(splitGapSeconds / 60)) min split the trace") }
+        return segments
+    }
 
-        if !raw.labels.isEmpty {
-            let labels = raw.labels.sorted { $0.start < $1.start }
-            for s in segments.indices {
-                for i in segments[s].indices {
-                    let t = segments[s][i].time
-                    // Labels are few (hundreds) and sorted; a linear scan from a binary-search start is plenty.
-                    var lo = 0, hi = labels.count
-                    while lo < hi { let mid = (lo + hi) / 2; if labels[mid].start <= t { lo = mid + 1 } else { hi = mid } }
-                    var j = lo - 1
-                    while j >= 0 {
-                        if labels[j].end >= t { segments[s][i].mode = labels[j].mode; break }
-                        if t - labels[j].start > 86_400 * 7 { break }
-                        j -= 1
-                    }
+    /// Sets each fix's transport mode from the label that covers its time, if any.
+    private static func applyLabels(_ labels: [ModeLabel], to segments: inout [[TraceFix]]) {
+        let labels = labels.sorted { $0.start < $1.start }
+        for s in segments.indices {
+            for i in segments[s].indices {
+                let t = segments[s][i].time
+                // Labels are few (hundreds) and sorted; a linear scan from a binary-search start is plenty.
+                var lo = 0, hi = labels.count
+                while lo < hi { let mid = (lo + hi) / 2; if labels[mid].start <= t { lo = mid + 1 } else { hi = mid } }
+                var j = lo - 1
+                while j >= 0 {
+                    if labels[j].end >= t { segments[s][i].mode = labels[j].mode; break }
+                    if t - labels[j].start > 86_400 * 7 { break }
+                    j -= 1
                 }
             }
         }
-        report.segments = segments.count
-        report.fixes = segments.reduce(0) { $0 + $1.count }
-        return Trace(name: name, segments: segments, report: report)
     }
 
     /// Fills missing times: between two timed fixes, proportionally to distance when that is plausible;

@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 
-/// Everything `oncue serve` can be told, from flags or environment variables.
+/// Everything `oncue serve` can be told, from flags or environment variables. Each setting, with its default, is
+/// declared in `ServerSettings`; the defaults here are those.
 public struct ServerConfiguration: Sendable, Hashable {
     /// The store the index is built from and imports are written to: a SQLite file or a `postgres://` URL.
     public var database: String
     /// A read replica (a hot standby's URL) for index builds and read-only admin routes; writes go to `database`.
     public var readDatabase: String?
     /// Seconds between checks of the store's version (PostGIS): a missed `NOTIFY` delays a rebuild by at most this.
-    public var storePollSeconds: Double = 5
+    public var storePollSeconds: Double = ServerSettings.storePoll.defaultValue.inSeconds
     /// Address to bind; only loopback by default so that a server is never exposed by accident.
     public var host: String
     /// TCP port; 0 picks a free one (tests).
@@ -19,8 +20,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var maxBodyBytes: Int
     /// Largest CSV accepted by `POST /admin/imports` (bytes); streamed to disk, never held in memory.
     public var maxImportBytes: Int
-    /// Token-bucket rate limit per client; nil disables limiting.
-    public var rateLimit: RateLimit?
+    /// Requests per second per client; 0 disables limiting.
+    public var rateLimitRequestsPerSecond: Double = ServerSettings.rateLimitRPS.defaultValue
+    /// Token-bucket size per client.
+    public var rateLimitBurst: Double = ServerSettings.rateLimitBurst.defaultValue
     /// A header carrying the client address (e.g. `X-Forwarded-For` behind a proxy); nil uses the peer address.
     public var clientIPHeader: String?
     /// Minimum level of the server's log.
@@ -30,7 +33,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The Nominatim-compatible geocoder admin imports use when they ask for geocoding without naming one.
     public var geocoderURL: URL?
     /// At most this many requests per second to the geocoder.
-    public var geocoderRequestsPerSecond: Double = 1
+    public var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
     /// Timeouts, the connection cap and the shutdown deadline.
     public var connections = ConnectionLimits()
 
@@ -45,23 +48,33 @@ public struct ServerConfiguration: Sendable, Hashable {
         }
     }
 
-    public static let defaultMaxBodyBytes = 64 * 1024
-    public static let defaultMaxImportBytes = 256 * 1024 * 1024
+    /// The per-client rate limit; nil (a rate of 0) disables limiting.
+    public var rateLimit: RateLimit? {
+        get { rateLimitRequestsPerSecond > 0 ? RateLimit(requestsPerSecond: rateLimitRequestsPerSecond, burst: rateLimitBurst) : nil }
+        set {
+            rateLimitRequestsPerSecond = newValue?.requestsPerSecond ?? 0
+            if let burst = newValue?.burst { rateLimitBurst = burst }
+        }
+    }
 
-    public init(database: String, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
-                maxBodyBytes: Int = defaultMaxBodyBytes, maxImportBytes: Int = defaultMaxImportBytes,
-                rateLimit: RateLimit? = RateLimit(requestsPerSecond: 50, burst: 100), clientIPHeader: String? = nil,
-                logLevel: Logger.Level = .info, temporaryDirectory: String = NSTemporaryDirectory()) {
+    public static let defaultRateLimit = RateLimit(requestsPerSecond: ServerSettings.rateLimitRPS.defaultValue,
+                                                   burst: ServerSettings.rateLimitBurst.defaultValue)
+
+    public init(database: String, host: String = ServerSettings.host.defaultValue, port: Int = ServerSettings.port.defaultValue,
+                adminToken: String? = nil, maxBodyBytes: Int = ServerSettings.maxBodyBytes.defaultValue,
+                maxImportBytes: Int = ServerSettings.maxImportBytes.defaultValue, rateLimit: RateLimit? = defaultRateLimit,
+                clientIPHeader: String? = nil, logLevel: Logger.Level = ServerSettings.logLevel.defaultValue,
+                temporaryDirectory: String = NSTemporaryDirectory()) {
         self.database = database
         self.host = host
         self.port = port
         self.adminToken = adminToken
         self.maxBodyBytes = maxBodyBytes
         self.maxImportBytes = maxImportBytes
-        self.rateLimit = rateLimit
         self.clientIPHeader = clientIPHeader
         self.logLevel = logLevel
         self.temporaryDirectory = temporaryDirectory
+        self.rateLimit = rateLimit
     }
 }
 

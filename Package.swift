@@ -1,8 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module order (DESIGN.md): Geo ← LocationStore ← RegionRefresh ← (ChainImport, TraceReplay, RefreshServer) ← oncue.
-// A module never imports one above it. CSQLite and CPrefetch are C leaves used by LocationStore and RegionRefresh.
+// Module order (docs/architecture.md): Geo ← LocationStore ← (PostGISStore, RegionRefresh, ChainImport) ←
+// (PostGISImport, TraceReplay) ← StoreOpening ← RefreshServer ← oncue. A module never imports one above it; only
+// StoreOpening names the store types. CSQLite, CLibCrypto and CPrefetch are C leaves.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -39,7 +40,6 @@ let package = Package(
         // Named for the server's connection handler (HTTP parts, parser errors); Hummingbird brings both already.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
@@ -49,12 +49,20 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CPrefetch"),
+        // OpenSSL's libcrypto from the system, for the SHA-256 of each imported file.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geo", swiftSettings: strict + fuzzed),
         .target(
             name: "LocationStore",
+            dependencies: ["Geo", "CSQLite"],
+            swiftSettings: strict
+        ),
+        // The scale-out store on PostgreSQL + PostGIS: PostgresNIO, and NIOSSL for sslmode=require|verify-full. A module
+        // of its own, so that the parsers, the engine and the fuzz targets never build PostgreSQL's TLS and crypto stack.
+        .target(
+            name: "PostGISStore",
             dependencies: [
-                "Geo", "CSQLite",
-                // The PostGIS store (scale-out): PostgresNIO, and NIOSSL for sslmode=require|verify-full.
+                "Geo", "LocationStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -65,14 +73,26 @@ let package = Package(
         .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
         .target(
             name: "ChainImport",
-            dependencies: ["Geo", "LocationStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Geo", "LocationStore", "CLibCrypto"],
             swiftSettings: strict + fuzzed
+        ),
+        // The import's rows written the PostGIS way (staging COPY, deferred indexes); ChainImport's rules, shared as
+        // `package` declarations.
+        .target(name: "PostGISImport", dependencies: ["Geo", "LocationStore", "ChainImport", "PostGISStore"], swiftSettings: strict),
+        // The one module that names the store types: opens a store from its address, picks its importer.
+        .target(
+            name: "StoreOpening",
+            dependencies: [
+                "LocationStore", "PostGISStore", "ChainImport", "PostGISImport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
         ),
         .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "Geo", "LocationStore", "RegionRefresh", "ChainImport",
+                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "StoreOpening",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -92,6 +112,7 @@ let package = Package(
             name: "oncue",
             dependencies: [
                 "Geo", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer", "CommandLineOutput",
+                "StoreOpening",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -105,11 +126,11 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "StoreOpening", "PostGISStore", "PostGISImport", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
         .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
-            dependencies: ["TestSupport", "SyntheticData", 
+            dependencies: ["TestSupport", "PostGISImport", "StoreOpening", "SyntheticData", 
                 "Geo", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -121,7 +142,7 @@ let package = Package(
         .testTarget(name: "TraceReplayTests", dependencies: ["TestSupport", "Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["TestSupport", "StoreOpening", "PostGISStore", 
                 "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -7,4 +7,3 @@ public protocol GeocodeCache: AnyObject {
 }
 
 extension SQLiteLocationStore: GeocodeCache {}
-extension PostGISLocationStore: GeocodeCache {}

@@ -4,6 +4,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import StoreOpening
 
 struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

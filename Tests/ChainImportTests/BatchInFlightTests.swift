@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import ChainImport
+@testable import PostGISImport
 
 /// The PostGIS import's pipeline of batches: written in the order sent, one at a time, an error stops the batches
 /// after it, and nothing is written once the importer has abandoned or settled.

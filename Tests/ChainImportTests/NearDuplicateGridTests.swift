@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import Testing
 @testable import ChainImport
+@testable import PostGISImport
 
 @Suite("Near-duplicate grid of the PostGIS import")
 struct NearDuplicateGridTests {

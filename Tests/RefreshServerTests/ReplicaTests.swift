@@ -7,6 +7,8 @@ import LocationStore
 import Logging
 import NIOCore
 @testable import RefreshServer
+import StoreOpening
+import PostGISStore
 import Testing
 
 /// Services these tests need, as scripts/test.sh and CI provide them.

@@ -3,6 +3,8 @@ import Foundation
 import Geo
 import LocationStore
 import TestSupport
+import StoreOpening
+import PostGISStore
 import Testing
 
 /// Imports keep the same promises on both stores: the same report, the same rows, atomic and idempotent.
@@ -28,7 +30,7 @@ struct ImportConformanceTests {
     }
 
     static func importing(_ store: any LocationStore, _ paths: [String], _ options: ImportOptions) async throws -> ImportReport {
-        try await ChainImport.importer(for: store, options: options).run(try paths.map { try ImportInput.file($0) })
+        try await StoreOpening.importer(for: store, options: options).run(try paths.map { try ImportInput.file($0) })
     }
 
     static func snapshot(_ store: any LocationStore) async throws -> [Location] {

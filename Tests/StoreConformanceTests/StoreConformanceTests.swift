@@ -2,6 +2,8 @@ import Foundation
 import Geo
 import LocationStore
 import SyntheticData
+import StoreOpening
+import PostGISStore
 import Testing
 
 /// Everything a store promises, on both stores: the same calls give the same answers.

@@ -9,7 +9,7 @@ import LocationStore
 /// writer, and an import holds the write lock for its whole transaction, so answers fetched inside it could only be
 /// kept by committing the half-done import. Here a kill loses nothing already fetched, and the re-run asks only the
 /// addresses still missing.
-struct GeocodePass {
+package struct GeocodePass {
     let store: any GeocodeCache
     let options: ImportOptions
     let geocoding: GeocodingOptions
@@ -17,8 +17,17 @@ struct GeocodePass {
     /// Told the estimate once, before any request: a long run must say how long it will take before it starts.
     let notice: ((String) -> Void)?
 
+    package init(store: any GeocodeCache, options: ImportOptions, geocoding: GeocodingOptions, progress: ((ImportProgress) -> Void)?,
+                 notice: ((String) -> Void)?) {
+        self.store = store
+        self.options = options
+        self.geocoding = geocoding
+        self.progress = progress
+        self.notice = notice
+    }
+
     /// What the pass found and fetched.
-    struct Outcome {
+    package struct Outcome {
         var resolver: GeocodeResolver
         var uncachedAddresses: Int
         var estimatedSeconds: Double
@@ -34,7 +43,7 @@ struct GeocodePass {
         var requestsSent = 0
     }
 
-    func run(_ inputs: [ImportInput], attempted: (String) -> Void) async throws -> Outcome {
+    package func run(_ inputs: [ImportInput], attempted: (String) -> Void) async throws -> Outcome {
         let resolver = GeocodeResolver(store: store, settings: geocoding.settings)
         var pending: [AddressQuery] = []
         var pendingKeys = Set<String>()
@@ -120,7 +129,7 @@ public struct GeocodingPlan: Sendable, Codable, Equatable {
     public var failed: Int
     public var dryRun: Bool
 
-    init(_ outcome: GeocodePass.Outcome, options: ImportOptions) {
+    package init(_ outcome: GeocodePass.Outcome, options: ImportOptions) {
         service = outcome.resolver.source
         mode = options.geocoding?.mode.rawValue ?? ""
         uncachedAddresses = outcome.uncachedAddresses

@@ -44,7 +44,7 @@ public final class ChainImporter {
 
     /// Bytes per CSV row for the store's estimate of an import's size: chain rows with a name, an address and
     /// coordinates run 80–200 bytes, and the estimate only decides how the store maintains one index.
-    static let bytesPerRowEstimate: Int64 = 100
+    package static let bytesPerRowEstimate: Int64 = 100
 
     /// Imports `inputs` in one transaction and returns what happened. Throws `ImportError` (or a
     /// store error) after rolling everything back; a failure is also recorded in the import log.

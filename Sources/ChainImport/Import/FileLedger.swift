@@ -3,13 +3,13 @@ import LocationStore
 /// One file's counts and issues as its rows go by, the same for every store: a row's warnings are held until it is
 /// accepted (a rejection drops them, since the rejection is what the admin has to act on), every issue is counted by
 /// reason, the first ones are kept for the report and all of them wait in `buffer` to be written to the import log.
-struct FileLedger {
+package struct FileLedger {
     let issueLimit: Int
-    var counts = ImportCounts()
+    package var counts = ImportCounts()
     var rejectedByReason: [String: Int] = [:]
-    var warningsByReason: [String: Int] = [:]
-    var sample: [ImportIssue] = []
-    var truncated = false
+    package var warningsByReason: [String: Int] = [:]
+    package var sample: [ImportIssue] = []
+    package var truncated = false
     /// Issues not yet written to the import log.
     var buffer: [ImportIssue] = []
     var rowsByNetwork: [String: Int] = [:]
@@ -19,16 +19,16 @@ struct FileLedger {
     /// The current row's warnings.
     private(set) var rowIssues: [ImportIssue] = []
 
-    init(issueLimit: Int) { self.issueLimit = issueLimit }
+    package init(issueLimit: Int) { self.issueLimit = issueLimit }
 
-    mutating func beginRow() {
+    package mutating func beginRow() {
         counts.read += 1
         rowIssues.removeAll(keepingCapacity: true)
     }
 
-    var rowHasWarnings: Bool { !rowIssues.isEmpty }
+    package var rowHasWarnings: Bool { !rowIssues.isEmpty }
 
-    mutating func warn(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
+    package mutating func warn(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
         rowIssues.append(ImportIssue(line: line, severity: .warning, code: code.rawValue, message: message, externalId: externalId))
     }
 
@@ -39,7 +39,7 @@ struct FileLedger {
     }
 
     /// The row went into the store: its warnings are logged and it counts as warned if it has any.
-    mutating func accept(network: String) {
+    package mutating func accept(network: String) {
         rowsByNetwork[network, default: 0] += 1
         guard !rowIssues.isEmpty else { return }
         counts.warned += 1
@@ -48,12 +48,12 @@ struct FileLedger {
 
     /// A warning found after the rows were written (a near duplicate settled at the end); `rowWarned` says whether
     /// that row already counted as warned.
-    mutating func lateWarning(_ issue: ImportIssue, rowWarned: Bool) {
+    package mutating func lateWarning(_ issue: ImportIssue, rowWarned: Bool) {
         if !rowWarned { counts.warned += 1 }
         log(issue)
     }
 
-    mutating func takeBuffer() -> [ImportIssue] {
+    package mutating func takeBuffer() -> [ImportIssue] {
         defer { buffer.removeAll(keepingCapacity: true) }
         return buffer
     }
@@ -64,7 +64,7 @@ struct FileLedger {
         buffer.append(issue)
     }
 
-    func report(file name: String, importId: Int64?, parsed: ParsedFile, mapping: ColumnMapping?, seconds: Double) -> FileReport {
+    package func report(file name: String, importId: Int64?, parsed: ParsedFile, mapping: ColumnMapping?, seconds: Double) -> FileReport {
         FileReport(importId: importId, fileName: name, fileSize: parsed.bytesRead, sha256: parsed.sha256, encoding: parsed.encoding,
                    mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter,
                    columns: mapping?.described ?? [:], headers: mapping?.headers ?? [], counts: counts,

@@ -60,7 +60,7 @@ public struct ImportOptions: Sendable {
 
     /// A network column was named (`networkColumn`, or a mapping file's `network` column): rows name their network, and
     /// a fixed network (`network`) is only the fallback for rows whose column is empty.
-    var namesNetworkColumn: Bool {
+    package var namesNetworkColumn: Bool {
         if networkColumn != nil { return true }
         if case .columns? = mapping?.columns[FieldRole.network.rawValue] { return true }
         return false
@@ -94,7 +94,7 @@ public struct ImportOptions: Sendable {
     }
 
     /// The options as recorded in the import log.
-    var logged: [String: String] {
+    package var logged: [String: String] {
         var out: [String: String] = [:]
         if let network { out["network"] = network }
         if let networkColumn { out["network_column"] = networkColumn }

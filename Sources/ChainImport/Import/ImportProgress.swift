@@ -16,6 +16,16 @@ public struct ImportProgress: Sendable, Equatable {
     /// What `rows` counts: data rows, or addresses while geocoding (then `bytes` and `totalBytes` count addresses too).
     public var unit = "rows"
 
+    package init(fileName: String, fileIndex: Int, fileCount: Int, rows: Int, bytes: Int64, totalBytes: Int64?, elapsedSeconds: Double) {
+        self.fileName = fileName
+        self.fileIndex = fileIndex
+        self.fileCount = fileCount
+        self.rows = rows
+        self.bytes = bytes
+        self.totalBytes = totalBytes
+        self.elapsedSeconds = elapsedSeconds
+    }
+
     public var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
     /// 0…1 by bytes, when the total is known.
     public var fraction: Double? {

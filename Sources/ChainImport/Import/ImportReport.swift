@@ -16,6 +16,19 @@ public struct ImportReport: Sendable, Codable, Equatable {
     /// The geocoding before the import: the estimate, requests sent and failures (nil when it did not geocode).
     public var geocodingPlan: GeocodingPlan?
 
+    package init(files: [FileReport], totals: ImportCounts, dryRun: Bool, committed: Bool, replacedNetworks: [String],
+                 networksCreated: [String], seconds: Double, rowsPerSecond: Double, geocodingPlan: GeocodingPlan? = nil) {
+        self.files = files
+        self.totals = totals
+        self.dryRun = dryRun
+        self.committed = committed
+        self.replacedNetworks = replacedNetworks
+        self.networksCreated = networksCreated
+        self.seconds = seconds
+        self.rowsPerSecond = rowsPerSecond
+        self.geocodingPlan = geocodingPlan
+    }
+
     enum CodingKeys: String, CodingKey {
         case files, totals, committed, seconds
         case dryRun = "dry_run", replacedNetworks = "replaced_networks", networksCreated = "networks_created"
@@ -65,7 +78,7 @@ public struct FileReport: Sendable, Codable, Equatable {
 
 extension ImportReport {
     /// Counts the whole run, the spatial index and the commit included, in `seconds` and `rowsPerSecond`.
-    mutating func includeTime(since started: Date) {
+    package mutating func includeTime(since started: Date) {
         seconds = Date().timeIntervalSince(started)
         rowsPerSecond = seconds > 0 ? Double(totals.read) / seconds : 0
     }

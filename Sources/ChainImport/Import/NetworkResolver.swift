@@ -8,12 +8,12 @@ import LocationStore
 /// ("SONIC Drive In" = "Sonic Drive-In"); a new network is created under the spelling's slug and
 /// the spelling becomes its alias. Spellings that differ in words ("Sonic") need an explicit
 /// alias (`oncue networks alias sonic-drive-in Sonic`).
-final class NetworkResolver {
+package final class NetworkResolver {
     private let store: any NetworkDirectory
     private let category: String?
     private let onlyKnown: Bool
     private var cache: [String: String] = [:]
-    private(set) var created: [String] = []
+    package private(set) var created: [String] = []
     /// Networks created here whose name came from a row that was not the preferred naming row.
     private var provisionallyNamed = Set<String>()
 
@@ -23,7 +23,7 @@ final class NetworkResolver {
         case idTooLong(slug: String)
     }
 
-    init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
+    package init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
         self.store = store
         self.category = category
         self.onlyKnown = onlyKnown

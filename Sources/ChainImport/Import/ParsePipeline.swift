@@ -4,8 +4,8 @@ import Synchronization
 /// large import) overlap with the store's writes on another core. The parser stays at most `depth` events
 /// ahead of the reader, so memory stays flat however large the file is; events arrive in file order, and
 /// a parse error arrives after the rows before it, as it would without the pipeline.
-enum ParsePipeline {
-    static func events(_ parser: RowParser, chunks: some AsyncSequence<[UInt8], any Error> & Sendable,
+package enum ParsePipeline {
+    package static func events(_ parser: RowParser, chunks: some AsyncSequence<[UInt8], any Error> & Sendable,
                        depth: Int = 8) -> ParseEvents {
         let (stream, continuation) = AsyncThrowingStream<ParseEvent, any Error>.makeStream()
         let permits = Permits(depth)
@@ -37,24 +37,24 @@ enum ParsePipeline {
 }
 
 /// The parser's events for one reader; each event taken lets the parser run one further ahead.
-struct ParseEvents: AsyncSequence {
-    typealias Element = ParseEvent
-    typealias Failure = any Error
+package struct ParseEvents: AsyncSequence {
+    package typealias Element = ParseEvent
+    package typealias Failure = any Error
     let stream: AsyncThrowingStream<ParseEvent, any Error>
     let permits: Permits
 
-    struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<ParseEvent, any Error>.Iterator
         let permits: Permits
 
-        mutating func next() async throws -> ParseEvent? {
+        package mutating func next() async throws -> ParseEvent? {
             let event = try await base.next()
             if event != nil { permits.release() }
             return event
         }
     }
 
-    func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator(), permits: permits) }
+    package func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator(), permits: permits) }
 }
 
 /// A counting semaphore for tasks: `acquire` waits while none is free; `close` fails every wait, now and later.

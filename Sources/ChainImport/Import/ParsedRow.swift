@@ -3,8 +3,8 @@ import Geo
 
 /// One data row as the parser hands it to the writing side: its mapped fields decoded and trimmed,
 /// its coordinates checked. Fields the importer would not read for a rejected row are left nil.
-struct ParsedRow: Sendable {
-    var line: Int
+package struct ParsedRow: Sendable {
+    package var line: Int
     /// Why the row is rejected before its coordinates matter (too long, wrong field count, a NUL, a field too long).
     var rejection: RowIssue?
     /// What the parser found wrong but kept (a short row, bytes that are not UTF-8).
@@ -13,12 +13,12 @@ struct ParsedRow: Sendable {
     var region: String?
     var country: String?
     var id: String?
-    var network: String?
+    package var network: String?
     var networkName: String?
     /// Whether the row matches `--network-name-where` (its network name then renames the network).
     var namesNetwork = false
     var address: String?
-    var name: String?
+    package var name: String?
     var city: String?
     var postalCode: String?
     /// The ZIP as the file had it, when it lost its leading zeros and `postalCode` holds the restored one.
@@ -28,7 +28,7 @@ struct ParsedRow: Sendable {
     /// Decimals of the coarser coordinate (`CoordinatePrecision.decimals`), for rows with coordinates.
     var decimals: Int?
     /// Set when the coordinates are too coarse for a geofence (decided once the file's grid is known).
-    var coarse: CoarseCoordinates?
+    package var coarse: CoarseCoordinates?
     /// The row's address as a geocoder takes it; read only when the import geocodes.
     var addressQuery: AddressQuery?
 
@@ -82,7 +82,7 @@ struct RowIssue: Sendable, Equatable {
 }
 
 /// What the parser reports, in file order.
-enum ParseEvent: Sendable {
+package enum ParseEvent: Sendable {
     /// The header line, read before any row.
     case header(headers: [String], mapping: ColumnMapping)
     /// Rows, and how many bytes of the file have been read so far.
@@ -92,10 +92,10 @@ enum ParseEvent: Sendable {
 }
 
 /// What the whole file turned out to be, for its report.
-struct ParsedFile: Sendable {
-    var bytesRead: Int64
-    var sha256: String
-    var encoding: String
+package struct ParsedFile: Sendable {
+    package var bytesRead: Int64
+    package var sha256: String
+    package var encoding: String
     var mixedEncoding: Bool
     var hadByteOrderMark: Bool
     var delimiter: String

@@ -5,13 +5,18 @@ import LocationStore
 /// What a row means, decided the same way for every store: where it stands (the file's point or the geocoder's),
 /// its id, and the messages of its warnings. Reads nothing from a store; what it needs from geocoding the pass before
 /// the import found (`GeocodePass.Outcome.answers`).
-struct RowInterpreter {
+package struct RowInterpreter {
     let options: ImportOptions
     let geocoded: GeocodePass.Outcome?
 
+    package init(options: ImportOptions, geocoded: GeocodePass.Outcome?) {
+        self.options = options
+        self.geocoded = geocoded
+    }
+
     /// The parser's verdict on the row as a whole: its rejection (logged; false) or its warnings (held until the row is
     /// accepted; true).
-    static func screen(_ row: ParsedRow, ledger: inout FileLedger) -> Bool {
+    package static func screen(_ row: ParsedRow, ledger: inout FileLedger) -> Bool {
         if let rejection = row.rejection {
             ledger.reject(row.line, rejection.code, rejection.message)
             return false
@@ -22,7 +27,7 @@ struct RowInterpreter {
 
     /// The row's point: the file's, or the geocoder's when the import geocodes this row and an answer placed it.
     /// Nil when the row is rejected (logged in `ledger`); the provenance is set for a geocoded point.
-    func place(_ row: ParsedRow, importId: Int64?, ledger: inout FileLedger) -> (Coordinate, GeocodeProvenance?)? {
+    package func place(_ row: ParsedRow, importId: Int64?, ledger: inout FileLedger) -> (Coordinate, GeocodeProvenance?)? {
         let line = row.line
         if row.hasFileCoordinates { ledger.rowsWithCoordinates += 1 }
         if let c = row.coarse { ledger.coarse.count(c) }
@@ -89,7 +94,7 @@ struct RowInterpreter {
 
     /// The location a row stands for, and whether its id came from the file (else it was derived, so a repeat is a
     /// repeated row rather than a repeated id).
-    func location(_ row: ParsedRow, networkId: String, name: String, coordinate: Coordinate, importId: Int64?,
+    package func location(_ row: ParsedRow, networkId: String, name: String, coordinate: Coordinate, importId: Int64?,
                   ledger: inout FileLedger) -> (location: Location, idFromFile: Bool) {
         if let before = row.zipBeforeRestoring, let restored = row.postalCode {
             ledger.warn(row.line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
@@ -104,7 +109,7 @@ struct RowInterpreter {
     }
 
     /// Rejects a row whose location the import already listed.
-    static func rejectRepeat(_ location: Location, idFromFile: Bool, firstLine: Int, line: Int, ledger: inout FileLedger) {
+    package static func rejectRepeat(_ location: Location, idFromFile: Bool, firstLine: Int, line: Int, ledger: inout FileLedger) {
         if idFromFile {
             ledger.reject(line, .duplicateId, "network \(location.networkId) id '\(location.externalId)' already on line \(firstLine)",
                           externalId: location.externalId)
@@ -115,7 +120,7 @@ struct RowInterpreter {
 
     /// The message of a near-duplicate warning: rows equal only because the file rounds its coordinates, or because
     /// the geocoder gave them one address point, are not known to be one place, and the message says so.
-    static func nearDuplicateMessage(distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
+    package static func nearDuplicateMessage(distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
                                      roundedAlike: CoarseCoordinates?) -> String {
         if geocoded, distance < 1 {
             return "geocoded to the same point as line \(otherLine) (\(otherId)): the geocoder gave both one address point, so they "

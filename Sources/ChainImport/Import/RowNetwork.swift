@@ -4,7 +4,7 @@ extension NetworkResolver {
     /// The network a row belongs to, the same for every store: its network column's value resolved (creating the
     /// network on first sight unless only known ones are allowed), else the import's fixed network (`--network`), which
     /// is the fallback for rows whose column is empty. Nil when the row is rejected (logged in `ledger`).
-    func network(of row: ParsedRow, fallback: String?, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
+    package func network(of row: ParsedRow, fallback: String?, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
         guard let value = row.network else {
             if let fallback { return fallback }
             ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty "
@@ -31,7 +31,7 @@ extension NetworkResolver {
 
     /// The import's fixed network (`--network`, a mapping file's `network`) as an id: an id, an alias, or a new
     /// network named after it.
-    func fixedNetwork(_ value: String) throws -> String {
+    package func fixedNetwork(_ value: String) throws -> String {
         switch try resolve(value, displayName: value) {
         case .success(let id): return id
         case .failure(.idTooLong(let slug)):

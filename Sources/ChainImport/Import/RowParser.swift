@@ -3,7 +3,7 @@ import Geo
 
 /// The byte side of importing a file: checksum, encoding, CSV records, the mapped fields decoded and the
 /// coordinates checked. It reads no store, so it can run ahead of the writes on another core (`ParsePipeline`).
-struct RowParser: Sendable {
+package struct RowParser: Sendable {
     let fileName: String
     let options: ImportOptions
     /// Rows per `.rows` event.
@@ -33,7 +33,7 @@ struct RowParser: Sendable {
 
     static let defaultBlockSize = 1 << 20
 
-    init(fileName: String, options: ImportOptions, batchSize: Int = 1024, blockSize: Int = RowParser.defaultBlockSize) {
+    package init(fileName: String, options: ImportOptions, batchSize: Int = 1024, blockSize: Int = RowParser.defaultBlockSize) {
         self.fileName = fileName
         self.options = options
         self.batchSize = max(1, batchSize)

@@ -405,7 +405,7 @@ extension SQLiteLocationStore {
             """)
         s.bind(1, id)
         s.bind(2, record.encoding)
-        s.bind(3, Self.encodeOptions(record.options))
+        s.bind(3, RecordCodec.encodeOptions(record.options))
         s.bind(4, record.finishedAt.map { Self.timestamp($0) })
         s.bind(5, record.status)
         let c = record.counts
@@ -415,8 +415,8 @@ extension SQLiteLocationStore {
         s.bind(13, record.errorMessage)
         s.bind(14, record.fileSize)
         s.bind(15, record.sha256)
-        s.bind(16, Self.encodeJSON(record.geocoding))
-        s.bind(17, Self.encodeJSON(record.coordinatePrecision))
+        s.bind(16, RecordCodec.encodeJSON(record.geocoding))
+        s.bind(17, RecordCodec.encodeJSON(record.coordinatePrecision))
         try s.step()
     }
 }

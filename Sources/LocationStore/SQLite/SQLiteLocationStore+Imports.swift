@@ -11,7 +11,7 @@ extension SQLiteLocationStore {
             s.bind(2, record.fileSize)
             s.bind(3, record.sha256)
             s.bind(4, record.encoding)
-            s.bind(5, Self.encodeOptions(record.options))
+            s.bind(5, RecordCodec.encodeOptions(record.options))
             s.bind(6, Self.timestamp(record.startedAt))
             s.bind(7, record.status)
             try s.step()
@@ -32,7 +32,7 @@ extension SQLiteLocationStore {
                 """)
             s.bind(1, id)
             s.bind(2, record.encoding)
-            s.bind(3, Self.encodeOptions(record.options))
+            s.bind(3, RecordCodec.encodeOptions(record.options))
             s.bind(4, record.finishedAt.map { Self.timestamp($0) })
             s.bind(5, record.status)
             let c = record.counts
@@ -40,8 +40,8 @@ extension SQLiteLocationStore {
                 s.bind(Int32(6 + i), v)
             }
             s.bind(13, record.errorMessage)
-            s.bind(14, Self.encodeJSON(record.geocoding))
-            s.bind(15, Self.encodeJSON(record.coordinatePrecision))
+            s.bind(14, RecordCodec.encodeJSON(record.geocoding))
+            s.bind(15, RecordCodec.encodeJSON(record.coordinatePrecision))
             try s.step()
             let clear = try db.statement("DELETE FROM import_issues WHERE import_id = ?1")
             clear.bind(1, id)
@@ -73,13 +73,13 @@ extension SQLiteLocationStore {
 
     private static func readImport(_ s: SQLiteStatement) -> ImportRecord {
         ImportRecord(id: s.int64(0), fileName: s.text(1), fileSize: s.int64(2), sha256: s.text(3), encoding: s.optionalText(4),
-                     options: decodeOptions(s.text(5)), startedAt: parseTimestamp(s.text(6)) ?? Date(timeIntervalSince1970: 0),
+                     options: RecordCodec.decodeOptions(s.text(5)), startedAt: parseTimestamp(s.text(6)) ?? Date(timeIntervalSince1970: 0),
                      finishedAt: s.optionalText(7).flatMap(parseTimestamp), status: s.text(8),
                      counts: ImportCounts(read: Int(s.int64(9)), inserted: Int(s.int64(10)), updated: Int(s.int64(11)),
                                           unchanged: Int(s.int64(12)), removed: Int(s.int64(13)), rejected: Int(s.int64(14)),
                                           warned: Int(s.int64(15))),
-                     errorMessage: s.optionalText(16), geocoding: decodeJSON(s.optionalText(17)),
-                     coordinatePrecision: decodeJSON(s.optionalText(18)))
+                     errorMessage: s.optionalText(16), geocoding: RecordCodec.decodeJSON(s.optionalText(17)),
+                     coordinatePrecision: RecordCodec.decodeJSON(s.optionalText(18)))
     }
 
     public func imports(limit: Int = 100) throws(StoreError) -> [ImportRecord] {
@@ -104,28 +104,5 @@ extension SQLiteLocationStore {
                                              code: i.text(2), message: i.text(3), externalId: i.optionalText(4)))
         }
         return record
-    }
-
-    static func encodeOptions(_ options: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    /// A summary kept as JSON text (nil stays NULL).
-    static func encodeJSON<T: Encodable>(_ value: T?) -> String? {
-        guard let value else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static func decodeJSON<T: Decodable>(_ text: String?) -> T? {
-        guard let text else { return nil }
-        return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
-
-    static func decodeOptions(_ text: String) -> [String: String] {
-        (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
     }
 }

@@ -32,7 +32,7 @@ extension SQLiteLocationStore {
 
     /// Inserts, updates or leaves one location; the caller holds a transaction.
     func upsertOne(_ location: Location) throws(StoreError) -> UpsertOutcome {
-        try Self.validate(location)
+        try RecordCodec.validate(location)
         if let existing = try self.location(id: location.id) {
             if existing.sameContent(as: location) { return .unchanged }
             let s = try db.statement("""
@@ -75,14 +75,6 @@ extension SQLiteLocationStore {
         s.bind(14, l.venueRadiusMeters)
         s.bind(15, l.sourceImportId)
         s.bind(16, Self.timestamp())
-    }
-
-    static func validate(_ l: Location) throws(StoreError) {
-        guard !l.id.isEmpty else { throw .invalidArgument("a location needs a non-empty id") }
-        guard !l.networkId.isEmpty else { throw .invalidArgument("location \(l.id) has no network") }
-        for (name, value) in [("radius", l.radiusMeters), ("venue radius", l.venueRadiusMeters)] {
-            if let v = value, !(v > 0 && v.isFinite) { throw .invalidArgument("location \(l.id): \(name) must be positive, got \(v)") }
-        }
     }
 
     public func deleteLocations(ids: [String]) throws -> Int {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LocationStore
+import StoreOpening
 import Logging
 import NIOCore
 import RegionRefresh
@@ -88,7 +89,7 @@ struct ImportRoute: Sendable {
             report = try await access.withPrimary(long: true) { store in
                 var input = try ImportInput.file(staged.path)
                 input.name = fileName
-                let importer = try ChainImport.importer(for: store, options: options)
+                let importer = try StoreOpening.importer(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }
                 return try await importer.run([input])
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationStore
+import StoreOpening
 import Logging
 import RegionRefresh
 import ServiceLifecycle
@@ -221,10 +222,13 @@ public final class IndexReloader: Service, Sendable {
 extension StoreAccess {
     /// Listens for committed changes on the primary (PostGIS only), until cancelled or the connection fails.
     func listen(_ onChange: @Sendable @escaping (Int64) -> Void) async throws {
-        guard case .postgres(let url) = primary else { return }
-        let store = try await PostGISLocationStore.open(url, readOnly: true, logger: logger)
+        let store = try await primary.open(readOnly: true, logger: logger)
+        guard let announcing = store as? any ChangeAnnouncing else {
+            await store.close()
+            return
+        }
         do {
-            try await store.listenForChanges(onChange)
+            try await announcing.listenForChanges(onChange)
         } catch {
             await store.close()
             throw error

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LocationStore
+import StoreOpening
 import Logging
 
 /// How the server reaches its store: the primary for writes, a read replica (when given) for index builds and

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineOutput
 import Foundation
 import LocationStore
+import StoreOpening
 
 /// `--db`: the store every command that reads or writes one opens, the same way everywhere (else `ONCUE_DB`).
 struct StoreOptions: ParsableArguments {

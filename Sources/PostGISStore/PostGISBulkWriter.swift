@@ -1,3 +1,4 @@
+import LocationStore
 import Foundation
 import Geo
 import Logging

@@ -1,3 +1,6 @@
+import PostGISStore
+import ChainImport
+import LocationStore
 import Foundation
 import Geo
 

@@ -1,3 +1,5 @@
+import Geo
+import LocationStore
 import NIOCore
 import PostgresNIO
 

@@ -1,3 +1,5 @@
+import Geo
+import LocationStore
 import Foundation
 import PostgresNIO
 
@@ -7,7 +9,7 @@ extension PostGISLocationStore {
             let rows = try await rows("""
                 INSERT INTO imports (file_name, file_size, sha256, encoding, options_json, started_at, status)
                 VALUES (\(record.fileName), \(record.fileSize), \(record.sha256), \(record.encoding),
-                    \(SQLiteLocationStore.encodeOptions(record.options)), \(record.startedAt), \(record.status))
+                    \(RecordCodec.encodeOptions(record.options)), \(record.startedAt), \(record.status))
                 RETURNING id
                 """)
             let id = try rows.first?.decode(Int64.self) ?? 0
@@ -30,12 +32,12 @@ extension PostGISLocationStore {
         guard let id = record.id else { throw StoreError.invalidArgument("finishImport needs a record with an id") }
         let c = record.counts
         try await query("""
-            UPDATE imports SET encoding = \(record.encoding), options_json = \(SQLiteLocationStore.encodeOptions(record.options)),
+            UPDATE imports SET encoding = \(record.encoding), options_json = \(RecordCodec.encodeOptions(record.options)),
                 finished_at = \(record.finishedAt), status = \(record.status), rows_read = \(c.read), rows_inserted = \(c.inserted),
                 rows_updated = \(c.updated), rows_unchanged = \(c.unchanged), rows_removed = \(c.removed), rows_rejected = \(c.rejected),
                 rows_warned = \(c.warned), error_message = \(record.errorMessage), file_size = \(record.fileSize), sha256 = \(record.sha256),
-                geocoding_json = \(SQLiteLocationStore.encodeJSON(record.geocoding)),
-                precision_json = \(SQLiteLocationStore.encodeJSON(record.coordinatePrecision))
+                geocoding_json = \(RecordCodec.encodeJSON(record.geocoding)),
+                precision_json = \(RecordCodec.encodeJSON(record.coordinatePrecision))
             WHERE id = \(id)
             """)
     }
@@ -56,11 +58,11 @@ extension PostGISLocationStore {
             (Int64, String, Int64, String, String?, String, Date, Date?, String, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
              String?, String?, String?).self)
         return ImportRecord(id: id, fileName: name, fileSize: size, sha256: sha, encoding: encoding,
-                            options: SQLiteLocationStore.decodeOptions(options), startedAt: started, finishedAt: finished, status: status,
+                            options: RecordCodec.decodeOptions(options), startedAt: started, finishedAt: finished, status: status,
                             counts: ImportCounts(read: Int(read), inserted: Int(inserted), updated: Int(updated), unchanged: Int(unchanged),
                                                  removed: Int(removed), rejected: Int(rejected), warned: Int(warned)),
-                            errorMessage: error, geocoding: SQLiteLocationStore.decodeJSON(geocoding),
-                            coordinatePrecision: SQLiteLocationStore.decodeJSON(precision))
+                            errorMessage: error, geocoding: RecordCodec.decodeJSON(geocoding),
+                            coordinatePrecision: RecordCodec.decodeJSON(precision))
     }
 
     public func imports(limit: Int) async throws -> [ImportRecord] {

@@ -1,3 +1,4 @@
+import LocationStore
 import Geo
 import PostgresNIO
 

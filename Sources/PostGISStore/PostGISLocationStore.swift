@@ -1,3 +1,5 @@
+import Geo
+import LocationStore
 import Foundation
 import Logging
 import PostgresNIO
@@ -248,10 +250,4 @@ extension PostGISLocationStore {
     }
 }
 
-extension LocationStore {
-    /// The store's change counter: PostGIS's version row; nil for a SQLite file, whose only writer is this process.
-    public func changeVersion() async throws -> Int64? {
-        guard let postgis = self as? PostGISLocationStore else { return nil }
-        return try await postgis.storeVersion()
-    }
-}
+extension PostGISLocationStore: ChangeAnnouncing {}

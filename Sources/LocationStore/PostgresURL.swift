@@ -1,6 +1,4 @@
 import Foundation
-import NIOSSL
-import PostgresNIO
 
 /// A `postgres://` or `postgresql://` URL: user, password, host, port, database and `sslmode`, as libpq reads them.
 ///
@@ -81,27 +79,5 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         var copy = self
         copy.database = database
         return copy
-    }
-
-    /// PostgresNIO's configuration for this URL.
-    func configuration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch sslMode {
-        case .disable:
-            tls = .disable
-        case .allow, .prefer, .require:
-            var client = TLSConfiguration.makeClientConfiguration()
-            client.certificateVerification = .none
-            let context = try NIOSSLContext(configuration: client)
-            tls = sslMode == .require ? .require(context) : .prefer(context)
-        case .verifyCA, .verifyFull:
-            var client = TLSConfiguration.makeClientConfiguration()
-            client.certificateVerification = sslMode == .verifyFull ? .fullVerification : .noHostnameVerification
-            tls = .require(try NIOSSLContext(configuration: client))
-        }
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
-                                                             database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
-        return configuration
     }
 }

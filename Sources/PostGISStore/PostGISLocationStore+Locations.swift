@@ -1,3 +1,4 @@
+import LocationStore
 import Foundation
 import Geo
 import PostgresNIO
@@ -31,7 +32,7 @@ extension PostGISLocationStore {
     /// Inserts, updates or leaves one location; `xmax = 0` tells a fresh row from an updated one, and no row back
     /// means the `WHERE … IS DISTINCT FROM` found nothing to change.
     func upsertOne(_ l: Location) async throws -> UpsertOutcome {
-        try SQLiteLocationStore.validate(l)
+        try RecordCodec.validate(l)
         let geohash = Geohash(l.coordinate, precision: 12).string
         let lat = l.coordinate.latitude, lon = l.coordinate.longitude
         let result: [PostgresRow]

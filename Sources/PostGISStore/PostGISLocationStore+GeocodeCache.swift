@@ -1,3 +1,5 @@
+import Geo
+import LocationStore
 import Foundation
 import PostgresNIO
 
@@ -45,3 +47,5 @@ extension PostGISLocationStore {
         Int(try await rows("SELECT count(*) FROM geocoded_locations").first?.decode(Int64.self) ?? 0)
     }
 }
+
+extension PostGISLocationStore: GeocodeCache {}

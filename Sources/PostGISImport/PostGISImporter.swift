@@ -1,3 +1,5 @@
+import PostGISStore
+import ChainImport
 import Foundation
 import Geo
 import LocationStore

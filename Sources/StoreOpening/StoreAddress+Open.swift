@@ -1,0 +1,23 @@
+import LocationStore
+import Logging
+import PostGISStore
+
+/// The one place that names the store types: an address opens the store kept there. Everything above this module
+/// works with `any LocationStore` and asks it for what it can do (`ChangeAnnouncing`, `GeocodeCache`, …).
+extension StoreAddress {
+    /// Opens the store there (refusing what is not an OnCue store, or is newer than this build).
+    public func open(readOnly: Bool = false, logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
+        switch self {
+        case .file(let path): try SQLiteLocationStore(path: path, readOnly: readOnly)
+        case .postgres(let url): try await PostGISLocationStore.open(url, readOnly: readOnly, logger: logger)
+        }
+    }
+
+    /// Creates an empty store there: a new file, or the schema in an empty PostgreSQL database.
+    public func create(logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
+        switch self {
+        case .file(let path): try SQLiteLocationStore.create(path: path)
+        case .postgres(let url): try await PostGISLocationStore.create(url, logger: logger)
+        }
+    }
+}

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import LocationStore
-@testable import RefreshServer
 import RegionRefresh
 import Testing
+
+@testable import RefreshServer
 
 /// The settings table (`ServerSettings`) against everything said to come from it: the flags and variables of the real
 /// `oncue serve`, its defaults, README's table, and the one rule for a network's radius.
@@ -25,13 +26,16 @@ struct ServerSettingsTests {
         defer { files.remove() }
         let values = try Self.samples(for: setting, files: files)
         let serve = ["serve", "--db", "/nonexistent/store.sqlite", "--print-configuration"]
-        var accepted = 0, refused = 0
+        var accepted = 0
+        var refused = 0
         for value in values {
             let byVariable = try OncueBinary.run(serve, environment: [variable: value])
             for given in value.isEmpty ? [[flag, value]] : [[flag, value], ["\(flag)=\(value)"]] {
                 let byFlag = try OncueBinary.run(serve + given)
-                #expect((byFlag.status == 0) == (byVariable.status == 0),
-                        "\(given) → \(byFlag.status) \(byFlag.stderr); \(variable)='\(value)' → \(byVariable.status) \(byVariable.stderr)")
+                #expect(
+                    (byFlag.status == 0) == (byVariable.status == 0),
+                    "\(given) → \(byFlag.status) \(byFlag.stderr); \(variable)='\(value)' → \(byVariable.status) \(byVariable.stderr)"
+                )
                 if byFlag.status == 0 && byVariable.status == 0 {
                     #expect(byFlag.stdout == byVariable.stdout, "'\(value)' resolves differently as \(given) and as \(variable)")
                 } else if byFlag.status != 0 && byVariable.status != 0 {
@@ -63,21 +67,27 @@ struct ServerSettingsTests {
         switch setting.bounds {
         case .integers(let range):
             let (low, high) = (range.lowerBound, range.upperBound)
-            return ["\(low)", "\(high)", "\(low + (high - low) / 2)", "\(low - 1)", "\(high + 1)", "+\(low + 1)",
-                    "1.5", "12abc", " \(low)", "0x10", "9223372036854775808", ""]
+            return [
+                "\(low)", "\(high)", "\(low + (high - low) / 2)", "\(low - 1)", "\(high + 1)", "+\(low + 1)",
+                "1.5", "12abc", " \(low)", "0x10", "9223372036854775808", "",
+            ]
         case .numbers(let range, _):
             let (low, high) = (range.lowerBound, range.upperBound)
-            return ["\(low)", "\(high)", "\((low + high) / 2)", "\(low.nextDown)", "\(high.nextUp)", "1e2",
-                    "nan", "inf", "-inf", "1,5", "fast", ""]
+            return [
+                "\(low)", "\(high)", "\((low + high) / 2)", "\(low.nextDown)", "\(high.nextUp)", "1e2",
+                "nan", "inf", "-inf", "1,5", "fast", "",
+            ]
         case .durations(let range):
             func seconds(_ duration: Duration, plus nanoseconds: Int64) -> String {
                 let total = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000 + nanoseconds
                 return String(format: "%.9f", Double(total) / 1e9)
             }
             let (low, high) = (range.lowerBound, range.upperBound)
-            return [SettingText.duration(low), SettingText.duration(high), seconds(low, plus: 0), seconds(high, plus: 0),
-                    seconds(low, plus: -1), seconds(high, plus: 1), "1.5", "500ms", "2m", "1h", "25h", "-1s",
-                    "10 s", "10sec", "s", "inf", ""]
+            return [
+                SettingText.duration(low), SettingText.duration(high), seconds(low, plus: 0), seconds(high, plus: 0),
+                seconds(low, plus: -1), seconds(high, plus: 1), "1.5", "500ms", "2m", "1h", "25h", "-1s",
+                "10 s", "10sec", "s", "inf", "",
+            ]
         case .choices(let words):
             return words + [words[0].uppercased(), "verbose", "\(words[0]) ", ""]
         case .form:
@@ -87,13 +97,17 @@ struct ServerSettingsTests {
 
     static func formSamples(_ files: TokenFiles) -> [String: [String]] {
         [
-            "ONCUE_DB_READ": ["postgres://oncue:pw@db.example/oncue", "postgresql://db.example:6432/x?sslmode=require",
-                              "http://db.example/x", "postgres://", "postgres://db.example/x?bogus=1", "not a url", ""],
+            "ONCUE_DB_READ": [
+                "postgres://oncue:pw@db.example/oncue", "postgresql://db.example:6432/x?sslmode=require",
+                "http://db.example/x", "postgres://", "postgres://db.example/x?bogus=1", "not a url", "",
+            ],
             "ONCUE_HOST": ["0.0.0.0", "::1", "localhost", "my host", "a\tb", ""],
             "ONCUE_ADMIN_TOKEN_FILE": [files.good, files.short, files.directory, files.missing, ""],
             "ONCUE_CLIENT_IP_HEADER": ["X-Forwarded-For", "x-real-ip", "X Forwarded", "X-Forwarded-For:", "é", ""],
-            "ONCUE_GEOCODER": ["http://127.0.0.1:8088", "https://u:pw@nominatim.example/search", "ftp://nominatim.example",
-                               "http://", "nominatim.example", ""],
+            "ONCUE_GEOCODER": [
+                "http://127.0.0.1:8088", "https://u:pw@nominatim.example/search", "ftp://nominatim.example",
+                "http://", "nominatim.example", "",
+            ],
         ]
     }
 
@@ -132,23 +146,31 @@ struct ServerSettingsTests {
         let variables = ["ONCUE_ADMIN_TOKEN": token, "ONCUE_ADMIN_TOKEN_FILE": files.missing]
         // The token variable wins over the file variable, which is still checked.
         #expect(throws: ConfigurationError.self) { _ = try ServerSettings.configuration(environment: variables) }
-        #expect(try ServerSettings.configuration(environment: ["ONCUE_ADMIN_TOKEN": token, "ONCUE_ADMIN_TOKEN_FILE": files.good]).adminToken == token)
+        #expect(
+            try ServerSettings.configuration(environment: ["ONCUE_ADMIN_TOKEN": token, "ONCUE_ADMIN_TOKEN_FILE": files.good]).adminToken == token
+        )
         #expect(try ServerSettings.configuration(environment: ["ONCUE_ADMIN_TOKEN_FILE": files.good]).adminToken == "0123456789abcdef-token")
-        #expect(try ServerSettings.configuration(environment: variables, flags: ["admin-token-file": files.good]).adminToken
-                == "0123456789abcdef-token")
+        #expect(
+            try ServerSettings.configuration(environment: variables, flags: ["admin-token-file": files.good]).adminToken
+                == "0123456789abcdef-token"
+        )
     }
 
     @Test func aRateOfZeroDisablesLimitingWhateverTheBurst() throws {
         #expect(try ServerSettings.configuration(environment: ["ONCUE_RATE_LIMIT_RPS": "0"], flags: ["rate-limit-burst": "7"]).rateLimit == nil)
-        let limited = try ServerSettings.configuration(environment: ["ONCUE_RATE_LIMIT_RPS": "0", "ONCUE_RATE_LIMIT_BURST": "7"],
-                                                       flags: ["rate-limit-rps": "5"])
+        let limited = try ServerSettings.configuration(
+            environment: ["ONCUE_RATE_LIMIT_RPS": "0", "ONCUE_RATE_LIMIT_BURST": "7"],
+            flags: ["rate-limit-rps": "5"]
+        )
         #expect(limited.rateLimit == .init(requestsPerSecond: 5, burst: 7))
         #expect(try ServerSettings.configuration(environment: [:]).rateLimit == ServerConfiguration.defaultRateLimit)
     }
 
     @Test func durationsAreReadToTheNanosecond() throws {
-        let cases: [(String, Duration)] = [("0.1", .milliseconds(100)), ("100ms", .milliseconds(100)), ("1.5", .milliseconds(1_500)),
-                                           ("2m", .seconds(120)), ("1h", .seconds(3_600)), ("0.000000001s", .nanoseconds(1))]
+        let cases: [(String, Duration)] = [
+            ("0.1", .milliseconds(100)), ("100ms", .milliseconds(100)), ("1.5", .milliseconds(1_500)),
+            ("2m", .seconds(120)), ("1h", .seconds(3_600)), ("0.000000001s", .nanoseconds(1)),
+        ]
         for (text, expected) in cases {
             #expect(try ServerSettings.shutdownTimeout.value(parsing: text, from: "--shutdown-timeout") == expected, "\(text)")
         }
@@ -167,15 +189,17 @@ struct ServerSettingsTests {
 
     /// What `--print-configuration` prints can be given back as variables and means the same.
     @Test func printedSettingsReadBackAsVariables() throws {
-        let environment = ["ONCUE_PORT": "0", "ONCUE_HEAD_TIMEOUT": "1.5", "ONCUE_UPLOAD_TIMEOUT": "2h", "ONCUE_RATE_LIMIT_RPS": "0.5",
-                           "ONCUE_CLIENT_IP_HEADER": "X-Forwarded-For", "ONCUE_LOG_LEVEL": "WARNING", "ONCUE_GEOCODER": "http://127.0.0.1:1"]
+        let environment = [
+            "ONCUE_PORT": "0", "ONCUE_HEAD_TIMEOUT": "1.5", "ONCUE_UPLOAD_TIMEOUT": "2h", "ONCUE_RATE_LIMIT_RPS": "0.5",
+            "ONCUE_CLIENT_IP_HEADER": "X-Forwarded-For", "ONCUE_LOG_LEVEL": "WARNING", "ONCUE_GEOCODER": "http://127.0.0.1:1",
+        ]
         let printed = ServerSettings.printed(try ServerSettings.configuration(environment: environment))
         var again: [String: String] = [:]
         for line in printed.split(separator: "\n") {
             let (name, value) = (line.prefix { $0 != "=" }, line.drop { $0 != "=" }.dropFirst())
             again[String(name)] = String(value)
         }
-        #expect(again.count == ServerSettings.all.count - 1)   // the token file has no value of its own
+        #expect(again.count == ServerSettings.all.count - 1)  // the token file has no value of its own
         #expect(ServerSettings.printed(try ServerSettings.configuration(environment: again)) == printed)
     }
 
@@ -184,9 +208,11 @@ struct ServerSettingsTests {
             let error = #expect(throws: ConfigurationError.self) { _ = try ServerSettings.configuration(environment: [variable: text]) }
             #expect(error?.description.contains("hunter2pw") == false, "\(error?.description ?? "")")
         }
-        let configuration = try ServerSettings.configuration(environment: ["ONCUE_GEOCODER": "https://user:hunter2pw@example.org",
-                                                                           "ONCUE_DB_READ": "postgres://user:hunter2pw@db/x",
-                                                                           "ONCUE_ADMIN_TOKEN": "hunter2pw-hunter2pw"])
+        let configuration = try ServerSettings.configuration(environment: [
+            "ONCUE_GEOCODER": "https://user:hunter2pw@example.org",
+            "ONCUE_DB_READ": "postgres://user:hunter2pw@db/x",
+            "ONCUE_ADMIN_TOKEN": "hunter2pw-hunter2pw",
+        ])
         #expect(!ServerSettings.printed(configuration).contains("hunter2pw"))
     }
 
@@ -230,8 +256,13 @@ struct ServerSettingsTests {
         #expect(try OncueBinary.run(["networks", "set", "x", "--db", store.path, "--default-radius-m=0"]).status == 0)
         try await withServer { client, _ in
             for radius in radii + [0] {
-                let put = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
-                                                body: #"{"name": "X", "default_radius_meters": \#(radius)}"#)
+                let put = try await client.send(
+                    .put,
+                    "/admin/networks/x",
+                    route: "/admin/networks/{id}",
+                    headers: .admin,
+                    body: #"{"name": "X", "default_radius_meters": \#(radius)}"#
+                )
                 #expect((put.status == 200) == EngineConfiguration.isValidNetworkRadius(radius), "\(radius): \(put.text)")
             }
         }
@@ -255,7 +286,8 @@ enum OncueBinary {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -263,7 +295,10 @@ enum OncueBinary {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

@@ -57,14 +57,23 @@ public struct ServerConfiguration: Sendable, Hashable {
         }
     }
 
-    public static let defaultRateLimit = RateLimit(requestsPerSecond: ServerSettings.rateLimitRPS.defaultValue,
-                                                   burst: ServerSettings.rateLimitBurst.defaultValue)
+    public static let defaultRateLimit = RateLimit(
+        requestsPerSecond: ServerSettings.rateLimitRPS.defaultValue,
+        burst: ServerSettings.rateLimitBurst.defaultValue
+    )
 
-    public init(database: String, host: String = ServerSettings.host.defaultValue, port: Int = ServerSettings.port.defaultValue,
-                adminToken: String? = nil, maxBodyBytes: Int = ServerSettings.maxBodyBytes.defaultValue,
-                maxImportBytes: Int = ServerSettings.maxImportBytes.defaultValue, rateLimit: RateLimit? = defaultRateLimit,
-                clientIPHeader: String? = nil, logLevel: Logger.Level = ServerSettings.logLevel.defaultValue,
-                temporaryDirectory: String = NSTemporaryDirectory()) {
+    public init(
+        database: String,
+        host: String = ServerSettings.host.defaultValue,
+        port: Int = ServerSettings.port.defaultValue,
+        adminToken: String? = nil,
+        maxBodyBytes: Int = ServerSettings.maxBodyBytes.defaultValue,
+        maxImportBytes: Int = ServerSettings.maxImportBytes.defaultValue,
+        rateLimit: RateLimit? = defaultRateLimit,
+        clientIPHeader: String? = nil,
+        logLevel: Logger.Level = ServerSettings.logLevel.defaultValue,
+        temporaryDirectory: String = NSTemporaryDirectory()
+    ) {
         self.database = database
         self.host = host
         self.port = port

@@ -24,9 +24,17 @@ public struct ServerSetting<Value: Sendable>: Sendable {
     /// token is the admin token's).
     let read: (@Sendable (ServerConfiguration) -> Value)?
 
-    init(flag: String?, variable: String, type: SettingType<Value>, default defaultValue: Value, defaultNote: String? = nil,
-         secret: Bool = false, summary: String, read: (@Sendable (ServerConfiguration) -> Value)?,
-         write: @escaping @Sendable (inout ServerConfiguration, Value) -> Void) {
+    init(
+        flag: String?,
+        variable: String,
+        type: SettingType<Value>,
+        default defaultValue: Value,
+        defaultNote: String? = nil,
+        secret: Bool = false,
+        summary: String,
+        read: (@Sendable (ServerConfiguration) -> Value)?,
+        write: @escaping @Sendable (inout ServerConfiguration, Value) -> Void
+    ) {
         self.flag = flag
         self.variable = variable
         self.type = type
@@ -39,10 +47,27 @@ public struct ServerSetting<Value: Sendable>: Sendable {
     }
 
     /// A setting stored at one place of the configuration.
-    init(flag: String?, variable: String, type: SettingType<Value>, default defaultValue: Value, defaultNote: String? = nil,
-         secret: Bool = false, summary: String, at keyPath: any WritableKeyPath<ServerConfiguration, Value> & Sendable) {
-        self.init(flag: flag, variable: variable, type: type, default: defaultValue, defaultNote: defaultNote, secret: secret,
-                  summary: summary, read: { $0[keyPath: keyPath] }, write: { $0[keyPath: keyPath] = $1 })
+    init(
+        flag: String?,
+        variable: String,
+        type: SettingType<Value>,
+        default defaultValue: Value,
+        defaultNote: String? = nil,
+        secret: Bool = false,
+        summary: String,
+        at keyPath: any WritableKeyPath<ServerConfiguration, Value> & Sendable
+    ) {
+        self.init(
+            flag: flag,
+            variable: variable,
+            type: type,
+            default: defaultValue,
+            defaultNote: defaultNote,
+            secret: secret,
+            summary: summary,
+            read: { $0[keyPath: keyPath] },
+            write: { $0[keyPath: keyPath] = $1 }
+        )
     }
 
     /// The value of a flag's or a variable's text; `source` (`--port`, `ONCUE_PORT`) names it in the message.

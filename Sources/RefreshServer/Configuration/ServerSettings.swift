@@ -8,93 +8,204 @@ import Logging
 /// The store (`--db`, `ONCUE_DB`) is not among them: every command that opens a store takes it the same way.
 public enum ServerSettings {
     public static let dbRead = ServerSetting<String?>(
-        flag: "db-read", variable: "ONCUE_DB_READ", type: .postgresURL, default: nil, defaultNote: "none", secret: true,
-        summary: "A hot standby's postgres:// URL for index builds and read-only routes", at: \.readDatabase)
+        flag: "db-read",
+        variable: "ONCUE_DB_READ",
+        type: .postgresURL,
+        default: nil,
+        defaultNote: "none",
+        secret: true,
+        summary: "A hot standby's postgres:// URL for index builds and read-only routes",
+        at: \.readDatabase
+    )
 
     public static let storePoll = ServerSetting<Duration>(
-        flag: "store-poll-seconds", variable: "ONCUE_STORE_POLL_SECONDS", type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(5), summary: "Time between checks of a PostGIS store's version; a missed NOTIFY waits at most this",
-        read: { .seconds($0.storePollSeconds) }, write: { $0.storePollSeconds = $1.inSeconds })
+        flag: "store-poll-seconds",
+        variable: "ONCUE_STORE_POLL_SECONDS",
+        type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
+        default: .seconds(5),
+        summary: "Time between checks of a PostGIS store's version; a missed NOTIFY waits at most this",
+        read: { .seconds($0.storePollSeconds) },
+        write: { $0.storePollSeconds = $1.inSeconds }
+    )
 
     public static let host = ServerSetting<String>(
-        flag: "host", variable: "ONCUE_HOST", type: .host, default: "127.0.0.1",
-        summary: "Address to bind", at: \.host)
+        flag: "host",
+        variable: "ONCUE_HOST",
+        type: .host,
+        default: "127.0.0.1",
+        summary: "Address to bind",
+        at: \.host
+    )
 
     public static let port = ServerSetting<Int>(
-        flag: "port", variable: "ONCUE_PORT", type: .integer(in: 0...65_535, valueName: "port"), default: 8080,
-        summary: "TCP port, 0 for any free port", at: \.port)
+        flag: "port",
+        variable: "ONCUE_PORT",
+        type: .integer(in: 0...65_535, valueName: "port"),
+        default: 8080,
+        summary: "TCP port, 0 for any free port",
+        at: \.port
+    )
 
     /// Before `adminToken`: of two variables the token wins; a flag wins over both.
     public static let adminTokenFile = ServerSetting<String?>(
-        flag: "admin-token-file", variable: "ONCUE_ADMIN_TOKEN_FILE", type: .adminTokenFile, default: nil, defaultNote: "none",
-        summary: "File whose first line is the admin bearer token", read: nil, write: { $0.adminToken = $1 })
+        flag: "admin-token-file",
+        variable: "ONCUE_ADMIN_TOKEN_FILE",
+        type: .adminTokenFile,
+        default: nil,
+        defaultNote: "none",
+        summary: "File whose first line is the admin bearer token",
+        read: nil,
+        write: { $0.adminToken = $1 }
+    )
 
     /// No flag: a token on the command line would be in every process listing.
     public static let adminToken = ServerSetting<String?>(
-        flag: nil, variable: "ONCUE_ADMIN_TOKEN", type: .adminToken, default: nil, defaultNote: "none: the admin API answers 404",
-        secret: true, summary: "Bearer token enabling /admin/*", read: { $0.adminToken }, write: { configuration, token in
+        flag: nil,
+        variable: "ONCUE_ADMIN_TOKEN",
+        type: .adminToken,
+        default: nil,
+        defaultNote: "none: the admin API answers 404",
+        secret: true,
+        summary: "Bearer token enabling /admin/*",
+        read: { $0.adminToken },
+        write: { configuration, token in
             if let token { configuration.adminToken = token }
-        })
+        }
+    )
 
     public static let maxBodyBytes = ServerSetting<Int>(
-        flag: "max-body-bytes", variable: "ONCUE_MAX_BODY_BYTES", type: .integer(in: 256...(64 << 20), valueName: "bytes"),
-        default: 64 << 10, summary: "Largest JSON body in bytes; larger ones get 413", at: \.maxBodyBytes)
+        flag: "max-body-bytes",
+        variable: "ONCUE_MAX_BODY_BYTES",
+        type: .integer(in: 256...(64 << 20), valueName: "bytes"),
+        default: 64 << 10,
+        summary: "Largest JSON body in bytes; larger ones get 413",
+        at: \.maxBodyBytes
+    )
 
     public static let maxImportBytes = ServerSetting<Int>(
-        flag: "max-import-bytes", variable: "ONCUE_MAX_IMPORT_BYTES", type: .integer(in: 1...(1 << 40), valueName: "bytes"),
-        default: 256 << 20, summary: "Largest CSV upload in bytes, streamed to disk", at: \.maxImportBytes)
+        flag: "max-import-bytes",
+        variable: "ONCUE_MAX_IMPORT_BYTES",
+        type: .integer(in: 1...(1 << 40), valueName: "bytes"),
+        default: 256 << 20,
+        summary: "Largest CSV upload in bytes, streamed to disk",
+        at: \.maxImportBytes
+    )
 
     public static let rateLimitRPS = ServerSetting<Double>(
-        flag: "rate-limit-rps", variable: "ONCUE_RATE_LIMIT_RPS", type: .number(in: 0...1e9, valueName: "rate"), default: 50,
-        summary: "Requests per second per client, 0 disables limiting", at: \.rateLimitRequestsPerSecond)
+        flag: "rate-limit-rps",
+        variable: "ONCUE_RATE_LIMIT_RPS",
+        type: .number(in: 0...1e9, valueName: "rate"),
+        default: 50,
+        summary: "Requests per second per client, 0 disables limiting",
+        at: \.rateLimitRequestsPerSecond
+    )
 
     public static let rateLimitBurst = ServerSetting<Double>(
-        flag: "rate-limit-burst", variable: "ONCUE_RATE_LIMIT_BURST", type: .number(in: 1...1e9, valueName: "requests"), default: 100,
-        summary: "Token-bucket size per client", at: \.rateLimitBurst)
+        flag: "rate-limit-burst",
+        variable: "ONCUE_RATE_LIMIT_BURST",
+        type: .number(in: 1...1e9, valueName: "requests"),
+        default: 100,
+        summary: "Token-bucket size per client",
+        at: \.rateLimitBurst
+    )
 
     public static let clientIPHeader = ServerSetting<String?>(
-        flag: "client-ip-header", variable: "ONCUE_CLIENT_IP_HEADER", type: .headerName, default: nil, defaultNote: "none: the peer address",
-        summary: "Header naming the client behind a proxy, e.g. X-Forwarded-For", at: \.clientIPHeader)
+        flag: "client-ip-header",
+        variable: "ONCUE_CLIENT_IP_HEADER",
+        type: .headerName,
+        default: nil,
+        defaultNote: "none: the peer address",
+        summary: "Header naming the client behind a proxy, e.g. X-Forwarded-For",
+        at: \.clientIPHeader
+    )
 
     public static let geocoder = ServerSetting<URL?>(
-        flag: "geocoder", variable: "ONCUE_GEOCODER", type: .httpURL, default: nil, defaultNote: "none", secret: true,
-        summary: "Nominatim-compatible geocoder for admin imports that ask for geocoding", at: \.geocoderURL)
+        flag: "geocoder",
+        variable: "ONCUE_GEOCODER",
+        type: .httpURL,
+        default: nil,
+        defaultNote: "none",
+        secret: true,
+        summary: "Nominatim-compatible geocoder for admin imports that ask for geocoding",
+        at: \.geocoderURL
+    )
 
     public static let geocoderRPS = ServerSetting<Double>(
-        flag: "geocoder-rps", variable: "ONCUE_GEOCODER_RPS", type: .number(in: 0...1_000, lowerExcluded: true, valueName: "rate"),
-        default: 1, summary: "Geocoder requests per second", at: \.geocoderRequestsPerSecond)
+        flag: "geocoder-rps",
+        variable: "ONCUE_GEOCODER_RPS",
+        type: .number(in: 0...1_000, lowerExcluded: true, valueName: "rate"),
+        default: 1,
+        summary: "Geocoder requests per second",
+        at: \.geocoderRequestsPerSecond
+    )
 
     public static let headTimeout = ServerSetting<Duration>(
-        flag: "head-timeout", variable: "ONCUE_HEAD_TIMEOUT", type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(10), summary: "Time to receive a request head, then 408",
-        read: { .seconds($0.connections.headSeconds) }, write: { $0.connections.headSeconds = $1.inSeconds })
+        flag: "head-timeout",
+        variable: "ONCUE_HEAD_TIMEOUT",
+        type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
+        default: .seconds(10),
+        summary: "Time to receive a request head, then 408",
+        read: { .seconds($0.connections.headSeconds) },
+        write: { $0.connections.headSeconds = $1.inSeconds }
+    )
 
     public static let bodyTimeout = ServerSetting<Duration>(
-        flag: "body-timeout", variable: "ONCUE_BODY_TIMEOUT", type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(30), summary: "Time to receive a request body, then 408",
-        read: { .seconds($0.connections.bodySeconds) }, write: { $0.connections.bodySeconds = $1.inSeconds })
+        flag: "body-timeout",
+        variable: "ONCUE_BODY_TIMEOUT",
+        type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
+        default: .seconds(30),
+        summary: "Time to receive a request body, then 408",
+        read: { .seconds($0.connections.bodySeconds) },
+        write: { $0.connections.bodySeconds = $1.inSeconds }
+    )
 
     public static let uploadTimeout = ServerSetting<Duration>(
-        flag: "upload-timeout", variable: "ONCUE_UPLOAD_TIMEOUT", type: .duration(in: Duration.milliseconds(100)...Duration.seconds(86_400)),
-        default: .seconds(900), summary: "Time to receive a POST /admin/imports body",
-        read: { .seconds($0.connections.uploadSeconds) }, write: { $0.connections.uploadSeconds = $1.inSeconds })
+        flag: "upload-timeout",
+        variable: "ONCUE_UPLOAD_TIMEOUT",
+        type: .duration(in: Duration.milliseconds(100)...Duration.seconds(86_400)),
+        default: .seconds(900),
+        summary: "Time to receive a POST /admin/imports body",
+        read: { .seconds($0.connections.uploadSeconds) },
+        write: { $0.connections.uploadSeconds = $1.inSeconds }
+    )
 
     public static let idleTimeout = ServerSetting<Duration>(
-        flag: "idle-timeout", variable: "ONCUE_IDLE_TIMEOUT", type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(60), summary: "Time an idle keep-alive connection stays open",
-        read: { .seconds($0.connections.idleSeconds) }, write: { $0.connections.idleSeconds = $1.inSeconds })
+        flag: "idle-timeout",
+        variable: "ONCUE_IDLE_TIMEOUT",
+        type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
+        default: .seconds(60),
+        summary: "Time an idle keep-alive connection stays open",
+        read: { .seconds($0.connections.idleSeconds) },
+        write: { $0.connections.idleSeconds = $1.inSeconds }
+    )
 
     public static let maxConnections = ServerSetting<Int>(
-        flag: "max-connections", variable: "ONCUE_MAX_CONNECTIONS", type: .integer(in: 1...1_000_000, valueName: "count"),
-        default: 1_000, summary: "Connections open at once; more wait in the listen backlog", at: \.connections.maxConnections)
+        flag: "max-connections",
+        variable: "ONCUE_MAX_CONNECTIONS",
+        type: .integer(in: 1...1_000_000, valueName: "count"),
+        default: 1_000,
+        summary: "Connections open at once; more wait in the listen backlog",
+        at: \.connections.maxConnections
+    )
 
     public static let shutdownTimeout = ServerSetting<Duration>(
-        flag: "shutdown-timeout", variable: "ONCUE_SHUTDOWN_TIMEOUT", type: .duration(in: Duration.zero...Duration.seconds(3_600)),
-        default: .seconds(15), summary: "Time after SIGTERM before open connections are closed",
-        read: { .seconds($0.connections.shutdownSeconds) }, write: { $0.connections.shutdownSeconds = $1.inSeconds })
+        flag: "shutdown-timeout",
+        variable: "ONCUE_SHUTDOWN_TIMEOUT",
+        type: .duration(in: Duration.zero...Duration.seconds(3_600)),
+        default: .seconds(15),
+        summary: "Time after SIGTERM before open connections are closed",
+        read: { .seconds($0.connections.shutdownSeconds) },
+        write: { $0.connections.shutdownSeconds = $1.inSeconds }
+    )
 
     public static let logLevel = ServerSetting<Logger.Level>(
-        flag: "log-level", variable: "ONCUE_LOG_LEVEL", type: .logLevel, default: .info, summary: "Least level logged", at: \.logLevel)
+        flag: "log-level",
+        variable: "ONCUE_LOG_LEVEL",
+        type: .logLevel,
+        default: .info,
+        summary: "Least level logged",
+        at: \.logLevel
+    )
 
     /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two
     /// halves of one thing). Resolution applies them in this order.
@@ -113,8 +224,12 @@ extension ServerSettings {
     /// and not empty, else its default. `flags` maps a flag's name (`port`) to its text; a flag that is given replaces its
     /// variable, which is then not read. Values from variables are applied first, then those from flags, each in the
     /// table's order: so a flag wins over any variable, and of two variables the later in the table.
-    public static func configuration(environment: [String: String], flags: [String: String] = [:]) throws(ConfigurationError)
-        -> ServerConfiguration {
+    public static func configuration(
+        environment: [String: String],
+        flags: [String: String] = [:]
+    ) throws(ConfigurationError)
+        -> ServerConfiguration
+    {
         assert(Set(flags.keys).isSubset(of: all.compactMap(\.flag)), "a flag that is not in the table: \(flags.keys.sorted())")
         var configuration = ServerConfiguration(database: environment["ONCUE_DB"] ?? "")
         for setting in all { setting.applyDefault(to: &configuration) }
@@ -122,7 +237,9 @@ extension ServerSettings {
             if let text = environment[setting.variable], !text.isEmpty { try setting.apply(text, from: setting.variable, to: &configuration) }
         }
         for setting in all {
-            if let flag = setting.flag, let option = setting.option, let text = flags[flag] { try setting.apply(text, from: option, to: &configuration) }
+            if let flag = setting.flag, let option = setting.option, let text = flags[flag] {
+                try setting.apply(text, from: option, to: &configuration)
+            }
         }
         return configuration
     }

@@ -7,24 +7,34 @@ import Logging
 
 extension SettingType where Value == Int {
     static func integer(in range: ClosedRange<Int>, valueName: String) -> Self {
-        Self(valueName: valueName, bounds: .integers(range), parse: { text throws(SettingRefusal) in
-            guard let value = Int(text), range.contains(value) else {
-                throw SettingRefusal("must be an integer in \(range.lowerBound)…\(range.upperBound)")
-            }
-            return value
-        }, format: { String($0) })
+        Self(
+            valueName: valueName,
+            bounds: .integers(range),
+            parse: { text throws(SettingRefusal) in
+                guard let value = Int(text), range.contains(value) else {
+                    throw SettingRefusal("must be an integer in \(range.lowerBound)…\(range.upperBound)")
+                }
+                return value
+            },
+            format: { String($0) }
+        )
     }
 }
 
 extension SettingType where Value == Double {
     static func number(in range: ClosedRange<Double>, lowerExcluded: Bool = false, valueName: String) -> Self {
         let bounds = SettingBounds.numbers(range, lowerExcluded: lowerExcluded)
-        return Self(valueName: valueName, bounds: bounds, parse: { text throws(SettingRefusal) in
-            guard let value = Double(text), value.isFinite, range.contains(value), !(lowerExcluded && value == range.lowerBound) else {
-                throw SettingRefusal("must be a number in \(bounds)")
-            }
-            return value
-        }, format: SettingText.number)
+        return Self(
+            valueName: valueName,
+            bounds: bounds,
+            parse: { text throws(SettingRefusal) in
+                guard let value = Double(text), value.isFinite, range.contains(value), !(lowerExcluded && value == range.lowerBound) else {
+                    throw SettingRefusal("must be a number in \(bounds)")
+                }
+                return value
+            },
+            format: SettingText.number
+        )
     }
 }
 
@@ -32,100 +42,141 @@ extension SettingType where Value == Duration {
     /// Seconds (`1.5`), or a number with a unit: `ms`, `s`, `m`, `h` (`500ms`, `2m`); kept to the nanosecond.
     static func duration(in range: ClosedRange<Duration>) -> Self {
         let bounds = SettingBounds.durations(range)
-        return Self(valueName: "duration", bounds: bounds, parse: { text throws(SettingRefusal) in
-            let refusal = SettingRefusal("must be a duration in \(bounds): seconds, or a number with ms, s, m or h")
-            let units: [(suffix: String, nanoseconds: Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3_600e9)]
-            let unit = units.first { text.hasSuffix($0.suffix) }
-            guard let number = Double(text.dropLast(unit?.suffix.count ?? 0)), number.isFinite else { throw refusal }
-            let nanoseconds = (number * (unit?.nanoseconds ?? 1e9)).rounded()
-            // Compared as nanoseconds, after rounding, so that "0.1" is exactly the bound 100ms.
-            guard abs(nanoseconds) < 1e18, range.contains(.nanoseconds(Int64(nanoseconds))) else { throw refusal }
-            return .nanoseconds(Int64(nanoseconds))
-        }, format: SettingText.duration)
+        return Self(
+            valueName: "duration",
+            bounds: bounds,
+            parse: { text throws(SettingRefusal) in
+                let refusal = SettingRefusal("must be a duration in \(bounds): seconds, or a number with ms, s, m or h")
+                let units: [(suffix: String, nanoseconds: Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3_600e9)]
+                let unit = units.first { text.hasSuffix($0.suffix) }
+                guard let number = Double(text.dropLast(unit?.suffix.count ?? 0)), number.isFinite else { throw refusal }
+                let nanoseconds = (number * (unit?.nanoseconds ?? 1e9)).rounded()
+                // Compared as nanoseconds, after rounding, so that "0.1" is exactly the bound 100ms.
+                guard abs(nanoseconds) < 1e18, range.contains(.nanoseconds(Int64(nanoseconds))) else { throw refusal }
+                return .nanoseconds(Int64(nanoseconds))
+            },
+            format: SettingText.duration
+        )
     }
 }
 
 extension SettingType where Value == Logger.Level {
     static var logLevel: Self {
         let words = Logger.Level.allCases.map(\.rawValue)
-        return Self(valueName: "level", bounds: .choices(words), parse: { text throws(SettingRefusal) in
-            guard let level = Logger.Level(rawValue: text.lowercased()) else {
-                throw SettingRefusal("must be one of \(words.joined(separator: ", "))")
-            }
-            return level
-        }, format: { $0.rawValue })
+        return Self(
+            valueName: "level",
+            bounds: .choices(words),
+            parse: { text throws(SettingRefusal) in
+                guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                    throw SettingRefusal("must be one of \(words.joined(separator: ", "))")
+                }
+                return level
+            },
+            format: { $0.rawValue }
+        )
     }
 }
 
 extension SettingType where Value == String {
     /// An address to bind: a name or a literal address, without white space or control characters.
     static var host: Self {
-        Self(valueName: "address", bounds: .form("a host name or IP address"), parse: { text throws(SettingRefusal) in
-            guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
-                throw SettingRefusal("must be a host name or IP address")
-            }
-            return text
-        }, format: { $0 })
+        Self(
+            valueName: "address",
+            bounds: .form("a host name or IP address"),
+            parse: { text throws(SettingRefusal) in
+                guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
+                    throw SettingRefusal("must be a host name or IP address")
+                }
+                return text
+            },
+            format: { $0 }
+        )
     }
 }
 
 extension SettingType where Value == String? {
     /// An HTTP header name (a token: letters, digits and ``!#$%&'*+-.^_`|~``).
     static var headerName: Self {
-        Self(valueName: "header", bounds: .form("an HTTP header name"), parse: { text throws(SettingRefusal) in
-            guard HTTPField.Name(text) != nil else { throw SettingRefusal("must be an HTTP header name") }
-            return text
-        }, format: { $0 ?? "" })
+        Self(
+            valueName: "header",
+            bounds: .form("an HTTP header name"),
+            parse: { text throws(SettingRefusal) in
+                guard HTTPField.Name(text) != nil else { throw SettingRefusal("must be an HTTP header name") }
+                return text
+            },
+            format: { $0 ?? "" }
+        )
     }
 
     /// A PostgreSQL URL, checked as the store will read it; shown without its password.
     static var postgresURL: Self {
-        Self(valueName: "url", bounds: .form("a postgres:// URL"), parse: { text throws(SettingRefusal) in
-            do throws(StoreError) {
-                _ = try PostgresURL(text)
-            } catch {
-                throw SettingRefusal("must be a postgres:// URL (\(error.description))")
-            }
-            return text
-        }, format: { $0.map(PostgresURL.redact) ?? "" })
+        Self(
+            valueName: "url",
+            bounds: .form("a postgres:// URL"),
+            parse: { text throws(SettingRefusal) in
+                do throws(StoreError) {
+                    _ = try PostgresURL(text)
+                } catch {
+                    throw SettingRefusal("must be a postgres:// URL (\(error.description))")
+                }
+                return text
+            },
+            format: { $0.map(PostgresURL.redact) ?? "" }
+        )
     }
 
     /// A bearer token; never shown, only said to be set.
     static var adminToken: Self {
-        Self(valueName: "token", bounds: .form("at least 16 characters"), parse: { text throws(SettingRefusal) in
-            // An empty or short token would make every request, or a guess, "authenticated".
-            guard text.count >= 16 else { throw SettingRefusal("must be at least 16 characters") }
-            return text
-        }, format: { $0 == nil ? "" : "(set)" })
+        Self(
+            valueName: "token",
+            bounds: .form("at least 16 characters"),
+            parse: { text throws(SettingRefusal) in
+                // An empty or short token would make every request, or a guess, "authenticated".
+                guard text.count >= 16 else { throw SettingRefusal("must be at least 16 characters") }
+                return text
+            },
+            format: { $0 == nil ? "" : "(set)" }
+        )
     }
 
     /// A file whose first line (without surrounding spaces) is a bearer token; the value is the token.
     static var adminTokenFile: Self {
-        Self(valueName: "file", bounds: .form("a readable file whose first line has at least 16 characters"), parse: { path throws(SettingRefusal) in
-            guard let data = FileManager.default.contents(atPath: path) else { throw SettingRefusal("names a file that cannot be read") }
-            let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            let token = line.trimmingCharacters(in: .whitespaces)
-            guard token.count >= 16 else { throw SettingRefusal("names a file whose first line is not a token of at least 16 characters") }
-            return token
-        }, format: { $0 == nil ? "" : "(set)" })
+        Self(
+            valueName: "file",
+            bounds: .form("a readable file whose first line has at least 16 characters"),
+            parse: { path throws(SettingRefusal) in
+                guard let data = FileManager.default.contents(atPath: path) else { throw SettingRefusal("names a file that cannot be read") }
+                let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                let token = line.trimmingCharacters(in: .whitespaces)
+                guard token.count >= 16 else { throw SettingRefusal("names a file whose first line is not a token of at least 16 characters") }
+                return token
+            },
+            format: { $0 == nil ? "" : "(set)" }
+        )
     }
 }
 
 extension SettingType where Value == URL? {
     /// An http(s) URL with a host, such as a geocoder's; shown without its password.
     static var httpURL: Self {
-        Self(valueName: "url", bounds: .form("an http:// or https:// URL with a host"), parse: { text throws(SettingRefusal) in
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  let host = url.host, !host.isEmpty else {
-                throw SettingRefusal("must be an http:// or https:// URL with a host")
+        Self(
+            valueName: "url",
+            bounds: .form("an http:// or https:// URL with a host"),
+            parse: { text throws(SettingRefusal) in
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                    let host = url.host, !host.isEmpty
+                else {
+                    throw SettingRefusal("must be an http:// or https:// URL with a host")
+                }
+                return url
+            },
+            format: { url in
+                guard let url else { return "" }
+                guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.password != nil else { return url.absoluteString }
+                parts.password = "***"
+                return parts.string ?? "(a URL)"
             }
-            return url
-        }, format: { url in
-            guard let url else { return "" }
-            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.password != nil else { return url.absoluteString }
-            parts.password = "***"
-            return parts.string ?? "(a URL)"
-        })
+        )
     }
 }
 

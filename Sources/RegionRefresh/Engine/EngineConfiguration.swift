@@ -13,8 +13,14 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusPolicy: RadiusPolicy
     public var boosts: BoostTable
 
-    public init(refreshFloorMeters: Double = 100, refreshCeilingMeters: Double = 50_000, cacheTTLSeconds: Int = 21_600,
-                accuracyCapMeters: Double = 1_000, radiusPolicy: RadiusPolicy = .standard, boosts: BoostTable = .standard) {
+    public init(
+        refreshFloorMeters: Double = 100,
+        refreshCeilingMeters: Double = 50_000,
+        cacheTTLSeconds: Int = 21_600,
+        accuracyCapMeters: Double = 1_000,
+        radiusPolicy: RadiusPolicy = .standard,
+        boosts: BoostTable = .standard
+    ) {
         self.refreshFloorMeters = refreshFloorMeters
         self.refreshCeilingMeters = refreshCeilingMeters
         self.cacheTTLSeconds = cacheTTLSeconds

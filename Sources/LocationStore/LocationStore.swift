@@ -51,3 +51,17 @@ public protocol LocationStore: AnyObject {
 extension SQLiteLocationStore {
     public func close() async {}
 }
+
+extension LocationStore {
+    /// Runs `body` with this store, then closes it, whatever `body` did.
+    public func closing<T>(_ body: (any LocationStore) async throws -> T) async throws -> T {
+        do {
+            let value = try await body(self)
+            await close()
+            return value
+        } catch {
+            await close()
+            throw error
+        }
+    }
+}

@@ -241,20 +241,9 @@ final class PostGISImportSession {
             files.append(report)
         }
         if !options.dryRun { try await store.announceChange() }
-        var totals = ImportCounts()
-        for f in files {
-            totals.read += f.counts.read
-            totals.inserted += f.counts.inserted
-            totals.updated += f.counts.updated
-            totals.unchanged += f.counts.unchanged
-            totals.removed += f.counts.removed
-            totals.rejected += f.counts.rejected
-            totals.warned += f.counts.warned
-        }
         let created = directory.changedNetworks.keys.filter { resolver.created.contains($0) }.sorted()
-        let seconds = finishedAt.timeIntervalSince(startedAt)
-        return ImportReport(files: files, totals: totals, dryRun: options.dryRun, committed: !options.dryRun, replacedNetworks: replaced,
-                            networksCreated: created, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
+        return ImportReport(files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: created,
+                            seconds: finishedAt.timeIntervalSince(startedAt))
     }
 
     /// Rows near a location the import does not list, which was in the store before it: `near_existing`, as the

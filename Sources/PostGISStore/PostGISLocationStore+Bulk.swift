@@ -88,17 +88,7 @@ extension PostGISLocationStore {
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                     ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, geohash, radius_m, venue_radius_m, source_import_id, now(), now()
                 FROM oncue_stage
-                ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
-                    name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
-                    postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
-                    geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
-                    venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
-                WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
-                       locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
-                       locations.radius_m, locations.venue_radius_m)
-                    IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
-                       EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
-                       EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+                \(unescaped: Self.upsertByIdClause)
                 RETURNING id, (xmax = 0) AS inserted)
             SELECT s.file_no, count(*) FILTER (WHERE up.inserted), count(*) FILTER (WHERE NOT up.inserted)
             FROM up JOIN oncue_stage s ON s.id = up.id GROUP BY s.file_no

@@ -43,17 +43,7 @@ extension PostGISLocationStore {
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
                     \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(geohash),
                     \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now())
-                ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
-                    name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
-                    postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
-                    geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
-                    venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
-                WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
-                       locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
-                       locations.radius_m, locations.venue_radius_m)
-                    IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
-                       EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
-                       EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+                \(unescaped: Self.upsertByIdClause)
                 RETURNING (xmax = 0)
                 """)
         } catch StoreError.postgres(let state, _) where state == "23503" {
@@ -128,4 +118,23 @@ extension PostGISLocationStore {
         return StoreStats(locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: size, schemaVersion: schemaVersion,
                           importCount: Int(imports))
     }
+}
+
+extension PostGISLocationStore {
+    /// How both location writes (one location, the staged import) upsert by id: every column replaced, but a row whose
+    /// content equals the stored one is not written at all (its `source_import_id` and `updated_at` stay), exactly as
+    /// the SQLite store decides it.
+    static let upsertByIdClause = """
+        ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
+            name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
+            postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
+            geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
+            venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
+        WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
+               locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
+               locations.radius_m, locations.venue_radius_m)
+            IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
+               EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
+               EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+        """
 }

@@ -234,20 +234,8 @@ public final class ChainImporter {
                 record.status = options.dryRun ? "dry-run" : "committed"
                 try store.finishImport(record)
             }
-            var totals = ImportCounts()
-            for f in files {
-                totals.read += f.counts.read
-                totals.inserted += f.counts.inserted
-                totals.updated += f.counts.updated
-                totals.unchanged += f.counts.unchanged
-                totals.removed += f.counts.removed
-                totals.rejected += f.counts.rejected
-                totals.warned += f.counts.warned
-            }
-            let seconds = finishedAt.timeIntervalSince(startedAt)
-            return ImportReport(files: files, totals: totals, dryRun: options.dryRun, committed: !options.dryRun,
-                                replacedNetworks: replaced, networksCreated: resolver.created, seconds: seconds,
-                                rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
+            return ImportReport(files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: resolver.created,
+                                seconds: finishedAt.timeIntervalSince(startedAt))
         }
     }
 

@@ -29,6 +29,22 @@ public struct ImportReport: Sendable, Codable, Equatable {
         self.geocodingPlan = geocodingPlan
     }
 
+    /// The report of a finished import: totals over its files, committed unless it was a dry run.
+    package init(files: [FileReport], dryRun: Bool, replacedNetworks: [String], networksCreated: [String], seconds: Double) {
+        var totals = ImportCounts()
+        for f in files {
+            totals.read += f.counts.read
+            totals.inserted += f.counts.inserted
+            totals.updated += f.counts.updated
+            totals.unchanged += f.counts.unchanged
+            totals.removed += f.counts.removed
+            totals.rejected += f.counts.rejected
+            totals.warned += f.counts.warned
+        }
+        self.init(files: files, totals: totals, dryRun: dryRun, committed: !dryRun, replacedNetworks: replacedNetworks,
+                  networksCreated: networksCreated, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
+    }
+
     enum CodingKeys: String, CodingKey {
         case files, totals, committed, seconds
         case dryRun = "dry_run", replacedNetworks = "replaced_networks", networksCreated = "networks_created"

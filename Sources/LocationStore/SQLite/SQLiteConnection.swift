@@ -6,6 +6,8 @@ final class SQLiteConnection {
     let path: String
     private(set) var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
+    /// Open transactions and savepoints (`begin`, `commit`, `rollback`).
+    var transactionDepth = 0
 
     enum Mode { case readWrite, readWriteCreate, readOnly }
 

@@ -310,21 +310,6 @@ extension SQLiteLocationStore {
         try s.step()
     }
 
-    private func bindContent(_ s: SQLiteStatement, _ l: Location) {
-        s.bind(2, l.networkId)
-        s.bind(3, l.externalId)
-        s.bind(4, l.name)
-        s.bind(5, l.address)
-        s.bind(6, l.city)
-        s.bind(7, l.region)
-        s.bind(8, l.postalCode)
-        s.bind(9, l.country)
-        s.bind(10, l.coordinate.latitude)
-        s.bind(11, l.coordinate.longitude)
-        s.bind(12, l.radiusMeters)
-        s.bind(13, l.venueRadiusMeters)
-    }
-
     /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances.
     /// Reads only the (network, geohash, lat, lon) index, and, during a bulk import, not even that for a network
     /// that was empty when the import began and whose rows so far fill none of the cells around `center`.
@@ -367,31 +352,10 @@ extension SQLiteLocationStore {
         return db.changes
     }
 
-    /// Counts what `removeUnseen` would delete, for dry runs and reports.
-    public func countUnseen(networkId: String) throws(StoreError) -> Int {
-        let s = try db.statement("""
-            SELECT count(*) FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM \(scratch).oncue_import_seen)
-            """)
-        s.bind(1, networkId)
-        return try s.step() ? Int(s.int64(0)) : 0
-    }
-
     /// Appends issues to an import's log as they are found, so the rejected rows of a huge file
     /// never have to be held in memory.
     public func appendImportIssues(_ issues: [ImportIssue], importId: Int64) throws(StoreError) {
-        let s = try db.statement("""
-            INSERT INTO import_issues (import_id, line, severity, code, message, external_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            """)
-        for issue in issues {
-            s.reset()
-            s.bind(1, importId)
-            s.bind(2, issue.line)
-            s.bind(3, issue.severity.rawValue)
-            s.bind(4, issue.code)
-            s.bind(5, issue.message)
-            s.bind(6, issue.externalId)
-            try s.step()
-        }
+        try writeIssues(issues, importId: importId)
     }
 
     /// Updates the import's header row (status, counts, times) without touching its issues.

@@ -21,28 +21,11 @@ extension SQLiteLocationStore {
         }
     }
 
+    /// Replaces an import's header row and its issues.
     public func updateImport(_ record: ImportRecord) throws {
         guard let id = record.id else { throw StoreError.invalidArgument("updateImport needs a record with an id") }
         try writeTransaction {
-            let s = try db.statement("""
-                UPDATE imports SET encoding = ?2, options_json = ?3, finished_at = ?4, status = ?5, rows_read = ?6,
-                    rows_inserted = ?7, rows_updated = ?8, rows_unchanged = ?9, rows_removed = ?10, rows_rejected = ?11,
-                    rows_warned = ?12, error_message = ?13, geocoding_json = ?14, precision_json = ?15
-                WHERE id = ?1
-                """)
-            s.bind(1, id)
-            s.bind(2, record.encoding)
-            s.bind(3, RecordCodec.encodeOptions(record.options))
-            s.bind(4, record.finishedAt.map { Self.timestamp($0) })
-            s.bind(5, record.status)
-            let c = record.counts
-            for (i, v) in [c.read, c.inserted, c.updated, c.unchanged, c.removed, c.rejected, c.warned].enumerated() {
-                s.bind(Int32(6 + i), v)
-            }
-            s.bind(13, record.errorMessage)
-            s.bind(14, RecordCodec.encodeJSON(record.geocoding))
-            s.bind(15, RecordCodec.encodeJSON(record.coordinatePrecision))
-            try s.step()
+            try finishImport(record)
             let clear = try db.statement("DELETE FROM import_issues WHERE import_id = ?1")
             clear.bind(1, id)
             try clear.step()
@@ -50,7 +33,7 @@ extension SQLiteLocationStore {
         }
     }
 
-    private func writeIssues(_ issues: [ImportIssue], importId: Int64) throws(StoreError) {
+    func writeIssues(_ issues: [ImportIssue], importId: Int64) throws(StoreError) {
         let s = try db.statement("""
             INSERT INTO import_issues (import_id, line, severity, code, message, external_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """)

@@ -37,7 +37,7 @@ extension SQLiteLocationStore {
             if existing.sameContent(as: location) { return .unchanged }
             let s = try db.statement("""
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
-                    postal_code = ?8, country = ?9, lat = ?10, lon = ?11, geohash = ?12, radius_m = ?13, venue_radius_m = ?14,
+                    postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
                     source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
                 WHERE id = ?1
                 """)
@@ -47,7 +47,7 @@ extension SQLiteLocationStore {
         }
         let s = try db.statement("""
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, geom)
+                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
             """)
         bindLocation(s, location)
@@ -58,8 +58,18 @@ extension SQLiteLocationStore {
         return .inserted
     }
 
+    /// Every column of a location row, in the order every location statement numbers them: ?1 id, ?2…?13 its content
+    /// (`bindContent`), ?14 geohash, ?15 source import, ?16 time.
     private func bindLocation(_ s: SQLiteStatement, _ l: Location) {
         s.bind(1, l.id)
+        bindContent(s, l)
+        s.bind(14, Geohash(l.coordinate, precision: 12).string)
+        s.bind(15, l.sourceImportId)
+        s.bind(16, Self.timestamp())
+    }
+
+    /// ?2…?13: what a location says of itself (network, external id, name, address lines, point, radii).
+    func bindContent(_ s: SQLiteStatement, _ l: Location) {
         s.bind(2, l.networkId)
         s.bind(3, l.externalId)
         s.bind(4, l.name)
@@ -70,11 +80,8 @@ extension SQLiteLocationStore {
         s.bind(9, l.country)
         s.bind(10, l.coordinate.latitude)
         s.bind(11, l.coordinate.longitude)
-        s.bind(12, Geohash(l.coordinate, precision: 12).string)
-        s.bind(13, l.radiusMeters)
-        s.bind(14, l.venueRadiusMeters)
-        s.bind(15, l.sourceImportId)
-        s.bind(16, Self.timestamp())
+        s.bind(12, l.radiusMeters)
+        s.bind(13, l.venueRadiusMeters)
     }
 
     public func deleteLocations(ids: [String]) throws -> Int {

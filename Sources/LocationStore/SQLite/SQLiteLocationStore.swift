@@ -9,7 +9,6 @@ import Geo
 public final class SQLiteLocationStore: LocationStore {
     public let path: String
     let db: SQLiteConnection
-    private var transactionDepth = 0
     /// Reads map up to this much of the file (queries then copy no pages).
     static let mmapBytes = 1 << 30
     /// The state of the bulk import in progress, if any.
@@ -47,12 +46,12 @@ public final class SQLiteLocationStore: LocationStore {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             try db.loadSpatiaLite()
             try db.execute("PRAGMA journal_mode = WAL")
-            try db.execute("BEGIN IMMEDIATE")
+            let depth = try db.begin()
             do throws(StoreError) {
                 try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationId)")
-                try db.execute("COMMIT")
+                try db.commit(depth)
             } catch {
-                try? db.execute("ROLLBACK")
+                db.rollback(depth)
                 throw error
             }
         } catch {
@@ -86,7 +85,7 @@ public final class SQLiteLocationStore: LocationStore {
     }
 
     private func migrate(from version: Int) throws(StoreError) {
-        try db.execute("BEGIN IMMEDIATE")
+        let depth = try db.begin()
         do throws(StoreError) {
             // Re-read under the write lock: another process may have migrated meanwhile.
             let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -94,9 +93,9 @@ public final class SQLiteLocationStore: LocationStore {
                 try SQLiteSchema.migrate(db, step: step)
                 try db.execute("PRAGMA user_version = \(step + 1)")
             }
-            try db.execute("COMMIT")
+            try db.commit(depth)
         } catch {
-            try? db.execute("ROLLBACK")
+            db.rollback(depth)
             throw error
         }
     }
@@ -123,19 +122,14 @@ public final class SQLiteLocationStore: LocationStore {
     /// Runs `body` in one transaction: all its writes commit together or none does.
     /// Nested calls become savepoints.
     public func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        let depth = transactionDepth
-        try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
-        transactionDepth += 1
+        let depth = try db.begin()
         defer { if depth == 0 { restoreTempStore() } }
         do {
             let value = try await body()
-            transactionDepth -= 1
-            try db.execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
+            try db.commit(depth)
             return value
         } catch {
-            transactionDepth = depth
-            if depth == 0 { try? db.execute("ROLLBACK") }
-            else { try? db.execute("ROLLBACK TO sp\(depth)"); try? db.execute("RELEASE sp\(depth)") }
+            db.rollback(depth)
             throw error
         }
     }
@@ -148,21 +142,9 @@ public final class SQLiteLocationStore: LocationStore {
 
     /// The synchronous form of `transaction`, for code that needs no suspension inside.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        let depth = transactionDepth
-        try db.execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
-        transactionDepth += 1
-        defer { if depth == 0 { restoreTempStore() } }
-        do {
-            let value = try body()
-            transactionDepth -= 1
-            try db.execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
-            return value
-        } catch {
-            transactionDepth = depth
-            if depth == 0 { try? db.execute("ROLLBACK") }
-            else { try? db.execute("ROLLBACK TO sp\(depth)"); try? db.execute("RELEASE sp\(depth)") }
-            throw error
-        }
+        let outermost = db.transactionDepth == 0
+        defer { if outermost { restoreTempStore() } }
+        return try db.transaction(body)
     }
 
     // MARK: Checks

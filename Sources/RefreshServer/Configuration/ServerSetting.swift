@@ -46,30 +46,6 @@ public struct ServerSetting<Value: Sendable>: Sendable {
         self.write = write
     }
 
-    /// A setting stored at one place of the configuration.
-    init(
-        flag: String?,
-        variable: String,
-        type: SettingType<Value>,
-        default defaultValue: Value,
-        defaultNote: String? = nil,
-        secret: Bool = false,
-        summary: String,
-        at keyPath: any WritableKeyPath<ServerConfiguration, Value> & Sendable
-    ) {
-        self.init(
-            flag: flag,
-            variable: variable,
-            type: type,
-            default: defaultValue,
-            defaultNote: defaultNote,
-            secret: secret,
-            summary: summary,
-            read: { $0[keyPath: keyPath] },
-            write: { $0[keyPath: keyPath] = $1 }
-        )
-    }
-
     /// The value of a flag's or a variable's text; `source` (`--port`, `ONCUE_PORT`) names it in the message.
     public func value(parsing text: String, from source: String) throws(ConfigurationError) -> Value {
         guard !text.isEmpty else { return defaultValue }

@@ -15,7 +15,9 @@ public enum ServerSettings {
         defaultNote: "none",
         secret: true,
         summary: "A hot standby's postgres:// URL for index builds and read-only routes",
-        at: \.readDatabase
+        read: { $0.readDatabase },
+
+        write: { $0.readDatabase = $1 }
     )
 
     public static let storePoll = ServerSetting<Duration>(
@@ -34,7 +36,9 @@ public enum ServerSettings {
         type: .host,
         default: "127.0.0.1",
         summary: "Address to bind",
-        at: \.host
+        read: { $0.host },
+
+        write: { $0.host = $1 }
     )
 
     public static let port = ServerSetting<Int>(
@@ -43,7 +47,9 @@ public enum ServerSettings {
         type: .integer(in: 0...65_535, valueName: "port"),
         default: 8080,
         summary: "TCP port, 0 for any free port",
-        at: \.port
+        read: { $0.port },
+
+        write: { $0.port = $1 }
     )
 
     /// Before `adminToken`: of two variables the token wins; a flag wins over both.
@@ -79,7 +85,9 @@ public enum ServerSettings {
         type: .integer(in: 256...(64 << 20), valueName: "bytes"),
         default: 64 << 10,
         summary: "Largest JSON body in bytes; larger ones get 413",
-        at: \.maxBodyBytes
+        read: { $0.maxBodyBytes },
+
+        write: { $0.maxBodyBytes = $1 }
     )
 
     public static let maxImportBytes = ServerSetting<Int>(
@@ -88,7 +96,9 @@ public enum ServerSettings {
         type: .integer(in: 1...(1 << 40), valueName: "bytes"),
         default: 256 << 20,
         summary: "Largest CSV upload in bytes, streamed to disk",
-        at: \.maxImportBytes
+        read: { $0.maxImportBytes },
+
+        write: { $0.maxImportBytes = $1 }
     )
 
     public static let rateLimitRPS = ServerSetting<Double>(
@@ -97,7 +107,9 @@ public enum ServerSettings {
         type: .number(in: 0...1e9, valueName: "rate"),
         default: 50,
         summary: "Requests per second per client, 0 disables limiting",
-        at: \.rateLimitRequestsPerSecond
+        read: { $0.rateLimitRequestsPerSecond },
+
+        write: { $0.rateLimitRequestsPerSecond = $1 }
     )
 
     public static let rateLimitBurst = ServerSetting<Double>(
@@ -106,7 +118,9 @@ public enum ServerSettings {
         type: .number(in: 1...1e9, valueName: "requests"),
         default: 100,
         summary: "Token-bucket size per client",
-        at: \.rateLimitBurst
+        read: { $0.rateLimitBurst },
+
+        write: { $0.rateLimitBurst = $1 }
     )
 
     public static let clientIPHeader = ServerSetting<String?>(
@@ -116,7 +130,9 @@ public enum ServerSettings {
         default: nil,
         defaultNote: "none: the peer address",
         summary: "Header naming the client behind a proxy, e.g. X-Forwarded-For",
-        at: \.clientIPHeader
+        read: { $0.clientIPHeader },
+
+        write: { $0.clientIPHeader = $1 }
     )
 
     public static let geocoder = ServerSetting<URL?>(
@@ -127,7 +143,9 @@ public enum ServerSettings {
         defaultNote: "none",
         secret: true,
         summary: "Nominatim-compatible geocoder for admin imports that ask for geocoding",
-        at: \.geocoderURL
+        read: { $0.geocoderURL },
+
+        write: { $0.geocoderURL = $1 }
     )
 
     public static let geocoderRPS = ServerSetting<Double>(
@@ -136,7 +154,9 @@ public enum ServerSettings {
         type: .number(in: 0...1_000, lowerExcluded: true, valueName: "rate"),
         default: 1,
         summary: "Geocoder requests per second",
-        at: \.geocoderRequestsPerSecond
+        read: { $0.geocoderRequestsPerSecond },
+
+        write: { $0.geocoderRequestsPerSecond = $1 }
     )
 
     public static let headTimeout = ServerSetting<Duration>(
@@ -185,7 +205,9 @@ public enum ServerSettings {
         type: .integer(in: 1...1_000_000, valueName: "count"),
         default: 1_000,
         summary: "Connections open at once; more wait in the listen backlog",
-        at: \.connections.maxConnections
+        read: { $0.connections.maxConnections },
+
+        write: { $0.connections.maxConnections = $1 }
     )
 
     public static let shutdownTimeout = ServerSetting<Duration>(
@@ -204,7 +226,9 @@ public enum ServerSettings {
         type: .logLevel,
         default: .info,
         summary: "Least level logged",
-        at: \.logLevel
+        read: { $0.logLevel },
+
+        write: { $0.logLevel = $1 }
     )
 
     /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two

@@ -46,11 +46,8 @@ struct StoreAccess: Sendable {
                 throw Self.unavailable(error)
             }
             do {
-                let value = try await body(store)
-                await store.close()
-                return value
+                return try await store.closing(body)
             } catch {
-                await store.close()
                 throw Self.unavailable(error)
             }
         }

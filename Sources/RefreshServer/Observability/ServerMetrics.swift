@@ -101,11 +101,6 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Requests answered for a route and status so far (tests and diagnostics).
-    func requestCount(method: String, path: String, status: Int) -> Int {
-        routes[Self.key(method: method, path: path)]?.state.withLock { $0.statusCounts[status] ?? 0 } ?? 0
-    }
-
     /// The Prometheus text exposition format, version 0.0.4.
     public func prometheusText() -> String {
         var out = PrometheusText()

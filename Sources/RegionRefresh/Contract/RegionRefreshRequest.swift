@@ -94,9 +94,6 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         var intValue: Int? { nil }
         init?(intValue: Int) { nil }
     }
-
-    /// The JSON field names this request understands.
-    public static var fieldNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 }
 
 extension RegionRefreshRequest {

@@ -2,7 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 
-/// Chooses the regions for one request from one index snapshot (see DESIGN.md, "Prioritizer").
+/// Chooses the regions for one request from one index snapshot (docs/architecture.md, "Index and selection").
 ///
 /// Tier 1: locations of the card networks, ranked by boundary distance ÷ boosts, within the radius.
 /// Tier 2 (when `include_other_networks`): every other network, same ranking, in the slots left.

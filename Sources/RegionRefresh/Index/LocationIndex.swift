@@ -223,18 +223,24 @@ public final class LocationIndex: Sendable {
     /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
     /// People per km² around every location, on both cores.
     static func placeDensities(x: [Double], y: [Double], z: [Double], latitudes: [Double], longitudes: [Double]) -> [UInt16] {
-        let n = x.count
+        let places = PopulatedPlaces.shared
+        return onAllCores(count: x.count) { i in
+            let d = places.density(x: x[i], y: y[i], z: z[i], latitude: latitudes[i], longitude: longitudes[i])
+            return UInt16(min(d.rounded(), Double(UInt16.max)))
+        }
+    }
+
+    /// `value(i)` for every i below `count`, computed in chunks on all cores.
+    private static func onAllCores(count n: Int, _ value: (Int) -> UInt16) -> [UInt16] {
         var result = [UInt16](repeating: 0, count: n)
         guard n > 0 else { return result }
-        let places = PopulatedPlaces.shared
         let chunks = max(1, min(64, n / 2048))
         result.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
-                for i in lo..<hi {
-                    let d = places.density(x: x[i], y: y[i], z: z[i], latitude: latitudes[i], longitude: longitudes[i])
-                    out[i] = UInt16(min(d.rounded(), Double(UInt16.max)))
+            withoutActuallyEscaping(value) { value in
+                nonisolated(unsafe) let value = value
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    for i in n * chunk / chunks..<n * (chunk + 1) / chunks { out[i] = value(i) }
                 }
             }
         }
@@ -242,22 +248,11 @@ public final class LocationIndex: Sendable {
     }
 
     static func countNeighbors(tree: KDTree, x: [Double], y: [Double], z: [Double], within meters: Double, cap: Int) -> [UInt16] {
-        let n = x.count
-        var result = [UInt16](repeating: 0, count: n)
-        guard n > 0 else { return result }
         let bound = UnitVector.chordSquared(meters: meters)
-        let chunks = max(1, min(64, n / 2048))
-        result.withUnsafeMutableBufferPointer { out in
-            nonisolated(unsafe) let out = out
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let lo = n * chunk / chunks, hi = n * (chunk + 1) / chunks
-                for i in lo..<hi {
-                    let found = tree.count(within: bound, of: x[i], y[i], z[i], cap: cap + 1)
-                    out[i] = UInt16(min(max(0, found - 1), Int(UInt16.max)))   // minus itself
-                }
-            }
+        return onAllCores(count: x.count) { i in
+            let found = tree.count(within: bound, of: x[i], y[i], z[i], cap: cap + 1)
+            return UInt16(min(max(0, found - 1), Int(UInt16.max)))   // minus itself
         }
-        return result
     }
 }
 

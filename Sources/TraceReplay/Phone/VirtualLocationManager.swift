@@ -57,7 +57,6 @@ final class VirtualLocationManager {
     }
 
     var monitoredCount: Int { regions.count }
-    func isMonitoring(_ key: String) -> Bool { regions.contains { $0.key == key } }
 
     private func delay() -> Double {
         let lo = os.detectionDelayMinSeconds, hi = os.detectionDelayMaxSeconds

@@ -20,8 +20,6 @@ public struct SweepGrid: Sendable, Hashable {
 
     public var axes: [Axis]
 
-    public static let shorthands = ["strategy", "max_regions", "radius_scale", "cooldown"]
-
     public static func parse(_ specs: [String]) throws -> SweepGrid {
         var axes: [Axis] = []
         for spec in specs {

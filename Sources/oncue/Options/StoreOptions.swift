@@ -19,15 +19,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store for `body` and closes it afterwards, whatever happens.
     @discardableResult
     func withStore<T>(readOnly: Bool = false, _ body: (any LocationStore) async throws -> T) async throws -> T {
-        let store = try await address().open(readOnly: readOnly)
-        do {
-            let value = try await body(store)
-            await store.close()
-            return value
-        } catch {
-            await store.close()
-            throw error
-        }
+        try await address().open(readOnly: readOnly).closing(body)
     }
 
     /// The `db` subcommands took the store as a positional argument before `--db` existed; it still works for one

@@ -1,0 +1,41 @@
+/// The store's one transaction primitive: a transaction, or a savepoint inside one, around a body whose writes commit
+/// together or not at all. `SQLiteLocationStore.transaction` (async) and every synchronous write go through it.
+extension SQLiteConnection {
+    /// Opens a transaction (`BEGIN IMMEDIATE`, so the write lock is taken now rather than at the first write, when
+    /// another writer could already hold it), or a savepoint when one is open; returns the depth to close.
+    func begin() throws(StoreError) -> Int {
+        let depth = transactionDepth
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
+        transactionDepth += 1
+        return depth
+    }
+
+    func commit(_ depth: Int) throws(StoreError) {
+        transactionDepth = depth
+        try execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
+    }
+
+    /// Undoes everything since `begin` returned `depth`; errors are not reported (the body's error is the one to tell).
+    func rollback(_ depth: Int) {
+        transactionDepth = depth
+        if depth == 0 {
+            try? execute("ROLLBACK")
+        } else {
+            try? execute("ROLLBACK TO sp\(depth)")
+            try? execute("RELEASE sp\(depth)")
+        }
+    }
+
+    /// Runs `body` in a transaction (or a savepoint inside one).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = try begin()
+        do {
+            let value = try body()
+            try commit(depth)
+            return value
+        } catch {
+            rollback(depth)
+            throw error
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ChainImport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -36,9 +36,10 @@ public struct CircleBounds: Sendable, Equatable {
     public let coversAllLongitudes: Bool
 
     public init(center: Coordinate, radiusMeters: Double) {
-        let r = max(0, radiusMeters) / Sphere.earthRadiusMeters   // angular radius
+        let r = max(0, radiusMeters) / Sphere.earthRadiusMeters  // angular radius
         let lat = center.latitude * .pi / 180
-        let minLat = lat - r, maxLat = lat + r
+        let minLat = lat - r
+        let maxLat = lat + r
         if r >= .pi {
             boxes = [GeoBox(minLatitude: -90, maxLatitude: 90, minLongitude: -180, maxLongitude: 180)]
             coversAllLongitudes = true
@@ -46,25 +47,34 @@ public struct CircleBounds: Sendable, Equatable {
         }
         if minLat <= -.pi / 2 || maxLat >= .pi / 2 {
             // The cap contains a pole: all longitudes, latitude clamped at that pole.
-            boxes = [GeoBox(minLatitude: max(-90, minLat * 180 / .pi), maxLatitude: min(90, maxLat * 180 / .pi),
-                            minLongitude: -180, maxLongitude: 180)]
+            boxes = [
+                GeoBox(
+                    minLatitude: max(-90, minLat * 180 / .pi), maxLatitude: min(90, maxLat * 180 / .pi),
+                    minLongitude: -180, maxLongitude: 180)
+            ]
             coversAllLongitudes = true
             return
         }
         // Largest longitude offset reached by the cap (at the tangent latitude).
         let dLon = asin(min(1, sin(r) / cos(lat))) * 180 / .pi
-        let lo = center.longitude - dLon, hi = center.longitude + dLon
-        let minLatDeg = minLat * 180 / .pi, maxLatDeg = maxLat * 180 / .pi
+        let lo = center.longitude - dLon
+        let hi = center.longitude + dLon
+        let minLatDeg = minLat * 180 / .pi
+        let maxLatDeg = maxLat * 180 / .pi
         if dLon >= 180 || hi - lo >= 360 {
             boxes = [GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: -180, maxLongitude: 180)]
             coversAllLongitudes = true
         } else if lo < -180 {
-            boxes = [GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: lo + 360, maxLongitude: 180),
-                     GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: -180, maxLongitude: hi)]
+            boxes = [
+                GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: lo + 360, maxLongitude: 180),
+                GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: -180, maxLongitude: hi),
+            ]
             coversAllLongitudes = false
         } else if hi > 180 {
-            boxes = [GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: lo, maxLongitude: 180),
-                     GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: -180, maxLongitude: hi - 360)]
+            boxes = [
+                GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: lo, maxLongitude: 180),
+                GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: -180, maxLongitude: hi - 360),
+            ]
             coversAllLongitudes = false
         } else {
             boxes = [GeoBox(minLatitude: minLatDeg, maxLatitude: maxLatDeg, minLongitude: lo, maxLongitude: hi)]

@@ -19,8 +19,9 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     /// For values already known to be valid (e.g. read back from a store that validated them).
     /// Out-of-range input is a programming error.
     public init(uncheckedLatitude latitude: Double, longitude: Double) {
-        precondition(latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180,
-                     "invalid coordinate")
+        precondition(
+            latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180,
+            "invalid coordinate")
         self.latitude = latitude
         self.longitude = longitude
     }

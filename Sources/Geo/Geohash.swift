@@ -67,7 +67,8 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Builds a cell from its `5 * precision` interleaved bits.
     public init(precision: Int, interleaved bits: UInt64) {
         let total = 5 * precision
-        var lon: UInt64 = 0, lat: UInt64 = 0
+        var lon: UInt64 = 0
+        var lat: UInt64 = 0
         for i in 0..<total {
             let bit = (bits >> UInt64(total - 1 - i)) & 1
             if i & 1 == 0 { lon = lon << 1 | bit } else { lat = lat << 1 | bit }
@@ -79,7 +80,8 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var interleaved: UInt64 {
         let total = 5 * precision
         var bits: UInt64 = 0
-        var lonShift = Self.lonBits(precision), latShift = Self.latBits(precision)
+        var lonShift = Self.lonBits(precision)
+        var latShift = Self.latBits(precision)
         for i in 0..<total {
             if i & 1 == 0 {
                 lonShift -= 1
@@ -111,7 +113,8 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The geohash followed by one ASCII byte, written straight into the string's storage: at 12 characters
     /// or fewer it is a small string with no allocation (an import formats one or more per row).
     public func string(suffix: UInt8?) -> String {
-        let bits = interleaved, count = precision
+        let bits = interleaved
+        let count = precision
         return String(unsafeUninitializedCapacity: count + 1) { chars in
             var rest = bits
             for i in stride(from: count - 1, through: 0, by: -1) {
@@ -128,7 +131,8 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The cell's extent. Latitude rows are `[minLatitude, maxLatitude)`, longitude columns `[minLongitude, maxLongitude)`.
     public var box: GeoBox {
-        let w = Self.cellWidth(precision), h = Self.cellHeight(precision)
+        let w = Self.cellWidth(precision)
+        let h = Self.cellHeight(precision)
         let minLon = -180 + Double(lonIndex) * w
         let minLat = -90 + Double(latIndex) * h
         return GeoBox(minLatitude: minLat, maxLatitude: minLat + h, minLongitude: minLon, maxLongitude: minLon + w)
@@ -137,13 +141,15 @@ public struct Geohash: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The centre of the cell.
     public var center: Coordinate {
         let b = box
-        return Coordinate(uncheckedLatitude: (b.minLatitude + b.maxLatitude) / 2,
-                          longitude: (b.minLongitude + b.maxLongitude) / 2)
+        return Coordinate(
+            uncheckedLatitude: (b.minLatitude + b.maxLatitude) / 2,
+            longitude: (b.minLongitude + b.maxLongitude) / 2)
     }
 
     /// The adjacent cell in a direction; longitude wraps at the antimeridian, latitude does not wrap over a pole (nil).
     public func neighbor(_ direction: Direction) -> Geohash? {
-        let columns = Self.columns(precision), rows = Self.rows(precision)
+        let columns = Self.columns(precision)
+        let rows = Self.rows(precision)
         var lat = Int64(latIndex)
         var lon = Int64(lonIndex)
         lat += Int64(direction.rowStep)

@@ -33,8 +33,9 @@ public struct GeohashCover: Sendable, Equatable {
     }
 
     public init(center: Coordinate, radiusMeters: Double, precision: Int) {
-        self.init(center: center, radiusMeters: radiusMeters, precision: precision,
-                  bounds: CircleBounds(center: center, radiusMeters: radiusMeters))
+        self.init(
+            center: center, radiusMeters: radiusMeters, precision: precision,
+            bounds: CircleBounds(center: center, radiusMeters: radiusMeters))
     }
 
     private init(center: Coordinate, radiusMeters: Double, precision: Int, bounds: CircleBounds) {
@@ -63,7 +64,8 @@ public struct GeohashCover: Sendable, Equatable {
     /// Whether a point's cell at this cover's precision is one of the cover's cells.
     public func contains(_ c: Coordinate) -> Bool {
         let cell = Geohash(c, precision: precision).interleaved
-        var lo = 0, hi = cells.count
+        var lo = 0
+        var hi = cells.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if cells[mid].interleaved < cell { lo = mid + 1 } else { hi = mid }
@@ -116,9 +118,13 @@ public struct GeohashCover: Sendable, Equatable {
     /// hav θ ≥ hav(Δφ_min) + cos φ_p · min(cos φ over the box) · hav(Δλ_min).
     static func lowerBoundTerm(from p: Coordinate, to box: GeoBox) -> Double {
         let latGap: Double
-        if p.latitude < box.minLatitude { latGap = box.minLatitude - p.latitude }
-        else if p.latitude > box.maxLatitude { latGap = p.latitude - box.maxLatitude }
-        else { latGap = 0 }
+        if p.latitude < box.minLatitude {
+            latGap = box.minLatitude - p.latitude
+        } else if p.latitude > box.maxLatitude {
+            latGap = p.latitude - box.maxLatitude
+        } else {
+            latGap = 0
+        }
         let lonGap = longitudeGap(p.longitude, box.minLongitude, box.maxLongitude)
         let sLat = sin(latGap * .pi / 360)
         if lonGap == 0 { return sLat * sLat }
@@ -130,7 +136,10 @@ public struct GeohashCover: Sendable, Equatable {
     /// Smallest longitude difference in degrees (0...180) between `lon` and the interval [lo, hi], with wrapping.
     static func longitudeGap(_ lon: Double, _ lo: Double, _ hi: Double) -> Double {
         if lon >= lo && lon <= hi { return 0 }
-        func wrapped(_ d: Double) -> Double { let m = abs(d).truncatingRemainder(dividingBy: 360); return m > 180 ? 360 - m : m }
+        func wrapped(_ d: Double) -> Double {
+            let m = abs(d).truncatingRemainder(dividingBy: 360)
+            return m > 180 ? 360 - m : m
+        }
         return Swift.min(wrapped(lon - lo), wrapped(lon - hi))
     }
 }

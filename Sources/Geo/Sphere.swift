@@ -25,7 +25,8 @@ public enum Sphere {
     public static func haversineTerm(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
         let dLat = radians(lat2 - lat1)
         let dLon = radians(lon2 - lon1)
-        let s1 = sin(dLat / 2), s2 = sin(dLon / 2)
+        let s1 = sin(dLat / 2)
+        let s2 = sin(dLon / 2)
         let h = s1 * s1 + cos(radians(lat1)) * cos(radians(lat2)) * s2 * s2
         return min(max(h, 0), 1)
     }
@@ -57,7 +58,8 @@ public enum Sphere {
 
     /// Initial bearing from `a` towards `b` in degrees clockwise from north, in [0, 360).
     public static func initialBearing(from a: Coordinate, to b: Coordinate) -> Double {
-        let phi1 = radians(a.latitude), phi2 = radians(b.latitude)
+        let phi1 = radians(a.latitude)
+        let phi2 = radians(b.latitude)
         let dLon = radians(b.longitude - a.longitude)
         let y = sin(dLon) * cos(phi2)
         let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLon)
@@ -70,14 +72,16 @@ public enum Sphere {
     public static func destination(from start: Coordinate, meters: Double, bearing: Double) -> Coordinate {
         let delta = meters / earthRadiusMeters
         let theta = radians(bearing)
-        let phi1 = radians(start.latitude), lambda1 = radians(start.longitude)
+        let phi1 = radians(start.latitude)
+        let lambda1 = radians(start.longitude)
         let sinPhi2 = sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta)
         let phi2 = asin(min(1, max(-1, sinPhi2)))
         let y = sin(theta) * sin(delta) * cos(phi1)
         let x = cos(delta) - sin(phi1) * sinPhi2
         let lambda2 = lambda1 + atan2(y, x)
-        return Coordinate(uncheckedLatitude: min(90, max(-90, degrees(phi2))),
-                          longitude: normalizeLongitude(degrees(lambda2)))
+        return Coordinate(
+            uncheckedLatitude: min(90, max(-90, degrees(phi2))),
+            longitude: normalizeLongitude(degrees(lambda2)))
     }
 
     /// Wraps any finite longitude into [-180, 180].

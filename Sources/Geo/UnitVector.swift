@@ -21,7 +21,8 @@ public struct UnitVector: Sendable, Hashable {
 
     @inlinable @inline(__always)
     public init(latitude: Double, longitude: Double) {
-        let phi = latitude * .pi / 180, lambda = longitude * .pi / 180
+        let phi = latitude * .pi / 180
+        let lambda = longitude * .pi / 180
         let c = cos(phi)
         self.init(x: c * cos(lambda), y: c * sin(lambda), z: sin(phi))
     }
@@ -37,7 +38,9 @@ public struct UnitVector: Sendable, Hashable {
     /// The squared straight-line (chord) distance to `o`.
     @inlinable @inline(__always)
     public func chordSquared(to o: UnitVector) -> Double {
-        let dx = x - o.x, dy = y - o.y, dz = z - o.z
+        let dx = x - o.x
+        let dy = y - o.y
+        let dz = z - o.z
         return dx * dx + dy * dy + dz * dz
     }
 
@@ -45,7 +48,9 @@ public struct UnitVector: Sendable, Hashable {
     @inlinable
     public func meters(to o: UnitVector) -> Double {
         // atan2 of |cross| and dot is accurate at every distance, unlike acos near 0 or π.
-        let cx = y * o.z - z * o.y, cy = z * o.x - x * o.z, cz = x * o.y - y * o.x
+        let cx = y * o.z - z * o.y
+        let cy = z * o.x - x * o.z
+        let cz = x * o.y - y * o.x
         return atan2((cx * cx + cy * cy + cz * cz).squareRoot(), dot(o)) * Sphere.earthRadiusMeters
     }
 

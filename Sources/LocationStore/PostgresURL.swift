@@ -45,7 +45,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 mode = m
             case "application_name", "connect_timeout":
-                continue   // accepted for libpq compatibility; not used
+                continue  // accepted for libpq compatibility; not used
             default:
                 throw .invalidArgument("unknown parameter '\(item.name)' in \(Self.redact(text))")
             }

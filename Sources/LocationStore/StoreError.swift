@@ -35,8 +35,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notOnCueDatabase(let url): "\(url) is a PostgreSQL database but not an OnCue store"
         case .unreachable(let m): "cannot reach PostgreSQL: \(m)"
         case .postgres(let state, let m): "PostgreSQL error \(state): \(m)"
-        case .postgisUnavailable(let m): "the postgis extension is not available (\(m)); install postgresql-15-postgis-3 on the server, "
-            + "or have a superuser run CREATE EXTENSION postgis in the database"
+        case .postgisUnavailable(let m):
+            "the postgis extension is not available (\(m)); install postgresql-15-postgis-3 on the server, "
+                + "or have a superuser run CREATE EXTENSION postgis in the database"
         }
     }
 }

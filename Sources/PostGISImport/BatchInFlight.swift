@@ -9,16 +9,19 @@ struct BatchInFlight {
     private let depth = 2
 
     /// Starts a batch: `encode` at once, `write` after the batch before has been written.
-    mutating func send<Encoded: Sendable>(encode: @escaping @Sendable () -> Encoded,
-                                         write: @escaping @Sendable (Encoded) async throws -> Void) async throws {
+    mutating func send<Encoded: Sendable>(
+        encode: @escaping @Sendable () -> Encoded,
+        write: @escaping @Sendable (Encoded) async throws -> Void
+    ) async throws {
         if tasks.count >= depth { try await tasks.removeFirst().value }
         let previous = tasks.last
         // On the global pool even when the import runs on a dedicated executor (the server's), so the two overlap.
-        tasks.append(Task(executorPreference: globalConcurrentExecutor) {
-            let encoded = encode()
-            try await previous?.value
-            try await write(encoded)
-        })
+        tasks.append(
+            Task(executorPreference: globalConcurrentExecutor) {
+                let encoded = encode()
+                try await previous?.value
+                try await write(encoded)
+            })
     }
 
     /// No batch in flight: the store's connection is free for the importer's own statements.

@@ -1,8 +1,8 @@
-import PostGISStore
 import ChainImport
-import LocationStore
 import Foundation
 import Geo
+import LocationStore
+import PostGISStore
 
 /// The rows an import has listed so far, on a grid of cells at least `radius` wide, per network: a row's near
 /// duplicates among them are in the 3 × 3 cells around it. The PostGIS import finds them here as the rows go by (as
@@ -70,8 +70,11 @@ struct NearDuplicateGrid {
 
     /// Rows listed so far of `network` within the radius of `coordinate` (another id than `id`), in the order the
     /// SQLite store's geohash index would give them (so both stores word a file's warnings alike).
-    mutating func neighbours(network: String, coordinate: Coordinate, excludingId id: String)
-        -> [(id: String, line: Int, file: Int, distance: Double)] {
+    mutating func neighbours(
+        network: String, coordinate: Coordinate, excludingId id: String
+    )
+        -> [(id: String, line: Int, file: Int, distance: Double)]
+    {
         let n = number(network)
         // The box of one radius around the point (half a band high).
         let reach = bandDegrees / 2
@@ -79,13 +82,15 @@ struct NearDuplicateGrid {
         for b in band(coordinate.latitude - reach)...band(coordinate.latitude + reach) {
             let (width, _) = columns(of: b)
             // Half a cell of longitude at this band's poleward edge is at least one radius anywhere in the band.
-            let first = column(coordinate.longitude - width / 2, in: b), last = column(coordinate.longitude + width / 2, in: b)
+            let first = column(coordinate.longitude - width / 2, in: b)
+            let last = column(coordinate.longitude + width / 2, in: b)
             var col = first
             while true {
                 var i = heads[Self.key(n, b, col)] ?? -1
                 while i >= 0 {
                     // Fields read one by one: copying the entry would retain its id for every row in the cell.
-                    let latitude = entries[Int(i)].latitude, longitude = entries[Int(i)].longitude
+                    let latitude = entries[Int(i)].latitude
+                    let longitude = entries[Int(i)].longitude
                     // Two cells may share a key (it is a hash): the network and the distance decide.
                     // Farther apart in latitude alone than the radius: not a neighbour, no haversine needed.
                     if entries[Int(i)].network == n, abs(latitude - coordinate.latitude) <= reach {
@@ -109,8 +114,10 @@ struct NearDuplicateGrid {
         let n = number(network)
         let b = band(coordinate.latitude)
         let cell = Self.key(n, b, column(coordinate.longitude, in: b))
-        entries.append(Entry(latitude: coordinate.latitude, longitude: coordinate.longitude, id: id, line: Int32(line), file: Int32(file),
-                             network: n, next: heads[cell] ?? -1))
+        entries.append(
+            Entry(
+                latitude: coordinate.latitude, longitude: coordinate.longitude, id: id, line: Int32(line), file: Int32(file),
+                network: n, next: heads[cell] ?? -1))
         heads[cell] = Int32(entries.count - 1)
     }
 
@@ -118,7 +125,7 @@ struct NearDuplicateGrid {
         var h = UInt64(network) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(UInt32(bitPattern: band)) &+ 0xBF58_476D_1CE4_E5B9 &+ (h << 6) &+ (h >> 2)
         h ^= UInt64(UInt32(bitPattern: column)) &+ 0x94D0_49BB_1331_11EB &+ (h << 6) &+ (h >> 2)
-        return h & ~(1 << 63)   // the top bit marks an empty slot of CellHeads
+        return h & ~(1 << 63)  // the top bit marks an empty slot of CellHeads
     }
 }
 

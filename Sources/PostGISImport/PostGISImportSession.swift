@@ -1,8 +1,8 @@
-import PostGISStore
 import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import PostGISStore
 
 /// The state of one `PostGISImporter.run`, inside its transaction: files' ledgers and log entries, the networks as the
 /// rows resolve them, the ids the import listed, and the batch of rows not yet sent.
@@ -65,8 +65,9 @@ final class PostGISImportSession {
 
     func importFile(_ input: ImportInput, index: Int) async throws {
         let fileStarted = Date()
-        var record = ImportRecord(fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
-                                  startedAt: fileStarted, status: "running")
+        var record = ImportRecord(
+            fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
+            startedAt: fileStarted, status: "running")
         assert(inFlight.isIdle, "a batch still in flight would run after the importer's own statements")
         let importId = try await store.insertImport(record)
         record.id = importId
@@ -88,13 +89,17 @@ final class PostGISImportSession {
         ledgers.append(ledger)
         records.append(record)
         mappings.append(mapping)
-        reports.append(ledger.report(file: input.name, importId: options.dryRun ? nil : importId, parsed: parsed, mapping: mapping,
-                                     seconds: Date().timeIntervalSince(fileStarted)))
+        reports.append(
+            ledger.report(
+                file: input.name, importId: options.dryRun ? nil : importId, parsed: parsed, mapping: mapping,
+                seconds: Date().timeIntervalSince(fileStarted)))
     }
 
     /// Stages the file's rows, a batch in flight while the next is read; returns the parser's summary (nil: no header).
-    private func readRows(_ input: ImportInput, index: Int, importId: Int64, ledger: inout FileLedger,
-                          mapping: inout ColumnMapping?) async throws -> ParsedFile? {
+    private func readRows(
+        _ input: ImportInput, index: Int, importId: Int64, ledger: inout FileLedger,
+        mapping: inout ColumnMapping?
+    ) async throws -> ParsedFile? {
         var parsed: ParsedFile?
         for try await event in ParsePipeline.events(RowParser(fileName: input.name, options: options), chunks: input.chunks) {
             switch event {
@@ -136,8 +141,9 @@ final class PostGISImportSession {
         guard let networkId = try resolver.network(of: row, fallback: fixedNetwork, mapping: mapping, ledger: &ledger) else { return }
         touchedNetworks.insert(networkId)
         let name = row.name ?? directory.network(id: networkId)?.name ?? networkId
-        let (location, idFromFile) = interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
-                                                          importId: importId, ledger: &ledger)
+        let (location, idFromFile) = interpreter.location(
+            row, networkId: networkId, name: name, coordinate: coordinate,
+            importId: importId, ledger: &ledger)
         // One hash of the id, not two: a repeat (rare) puts the first line back.
         if let first = seen.updateValue(line, forKey: location.id) {
             seen[location.id] = first
@@ -146,15 +152,18 @@ final class PostGISImportSession {
         let coarse = geocodedFrom == nil ? row.coarse : nil
         // Near duplicates among the rows listed before it, in the order the SQLite store's index gives them.
         for n in grid.neighbours(network: networkId, coordinate: coordinate, excludingId: location.id) {
-            ledger.warn(line, .nearDuplicate, RowInterpreter.nearDuplicateMessage(
-                distance: n.distance, otherLine: n.line, otherId: n.id, geocoded: geocodedFrom != nil, roundedAlike: coarse),
+            ledger.warn(
+                line, .nearDuplicate,
+                RowInterpreter.nearDuplicateMessage(
+                    distance: n.distance, otherLine: n.line, otherId: n.id, geocoded: geocodedFrom != nil, roundedAlike: coarse),
                 externalId: location.externalId)
         }
         grid.insert(network: networkId, coordinate: coordinate, id: location.id, line: line, file: file)
         var provenance = geocodedFrom
         provenance?.locationId = location.id
-        let staged = StagedRow(fileNumber: file, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
-                               coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings)
+        let staged = StagedRow(
+            fileNumber: file, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
+            coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings)
         if directory.occupied.contains(networkId) {
             batch.append(staged)
         } else {
@@ -168,19 +177,25 @@ final class PostGISImportSession {
     /// Sends the networks the rows created, the batch of rows and the issues found so far, in that order; the server
     /// stores them while the next batch is read.
     private func flush(_ ledger: inout FileLedger, importId: Int64) async throws {
-        let networks = directory.takePending(), issues = ledger.takeBuffer()
-        let direct = self.direct, batch = self.batch, writer = store.bulkWriter, timestamp = self.timestamp
+        let networks = directory.takePending()
+        let issues = ledger.takeBuffer()
+        let direct = self.direct
+        let batch = self.batch
+        let writer = store.bulkWriter
+        let timestamp = self.timestamp
         self.direct = []
         self.batch = []
         staged += batch.count
-        try await inFlight.send(encode: {
-            (PostGISBulkWriter.encodeLocations(direct, timestamp: timestamp), PostGISBulkWriter.encodeStaged(batch))
-        }, write: { (direct: CopyBatch, staged: CopyBatch) in
-            try await writer.applyNetworkChanges(networks, aliases: [])
-            try await writer.copy(direct)
-            try await writer.copy(staged)
-            if !issues.isEmpty { try await writer.appendImportIssues(issues, importId: importId) }
-        })
+        try await inFlight.send(
+            encode: {
+                (PostGISBulkWriter.encodeLocations(direct, timestamp: timestamp), PostGISBulkWriter.encodeStaged(batch))
+            },
+            write: { (direct: CopyBatch, staged: CopyBatch) in
+                try await writer.applyNetworkChanges(networks, aliases: [])
+                try await writer.copy(direct)
+                try await writer.copy(staged)
+                if !issues.isEmpty { try await writer.appendImportIssues(issues, importId: importId) }
+            })
     }
 
     /// Everything after the last row: networks, the upsert, near duplicates, `--replace-network`, provenance, the log,
@@ -188,8 +203,9 @@ final class PostGISImportSession {
     func finish() async throws -> ImportReport {
         assert(inFlight.isIdle, "a batch still in flight would run after the importer's own statements")
         announce("writing networks")
-        try await store.applyNetworkChanges(directory.takePending(),
-                                            aliases: directory.changedAliases.keys.sorted().map { directory.changedAliases[$0]! })
+        try await store.applyNetworkChanges(
+            directory.takePending(),
+            aliases: directory.changedAliases.keys.sorted().map { directory.changedAliases[$0]! })
         var written: [Int: StagedCounts] = [:]
         if staged > 0 {
             announce("writing locations")
@@ -242,22 +258,27 @@ final class PostGISImportSession {
         }
         if !options.dryRun { try await store.announceChange() }
         let created = directory.changedNetworks.keys.filter { resolver.created.contains($0) }.sorted()
-        return ImportReport(files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: created,
-                            seconds: finishedAt.timeIntervalSince(startedAt))
+        return ImportReport(
+            files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: created,
+            seconds: finishedAt.timeIntervalSince(startedAt))
     }
 
     /// Rows near a location the import does not list, which was in the store before it: `near_existing`, as the
     /// SQLite import reports them at the end. (Near duplicates within the import were warned as the rows went by.)
     private func warnNearExisting(networks: [String]) async throws {
-        struct RowKey: Hashable { var file: Int; var line: Int }
+        struct RowKey: Hashable {
+            var file: Int
+            var line: Int
+        }
         var warnedNow = Set<RowKey>()
         let radius = options.duplicateRadiusMeters
         for n in try await store.unlistedNeighbours(networks: networks, withinMeters: radius) {
             let distance = Sphere.distance(n.coordinate, n.neighbourCoordinate)
             guard distance <= radius else { continue }
-            let issue = ImportIssue(line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
-                                    message: "within \(Int(distance.rounded())) m of \(n.neighbourId), already in the store and not in this import",
-                                    externalId: n.externalId)
+            let issue = ImportIssue(
+                line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
+                message: "within \(Int(distance.rounded())) m of \(n.neighbourId), already in the store and not in this import",
+                externalId: n.externalId)
             let first = warnedNow.insert(RowKey(file: n.fileNumber, line: n.line)).inserted
             ledgers[n.fileNumber].lateWarning(issue, rowWarned: n.warned || !first)
         }
@@ -266,14 +287,17 @@ final class PostGISImportSession {
     private func tick(_ name: String, _ index: Int, rows: Int, bytes: Int64) {
         guard let progress = importer.progress, Date().timeIntervalSince(lastProgress) >= options.progressInterval else { return }
         lastProgress = Date()
-        progress(ImportProgress(fileName: name, fileIndex: index, fileCount: fileCount, rows: rowsBefore + rows, bytes: bytes,
-                                totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt)))
+        progress(
+            ImportProgress(
+                fileName: name, fileIndex: index, fileCount: fileCount, rows: rowsBefore + rows, bytes: bytes,
+                totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt)))
     }
 
     func announce(_ stage: String) {
         guard let progress = importer.progress else { return }
-        var p = ImportProgress(fileName: records.last?.fileName ?? "", fileIndex: max(0, records.count - 1), fileCount: fileCount,
-                               rows: rowsBefore, bytes: 0, totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt))
+        var p = ImportProgress(
+            fileName: records.last?.fileName ?? "", fileIndex: max(0, records.count - 1), fileCount: fileCount,
+            rows: rowsBefore, bytes: 0, totalBytes: nil, elapsedSeconds: Date().timeIntervalSince(startedAt))
         p.stage = stage
         progress(p)
     }

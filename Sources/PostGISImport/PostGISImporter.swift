@@ -1,8 +1,8 @@
-import PostGISStore
 import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import PostGISStore
 
 /// Imports chain location CSVs into a PostGIS store with every promise of `ChainImporter`: one transaction for all
 /// files (a failure or a killed process leaves the database as it was), an idempotent upsert by (network, id), the
@@ -42,8 +42,9 @@ public final class PostGISImporter: LocationImporting {
             let plan = geocoded.map { GeocodingPlan($0, options: options) }
             let directory = StagedNetworks(networks: try await store.networks())
             var report = try await store.transaction {
-                let session = PostGISImportSession(importer: self, directory: directory, geocoded: geocoded, startedAt: started,
-                                                   fileCount: inputs.count)
+                let session = PostGISImportSession(
+                    importer: self, directory: directory, geocoded: geocoded, startedAt: started,
+                    fileCount: inputs.count)
                 let totalBytes = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(Int64(0)) { $0 + ($1.size ?? 0) } : nil
                 try await session.begin(expectedRows: totalBytes.map { Int($0 / ChainImporter.bytesPerRowEstimate) })
                 for (index, input) in inputs.enumerated() {
@@ -69,8 +70,9 @@ public final class PostGISImporter: LocationImporting {
 
     /// Logs a failed import after the rollback, so admins see the attempt and its reason.
     private func recordFailure(name: String, error: any Error, startedAt: Date) async {
-        var record = ImportRecord(fileName: name, fileSize: 0, sha256: "", options: options.logged, startedAt: startedAt,
-                                  finishedAt: Date(), status: "failed", errorMessage: String(describing: error))
+        var record = ImportRecord(
+            fileName: name, fileSize: 0, sha256: "", options: options.logged, startedAt: startedAt,
+            finishedAt: Date(), status: "failed", errorMessage: String(describing: error))
         if let id = try? await store.insertImport(record) {
             record.id = id
             try? await store.finishImport(record)

@@ -1,6 +1,6 @@
-import LocationStore
 import Foundation
 import Geo
+import LocationStore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -33,7 +33,8 @@ public struct PostGISBulkWriter: Sendable {
 
     /// Inserts a network or brings its settings up to date; a network already so is not written (its `updated_at` stays).
     public func upsertNetwork(_ n: Network) async throws {
-        try await query("""
+        try await query(
+            """
             INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
             VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
@@ -47,7 +48,8 @@ public struct PostGISBulkWriter: Sendable {
     public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
         for n in networks { try await upsertNetwork(n) }
         guard !aliases.isEmpty else { return }
-        try await query("""
+        try await query(
+            """
             INSERT INTO network_aliases (alias_key, alias, network_id)
             SELECT k, a, n FROM unnest(\(aliases.map { Network.aliasKey($0.alias) }), \(aliases.map(\.alias)), \(aliases.map(\.networkId)))
                 AS t(k, a, n)
@@ -59,7 +61,8 @@ public struct PostGISBulkWriter: Sendable {
     public func appendImportIssues(_ issues: [ImportIssue], importId: Int64) async throws {
         for start in stride(from: 0, to: issues.count, by: 5_000) {
             let chunk = issues[start..<min(issues.count, start + 5_000)]
-            try await query("""
+            try await query(
+                """
                 INSERT INTO import_issues (import_id, line, severity, code, message, external_id)
                 SELECT \(importId), l, s, c, m, nullif(e, '') FROM unnest(\(chunk.map { Int64($0.line) }), \(chunk.map(\.severity.rawValue)),
                     \(chunk.map(\.code)), \(chunk.map(\.message)), \(chunk.map { $0.externalId ?? "" })) AS t(l, s, c, m, e)
@@ -161,11 +164,19 @@ struct CopyTextEncoder {
             }
             for byte in utf8 {
                 switch byte {
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case 0: continue   // PostgreSQL text cannot hold NUL
+                case UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "\t"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "\n"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "r"))
+                case 0: continue  // PostgreSQL text cannot hold NUL
                 default: bytes.append(byte)
                 }
             }

@@ -1,6 +1,6 @@
-import LocationStore
 import Foundation
 import Geo
+import LocationStore
 import NIOCore
 import PostgresNIO
 
@@ -17,8 +17,10 @@ public struct StagedRow: Sendable {
     /// Whether the row already has a warning (a later near-duplicate warning then does not count it again).
     public var warned: Bool
 
-    public init(fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, coarseDecimals: Int?,
-                coarseErrorMeters: Double?, warned: Bool) {
+    public init(
+        fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, coarseDecimals: Int?,
+        coarseErrorMeters: Double?, warned: Bool
+    ) {
         self.fileNumber = fileNumber
         self.line = line
         self.location = location
@@ -60,7 +62,8 @@ public struct StagedCounts: Sendable, Equatable {
 extension PostGISLocationStore {
     /// The staging table of a bulk import: temporary, dropped when the transaction ends, whether it commits or not.
     public func beginStaging() async throws {
-        try await query("""
+        try await query(
+            """
             CREATE TEMPORARY TABLE oncue_stage (
                 file_no integer NOT NULL, line bigint NOT NULL, id text COLLATE "C" NOT NULL, network_id text COLLATE "C" NOT NULL,
                 external_id text NOT NULL, name text NOT NULL, address text, city text, region text, postal_code text, country text,
@@ -81,7 +84,8 @@ extension PostGISLocationStore {
     /// Upserts every staged row in one statement. A row whose content equals the stored one is not written (its
     /// `source_import_id` stays), exactly as in the SQLite store; `xmax = 0` tells an insert from an update.
     public func upsertStaged() async throws -> [Int: StagedCounts] {
-        let rows = try await rows("""
+        let rows = try await rows(
+            """
             WITH up AS (
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
                     geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
@@ -114,7 +118,8 @@ extension PostGISLocationStore {
         // Widened a little: OnCue's haversine decides, on the coordinates returned.
         let reach = meters * (1 + 1e-6) + 0.01
         var out: [StagedNeighbour] = []
-        for try await row in try await query("""
+        for try await row in try await query(
+            """
             SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.geocoded, a.coarse_decimals, a.coarse_error, a.warned,
                    u.id, u.lat, u.lon
             FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geog FROM locations l
@@ -123,14 +128,17 @@ extension PostGISLocationStore {
                   WHERE ST_DWithin(m.geog, u.geog, \(reach), false) AND m.network_id = u.network_id AND m.id <> u.id OFFSET 0) m
             JOIN oncue_stage a ON a.id = m.id
             ORDER BY a.file_no, a.line, u.geohash, u.id
-            """) {
+            """)
+        {
             let (file, line, external, lat, lon, geocoded, decimals, error, warned, uid, ulat, ulon) = try row.decode(
                 (Int32, Int64, String, Double, Double, Bool, Int32?, Double?, Bool, String, Double, Double).self)
-            out.append(StagedNeighbour(fileNumber: Int(file), line: Int(line), externalId: external,
-                                       coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), geocoded: geocoded,
-                                       coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: uid,
-                                       neighbourCoordinate: Coordinate(uncheckedLatitude: ulat, longitude: ulon),
-                                       neighbourFile: nil, neighbourLine: nil))
+            out.append(
+                StagedNeighbour(
+                    fileNumber: Int(file), line: Int(line), externalId: external,
+                    coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), geocoded: geocoded,
+                    coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: uid,
+                    neighbourCoordinate: Coordinate(uncheckedLatitude: ulat, longitude: ulon),
+                    neighbourFile: nil, neighbourLine: nil))
         }
         return out
     }
@@ -138,7 +146,8 @@ extension PostGISLocationStore {
     /// `--replace-network`: deletes the locations of these networks that the import does not list; returns how many.
     public func removeUnstaged(networks: [String]) async throws -> Int {
         guard !networks.isEmpty else { return 0 }
-        let removed = try await rows("""
+        let removed = try await rows(
+            """
             DELETE FROM locations l WHERE l.network_id = ANY(\(networks))
                 AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)
             RETURNING 1
@@ -149,7 +158,8 @@ extension PostGISLocationStore {
     /// Keeps where geocoded rows' points came from, forgets it for rows placed by their file, and drops the records of
     /// locations that no longer exist.
     public func applyStagedProvenance() async throws {
-        try await query("""
+        try await query(
+            """
             INSERT INTO geocoded_locations (location_id, source, display_name, place_rank, importance, original_lat, original_lon,
                 shift_m, import_id)
             SELECT id, prov_source, prov_display_name, prov_place_rank, prov_importance, prov_original_lat, prov_original_lon,
@@ -159,7 +169,8 @@ extension PostGISLocationStore {
                 place_rank = EXCLUDED.place_rank, importance = EXCLUDED.importance, original_lat = EXCLUDED.original_lat,
                 original_lon = EXCLUDED.original_lon, shift_m = EXCLUDED.shift_m, import_id = EXCLUDED.import_id
             """)
-        try await query("""
+        try await query(
+            """
             DELETE FROM geocoded_locations g WHERE EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = g.location_id AND NOT s.geocoded)
                 OR NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = g.location_id)
             """)
@@ -215,7 +226,8 @@ extension PostGISLocationStore {
     /// Provenance of geocoded rows loaded directly (a geocoder answers a request a second: they are few).
     public func recordGeocodedLocations(_ all: [GeocodeProvenance]) async throws {
         for p in all {
-            try await query("""
+            try await query(
+                """
                 INSERT INTO geocoded_locations (location_id, source, display_name, place_rank, importance, original_lat, original_lon,
                     shift_m, import_id)
                 VALUES (\(p.locationId), \(p.source), \(p.displayName), \(p.placeRank.map { Int32($0) }), \(p.importance),

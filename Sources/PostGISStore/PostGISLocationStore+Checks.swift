@@ -8,22 +8,34 @@ extension PostGISLocationStore {
     /// used; returns the problems found (empty = healthy).
     public func verify() async throws -> [String] {
         var problems: [String] = []
-        let present = Set(try await rows("""
-            SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
-            WHERE t.relname = 'locations' AND x.indisvalid
-            """).map { try $0.decode(String.self) })
+        let present = Set(
+            try await rows(
+                """
+                SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+                WHERE t.relname = 'locations' AND x.indisvalid
+                """
+            ).map { try $0.decode(String.self) })
         for name in PostGISSchema.locationIndexes where !present.contains(name) { problems.append("index \(name) is missing or invalid") }
-        let geog = try await rows("""
-            SELECT count(*) FROM locations WHERE abs(ST_Y(geog::geometry) - lat) > 1e-9 OR abs(ST_X(geog::geometry) - lon) > 1e-9
-            """).first?.decode(Int64.self) ?? 0
+        let geog =
+            try await rows(
+                """
+                SELECT count(*) FROM locations WHERE abs(ST_Y(geog::geometry) - lat) > 1e-9 OR abs(ST_X(geog::geometry) - lon) > 1e-9
+                """
+            ).first?.decode(Int64.self) ?? 0
         if geog > 0 { problems.append("\(geog) locations have a geog out of step with lat/lon") }
-        let geohash = try await rows("""
-            SELECT count(*) FROM locations WHERE geohash <> ST_GeoHash(ST_SetSRID(ST_MakePoint(lon, lat), 4326), 12)
-            """).first?.decode(Int64.self) ?? 0
+        let geohash =
+            try await rows(
+                """
+                SELECT count(*) FROM locations WHERE geohash <> ST_GeoHash(ST_SetSRID(ST_MakePoint(lon, lat), 4326), 12)
+                """
+            ).first?.decode(Int64.self) ?? 0
         if geohash > 0 { problems.append("\(geohash) locations have a geohash out of step with lat/lon") }
-        let orphans = try await rows("""
-            SELECT count(*) FROM locations l WHERE NOT EXISTS (SELECT 1 FROM networks n WHERE n.id = l.network_id)
-            """).first?.decode(Int64.self) ?? 0
+        let orphans =
+            try await rows(
+                """
+                SELECT count(*) FROM locations l WHERE NOT EXISTS (SELECT 1 FROM networks n WHERE n.id = l.network_id)
+                """
+            ).first?.decode(Int64.self) ?? 0
         if orphans > 0 { problems.append("\(orphans) locations belong to no network") }
         // amcheck ships with PostgreSQL; using it needs the extension in the database, which only some users may create.
         var amcheck = try await rows("SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'").first?.decode(Int64.self) ?? 0 > 0

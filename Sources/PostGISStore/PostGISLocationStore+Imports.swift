@@ -1,12 +1,13 @@
+import Foundation
 import Geo
 import LocationStore
-import Foundation
 import PostgresNIO
 
 extension PostGISLocationStore {
     public func insertImport(_ record: ImportRecord) async throws -> Int64 {
         try await transaction {
-            let rows = try await rows("""
+            let rows = try await rows(
+                """
                 INSERT INTO imports (file_name, file_size, sha256, encoding, options_json, started_at, status)
                 VALUES (\(record.fileName), \(record.fileSize), \(record.sha256), \(record.encoding),
                     \(RecordCodec.encodeOptions(record.options)), \(record.startedAt), \(record.status))
@@ -31,7 +32,8 @@ extension PostGISLocationStore {
     public func finishImport(_ record: ImportRecord) async throws {
         guard let id = record.id else { throw StoreError.invalidArgument("finishImport needs a record with an id") }
         let c = record.counts
-        try await query("""
+        try await query(
+            """
             UPDATE imports SET encoding = \(record.encoding), options_json = \(RecordCodec.encodeOptions(record.options)),
                 finished_at = \(record.finishedAt), status = \(record.status), rows_read = \(c.read), rows_inserted = \(c.inserted),
                 rows_updated = \(c.updated), rows_unchanged = \(c.unchanged), rows_removed = \(c.removed), rows_rejected = \(c.rejected),
@@ -53,16 +55,22 @@ extension PostGISLocationStore {
         """
 
     static func readImport(_ row: PostgresRow) throws -> ImportRecord {
-        let (id, name, size, sha, encoding, options, started, finished, status, read, inserted, updated, unchanged, removed, rejected,
-             warned, error, geocoding, precision) = try row.decode(
-            (Int64, String, Int64, String, String?, String, Date, Date?, String, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
-             String?, String?, String?).self)
-        return ImportRecord(id: id, fileName: name, fileSize: size, sha256: sha, encoding: encoding,
-                            options: RecordCodec.decodeOptions(options), startedAt: started, finishedAt: finished, status: status,
-                            counts: ImportCounts(read: Int(read), inserted: Int(inserted), updated: Int(updated), unchanged: Int(unchanged),
-                                                 removed: Int(removed), rejected: Int(rejected), warned: Int(warned)),
-                            errorMessage: error, geocoding: RecordCodec.decodeJSON(geocoding),
-                            coordinatePrecision: RecordCodec.decodeJSON(precision))
+        let (
+            id, name, size, sha, encoding, options, started, finished, status, read, inserted, updated, unchanged, removed, rejected,
+            warned, error, geocoding, precision
+        ) = try row.decode(
+            (
+                Int64, String, Int64, String, String?, String, Date, Date?, String, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
+                String?, String?, String?
+            ).self)
+        return ImportRecord(
+            id: id, fileName: name, fileSize: size, sha256: sha, encoding: encoding,
+            options: RecordCodec.decodeOptions(options), startedAt: started, finishedAt: finished, status: status,
+            counts: ImportCounts(
+                read: Int(read), inserted: Int(inserted), updated: Int(updated), unchanged: Int(unchanged),
+                removed: Int(removed), rejected: Int(rejected), warned: Int(warned)),
+            errorMessage: error, geocoding: RecordCodec.decodeJSON(geocoding),
+            coordinatePrecision: RecordCodec.decodeJSON(precision))
     }
 
     public func imports(limit: Int) async throws -> [ImportRecord] {
@@ -72,12 +80,16 @@ extension PostGISLocationStore {
     public func importRecord(id: Int64) async throws -> ImportRecord? {
         guard let row = try await rows("SELECT \(unescaped: Self.importColumns) FROM imports WHERE id = \(id)").first else { return nil }
         var record = try Self.readImport(row)
-        for issue in try await rows("""
+        for issue in try await rows(
+            """
             SELECT line, severity, code, message, external_id FROM import_issues WHERE import_id = \(id) ORDER BY line, seq
-            """) {
+            """)
+        {
             let (line, severity, code, message, external) = try issue.decode((Int64, String, String, String, String?).self)
-            record.issues.append(ImportIssue(line: Int(line), severity: ImportIssue.Severity(rawValue: severity) ?? .warning,
-                                             code: code, message: message, externalId: external))
+            record.issues.append(
+                ImportIssue(
+                    line: Int(line), severity: ImportIssue.Severity(rawValue: severity) ?? .warning,
+                    code: code, message: message, externalId: external))
         }
         return record
     }

@@ -1,6 +1,6 @@
-import LocationStore
 import Foundation
 import Geo
+import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
@@ -11,9 +11,10 @@ extension PostGISLocationStore {
     static func readLocation(_ row: PostgresRow) throws -> Location {
         let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source) = try row.decode(
             (String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?).self)
-        return Location(id: id, networkId: network, externalId: external, name: name, address: address, city: city, region: region,
-                        postalCode: postal, country: country, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                        radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source)
+        return Location(
+            id: id, networkId: network, externalId: external, name: name, address: address, city: city, region: region,
+            postalCode: postal, country: country, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
+            radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source)
     }
 
     public func location(id: String) async throws -> Location? {
@@ -34,10 +35,12 @@ extension PostGISLocationStore {
     func upsertOne(_ l: Location) async throws -> UpsertOutcome {
         try RecordCodec.validate(l)
         let geohash = Geohash(l.coordinate, precision: 12).string
-        let lat = l.coordinate.latitude, lon = l.coordinate.longitude
+        let lat = l.coordinate.latitude
+        let lon = l.coordinate.longitude
         let result: [PostgresRow]
         do {
-            result = try await rows("""
+            result = try await rows(
+                """
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
                     geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
@@ -47,7 +50,7 @@ extension PostGISLocationStore {
                 RETURNING (xmax = 0)
                 """)
         } catch StoreError.postgres(let state, _) where state == "23503" {
-            throw StoreError.unknownNetwork(l.networkId)   // foreign_key_violation: no such network
+            throw StoreError.unknownNetwork(l.networkId)  // foreign_key_violation: no such network
         }
         guard let row = result.first else { return .unchanged }
         return try row.decode(Bool.self) ? .inserted : .updated
@@ -87,12 +90,20 @@ extension PostGISLocationStore {
         var lastNetwork = ""
         for try await row in try await query("SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations") {
             var cells = IndexRowCells(row)
-            let id = try cells.text(), network = try cells.text(), name = try cells.text(), address = try cells.optionalText()
-            let lat = try cells.double(), lon = try cells.double(), radius = try cells.optionalDouble(), venue = try cells.optionalDouble()
+            let id = try cells.text()
+            let network = try cells.text()
+            let name = try cells.text()
+            let address = try cells.optionalText()
+            let lat = try cells.double()
+            let lon = try cells.double()
+            let radius = try cells.optionalDouble()
+            let venue = try cells.optionalDouble()
             // One network's locations mostly follow each other: keep one copy of its id while it repeats.
             if network != lastNetwork { lastNetwork = network }
-            batch.append(IndexRecord(id: id, networkId: lastNetwork, name: name, address: address,
-                                     coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue))
+            batch.append(
+                IndexRecord(
+                    id: id, networkId: lastNetwork, name: name, address: address,
+                    coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue))
             if batch.count >= batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -115,8 +126,9 @@ extension PostGISLocationStore {
         }
         let size = try await rows("SELECT pg_database_size(current_database())").first?.decode(Int64.self)
         let imports = try await rows("SELECT count(*) FROM imports").first?.decode(Int64.self) ?? 0
-        return StoreStats(locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: size, schemaVersion: schemaVersion,
-                          importCount: Int(imports))
+        return StoreStats(
+            locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: size, schemaVersion: schemaVersion,
+            importCount: Int(imports))
     }
 }
 

@@ -1,5 +1,5 @@
-import LocationStore
 import Geo
+import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
@@ -11,18 +11,21 @@ extension PostGISLocationStore {
     public func nearby(_ q: NearbyQuery) async throws -> [NearbyLocation] {
         guard q.limit > 0, q.radiusMeters > 0 else { return [] }
         if let networks = q.networks, networks.isEmpty { return [] }
-        let lat = q.center.latitude, lon = q.center.longitude
+        let lat = q.center.latitude
+        let lon = q.center.longitude
         let reach = q.radiusMeters * (1 + 1e-6) + 1
         let extra = q.limit + 16
         let found: [PostgresRow]
         if let networks = q.networks {
-            found = try await rows("""
+            found = try await rows(
+                """
                 SELECT \(unescaped: Self.locationColumns) FROM locations
                 WHERE network_id = ANY(\(networks.sorted())) AND ST_DWithin(geog, ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(reach), false)
                 ORDER BY geog <-> ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, id LIMIT \(extra)
                 """)
         } else {
-            found = try await rows("""
+            found = try await rows(
+                """
                 SELECT \(unescaped: Self.locationColumns) FROM locations
                 WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(reach), false)
                 ORDER BY geog <-> ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, id LIMIT \(extra)

@@ -1,6 +1,6 @@
+import Foundation
 import Geo
 import LocationStore
-import Foundation
 import PostgresNIO
 
 extension PostGISLocationStore {
@@ -11,14 +11,18 @@ extension PostGISLocationStore {
             aliases[network, default: []].append(alias)
         }
         var result: [NetworkSummary] = []
-        for row in try await rows("""
+        for row in try await rows(
+            """
             SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0)
             FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations GROUP BY network_id) c ON c.network_id = n.id
             ORDER BY n.id
-            """) {
+            """)
+        {
             let (id, name, category, large, radius, count) = try row.decode((String, String, String?, Bool, Double?, Int64).self)
-            result.append(NetworkSummary(network: Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius),
-                                         locationCount: Int(count), aliases: aliases[id] ?? []))
+            result.append(
+                NetworkSummary(
+                    network: Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius),
+                    locationCount: Int(count), aliases: aliases[id] ?? []))
         }
         return result
     }
@@ -43,7 +47,8 @@ extension PostGISLocationStore {
         guard !key.isEmpty else { throw StoreError.invalidArgument("alias '\(alias)' has no letters or digits") }
         guard try await network(id: networkId) != nil else { throw StoreError.unknownNetwork(networkId) }
         try await changing {
-            try await query("""
+            try await query(
+                """
                 INSERT INTO network_aliases (alias_key, alias, network_id) VALUES (\(key), \(alias), \(networkId))
                 ON CONFLICT (alias_key) DO UPDATE SET alias = EXCLUDED.alias, network_id = EXCLUDED.network_id
                 """)

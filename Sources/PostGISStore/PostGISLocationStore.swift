@@ -1,6 +1,6 @@
+import Foundation
 import Geo
 import LocationStore
-import Foundation
 import Logging
 import PostgresNIO
 import Synchronization
@@ -26,12 +26,16 @@ public final class PostGISLocationStore: LocationStore {
 
     /// Opens an existing store: refuses a database that is not an OnCue store or has a newer schema, before writing
     /// anything; upgrades an older schema in one transaction unless `readOnly` (a hot standby is read-only).
-    public static func open(_ url: PostgresURL, readOnly: Bool = false, logger: Logger = Logger(label: "oncue.postgis")) async throws
-        -> PostGISLocationStore {
+    public static func open(
+        _ url: PostgresURL, readOnly: Bool = false, logger: Logger = Logger(label: "oncue.postgis")
+    ) async throws
+        -> PostGISLocationStore
+    {
         let store = try await connect(url, logger: logger)
         do {
             guard let version = try await store.recordedVersion() else {
-                throw try await store.isEmptyDatabase() ? StoreError.invalidArgument("\(url) has no OnCue store yet (create one with `oncue db init \(url)`)")
+                throw try await store.isEmptyDatabase()
+                    ? StoreError.invalidArgument("\(url) has no OnCue store yet (create one with `oncue db init \(url)`)")
                     : StoreError.notOnCueDatabase(url.description)
             }
             guard version <= PostGISSchema.currentVersion else {
@@ -84,7 +88,12 @@ public final class PostGISLocationStore: LocationStore {
     public var bulkWriter: PostGISBulkWriter { PostGISBulkWriter(connection: connection, logger: logger, url: url) }
 
     private static let ids = Mutex(0)
-    private static func nextId() -> Int { ids.withLock { $0 += 1; return $0 } }
+    private static func nextId() -> Int {
+        ids.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 
     public func close() async {
         try? await connection.close()
@@ -99,8 +108,10 @@ public final class PostGISLocationStore: LocationStore {
     }
 
     /// A query on a connection, with PostgreSQL's errors mapped to `StoreError` (shared with `PostGISBulkWriter`).
-    static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger, url: PostgresURL,
-                    file: String, line: Int) async throws -> PostgresRowSequence {
+    static func run(
+        _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger, url: PostgresURL,
+        file: String, line: Int
+    ) async throws -> PostgresRowSequence {
         do {
             return try await connection.query(query, logger: logger, file: file, line: line)
         } catch let error as PSQLError {
@@ -171,7 +182,8 @@ public final class PostGISLocationStore: LocationStore {
 
     /// No table of its own in `public` (PostGIS's `spatial_ref_sys` does not count).
     func isEmptyDatabase() async throws -> Bool {
-        let tables = try await rows("""
+        let tables = try await rows(
+            """
             SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'spatial_ref_sys'
             """)
         return try tables.first?.decode(Int.self) == 0
@@ -197,7 +209,8 @@ public final class PostGISLocationStore: LocationStore {
                 for statement in PostGISSchema.steps[step] { try await query(PostgresQuery(unsafeSQL: statement)) }
             }
             let target = String(PostGISSchema.currentVersion)
-            try await query("""
+            try await query(
+                """
                 INSERT INTO oncue_meta (key, value) VALUES ('schema_version', \(target))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """)

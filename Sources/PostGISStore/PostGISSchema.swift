@@ -119,7 +119,7 @@ enum PostGISSchema {
             """,
             "INSERT INTO oncue_store_version (one, version, changed_at) VALUES (true, 1, now())",
             "INSERT INTO oncue_meta (key, value) VALUES ('application', 'oncue')",
-        ],
+        ]
     ]
 
     /// The indexes of `locations` that `verify()` expects.
@@ -136,12 +136,16 @@ enum PostGISSchema {
     ]
     static let afterBulkBuild: [String: String] = ["locations_geog": "ALTER INDEX locations_geog RESET (buffering)"]
     static let bulkConstraints: [(name: String, create: String)] = [
-        ("locations_network_id_external_id_key",
-         "ALTER TABLE locations ADD CONSTRAINT locations_network_id_external_id_key UNIQUE (network_id, external_id)"),
+        (
+            "locations_network_id_external_id_key",
+            "ALTER TABLE locations ADD CONSTRAINT locations_network_id_external_id_key UNIQUE (network_id, external_id)"
+        ),
         // Checked row by row, the foreign key was most of the server's time in a million-row COPY; added back, it is
         // validated in one join.
-        ("locations_network_id_fkey",
-         "ALTER TABLE locations ADD CONSTRAINT locations_network_id_fkey FOREIGN KEY (network_id) REFERENCES networks(id)"),
+        (
+            "locations_network_id_fkey",
+            "ALTER TABLE locations ADD CONSTRAINT locations_network_id_fkey FOREIGN KEY (network_id) REFERENCES networks(id)"
+        ),
     ]
     static let primaryKey = (name: "locations_pkey", create: "ALTER TABLE locations ADD CONSTRAINT locations_pkey PRIMARY KEY (id)")
 

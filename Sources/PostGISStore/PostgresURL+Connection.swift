@@ -20,8 +20,9 @@ extension PostgresURL {
             client.certificateVerification = sslMode == .verifyFull ? .fullVerification : .noHostnameVerification
             tls = .require(try NIOSSLContext(configuration: client))
         }
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password,
-                                                             database: database, tls: tls)
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password,
+            database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(10)
         return configuration
     }

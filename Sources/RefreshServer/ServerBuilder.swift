@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceLifecycle
 import RegionRefresh
+import ServiceLifecycle
 import UnixSignals
 
 /// Assembles the HTTP application: middleware order, route groups and the index reloader.
@@ -20,24 +20,30 @@ public enum ServerBuilder {
 
     /// Builds the server for `configuration`. The index is loaded by a service of the application
     /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads.
-    public static func build(configuration: ServerConfiguration, engine: RegionRefreshEngine = RegionRefreshEngine(),
-                             logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> Built {
+    public static func build(
+        configuration: ServerConfiguration, engine: RegionRefreshEngine = RegionRefreshEngine(),
+        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> Built {
         let metrics = ServerMetrics()
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()
         let access = try StoreAccess(database: configuration.database, readDatabase: configuration.readDatabase, logger: logger)
-        let reloader = IndexReloader(engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
-                                     catalog: catalog, logger: logger)
+        let reloader = IndexReloader(
+            engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
+            catalog: catalog, logger: logger)
         let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
-        let publicRoutes = PublicRoutes(engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
-                                        reloader: reloader)
+        let publicRoutes = PublicRoutes(
+            engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
+            reloader: reloader)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader)
-        let importRoute = ImportRoute(access: access,
-                                      upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
-                                      reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
-                                      geocoder: .init(url: configuration.geocoderURL,
-                                                      requestsPerSecond: configuration.geocoderRequestsPerSecond),
-                                      jobs: ImportJobs())
+        let importRoute = ImportRoute(
+            access: access,
+            upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
+            reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
+            geocoder: .init(
+                url: configuration.geocoderURL,
+                requestsPerSecond: configuration.geocoderRequestsPerSecond),
+            jobs: ImportJobs())
         let locationsRoute = LocationsRoute(engine: engine)
         let consoleRoutes = ConsoleRoutes()
 
@@ -55,8 +61,10 @@ public enum ServerBuilder {
         let limited = router.group()
         if let limit = configuration.rateLimit {
             let limiter = TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst)
-            limited.add(middleware: RateLimitMiddleware(limiter: limiter, clientHeader: configuration.clientIPHeader.flatMap { HTTPField.Name($0) },
-                                                        metrics: metrics))
+            limited.add(
+                middleware: RateLimitMiddleware(
+                    limiter: limiter, clientHeader: configuration.clientIPHeader.flatMap { HTTPField.Name($0) },
+                    metrics: metrics))
         }
         limited.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
         limited.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
@@ -79,8 +87,9 @@ public enum ServerBuilder {
         var application = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlineHandler(limits: limits, metrics: metrics)])),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
-                                 availableConnectionsDelegate: .maximum(limits.maxConnections, logger: connectionLogger)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
+                availableConnectionsDelegate: .maximum(limits.maxConnections, logger: connectionLogger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -94,8 +103,9 @@ extension ServerBuilder.Built {
     /// Each connection closes itself at the shutdown deadline (`ConnectionDeadlineHandler`); the group's own limit,
     /// a little later, cancels whatever still runs (a route stuck on the store), so the process always exits.
     public func runUntilSignalled() async throws {
-        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                      logger: application.logger)
+        var configuration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: application.logger)
         configuration.maximumGracefulShutdownDuration = .seconds(limits.shutdownSeconds + 5)
         configuration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()

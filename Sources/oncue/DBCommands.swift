@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -75,10 +75,11 @@ struct DB: AsyncParsableCommand {
                 let bounds = stats.bounds.map {
                     ["min_lat": $0.minLatitude, "max_lat": $0.maxLatitude, "min_lon": $0.minLongitude, "max_lon": $0.maxLongitude]
                 }
-                let output = Output(file: file, file_size_bytes: onDisk, schema_version: stats.schemaVersion,
-                                    locations: stats.locationCount, imports: stats.importCount,
-                                    networks: Dictionary(uniqueKeysWithValues: stats.networkCounts.map { ($0.networkId, $0.count) }),
-                                    bounds: bounds)
+                let output = Output(
+                    file: file, file_size_bytes: onDisk, schema_version: stats.schemaVersion,
+                    locations: stats.locationCount, imports: stats.importCount,
+                    networks: Dictionary(uniqueKeysWithValues: stats.networkCounts.map { ($0.networkId, $0.count) }),
+                    bounds: bounds)
                 print(try jsonString(output))
                 return
             }
@@ -112,10 +113,12 @@ struct DB: AsyncParsableCommand {
 
         func run() async throws {
             let address = try store.address()
-            let problems = try await store.withStore() { try await $0.verify() }
+            let problems = try await store.withStore { try await $0.verify() }
             if problems.isEmpty {
-                print(address.isPostgres ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
-                      : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
+                print(
+                    address.isPostgres
+                        ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
+                        : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
             } else {
                 for p in problems { FileHandleOutput.standardError.write("problem: \(p.forMessage(limit: 500))\n") }
                 throw ExitCode(1)

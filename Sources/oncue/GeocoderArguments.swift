@@ -4,8 +4,10 @@ import Foundation
 
 /// The geocoding options of `oncue import`.
 struct GeocoderArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Nominatim-compatible geocoder base URL (its /search is asked); default $ONCUE_GEOCODER.",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Nominatim-compatible geocoder base URL (its /search is asked); default $ONCUE_GEOCODER.",
+            valueName: "url"))
     var geocoder: String?
     @Option(help: "Rows to geocode when a geocoder is given: missing (no coordinates), coarse (also coordinates too coarse for a geofence), all.")
     var geocode: GeocodeMode?
@@ -15,8 +17,9 @@ struct GeocoderArguments: ParsableArguments {
     var geocoderTimeout: Double = 10
     @Flag(help: "Import nothing when the geocoder could not answer for some row (default: import the rows it could place).")
     var requireGeocode = false
-    @Flag(inversion: .prefixedNo,
-          help: "Search a row's own name at its address first, finding the shop itself rather than its building's address point.")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Search a row's own name at its address first, finding the shop itself rather than its building's address point.")
     var geocodeNames = true
 
     /// The geocoding options, or nil when no geocoder is named (flag or environment).
@@ -39,7 +42,8 @@ struct GeocoderArguments: ParsableArguments {
     /// An http(s) URL with a host; the message never repeats a password it was given.
     static func url(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             throw ValidationError("the geocoder must be an http:// or https:// URL with a host")
         }
         return url

@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
 import LocationStore
 import StoreOpening
@@ -69,7 +69,9 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Force the delimiter (default: detected from the header).") var delimiter: Delimiter?
     @Option(help: "Longest line read, in bytes: longer data lines are rejected unread (line_too_long), a longer header refuses the file.")
     var maxLineBytes = ImportOptions.defaultMaxLineBytes
-    @Flag(name: .customLong("strict-utf8"), help: "Refuse the file at the first value that is not UTF-8 (default: replace the bytes with U+FFFD and warn the row).")
+    @Flag(
+        name: .customLong("strict-utf8"),
+        help: "Refuse the file at the first value that is not UTF-8 (default: replace the bytes with U+FFFD and warn the row).")
     var strictUTF8 = false
     @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
@@ -83,8 +85,9 @@ struct Import: AsyncParsableCommand {
         }
         if networkNameWhere != nil && networkNameColumn == nil { throw ValidationError("--network-name-where needs --network-name-column") }
         if !ImportOptions.maxLineBytesRange.contains(maxLineBytes) {
-            throw ValidationError("--max-line-bytes must be in \(ImportOptions.maxLineBytesRange.lowerBound)..."
-                                  + "\(ImportOptions.maxLineBytesRange.upperBound), got \(maxLineBytes)")
+            throw ValidationError(
+                "--max-line-bytes must be in \(ImportOptions.maxLineBytesRange.lowerBound)..."
+                    + "\(ImportOptions.maxLineBytesRange.upperBound), got \(maxLineBytes)")
         }
     }
 
@@ -94,10 +97,11 @@ struct Import: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var options = ImportOptions(network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
-                                    category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
-                                    replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
-                                    encoding: encoding, delimiter: delimiter?.byte)
+        var options = ImportOptions(
+            network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
+            category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
+            replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
+            encoding: encoding, delimiter: delimiter?.byte)
         options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
         options.maxLineBytes = maxLineBytes
         options.strictUTF8 = strictUTF8
@@ -109,7 +113,7 @@ struct Import: AsyncParsableCommand {
         let showProgress = progress == .always || (progress == .auto && stderr.isTerminal)
         let report: ImportReport
         do {
-            report = try await store.withStore() { store in
+            report = try await store.withStore { store in
                 let importer = try StoreOpening.importer(for: store, options: options)
                 if showProgress { importer.progress = { renderer.show($0) } }
                 if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }

@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ChainImport
+import CommandLineOutput
 import Foundation
 
 /// Renders import progress as one self-overwriting line on standard error.
@@ -11,7 +11,9 @@ final class ProgressLine {
 
     func show(_ p: ImportProgress) {
         if let stage = p.stage {
-            let line = p.unit == "rows" ? "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
+            let line =
+                p.unit == "rows"
+                ? "\(formatCount(p.rows)) rows read in \(Self.clock(p.elapsedSeconds)); \(stage)…"
                 : "\(p.fileName.forMessage()): \(stage)"
             output.write(output.isTerminal ? "\r\u{1B}[K" + line : line + "\n")
             shown = output.isTerminal

@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ChainImport
+import CommandLineOutput
 import Foundation
 import LocationStore
 
@@ -9,19 +9,25 @@ enum ImportSummary {
     static func text(_ report: ImportReport, issueLines: Int = 10) -> String {
         var out = ""
         if let plan = report.geocodingPlan {
-            out += "geocoding (\(plan.mode)) at \(plan.service.forMessage()): \(formatCount(plan.uncachedAddresses)) address"
+            out +=
+                "geocoding (\(plan.mode)) at \(plan.service.forMessage()): \(formatCount(plan.uncachedAddresses)) address"
                 + (plan.uncachedAddresses == 1 ? "" : "es") + " not in the cache, at most \(GeocodingPlan.duration(plan.estimatedSeconds))"
-                + (plan.dryRun ? "; dry run: none asked\n" : "; \(formatCount(plan.requestsSent)) requests sent, \(formatCount(plan.failed)) failed\n")
+                + (plan.dryRun
+                    ? "; dry run: none asked\n" : "; \(formatCount(plan.requestsSent)) requests sent, \(formatCount(plan.failed)) failed\n")
         }
         for file in report.files {
-            out += "\(file.fileName.forMessage(limit: 200)): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
+            out +=
+                "\(file.fileName.forMessage(limit: 200)): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
                 + (file.hadByteOrderMark ? " (BOM)" : "") + ", delimiter '\(file.delimiter)'"
                 + (file.importId.map { ", import #\($0)" } ?? "") + "\n"
-            out += "  columns: " + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.forMessage(limit: 60))" }
+            out +=
+                "  columns: "
+                + file.columns.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.forMessage(limit: 60))" }
                 .joined(separator: ", ") + "\n"
             out += "  " + counts(file.counts) + "\n"
             if let g = file.geocoding {
-                out += "  geocoded: \(formatCount(g.placed)) of \(formatCount(g.rows)) rows (\(formatCount(g.asked)) asked, "
+                out +=
+                    "  geocoded: \(formatCount(g.placed)) of \(formatCount(g.rows)) rows (\(formatCount(g.asked)) asked, "
                     + "\(formatCount(g.fromCache)) from the cache); not found \(formatCount(g.notFound)), area only \(formatCount(g.ambiguous)), "
                     + "wrong country \(formatCount(g.wrongCountry)), failed \(formatCount(g.failed))"
                     + (g.notAsked > 0 ? ", not asked (dry run) \(formatCount(g.notAsked))" : "")
@@ -29,7 +35,9 @@ enum ImportSummary {
             }
             if let d = file.coordinatePrecision { out += "  coarse coordinates: \(d.advice)\n" }
             for (title, reasons) in [("rejected", file.rejectedByReason), ("warnings", file.warningsByReason)] where !reasons.isEmpty {
-                out += "  \(title): " + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                out +=
+                    "  \(title): "
+                    + reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
                     .map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ") + "\n"
             }
             for issue in file.issues.prefix(issueLines) {
@@ -45,7 +53,8 @@ enum ImportSummary {
         if !report.replacedNetworks.isEmpty {
             out += "replaced networks: \(report.replacedNetworks.map { $0.forMessage(limit: 60) }.joined(separator: ", "))\n"
         }
-        out += "total: " + counts(report.totals)
+        out +=
+            "total: " + counts(report.totals)
             + String(format: " in %.2f s (%@ rows/s)", report.seconds, formatCount(Int(report.rowsPerSecond))) + "\n"
         out += report.dryRun ? "dry run: nothing was written\n" : "committed\n"
         return out

@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
 import LocationStore
 
@@ -27,14 +27,21 @@ struct Imports: AsyncParsableCommand {
 
         func run() async throws {
             let records = try await store.withStore(readOnly: true) { try await $0.imports(limit: limit) }
-            if output.isJSON { print(try jsonString(records.map(ImportLogEntry.init))); return }
-            let rows = records.map { r in
-                [String(r.id ?? 0), r.status, r.fileName, formatCount(r.counts.read), formatCount(r.counts.inserted),
-                 formatCount(r.counts.updated), formatCount(r.counts.unchanged), formatCount(r.counts.removed),
-                 formatCount(r.counts.rejected), formatCount(r.counts.warned), ImportLogEntry.time(r.startedAt)]
+            if output.isJSON {
+                print(try jsonString(records.map(ImportLogEntry.init)))
+                return
             }
-            print(textTable(["id", "status", "file", "read", "inserted", "updated", "unchanged", "removed", "rejected", "warned", "started"],
-                            rows), terminator: "")
+            let rows = records.map { r in
+                [
+                    String(r.id ?? 0), r.status, r.fileName, formatCount(r.counts.read), formatCount(r.counts.inserted),
+                    formatCount(r.counts.updated), formatCount(r.counts.unchanged), formatCount(r.counts.removed),
+                    formatCount(r.counts.rejected), formatCount(r.counts.warned), ImportLogEntry.time(r.startedAt),
+                ]
+            }
+            print(
+                textTable(
+                    ["id", "status", "file", "read", "inserted", "updated", "unchanged", "removed", "rejected", "warned", "started"],
+                    rows), terminator: "")
         }
     }
 
@@ -55,27 +62,38 @@ struct Imports: AsyncParsableCommand {
             guard let r = try await store.withStore(readOnly: true, { try await $0.importRecord(id: id) }) else {
                 throw ImportLogError.notFound(id)
             }
-            if output.isJSON { print(try jsonString(ImportLogEntry(r))); return }
+            if output.isJSON {
+                print(try jsonString(ImportLogEntry(r)))
+                return
+            }
             // The log holds what files and admins wrote: every value is written out so that it cannot drive the terminal.
             print("import #\(id): \(r.status.forMessage())")
             print("file:     \(r.fileName.forMessage(limit: 200)) (\(formatCount(Int(r.fileSize))) bytes, sha256 \(r.sha256.forMessage()))")
             print("encoding: \((r.encoding ?? "-").forMessage())")
-            print("options:  " + (r.options.isEmpty ? "-" : r.options.sorted { $0.key < $1.key }
-                .map { "\($0.key.forMessage())=\($0.value.forMessage(limit: 200))" }.joined(separator: " ")))
+            print(
+                "options:  "
+                    + (r.options.isEmpty
+                        ? "-"
+                        : r.options.sorted { $0.key < $1.key }
+                            .map { "\($0.key.forMessage())=\($0.value.forMessage(limit: 200))" }.joined(separator: " ")))
             print("started:  \(ImportLogEntry.time(r.startedAt)); finished: \(r.finishedAt.map(ImportLogEntry.time) ?? "-")")
             print("counts:   \(ImportSummary.counts(r.counts))")
             if let e = r.errorMessage { print("error:    \(e.forMessage(limit: 2_000))") }
             if let g = r.geocoding {
-                print("geocoded: \(g.placed) of \(g.rows) rows at \(g.service.forMessage()) (\(g.mode)): \(g.asked) asked, \(g.fromCache) from the cache, "
-                      + "not found \(g.notFound), area only \(g.ambiguous), wrong country \(g.wrongCountry), failed \(g.failed)"
-                      + (g.notAsked > 0 ? ", not asked \(g.notAsked)" : "") + (g.farFromOriginal > 0 ? ", far from the file's point \(g.farFromOriginal)" : ""))
+                print(
+                    "geocoded: \(g.placed) of \(g.rows) rows at \(g.service.forMessage()) (\(g.mode)): \(g.asked) asked, \(g.fromCache) from the cache, "
+                        + "not found \(g.notFound), area only \(g.ambiguous), wrong country \(g.wrongCountry), failed \(g.failed)"
+                        + (g.notAsked > 0 ? ", not asked \(g.notAsked)" : "")
+                        + (g.farFromOriginal > 0 ? ", far from the file's point \(g.farFromOriginal)" : ""))
             }
             if let d = r.coordinatePrecision { print("coarse:   \(d.advice)") }
             if !r.issues.isEmpty {
                 print("")
-                print(textTable(["line", "severity", "code", "id", "message"],
-                                r.issues.map { [String($0.line), $0.severity.rawValue, $0.code, $0.externalId ?? "", $0.message] }),
-                      terminator: "")
+                print(
+                    textTable(
+                        ["line", "severity", "code", "id", "message"],
+                        r.issues.map { [String($0.line), $0.severity.rawValue, $0.code, $0.externalId ?? "", $0.message] }),
+                    terminator: "")
             }
         }
     }
@@ -84,7 +102,9 @@ struct Imports: AsyncParsableCommand {
 enum ImportLogError: Error, CustomStringConvertible {
     case notFound(Int64)
     var description: String {
-        switch self { case .notFound(let id): "no import #\(id) in the log (see `oncue imports list`)" }
+        switch self {
+        case .notFound(let id): "no import #\(id) in the log (see `oncue imports list`)"
+        }
     }
 }
 

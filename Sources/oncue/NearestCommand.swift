@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -41,11 +41,13 @@ struct Nearest: AsyncParsableCommand {
 
     func run() async throws {
         let center = try parseCoordinate(coordinate)
-        let query = NearbyQuery(center: center, radiusMeters: radiusKm * 1000, limit: limit,
-                                networks: networks.ids.isEmpty ? nil : Set(networks.ids))
+        let query = NearbyQuery(
+            center: center, radiusMeters: radiusKm * 1000, limit: limit,
+            networks: networks.ids.isEmpty ? nil : Set(networks.ids))
         let results = try await store.withStore(readOnly: true) { try await $0.nearby(query) }
         let rows = results.map {
-            Row(id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
+            Row(
+                id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
                 lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
                 distance_m: ($0.distanceMeters * 10).rounded() / 10)
         }
@@ -57,8 +59,11 @@ struct Nearest: AsyncParsableCommand {
             print("no locations within \(radiusKm) km")
             return
         }
-        print(textTable(["#", "distance_m", "network", "id", "name"], rows.enumerated().map { i, r in
-            [String(i + 1), String(format: "%.1f", r.distance_m), r.network_id, r.id, r.name]
-        }), terminator: "")
+        print(
+            textTable(
+                ["#", "distance_m", "network", "id", "name"],
+                rows.enumerated().map { i, r in
+                    [String(i + 1), String(format: "%.1f", r.distance_m), r.network_id, r.id, r.name]
+                }), terminator: "")
     }
 }

@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -37,17 +37,25 @@ struct Networks: AsyncParsableCommand {
         func run() async throws {
             let networks = try await store.withStore(readOnly: true) { try await $0.networks() }
             if output.isJSON {
-                print(try jsonString(networks.map {
-                    Entry(id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
-                          default_radius_m: $0.network.defaultRadiusMeters, locations: $0.locationCount, aliases: $0.aliases)
-                }))
+                print(
+                    try jsonString(
+                        networks.map {
+                            Entry(
+                                id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
+                                default_radius_m: $0.network.defaultRadiusMeters, locations: $0.locationCount, aliases: $0.aliases)
+                        }))
                 return
             }
-            print(textTable(["id", "name", "category", "large area", "radius m", "locations", "aliases"], networks.map {
-                [$0.network.id, $0.network.name, $0.network.category ?? "", $0.network.isLargeArea ? "yes" : "",
-                 $0.network.defaultRadiusMeters.map { String(format: "%g", $0) } ?? "", formatCount($0.locationCount),
-                 $0.aliases.joined(separator: "; ")]
-            }), terminator: "")
+            print(
+                textTable(
+                    ["id", "name", "category", "large area", "radius m", "locations", "aliases"],
+                    networks.map {
+                        [
+                            $0.network.id, $0.network.name, $0.network.category ?? "", $0.network.isLargeArea ? "yes" : "",
+                            $0.network.defaultRadiusMeters.map { String(format: "%g", $0) } ?? "", formatCount($0.locationCount),
+                            $0.aliases.joined(separator: "; "),
+                        ]
+                    }), terminator: "")
         }
     }
 
@@ -81,7 +89,7 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let network = try await store.withStore() { store in
+            let network = try await store.withStore { store in
                 var network = try await store.network(id: id) ?? Network(id: id, name: name ?? id)
                 if let name { network.name = name }
                 if let category { network.category = category.isEmpty ? nil : category }
@@ -90,9 +98,10 @@ struct Networks: AsyncParsableCommand {
                 try await store.upsertNetwork(network)
                 return network
             }
-            print("\(network.id.forMessage(limit: nil)): \(network.name.forMessage(limit: nil)), "
-                  + "category \((network.category ?? "-").forMessage(limit: nil)), large area \(network.isLargeArea ? "yes" : "no"), "
-                  + "radius \(network.defaultRadiusMeters.map { String(format: "%g m", $0) } ?? "by policy")")
+            print(
+                "\(network.id.forMessage(limit: nil)): \(network.name.forMessage(limit: nil)), "
+                    + "category \((network.category ?? "-").forMessage(limit: nil)), large area \(network.isLargeArea ? "yes" : "no"), "
+                    + "radius \(network.defaultRadiusMeters.map { String(format: "%g m", $0) } ?? "by policy")")
         }
     }
 
@@ -118,7 +127,7 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await store.withStore() { try await $0.addAlias(name, networkId: id) }
+            try await store.withStore { try await $0.addAlias(name, networkId: id) }
             print("'\(name.forMessage(limit: nil))' → \(id.forMessage(limit: nil))")
         }
     }

@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 
 /// `oncue`: the region-refresh engine, its store, importer, server and simulator.
 struct OnCue: AsyncParsableCommand {

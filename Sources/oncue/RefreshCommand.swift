@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -69,11 +69,15 @@ struct Refresh: AsyncParsableCommand {
         }
         // With --explain the table also says why each radius: its rule (tier), people per km² and stores within 1 km.
         let why = explain ? ["rule", "people/km²", "stores≤1km"] : []
-        print(textTable(["#", "network", "id", "radius_m"] + why + ["lat", "lon", "name"], response.regions.map { r in
-            let reasons = r.explain.map { [$0.radiusRule, String($0.placeDensity), String($0.localDensity)] } ?? (explain ? ["", "", ""] : [])
-            return [String(r.priority), r.networkId, r.id, String(Int(r.radiusMeters))] + reasons
-                + [String(format: "%.6f", r.lat), String(format: "%.6f", r.lon), r.name]
-        }), terminator: "")
+        print(
+            textTable(
+                ["#", "network", "id", "radius_m"] + why + ["lat", "lon", "name"],
+                response.regions.map { r in
+                    let reasons =
+                        r.explain.map { [$0.radiusRule, String($0.placeDensity), String($0.localDensity)] } ?? (explain ? ["", "", ""] : [])
+                    return [String(r.priority), r.networkId, r.id, String(Int(r.radiusMeters))] + reasons
+                        + [String(format: "%.6f", r.lat), String(format: "%.6f", r.lon), r.name]
+                }), terminator: "")
         print("refresh_after_meters: \(Int(response.refreshAfterMeters))  coverage_guaranteed: \(response.coverageGuaranteed)")
     }
 }

@@ -1,6 +1,6 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
 import LocationStore
 import RegionRefresh
@@ -40,7 +40,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": …, \"name\": …}]}.") var wallet: String
     @Option(help: "Scenario JSON (every parameter; overrides the profile's defaults).") var scenario: String?
     @Option(help: "The phone (default: the scenario's, else ios).") var profile: PhoneProfile?
-    @Option(name: .customLong("strategy"), help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare, --seeds or --sweep.")
+    @Option(
+        name: .customLong("strategy"),
+        help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare, --seeds or --sweep.")
     var strategies: [String] = []
     @Flag(help: "Compare the scenario's strategies (or the --strategy list) in one table.") var compare = false
     @Option(name: .customLong("sweep"), help: "NAME=v1,v2,… (repeatable): replay every combination.") var sweeps: [String] = []
@@ -98,10 +100,62 @@ struct Replay: AsyncParsableCommand {
         let paths = try TraceLoader.expand(traces)
         guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
 
-        let radiusScales = Set(variants.map(\.radiusScale))
-        let (catalog, refreshers) = try await store.withStore(readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
-            let catalog = try await StoreCatalog.load(from: store, networks: Set(walletValue.networkIds),
-                                                      storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
+        let (catalog, refreshers) = try await loadStores(scenario: sc, wallet: walletValue, radiusScales: Set(variants.map(\.radiusScale)))
+        let parallelism = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let stderr = FileHandleOutput.standardError
+        let tty = stderr.isTerminal
+        let started = Date()
+        let loaded = await BatchReplay.load(paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, parallelism: parallelism)
+        for f in loaded.failures {
+            stderr.write("warning: \(f.path.forMessage(limit: 300)): \(String(describing: f.error).forMessage(limit: 500))\n")
+        }
+        guard !loaded.traces.isEmpty else { throw ExitCode(1) }
+        let hours = loaded.traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
+        let heading =
+            "\(loaded.traces.count) traces, \(formatCount(loaded.traces.reduce(0) { $0 + $1.trace.fixCount })) fixes, "
+            + "\(String(format: "%.1f", hours)) h; profile \(sc.profile); \(catalog.stores.count) card locations (\(walletValue.networkIds.joined(separator: ", ")))"
+
+        var sweep: SweepResult?
+        if studying {
+            let seedList = (0..<UInt64(seeds)).map { sc.seed &+ $0 }
+            sweep = try await SweepRunner.run(
+                loaded.traces, grid: grid, variants: variants, seeds: seedList, wallet: walletValue, catalog: catalog,
+                refreshers: refreshers, parallelism: parallelism, progress: tty ? Self.showProgress : nil)
+            if tty { stderr.write("\n") }
+        }
+        // The detailed run (events, maps): the first variant with the scenario's seed.
+        var summary: ReplaySummary?
+        var detailed: [TraceRun] = []
+        if !studying || out != nil {
+            let first = variants[0]
+            let context = ReplayContext(
+                scenario: first.scenario, wallet: walletValue, catalog: catalog, refresher: refreshers[first.radiusScale]!,
+                keepEvents: out != nil)
+            detailed = await BatchReplay.run(
+                loaded.traces, strategies: try first.strategies.map(Strategy.parse), context: context,
+                parallelism: parallelism, progress: tty && !studying ? Self.showProgress : nil)
+            if tty && !studying { stderr.write("\n") }
+            summary = ReplaySummary(scenario: first.scenario, wallet: walletValue, runs: detailed)
+        }
+        if let out, let summary {
+            let files = try BatchReplay.writeOutputs(detailed, summary: summary, scenario: variants[0].scenario, sweep: sweep, to: out)
+            if tty { stderr.write("wrote \(files.count) files to \(out)\n") }
+        }
+        try printResults(heading: heading, sweep: sweep, summary: summary, seed: sc.seed)
+        if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
+    }
+
+    /// The card locations of the wallet's networks, and a refresher per radius scale: the server given by --server,
+    /// else an engine of its own built from the store.
+    private func loadStores(
+        scenario sc: Scenario, wallet walletValue: Wallet, radiusScales: Set<Double>
+    ) async throws
+        -> (StoreCatalog, [Double: any RegionRefreshing])
+    {
+        try await store.withStore(readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
+            let catalog = try await StoreCatalog.load(
+                from: store, networks: Set(walletValue.networkIds),
+                storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
             var refreshers: [Double: any RegionRefreshing] = [:]
             for scale in radiusScales {
                 if let server, let url = URL(string: server) {
@@ -114,56 +168,28 @@ struct Replay: AsyncParsableCommand {
             }
             return (catalog, refreshers)
         }
-        let parallelism = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let stderr = FileHandleOutput.standardError
-        let tty = stderr.isTerminal
-        let started = Date()
-        let loaded = await BatchReplay.load(paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, parallelism: parallelism)
-        for f in loaded.failures { stderr.write("warning: \(f.path.forMessage(limit: 300)): \(String(describing: f.error).forMessage(limit: 500))\n") }
-        guard !loaded.traces.isEmpty else { throw ExitCode(1) }
-        let hours = loaded.traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
-        let heading = "\(loaded.traces.count) traces, \(formatCount(loaded.traces.reduce(0) { $0 + $1.trace.fixCount })) fixes, "
-            + "\(String(format: "%.1f", hours)) h; profile \(sc.profile); \(catalog.stores.count) card locations (\(walletValue.networkIds.joined(separator: ", ")))"
+    }
 
-        var sweep: SweepResult?
-        if studying {
-            let seedList = (0..<UInt64(seeds)).map { sc.seed &+ $0 }
-            sweep = try await SweepRunner.run(loaded.traces, grid: grid, variants: variants, seeds: seedList, wallet: walletValue, catalog: catalog,
-                                              refreshers: refreshers, parallelism: parallelism, progress: tty ? Self.showProgress : nil)
-            if tty { stderr.write("\n") }
-        }
-        // The detailed run (events, maps): the first variant with the scenario's seed.
-        var summary: ReplaySummary?
-        var detailed: [TraceRun] = []
-        if !studying || out != nil {
-            let first = variants[0]
-            let context = ReplayContext(scenario: first.scenario, wallet: walletValue, catalog: catalog, refresher: refreshers[first.radiusScale]!,
-                                        keepEvents: out != nil)
-            detailed = await BatchReplay.run(loaded.traces, strategies: try first.strategies.map(Strategy.parse), context: context,
-                                             parallelism: parallelism, progress: tty && !studying ? Self.showProgress : nil)
-            if tty && !studying { stderr.write("\n") }
-            summary = ReplaySummary(scenario: first.scenario, wallet: walletValue, runs: detailed)
-        }
-        if let out, let summary {
-            let files = try BatchReplay.writeOutputs(detailed, summary: summary, scenario: variants[0].scenario, sweep: sweep, to: out)
-            if tty { stderr.write("wrote \(files.count) files to \(out)\n") }
-        }
+    /// The sweep's table, or the comparison of strategies (JSON with --format json).
+    private func printResults(heading: String, sweep: SweepResult?, summary: ReplaySummary?, seed: UInt64) throws {
         if output.isJSON {
             print(try sweep?.json() ?? summary?.json() ?? "", terminator: "")
             return
         }
+        let stderr = FileHandleOutput.standardError
         print(heading)
         if let sweep {
             print("seeds \(sweep.seeds.map(String.init).joined(separator: ", ")); mean [95 % interval] over seeds")
             let table = sweep.table()
             print(textTable(table.header, table.rows), terminator: "")
-            stderr.write(String(format: "sweep: %d configurations × %d seeds × %d traces in %.2f s wall\n",
-                                sweep.points.count, sweep.seeds.count, sweep.traces, sweep.wallSeconds))
+            stderr.write(
+                String(
+                    format: "sweep: %d configurations × %d seeds × %d traces in %.2f s wall\n",
+                    sweep.points.count, sweep.seeds.count, sweep.traces, sweep.wallSeconds))
         } else if let summary {
-            print("seed \(sc.seed)")
+            print("seed \(seed)")
             let table = summary.comparisonTable()
             print(textTable(table.header, table.rows), terminator: "")
         }
-        if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
     }
 }

@@ -17,8 +17,18 @@ struct BatchInFlightTests {
         }
         private let state = Mutex(State())
 
-        func begin() { state.withLock { $0.writing += 1; $0.mostAtOnce = max($0.mostAtOnce, $0.writing) } }
-        func end(_ batch: Int) { state.withLock { $0.writing -= 1; $0.written.append(batch) } }
+        func begin() {
+            state.withLock {
+                $0.writing += 1
+                $0.mostAtOnce = max($0.mostAtOnce, $0.writing)
+            }
+        }
+        func end(_ batch: Int) {
+            state.withLock {
+                $0.writing -= 1
+                $0.written.append(batch)
+            }
+        }
         var written: [Int] { state.withLock { $0.written } }
         var mostAtOnce: Int { state.withLock { $0.mostAtOnce } }
     }

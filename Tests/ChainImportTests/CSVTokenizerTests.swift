@@ -1,5 +1,6 @@
-@testable import ChainImport
 import Testing
+
+@testable import ChainImport
 
 @Suite("CSV tokenizer")
 struct CSVTokenizerTests {

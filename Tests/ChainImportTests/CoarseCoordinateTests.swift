@@ -1,8 +1,8 @@
 import ChainImport
 import Foundation
 import LocationStore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Coarse coordinates")
 struct CoarseCoordinateTests {
@@ -10,7 +10,7 @@ struct CoarseCoordinateTests {
     func decimals() {
         #expect(CoordinatePrecision.decimals(40.71) == 2)
         #expect(CoordinatePrecision.decimals(Double("40.710000")!) == 2)
-        #expect(CoordinatePrecision.decimals(Double(Float(40.71))) == 2)   // 40.70999908447266
+        #expect(CoordinatePrecision.decimals(Double(Float(40.71))) == 2)  // 40.70999908447266
         #expect(CoordinatePrecision.decimals(-74.0) == 0)
         #expect(CoordinatePrecision.decimals(40.712) == 3)
         #expect(CoordinatePrecision.decimals(40.7128) == 4)
@@ -50,8 +50,9 @@ struct CoarseCoordinateTests {
         return (out, lines.count - 1)
     }
 
-    @Test("a directory rounded to two decimals: every row warned, a file diagnosis, and 'same rounded coordinates' instead of '0 m'",
-          .needsSharedDatasets)
+    @Test(
+        "a directory rounded to two decimals: every row warned, a file diagnosis, and 'same rounded coordinates' instead of '0 m'",
+        .needsSharedDatasets)
     func roundedDirectory() async throws {
         let (text, rows) = try Self.roundedChipotle(decimals: 2)
         let t = try TempStore()
@@ -82,8 +83,9 @@ struct CoarseCoordinateTests {
         #expect(report.files[0].coordinatePrecision == nil)
     }
 
-    @Test("a file on a three-decimal grid: its rows are coarse; a few three-decimal rows in a precise file are not",
-          .needsSharedDatasets)
+    @Test(
+        "a file on a three-decimal grid: its rows are coarse; a few three-decimal rows in a precise file are not",
+        .needsSharedDatasets)
     func threeDecimalGrid() async throws {
         let (gridded, _) = try Self.roundedChipotle(decimals: 3)
         let t = try TempStore()

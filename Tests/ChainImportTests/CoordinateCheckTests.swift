@@ -1,6 +1,7 @@
-@testable import ChainImport
 import Geo
 import Testing
+
+@testable import ChainImport
 
 @Suite("Coordinate validation")
 struct CoordinateCheckTests {
@@ -26,16 +27,16 @@ struct CoordinateCheckTests {
     }
 
     @Test func usRowsAreCheckedAgainstTheirState() {
-        #expect(code("38.79998936", "90.73405594", region: "MO", country: "US") == "sign_flipped_longitude")   // O Fallon MO
-        #expect(code("48.857845", "2.277513", region: "TX", country: "US") == "outside_country")             // Paris
+        #expect(code("38.79998936", "90.73405594", region: "MO", country: "US") == "sign_flipped_longitude")  // O Fallon MO
+        #expect(code("48.857845", "2.277513", region: "TX", country: "US") == "outside_country")  // Paris
         #expect(code("-87.6", "41.9", region: "IL") == "swapped_coordinates")
-        #expect(code("32.26905", "-90.13568", region: "AL", country: "US") == "ok+outside_region")            // Pearl, MS
+        #expect(code("32.26905", "-90.13568", region: "AL", country: "US") == "ok+outside_region")  // Pearl, MS
         #expect(code("61.2", "-149.9", region: "Alaska") == "ok")
-        #expect(code("52.9", "173.2", region: "AK") == "ok")                                                  // Attu, west of 180°
-        #expect(code("13.47", "144.75", region: "GU") == "ok")                                                // Guam is east
+        #expect(code("52.9", "173.2", region: "AK") == "ok")  // Attu, west of 180°
+        #expect(code("13.47", "144.75", region: "GU") == "ok")  // Guam is east
         #expect(code("-14.28", "-170.7", region: "AS") == "ok")
-        #expect(code("38.8", "90.7", region: "Co Spgs", country: "US") == "sign_flipped_longitude")          // unknown state, US
-        #expect(code("38.8", "90.7", country: "China") == "ok")                                              // nothing to compare with
+        #expect(code("38.8", "90.7", region: "Co Spgs", country: "US") == "sign_flipped_longitude")  // unknown state, US
+        #expect(code("38.8", "90.7", country: "China") == "ok")  // nothing to compare with
     }
 
     @Test func fixModeCorrectsWithAWarning() throws {
@@ -45,7 +46,8 @@ struct CoordinateCheckTests {
     }
 
     @Test func decimalCommaOnlyWhenTheDelimiterIsNotAComma() {
-        #expect(CoordinateCheck(allowDecimalComma: true).check(latitude: "48,85", longitude: "2,35", region: nil, country: nil)
+        #expect(
+            CoordinateCheck(allowDecimalComma: true).check(latitude: "48,85", longitude: "2,35", region: nil, country: nil)
                 == .accepted(try! Coordinate(latitude: 48.85, longitude: 2.35), warning: nil))
         #expect(code("48,85", "2,35") == "unparseable_coordinates")
     }

@@ -2,8 +2,8 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
-import Testing
 import TestSupport
+import Testing
 
 /// Every chain file of ../shared/datasets imported as it is, with each documented defect asserted
 /// by exact count. The expected figures were derived independently (Python's csv module over the
@@ -29,16 +29,16 @@ struct DatasetTests {
         let log = try #require(try t.store.importRecord(id: importId))
         let flipped = log.issues.filter { $0.code == "sign_flipped_longitude" }
         #expect(flipped.count == 29)
-        #expect(flipped.first?.line == 620)   // Dairy Queen, O Fallon MO, at (38.79998936, 90.73405594)
+        #expect(flipped.first?.line == 620)  // Dairy Queen, O Fallon MO, at (38.79998936, 90.73405594)
         #expect(flipped.first?.externalId == "us/mo/ofallon/9695veteransmemorialpkwy/-1721138121")
-        #expect(log.issues.first { $0.line == 9_435 }?.code == "outside_country")   // McDonald's, Irving TX, in Paris
+        #expect(log.issues.first { $0.line == 9_435 }?.code == "outside_country")  // McDonald's, Irving TX, in Paris
         #expect(try t.store.location(id: "loc_mcdonalds_us/ny/massena/324mainst/-1161002137")?.postalCode == "13662")
 
         // SONIC spellings: case and punctuation variants merge by themselves, "Sonic" needs an alias.
         let counts = Dictionary(uniqueKeysWithValues: try t.store.networks().map { ($0.network.id, $0.locationCount) })
         #expect(counts["sonic-drive-in"] == 226 + 126 + 21 + 8 + 4 + 1)
         #expect(counts["sonic"] == 12)
-        #expect(counts["subway"] == 322 + 84 - 2)   // two Subway rows are among the rejected
+        #expect(counts["subway"] == 322 + 84 - 2)  // two Subway rows are among the rejected
         #expect(counts["chick-fil-a"] == 100 + 35 + 11)
     }
 
@@ -85,7 +85,7 @@ struct DatasetTests {
     @Test func chipotleCRLFWithoutFinalNewline() async throws {
         let path = try SharedDatasets.path("chain-chipotle-us/chipotle_stores.csv")
         let raw = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(raw.last != 0x0A)   // the defect under test is really there
+        #expect(raw.last != 0x0A)  // the defect under test is really there
         let t = try TempStore()
         let r = try await t.importFiles([path], ImportOptions(network: "chipotle"))
         #expect(r.files[0].counts == ImportCounts(read: 2_629, inserted: 2_629, warned: 1))
@@ -135,7 +135,7 @@ struct DatasetTests {
         #expect(!all.contains { $0.name.contains("\u{FFFD}") || ($0.address ?? "").contains("\u{FFFD}") })
         let networks = Dictionary(uniqueKeysWithValues: try t.store.networks().map { ($0.network.id, $0) })
         #expect(networks["ny0778"]?.locationCount == 94)
-        #expect(networks["ny0778"]?.network.name == "STEPHEN A. SCHWARZMAN BUILDING")   // the CE outlet, not the first branch
+        #expect(networks["ny0778"]?.network.name == "STEPHEN A. SCHWARZMAN BUILDING")  // the CE outlet, not the first branch
         #expect(networks["il0098"]?.network.name == "CHICAGO PUBLIC LIBRARY")
         #expect(networks["ca0062"]?.locationCount == 88)
         #expect(networks["il0098"]?.network.category == "library")

@@ -1,5 +1,6 @@
-@testable import ChainImport
 import Testing
+
+@testable import ChainImport
 
 @Suite("Encoding detection")
 struct EncodingTests {
@@ -26,7 +27,7 @@ struct EncodingTests {
     }
 
     @Test func latin1Bytes() {
-        let (d, text) = decodeAll([0x43, 0x61, 0x66, 0xE9])   // "Café" in ISO-8859-1
+        let (d, text) = decodeAll([0x43, 0x61, 0x66, 0xE9])  // "Café" in ISO-8859-1
         #expect(d.encoding == .latin1)
         #expect(text == "Café")
     }

@@ -9,14 +9,18 @@ import Testing
 struct FieldLimitImportTests {
     static func long(_ n: Int, _ c: Character = "a") -> String { String(repeating: c, count: n) }
 
-    @Test(arguments: [("id", FieldLimits.locationId), ("name", FieldLimits.locationName), ("address", FieldLimits.address),
-                      ("city", FieldLimits.place), ("state", FieldLimits.place), ("zip", FieldLimits.place),
-                      ("country", FieldLimits.place)])
+    @Test(arguments: [
+        ("id", FieldLimits.locationId), ("name", FieldLimits.locationName), ("address", FieldLimits.address),
+        ("city", FieldLimits.place), ("state", FieldLimits.place), ("zip", FieldLimits.place),
+        ("country", FieldLimits.place),
+    ])
     func aValueOverItsLimitRejectsTheRow(column: String, limit: Int) async throws {
         let t = try TempStore()
         // Multibyte scalars: `limit` of them pass though they take more bytes; one more does not.
-        let atLimit = Self.long(limit, "é"), over = Self.long(limit + 1, "é")
-        let text = "id,name,address,city,state,zip,country,lat,lon\n"
+        let atLimit = Self.long(limit, "é")
+        let over = Self.long(limit + 1, "é")
+        let text =
+            "id,name,address,city,state,zip,country,lat,lon\n"
             + row(1, column, atLimit, lat: "45.112345") + row(2, column, over, lat: "45.212345") + row(3, column, "ok", lat: "45.312345")
         let report = try await t.importText(text, ImportOptions(network: "acme"))
         #expect(report.totals.rejected == 1 && report.totals.inserted == 2)
@@ -27,8 +31,10 @@ struct FieldLimitImportTests {
         #expect(issue.message.count < 250, "the message quotes the whole value")
         #expect(issue.externalId == nil || issue.externalId!.count <= FieldLimits.locationId)
         for location in try t.snapshot() {
-            for value in [location.externalId, location.name, location.address, location.city, location.region, location.postalCode,
-                          location.country].compactMap({ $0 }) {
+            for value in [
+                location.externalId, location.name, location.address, location.city, location.region, location.postalCode,
+                location.country,
+            ].compactMap({ $0 }) {
                 #expect(!FieldLimits.exceeds(value, FieldLimits.address))
             }
         }
@@ -44,7 +50,8 @@ struct FieldLimitImportTests {
 
     @Test func aBrandValueIsLimitedAsAnAliasAndItsSlugAsANetworkId() async throws {
         let t = try TempStore()
-        let text = "id,brand,lat,lon\n1,Acme,45.112345,25.112345\n2,\(Self.long(201)),45.212345,25.112345\n"
+        let text =
+            "id,brand,lat,lon\n1,Acme,45.112345,25.112345\n2,\(Self.long(201)),45.212345,25.112345\n"
             + "3,\(Array(repeating: "ab", count: 60).joined(separator: " ")),45.312345,25.112345\n"
         let report = try await t.importText(text, ImportOptions(networkColumn: "brand"))
         #expect(report.totals == ImportCounts(read: 3, inserted: 1, rejected: 2))
@@ -68,7 +75,7 @@ struct FieldLimitImportTests {
             try await t.importText("id,lat,lon\n1,45.1,25.1\n", ImportOptions(network: Self.long(201)))
         }
         await #expect(throws: ImportError.self) {
-            try await t.importText("id,lat,lon\n1,45.1,25.1\n", ImportOptions(network: Self.long(150)))   // its slug: 150 > 100
+            try await t.importText("id,lat,lon\n1,45.1,25.1\n", ImportOptions(network: Self.long(150)))  // its slug: 150 > 100
         }
         await #expect(throws: ImportError.self) {
             try await t.importText("id,lat,lon\n1,45.1,25.1\n", ImportOptions(network: "acme", category: Self.long(101)))

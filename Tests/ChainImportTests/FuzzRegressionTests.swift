@@ -1,7 +1,8 @@
-@_spi(ParseTrace) @testable import ChainImport
 import Foundation
 import LocationStore
 import Testing
+
+@_spi(ParseTrace) @testable import ChainImport
 
 /// The inputs the libFuzzer campaign found (Fuzz/Regressions, RELIABILITY.md), replayed with each fuzzer's property,
 /// and the defects behind them stated as plain tests.
@@ -16,7 +17,9 @@ struct ImportFuzzRegressionTests {
 
     /// Deterministic cuts: every read 1, 2 or 3 bytes long, so a boundary falls inside every sequence and record end.
     static func pieces(_ bytes: [UInt8]) -> [[UInt8]] {
-        var out: [[UInt8]] = [], start = 0, k = 0
+        var out: [[UInt8]] = []
+        var start = 0
+        var k = 0
         while start < bytes.count {
             let size = min(bytes.count - start, 1 + k % 3)
             out.append(Array(bytes[start..<(start + size)]))
@@ -28,8 +31,14 @@ struct ImportFuzzRegressionTests {
 
     static func tokenize(_ pieces: [[UInt8]], limit: Int) -> ([[UInt8]], [Int], [Int64?], CSVError?) {
         var tokenizer = CSVTokenizer(maxLineBytes: limit)
-        var records: [[UInt8]] = [], lines: [Int] = [], overlong: [Int64?] = []
-        func take(_ r: CSVRecord) { records.append(r.bytes); lines.append(r.line); overlong.append(r.overlongBytes) }
+        var records: [[UInt8]] = []
+        var lines: [Int] = []
+        var overlong: [Int64?] = []
+        func take(_ r: CSVRecord) {
+            records.append(r.bytes)
+            lines.append(r.line)
+            overlong.append(r.overlongBytes)
+        }
         do {
             for piece in pieces { try piece.withUnsafeBufferPointer { try tokenizer.feed($0, take) } }
             try tokenizer.finish(take)
@@ -47,7 +56,8 @@ struct ImportFuzzRegressionTests {
     func tokenizerGivesTheSameRecordsAndLinesInAnyReads(file: URL) throws {
         let bytes = try [UInt8](Data(contentsOf: file))
         for limit in [1, 16, 37, 1 << 20] {
-            let whole = Self.tokenize([bytes], limit: limit), cut = Self.tokenize(Self.pieces(bytes), limit: limit)
+            let whole = Self.tokenize([bytes], limit: limit)
+            let cut = Self.tokenize(Self.pieces(bytes), limit: limit)
             #expect(whole.0 == cut.0 && whole.1 == cut.1 && whole.2 == cut.2 && whole.3 == cut.3, "\(file.lastPathComponent), limit \(limit)")
             for (record, overlong) in zip(whole.0, whole.2) where overlong == nil {
                 #expect(record.count <= limit, "\(file.lastPathComponent): a kept record of \(record.count) bytes, limit \(limit)")
@@ -72,10 +82,12 @@ struct ImportFuzzRegressionTests {
     @Test(arguments: inputs("EncodingFuzzer"))
     func encodingVerdictDoesNotDependOnTheReads(file: URL) throws {
         let bytes = try [UInt8](Data(contentsOf: file))
-        var whole = EncodingDetector(forced: nil), cut = EncodingDetector(forced: nil)
+        var whole = EncodingDetector(forced: nil)
+        var cut = EncodingDetector(forced: nil)
         bytes.withUnsafeBufferPointer { whole.scan($0) }
         for piece in Self.pieces(bytes) { piece.withUnsafeBufferPointer { cut.scan($0) } }
-        whole.finish(); cut.finish()
+        whole.finish()
+        cut.finish()
         #expect(whole.encoding == cut.encoding && whole.isValidUTF8 == cut.isValidUTF8 && whole.firstInvalidOffset == cut.firstInvalidOffset)
         #expect(whole.validSequences == cut.validSequences && whole.invalidSequences == cut.invalidSequences)
     }
@@ -88,8 +100,9 @@ struct ImportFuzzRegressionTests {
                 let knobs = ImportParseTrace.Knobs(fixedNetwork: fixed, blockSize: blockSize)
                 var small = knobs
                 small.batchSize = 1
-                #expect(ImportParseTrace.parse([bytes], knobs: knobs) == ImportParseTrace.parse(Self.pieces(bytes), knobs: small),
-                        "\(file.lastPathComponent), block \(blockSize)")
+                #expect(
+                    ImportParseTrace.parse([bytes], knobs: knobs) == ImportParseTrace.parse(Self.pieces(bytes), knobs: small),
+                    "\(file.lastPathComponent), block \(blockSize)")
             }
         }
     }

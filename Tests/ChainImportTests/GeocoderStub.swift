@@ -44,8 +44,10 @@ actor GeocoderStub {
             var query: [String: String] = [:]
             for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
             let street = query["street"] ?? ""
-            let count = await stub.record(Hit(street: street, at: .now, userAgent: request.headers[.userAgent] ?? "",
-                                              query: query))
+            let count = await stub.record(
+                Hit(
+                    street: street, at: .now, userAgent: request.headers[.userAgent] ?? "",
+                    query: query))
             func json(_ text: String, _ status: HTTPResponse.Status = .ok, retryAfter: String? = nil) -> Response {
                 var headers: HTTPFields = [.contentType: "application/json"]
                 if let retryAfter { headers[.retryAfter] = retryAfter }
@@ -60,8 +62,10 @@ actor GeocoderStub {
             case "area": return json(place(rank: 16, country: "fi"))
             case "abroad": return json(place(rank: 30, country: "se", lat: 59.33, lon: 18.06))
             case "none": return json("[]")
-            case "garbage": return Response(status: .ok, headers: [.contentType: "text/html"],
-                                            body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
+            case "garbage":
+                return Response(
+                    status: .ok, headers: [.contentType: "text/html"],
+                    body: .init(byteBuffer: ByteBuffer(string: "<html>busy</html>")))
             case "busy": return count == 1 ? json("{}", .serviceUnavailable, retryAfter: "1") : json(place(rank: 30, country: "fi"))
             case "throttled": return json("{}", .tooManyRequests, retryAfter: "1")
             case "forever": return json("{}", .serviceUnavailable, retryAfter: "3600")

@@ -1,6 +1,7 @@
 import Foundation
 import LocationStore
 import Testing
+
 @testable import ChainImport
 
 @Suite("Geocoding client and cache, against a loopback service")
@@ -19,9 +20,14 @@ struct GeocoderTests {
     func requestShape() async throws {
         try await GeocoderStub.with { stub, url in
             let client = NominatimClient(settings: Self.settings(url))
-            let reply = await client.search(AddressQuery(street: "found Aleksanterinkatu 21", city: "Helsinki",
-                                                         postalCode: "00100", country: "Finland"))
-            guard case .found(let answer) = reply else { Issue.record("expected a place, got \(reply)"); return }
+            let reply = await client.search(
+                AddressQuery(
+                    street: "found Aleksanterinkatu 21", city: "Helsinki",
+                    postalCode: "00100", country: "Finland"))
+            guard case .found(let answer) = reply else {
+                Issue.record("expected a place, got \(reply)")
+                return
+            }
             #expect(answer.placeRank == 30 && answer.countryCode == "fi")
             #expect(abs(answer.lat - 60.1689) < 1e-9 && abs(answer.lon - 24.9416) < 1e-9)
             let hit = try #require(await stub.hits.first)
@@ -58,7 +64,10 @@ struct GeocoderTests {
         try await GeocoderStub.with { stub, url in
             let client = NominatimClient(settings: Self.settings(url))
             let reply = await client.search(AddressQuery(street: "busy Mannerheimintie 1", city: "Helsinki"))
-            guard case .found = reply else { Issue.record("expected a place after the retry, got \(reply)"); return }
+            guard case .found = reply else {
+                Issue.record("expected a place after the retry, got \(reply)")
+                return
+            }
             let hits = await stub.hits(street: "busy Mannerheimintie 1")
             #expect(hits.count == 2)
             if hits.count == 2 { #expect(hits[1].at - hits[0].at >= .milliseconds(950)) }
@@ -74,7 +83,10 @@ struct GeocoderTests {
             #expect(await stub.hits(street: "throttled 1").count == 3)
 
             let forever = await client.search(AddressQuery(street: "forever 1", city: "Helsinki"))
-            guard case .failed(let why) = forever else { Issue.record("expected a failure, got \(forever)"); return }
+            guard case .failed(let why) = forever else {
+                Issue.record("expected a failure, got \(forever)")
+                return
+            }
             #expect(why.contains("3600"))
             #expect(await stub.hits(street: "forever 1").count == 1, "an hour's wait is not worth a second try")
 
@@ -84,17 +96,23 @@ struct GeocoderTests {
             // Three addresses failed in a row: the service is given up on and the next one is not even asked.
             #expect(await client.gaveUp)
             let skipped = await client.search(AddressQuery(street: "found 9", city: "Helsinki"))
-            guard case .failed(let skippedWhy) = skipped else { Issue.record("expected a skip, got \(skipped)"); return }
+            guard case .failed(let skippedWhy) = skipped else {
+                Issue.record("expected a skip, got \(skipped)")
+                return
+            }
             #expect(skippedWhy.contains("not asked"))
             #expect(await stub.hits(street: "found 9").isEmpty)
         }
         try await GeocoderStub.with { _, url in
             var settings = Self.settings(url)
-            settings.timeoutSeconds = 1   // the stub answers `slow` after 3 s
+            settings.timeoutSeconds = 1  // the stub answers `slow` after 3 s
             let client = NominatimClient(settings: settings)
             let started = ContinuousClock.now
             let slow = await client.search(AddressQuery(street: "slow 1", city: "Helsinki"))
-            guard case .failed(let why) = slow else { Issue.record("expected a timeout, got \(slow)"); return }
+            guard case .failed(let why) = slow else {
+                Issue.record("expected a timeout, got \(slow)")
+                return
+            }
             #expect(why.contains("timeout"), "\(why)")
             #expect(ContinuousClock.now - started < .seconds(30))
         }
@@ -108,7 +126,10 @@ struct GeocoderTests {
         let client = NominatimClient(settings: s)
         for i in 0..<3 {
             let reply = await client.search(AddressQuery(street: "found \(i)", city: "Helsinki"))
-            guard case .failed(let why) = reply else { Issue.record("expected a failure, got \(reply)"); return }
+            guard case .failed(let why) = reply else {
+                Issue.record("expected a failure, got \(reply)")
+                return
+            }
             #expect(why.contains("cannot reach") || why.contains("transport"), "\(why)")
         }
         #expect(await client.gaveUp)
@@ -122,16 +143,23 @@ struct GeocoderTests {
         let source = try await GeocoderStub.with { stub, url in
             let store = try SQLiteLocationStore(path: path)
             let resolver = GeocodeResolver(store: store, settings: Self.settings(url))
-            guard case .placed = try await resolver.resolve(query) else { Issue.record("expected a place"); return resolver.source }
+            guard case .placed = try await resolver.resolve(query) else {
+                Issue.record("expected a place")
+                return resolver.source
+            }
             // The same address spelled with other case and spacing hits the cache.
             let again = try await resolver.resolve(AddressQuery(street: "found Bulevardi 9", city: "helsinki", country: "finland"))
-            guard case .placed = again else { Issue.record("expected the cached place, got \(again)"); return resolver.source }
+            guard case .placed = again else {
+                Issue.record("expected the cached place, got \(again)")
+                return resolver.source
+            }
             #expect(await stub.hits(street: "found Bulevardi 9").count == 1)
             #expect(resolver.counts.asked == 1 && resolver.counts.fromCache == 1)
 
             #expect(try await resolver.resolve(AddressQuery(street: "area 1", city: "Helsinki")).reasonCode == .geocodeAmbiguous)
             #expect(try await resolver.resolve(AddressQuery(street: "none 1", city: "Helsinki")).reasonCode == .geocodeNotFound)
-            #expect(try await resolver.resolve(AddressQuery(street: "abroad 1", city: "Helsinki", country: "FI")).reasonCode
+            #expect(
+                try await resolver.resolve(AddressQuery(street: "abroad 1", city: "Helsinki", country: "FI")).reasonCode
                     == .geocodeWrongCountry)
             // Failures are not cached: the next run asks again.
             #expect(try await resolver.resolve(AddressQuery(street: "garbage 2", city: "Helsinki")).reasonCode == .geocodeFailed)

@@ -129,8 +129,10 @@ struct GeocodingImportTests {
             let csv = try t.file("shops.csv", text)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: oncue)
-            process.arguments = ["import", csv, "--db", t.path, "--network", "shops", "--geocoder", url.absoluteString,
-                                 "--geocoder-rps", "10", "--progress", "always"]
+            process.arguments = [
+                "import", csv, "--db", t.path, "--network", "shops", "--geocoder", url.absoluteString,
+                "--geocoder-rps", "10", "--progress", "always",
+            ]
             process.standardError = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             try process.run()

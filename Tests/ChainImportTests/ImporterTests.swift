@@ -21,7 +21,7 @@ struct ImporterTests {
         let before = try t.snapshot()
         let second = try await t.importText(Self.csv, ImportOptions(network: "acme"))
         #expect(second.totals == ImportCounts(read: 3, unchanged: 3))
-        #expect(try t.snapshot() == before)   // not even source_import_id moved
+        #expect(try t.snapshot() == before)  // not even source_import_id moved
         #expect(before.map(\.id) == ["loc_acme_1", "loc_acme_2", "loc_acme_3"])
         #expect(before[0].address == "1 Main St, Suite 2")
     }
@@ -40,12 +40,12 @@ struct ImporterTests {
         let dry = try await t.importText(edited, ImportOptions(network: "acme", dryRun: true, replaceNetwork: true))
         #expect(dry.totals == ImportCounts(read: 3, inserted: 1, updated: 1, unchanged: 1, removed: 1))
         #expect(dry.committed == false)
-        #expect(try t.snapshot().count == 4)   // the dry run wrote nothing
+        #expect(try t.snapshot().count == 4)  // the dry run wrote nothing
         let report = try await t.importText(edited, ImportOptions(network: "acme", replaceNetwork: true))
         #expect(report.totals == ImportCounts(read: 3, inserted: 1, updated: 1, unchanged: 1, removed: 1))
         #expect(report.replacedNetworks == ["acme"])
         let ids = try t.snapshot().map(\.id)
-        #expect(ids == ["loc_acme_1", "loc_acme_3", "loc_acme_4", "loc_other_9"])   // other networks untouched
+        #expect(ids == ["loc_acme_1", "loc_acme_3", "loc_acme_4", "loc_other_9"])  // other networks untouched
         #expect(try t.store.location(id: "loc_acme_1")?.name == "Alpha Renamed")
     }
 
@@ -156,13 +156,15 @@ struct ImporterTests {
         let t = try TempStore()
         try t.store.upsertNetwork(Network(id: "sonic", name: "Sonic"))
         try t.store.addAlias("SONIC Drive In", networkId: "sonic")
-        let text = "brand,id,lat,lon\nSONIC Drive In,1,35,-97\nSonic Drive-In,2,35.1,-97\nSONIC,3,35.2,-97\nSubway,4,35.3,-97\nSUBWAY,5,35.4,-97\n,6,35.5,-97\n"
+        let text =
+            "brand,id,lat,lon\nSONIC Drive In,1,35,-97\nSonic Drive-In,2,35.1,-97\nSONIC,3,35.2,-97\nSubway,4,35.3,-97\nSUBWAY,5,35.4,-97\n,6,35.5,-97\n"
         let r = try await t.importText(text, ImportOptions(network: nil, networkColumn: "brand"))
         #expect(r.files[0].rowsByNetwork == ["sonic": 3, "subway": 2])
         #expect(r.files[0].rejectedByReason == ["missing_network": 1])
         #expect(r.networksCreated == ["subway"])
-        let strict = try await t.importText("brand,id,lat,lon\nTaco Town,7,35,-97\n",
-                                            ImportOptions(networkColumn: "brand", onlyKnownNetworks: true))
+        let strict = try await t.importText(
+            "brand,id,lat,lon\nTaco Town,7,35,-97\n",
+            ImportOptions(networkColumn: "brand", onlyKnownNetworks: true))
         #expect(strict.files[0].rejectedByReason == ["unknown_network": 1])
     }
 }

@@ -1,7 +1,8 @@
-@testable import ChainImport
 import Foundation
 import LocationStore
 import Testing
+
+@testable import ChainImport
 
 /// A UTF-8 file with a few bad bytes stays UTF-8: the bad bytes become U+FFFD and their rows are warned, or with
 /// `strictUTF8` the file is refused at the line. Files that really are Windows-1252 or Latin-1 are still read as such.
@@ -62,9 +63,9 @@ struct InvalidUTF8Tests {
     @Test func windows1252FilesAreStillDetected() async throws {
         let t = try TempStore()
         var bytes = Array("id,name,lat,lon\n1,".utf8)
-        bytes += [0x43, 0x61, 0x66, 0xE9, 0x20, 0x96, 0x20, 0xC9, 0x6C, 0xE8, 0x76, 0x65]   // Café – Élève
+        bytes += [0x43, 0x61, 0x66, 0xE9, 0x20, 0x96, 0x20, 0xC9, 0x6C, 0xE8, 0x76, 0x65]  // Café – Élève
         bytes += Array(",40.112345,-74.112345\n2,".utf8)
-        bytes += [0xC3, 0xA9, 0x74, 0xE9]   // "Ã©té": a valid UTF-8 pair among Windows-1252 bytes
+        bytes += [0xC3, 0xA9, 0x74, 0xE9]  // "Ã©té": a valid UTF-8 pair among Windows-1252 bytes
         bytes += Array(",40.212345,-74.212345\n".utf8)
         let report = try await importBytes(t, bytes, ImportOptions(network: "acme"))
         #expect(report.files[0].encoding == "windows-1252")

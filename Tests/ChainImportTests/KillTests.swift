@@ -2,8 +2,8 @@ import ChainImport
 import Foundation
 import LocationStore
 import SyntheticData
-import Testing
 import TestSupport
+import Testing
 
 /// Atomicity against the real thing: an `oncue import` process killed with SIGKILL in the middle
 /// of a large import must leave the store exactly as it was before the import started.

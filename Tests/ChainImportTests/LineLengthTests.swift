@@ -1,6 +1,7 @@
-@testable import ChainImport
 import LocationStore
 import Testing
+
+@testable import ChainImport
 
 /// A line longer than the limit is not held in memory: the tokenizer reads to its end without keeping it and hands it
 /// over as overlong; the importer rejects it as a row (`line_too_long`), or refuses the file when it is the header.
@@ -32,8 +33,11 @@ struct LineLengthTests {
         let text = Array("a,b\n1,\(long)\n2,\"quoted, \"\"\(long)\"\" \"\n3,\(long)\"literal\n4,ok\r\n5,\"\(long)\"\r\n6,end".utf8)
         let (records, _) = try tokenize(text, limit: 1_000, chunk: chunk)
         // 2 + 5,000; 2 + 1 + 8 + 2 + 5,000 + 2 + 2; 2 + 5,000 + 8; 2 + 1 + 5,000 + 1 (CRLF is not part of a line).
-        #expect(records == ["1: a|b", "overlong 5002 bytes, line 2", "overlong 5017 bytes, line 3", "overlong 5010 bytes, line 4",
-                            "5: 4|ok", "overlong 5004 bytes, line 6", "7: 6|end"])
+        #expect(
+            records == [
+                "1: a|b", "overlong 5002 bytes, line 2", "overlong 5017 bytes, line 3", "overlong 5010 bytes, line 4",
+                "5: 4|ok", "overlong 5004 bytes, line 6", "7: 6|end",
+            ])
     }
 
     /// Skipping still follows the quotes: a quote after text is literal, one after spaces opens a field whose
@@ -74,7 +78,8 @@ struct LineLengthTests {
         let t = try TempStore()
         var options = ImportOptions(network: "acme")
         options.maxLineBytes = 256
-        let text = "id,name,lat,lon\n1,A,40.712345,-74.012345\n2,\(String(repeating: "B", count: 1_000)),40.812345,-74.112345\n"
+        let text =
+            "id,name,lat,lon\n1,A,40.712345,-74.012345\n2,\(String(repeating: "B", count: 1_000)),40.812345,-74.112345\n"
             + "3,\"quoted\n\(String(repeating: "C", count: 100))\",40.912345,-74.212345\n4,D,40.612345,-74.312345\n"
         let report = try await t.importText(text, options, chunkSize: 100)
         #expect(report.totals == ImportCounts(read: 4, inserted: 3, rejected: 1))

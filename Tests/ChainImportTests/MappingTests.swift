@@ -1,6 +1,7 @@
-@testable import ChainImport
 import Foundation
 import Testing
+
+@testable import ChainImport
 
 @Suite("Column mapping")
 struct MappingTests {
@@ -28,10 +29,15 @@ struct MappingTests {
     }
     @Test func headerSynonymsWithSpacesCaseAndDots() throws {
         let m = try ColumnMapping(headers: ["Address", " City", " State", " Zip Code", " Latitude", " Longitude"])
-        #expect(m.described == ["address": "Address", "city": "City", "region": "State", "postal_code": "Zip Code",
-                                "latitude": "Latitude", "longitude": "Longitude"])
-        let target = try ColumnMapping(headers: ["Address.AddressLine1", "Address.Latitude", "Address.Longitude", "AlternateIdentifier.ID", "ID", "Name"])
-        #expect(target.indexes(.id) == [4])          // the exact `ID` beats the dotted `AlternateIdentifier.ID`
+        #expect(
+            m.described == [
+                "address": "Address", "city": "City", "region": "State", "postal_code": "Zip Code",
+                "latitude": "Latitude", "longitude": "Longitude",
+            ])
+        let target = try ColumnMapping(headers: [
+            "Address.AddressLine1", "Address.Latitude", "Address.Longitude", "AlternateIdentifier.ID", "ID", "Name",
+        ])
+        #expect(target.indexes(.id) == [4])  // the exact `ID` beats the dotted `AlternateIdentifier.ID`
         #expect(target.indexes(.latitude) == [1])
         #expect(target.indexes(.address) == [0])
     }
@@ -114,8 +120,12 @@ struct AmbiguousColumnTests {
 
     @Test func theImportRefusesTheFileAndSaysSo() async throws {
         let t = try TempStore()
-        await #expect(throws: ImportError.mapping(file: "test.csv", .ambiguousColumns(
-            role: "latitude", columns: ["'lat' (column 1)", "'latitude' (column 3)"], byNumber: false))) {
+        await #expect(
+            throws: ImportError.mapping(
+                file: "test.csv",
+                .ambiguousColumns(
+                    role: "latitude", columns: ["'lat' (column 1)", "'latitude' (column 3)"], byNumber: false))
+        ) {
             try await t.importText("lat,lon,latitude\n40.112345,-74.112345,41.112345\n", ImportOptions(network: "acme"))
         }
         #expect(try t.snapshot().isEmpty)

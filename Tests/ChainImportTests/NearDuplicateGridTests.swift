@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import Testing
+
 @testable import ChainImport
 @testable import PostGISImport
 
@@ -15,8 +16,9 @@ struct NearDuplicateGridTests {
             var earlier: [(id: String, network: String, c: Coordinate)] = []
             for i in 0..<1_500 {
                 // Clustered within ~40 m so that many pairs are near the radius.
-                let c = Sphere.destination(from: Coordinate(uncheckedLatitude: center.0, longitude: center.1),
-                                           meters: Double.random(in: 0...40, using: &rng), bearing: Double.random(in: 0..<360, using: &rng))
+                let c = Sphere.destination(
+                    from: Coordinate(uncheckedLatitude: center.0, longitude: center.1),
+                    meters: Double.random(in: 0...40, using: &rng), bearing: Double.random(in: 0..<360, using: &rng))
                 let network = i % 3 == 0 ? "b" : "a"
                 let id = "r\(i)"
                 let want = Set(earlier.filter { $0.network == network && Sphere.distance($0.c, c) <= 10 }.map(\.id))

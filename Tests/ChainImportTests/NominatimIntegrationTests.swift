@@ -2,8 +2,8 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
-import Testing
 import TestSupport
+import Testing
 
 /// Services the tests need beyond the package: `scripts/test.sh` starts them and names them in the environment.
 enum Services {
@@ -23,8 +23,9 @@ enum Services {
 
 /// Geocoding against a real Nominatim built from the OpenStreetMap extract of central Helsinki (`scripts/nominatim.sh`),
 /// checked against the OSM nodes the forty shop addresses were taken from.
-@Suite("Geocoding against a real Nominatim",
-       .enabled(if: Services.environment["ONCUE_NOMINATIM_URL"] != nil || Services.required))
+@Suite(
+    "Geocoding against a real Nominatim",
+    .enabled(if: Services.environment["ONCUE_NOMINATIM_URL"] != nil || Services.required))
 struct NominatimIntegrationTests {
     static func oracle() throws -> [String: Coordinate] {
         let path = SharedDatasets.repository.appendingPathComponent("datasets/helsinki-osm-addresses/shops-osm-nodes.csv").path
@@ -53,7 +54,7 @@ struct NominatimIntegrationTests {
         let url = try Services.url("ONCUE_NOMINATIM_URL", start: "scripts/nominatim.sh start")
         var options = ImportOptions(network: "helsinki-shops")
         var settings = GeocoderSettings(baseURL: url)
-        settings.requestsPerSecond = 20   // our own loopback service, not the public one
+        settings.requestsPerSecond = 20  // our own loopback service, not the public one
         options.geocoding = GeocodingOptions(settings: settings)
         options.geocoding?.searchByName = byName
         return options

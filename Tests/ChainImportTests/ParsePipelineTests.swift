@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ChainImport
 
 /// The parser runs ahead of the importer in its own task: rows must arrive whole and in file order, a parse
@@ -76,7 +77,8 @@ struct ParsePipelineTests {
         let parser = RowParser(fileName: "t.csv", options: ImportOptions(networkColumn: "brand"), batchSize: 4)
         var lines: [Int] = []
         await #expect(throws: ImportError.self) {
-            for try await event in ParsePipeline.events(parser, chunks: CountingChunks(chunks: Self.csv(rows: 300, brokenAt: 120), pulled: Counter())) {
+            for try await event in ParsePipeline.events(parser, chunks: CountingChunks(chunks: Self.csv(rows: 300, brokenAt: 120), pulled: Counter()))
+            {
                 if case .rows(let rows, _) = event { lines += rows.map(\.line) }
             }
         }

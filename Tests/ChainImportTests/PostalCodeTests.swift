@@ -24,7 +24,7 @@ struct PostalCodeTests {
         #expect(PostalCode.restoredZip("02134") == nil)
         #expect(PostalCode.restoredZip("02134-1234") == nil)
         #expect(PostalCode.restoredZip("SW1A 1AA") == nil)
-        #expect(PostalCode.restoredZip("٤٠٦٢") == nil)   // Arabic-Indic digits are numbers, not ASCII digits
+        #expect(PostalCode.restoredZip("٤٠٦٢") == nil)  // Arabic-Indic digits are numbers, not ASCII digits
         #expect(PostalCode.restoredZip("4062-") == nil)
         #expect(PostalCode.restoredZip("4062-12345") == nil)
         #expect(PostalCode.restoredZip("40-62-1234") == nil)

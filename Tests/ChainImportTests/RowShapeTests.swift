@@ -63,7 +63,7 @@ struct RowShapeTests {
         #expect(report.totals == ImportCounts(read: 2, inserted: 1, rejected: 1))
         #expect(report.files[0].rejectedByReason == ["nul_byte": 1])
         #expect(report.files[0].issues.first?.message.contains("'name'") == true)
-        #expect(try t.snapshot().map(\.name) == ["Ok"])   // a NUL in a column not imported does no harm
+        #expect(try t.snapshot().map(\.name) == ["Ok"])  // a NUL in a column not imported does no harm
     }
 
     @Test func controlCharactersInMessagesAreWrittenOut() async throws {

@@ -30,8 +30,10 @@ struct SpatialIndexTests {
         let first = try await t.importFiles([big], ImportOptions(networkColumn: "brand"))
         #expect(first.totals.read == 3_000 && first.totals.inserted + first.totals.updated + first.totals.rejected == 3_000)
         #expect(first.totals.inserted > 2_900)
-        let probes = [Coordinate(uncheckedLatitude: 40.0, longitude: -75.0), Coordinate(uncheckedLatitude: 34.0, longitude: -90.0),
-                      Coordinate(uncheckedLatitude: 44.0, longitude: -110.0)]
+        let probes = [
+            Coordinate(uncheckedLatitude: 40.0, longitude: -75.0), Coordinate(uncheckedLatitude: 34.0, longitude: -90.0),
+            Coordinate(uncheckedLatitude: 44.0, longitude: -110.0),
+        ]
         try expectIndexesAgree(t.store, around: probes)
 
         // Move the first 500 rows 0.5° north (same ids): updates, whose old R*Tree boxes must go.
@@ -46,7 +48,7 @@ struct SpatialIndexTests {
             lines[i] = fields.joined(separator: ",")
         }
         let second = try await t.importText(lines.joined(separator: "\n"), name: "moved.csv", ImportOptions(networkColumn: "brand"))
-        #expect(second.totals.updated + second.totals.rejected >= 450)   // a moved row may leave its state's box
+        #expect(second.totals.updated + second.totals.rejected >= 450)  // a moved row may leave its state's box
         try expectIndexesAgree(t.store, around: probes + Array(moved.prefix(3)))
 
         // After the import the triggers are back: an ordinary write moves the point in the R*Tree too.
@@ -77,8 +79,9 @@ struct SpatialIndexTests {
         #expect(try t.store.verify() == [])
         #expect(report.totals.inserted + report.totals.rejected == rows)
         if rows > 0 {
-            #expect(try t.store.nearbyViaRTree(NearbyQuery(center: Coordinate(uncheckedLatitude: 41.0, longitude: -76.0), radiusMeters: 5, limit: 1))
-                .map(\.id) == ["loc_acme-extra_2"])
+            #expect(
+                try t.store.nearbyViaRTree(NearbyQuery(center: Coordinate(uncheckedLatitude: 41.0, longitude: -76.0), radiusMeters: 5, limit: 1))
+                    .map(\.id) == ["loc_acme-extra_2"])
         }
     }
 

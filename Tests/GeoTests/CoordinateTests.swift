@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geo
 
 @Suite struct CoordinateTests {
@@ -17,9 +18,13 @@ import Testing
     }
 
     @Test func errorNamesTheProblem() {
-        do { _ = try Coordinate(latitude: 95, longitude: 0); Issue.record("accepted") }
-        catch { #expect(error.description.contains("latitude 95.0")) }
-        do { _ = try Coordinate(latitude: 0, longitude: .nan); Issue.record("accepted") }
-        catch { #expect(error.description.contains("longitude is not a finite number")) }
+        do {
+            _ = try Coordinate(latitude: 95, longitude: 0)
+            Issue.record("accepted")
+        } catch { #expect(error.description.contains("latitude 95.0")) }
+        do {
+            _ = try Coordinate(latitude: 0, longitude: .nan)
+            Issue.record("accepted")
+        } catch { #expect(error.description.contains("longitude is not a finite number")) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geo
 
 /// The circle cover against brute force: no point inside a circle may lie in a cell outside the cover.
@@ -7,19 +8,28 @@ import Testing
     /// Random circles biased to the traps: poles, antimeridian, (0, 0); radii 10 m ... 100 km.
     static func randomCircle(_ rng: inout SeededGenerator) throws -> (Coordinate, Double) {
         let kind = Int.random(in: 0..<5, using: &rng)
-        let lat: Double, lon: Double
+        let lat: Double
+        let lon: Double
         switch kind {
-        case 0: lat = (Bool.random(using: &rng) ? 1 : -1) * .random(in: 85...90, using: &rng); lon = .random(in: -180...180, using: &rng)
-        case 1: lat = .random(in: -80...80, using: &rng); lon = (Bool.random(using: &rng) ? 1 : -1) * .random(in: 179...180, using: &rng)
-        case 2: lat = .random(in: -0.01...0.01, using: &rng); lon = .random(in: -0.01...0.01, using: &rng)
-        default: lat = .random(in: -90...90, using: &rng); lon = .random(in: -180...180, using: &rng)
+        case 0:
+            lat = (Bool.random(using: &rng) ? 1 : -1) * .random(in: 85...90, using: &rng)
+            lon = .random(in: -180...180, using: &rng)
+        case 1:
+            lat = .random(in: -80...80, using: &rng)
+            lon = (Bool.random(using: &rng) ? 1 : -1) * .random(in: 179...180, using: &rng)
+        case 2:
+            lat = .random(in: -0.01...0.01, using: &rng)
+            lon = .random(in: -0.01...0.01, using: &rng)
+        default:
+            lat = .random(in: -90...90, using: &rng)
+            lon = .random(in: -180...180, using: &rng)
         }
         let radius = pow(10, Double.random(in: 1...5, using: &rng))
         return (try Coordinate(latitude: lat, longitude: lon), radius)
     }
 
     @Test func bruteForceFindsNoPointOutsideTheCover() throws {
-        var rng = SeededGenerator(seed: 20261122)
+        var rng = SeededGenerator(seed: 20_261_122)
         var checkedPoints = 0
         for _ in 0..<10_000 {
             let (center, radius) = try Self.randomCircle(&rng)
@@ -39,8 +49,9 @@ import Testing
             for box in bounds.boxes {
                 for a in 0...8 {
                     for b in 0...8 {
-                        let p = Coordinate(uncheckedLatitude: box.minLatitude + (box.maxLatitude - box.minLatitude) * Double(a) / 8,
-                                           longitude: box.minLongitude + (box.maxLongitude - box.minLongitude) * Double(b) / 8)
+                        let p = Coordinate(
+                            uncheckedLatitude: box.minLatitude + (box.maxLatitude - box.minLatitude) * Double(a) / 8,
+                            longitude: box.minLongitude + (box.maxLongitude - box.minLongitude) * Double(b) / 8)
                         guard Sphere.distance(center, p) <= radius else { continue }
                         checkedPoints += 1
                         #expect(cover.contains(p), "grid point \(p) inside r=\(radius) of \(center) is outside the cover")

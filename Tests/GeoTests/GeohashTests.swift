@@ -1,18 +1,30 @@
 import Testing
+
 @testable import Geo
 
 /// Geohash against pygeohash (encode) and python-geohash (decode, neighbours) fixtures, plus the known traps.
 @Suite struct GeohashTests {
-    struct Encode: Decodable { let lat, lon: Double; let precision: Int; let geohash: String }
-    struct Decode: Decodable { let geohash: String; let min_lat, max_lat, min_lon, max_lon: Double }
-    struct Neighbors: Decodable { let geohash: String; let neighbors: [String] }
+    struct Encode: Decodable {
+        let lat, lon: Double
+        let precision: Int
+        let geohash: String
+    }
+    struct Decode: Decodable {
+        let geohash: String
+        let min_lat, max_lat, min_lon, max_lon: Double
+    }
+    struct Neighbors: Decodable {
+        let geohash: String
+        let neighbors: [String]
+    }
 
     @Test func encodeMatchesPygeohash() throws {
         let cases = try loadFixture("geohash_encode", as: [Encode].self)
         #expect(cases.count > 3000)
         for c in cases {
-            #expect(Geohash.encode(latitude: c.lat, longitude: c.lon, precision: c.precision) == c.geohash,
-                    "encode(\(c.lat), \(c.lon), \(c.precision))")
+            #expect(
+                Geohash.encode(latitude: c.lat, longitude: c.lon, precision: c.precision) == c.geohash,
+                "encode(\(c.lat), \(c.lon), \(c.precision))")
         }
     }
 
@@ -63,8 +75,8 @@ import Testing
 
     @Test func parsing() {
         #expect(Geohash("") == nil)
-        #expect(Geohash("abc") == nil)          // 'a' is not in the alphabet
-        #expect(Geohash("0123456789bcd") == nil) // 13 characters
+        #expect(Geohash("abc") == nil)  // 'a' is not in the alphabet
+        #expect(Geohash("0123456789bcd") == nil)  // 13 characters
         #expect(Geohash("U4PRUYD")?.string == "u4pruyd")
     }
 

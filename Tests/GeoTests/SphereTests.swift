@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geo
 
 /// Great-circle maths against geographiclib on a sphere of radius 6,371,008.8 m (fixtures).
@@ -36,13 +37,15 @@ import Testing
     @Test func boundsContainTheCircle() throws {
         var rng = SeededGenerator(seed: 7)
         for _ in 0..<3000 {
-            let center = try Coordinate(latitude: Double.random(in: -90...90, using: &rng),
-                                        longitude: Double.random(in: -180...180, using: &rng))
+            let center = try Coordinate(
+                latitude: Double.random(in: -90...90, using: &rng),
+                longitude: Double.random(in: -180...180, using: &rng))
             let radius = Double.random(in: 10...2_000_000, using: &rng)
             let bounds = CircleBounds(center: center, radiusMeters: radius)
             for _ in 0..<20 {
-                let p = Sphere.destination(from: center, meters: radius * Double.random(in: 0...0.999999, using: &rng),
-                                           bearing: Double.random(in: 0..<360, using: &rng))
+                let p = Sphere.destination(
+                    from: center, meters: radius * Double.random(in: 0...0.999999, using: &rng),
+                    bearing: Double.random(in: 0..<360, using: &rng))
                 #expect(bounds.contains(p), "\(p) within \(radius) m of \(center) is outside \(bounds.boxes)")
             }
         }

@@ -10,8 +10,9 @@ struct UnitVectorTests {
         var rng = SeededRandom(seed: seed)
         var pairs: [(Coordinate, Coordinate)] = []
         for i in 0..<n {
-            let a = Coordinate(uncheckedLatitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
-                               longitude: Double.random(in: -180..<180, using: &rng))
+            let a = Coordinate(
+                uncheckedLatitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
+                longitude: Double.random(in: -180..<180, using: &rng))
             // Distances spread over every scale: 10^(-3 … 7.3) metres.
             let meters = pow(10, Double(i % 104) / 10 - 3)
             let b = Sphere.destination(from: a, meters: min(meters, 2e7), bearing: Double.random(in: 0..<360, using: &rng))
@@ -46,7 +47,8 @@ struct UnitVectorTests {
     @Test("chordSquared(meters:) bounds the chord of that distance from above, and meters(chordSquared:) inverts it")
     func chordBounds() {
         for (a, b) in Self.randomPairs(5_000, seed: 3) {
-            let u = UnitVector(a), v = UnitVector(b)
+            let u = UnitVector(a)
+            let v = UnitVector(b)
             let exact = Sphere.distance(a, b)
             // The bound of a distance never excludes a point at that distance.
             // (Up to a micrometre: the vectors of two points millimetres apart carry their rounding, about a nanometre.)

@@ -22,11 +22,13 @@ struct BulkNeighbourTests {
             if !centers.isEmpty, Double.random(in: 0..<1, using: &rng) < 0.7 {
                 let c = centers[Int.random(in: 0..<centers.count, using: &rng)]
                 // Up to ~25 m away: some within the radius, some just outside, across cell edges.
-                coordinate = Coordinate(uncheckedLatitude: c.latitude + Double.random(in: -0.00022...0.00022, using: &rng),
-                                        longitude: c.longitude + Double.random(in: -0.0003...0.0003, using: &rng))
+                coordinate = Coordinate(
+                    uncheckedLatitude: c.latitude + Double.random(in: -0.00022...0.00022, using: &rng),
+                    longitude: c.longitude + Double.random(in: -0.0003...0.0003, using: &rng))
             } else {
-                coordinate = Coordinate(uncheckedLatitude: Double.random(in: 40.70...40.75, using: &rng),
-                                        longitude: Double.random(in: -74.02 ... -73.95, using: &rng))
+                coordinate = Coordinate(
+                    uncheckedLatitude: Double.random(in: 40.70...40.75, using: &rng),
+                    longitude: Double.random(in: -74.02 ... -73.95, using: &rng))
                 centers.append(coordinate)
             }
             out.append(Location(networkId: network, externalId: "\(i)", name: "Store \(i)", coordinate: coordinate))
@@ -54,8 +56,9 @@ struct BulkNeighbourTests {
                 let found = try store.neighbours(networkId: l.networkId, center: l.coordinate, withinMeters: Self.radius, excludingId: l.id)
                 let expected = inStore.filter {
                     $0.networkId == l.networkId && $0.id != l.id
-                        && Sphere.distance(lat1: l.coordinate.latitude, lon1: l.coordinate.longitude,
-                                           lat2: $0.coordinate.latitude, lon2: $0.coordinate.longitude) <= Self.radius
+                        && Sphere.distance(
+                            lat1: l.coordinate.latitude, lon1: l.coordinate.longitude,
+                            lat2: $0.coordinate.latitude, lon2: $0.coordinate.longitude) <= Self.radius
                 }
                 #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "row \(l.id)")
                 if !expected.isEmpty { matchedRows += 1 }

@@ -33,7 +33,8 @@ import Testing
             let sphere = Array(try store.nearbyViaSpatiaLiteSQL(query).filter { $0.meters <= query.radiusMeters * 1.0001 }.prefix(ours.count))
             #expect(sphere.map(\.id) == ours.map(\.location.id), "query \(q): \(query)")
             // On the ellipsoid (ST_Distance(..., 1)) distances differ from the sphere by at most about 0.6 %.
-            let ellipsoid = Dictionary(try store.nearbyViaSpatiaLiteSQL(query, useEllipsoid: true).map { ($0.id, $0.meters) }, uniquingKeysWith: { a, _ in a })
+            let ellipsoid = Dictionary(
+                try store.nearbyViaSpatiaLiteSQL(query, useEllipsoid: true).map { ($0.id, $0.meters) }, uniquingKeysWith: { a, _ in a })
             for hit in ours {
                 let e = try #require(ellipsoid[hit.location.id])
                 #expect(abs(e - hit.distanceMeters) <= max(0.01, hit.distanceMeters * 0.007))
@@ -78,8 +79,12 @@ import Testing
         let store = try SQLiteLocationStore.create(path: dir.path("edge.sqlite"))
         try store.upsertNetwork(Network(id: "n", name: "N"))
         let points = [(0.0, 179.9999), (0.0, -179.9999), (89.9999, 0.0), (89.9999, 180.0), (-0.000001, 0.000001), (0.000001, -0.000001)]
-        _ = try store.upsert(points.enumerated().map { Location(networkId: "n", externalId: "\($0.offset)", name: "p\($0.offset)",
-                                                                coordinate: Coordinate(uncheckedLatitude: $0.element.0, longitude: $0.element.1)) })
+        _ = try store.upsert(
+            points.enumerated().map {
+                Location(
+                    networkId: "n", externalId: "\($0.offset)", name: "p\($0.offset)",
+                    coordinate: Coordinate(uncheckedLatitude: $0.element.0, longitude: $0.element.1))
+            })
         let across = try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 0, longitude: 180), radiusMeters: 1_000, limit: 10))
         #expect(Set(across.map(\.location.externalId)) == ["0", "1"])
         let pole = try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 90, longitude: 0), radiusMeters: 1_000, limit: 10))
@@ -87,6 +92,7 @@ import Testing
         let origin = try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radiusMeters: 10, limit: 10))
         #expect(Set(origin.map(\.location.externalId)) == ["4", "5"])
         #expect(try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radiusMeters: 10, limit: 0)).isEmpty)
-        #expect(try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radiusMeters: 10, limit: 5, networks: [])).isEmpty)
+        #expect(
+            try store.nearby(NearbyQuery(center: Coordinate(uncheckedLatitude: 0, longitude: 0), radiusMeters: 10, limit: 5, networks: [])).isEmpty)
     }
 }

@@ -23,7 +23,8 @@ import Testing
         #expect(try store.locationIds(networkId: "n") == ["loc_n_2"])
         // The geometry follows the coordinates on update.
         _ = try store.upsert([location("2", lat: -33.5, lon: 151.25)])
-        let moved = try store.nearbyViaSpatiaLiteSQL(NearbyQuery(center: Coordinate(uncheckedLatitude: -33.5, longitude: 151.25), radiusMeters: 10, limit: 5))
+        let moved = try store.nearbyViaSpatiaLiteSQL(
+            NearbyQuery(center: Coordinate(uncheckedLatitude: -33.5, longitude: 151.25), radiusMeters: 10, limit: 5))
         #expect(moved.map(\.id) == ["loc_n_2"])
         #expect(try store.verify().isEmpty)
     }
@@ -66,7 +67,10 @@ import Testing
         defer { dir.cleanup() }
         let store = try SQLiteLocationStore.create(path: dir.path("s.sqlite"))
         try store.upsertNetwork(Network(id: "bibliothèque-🇫🇷", name: "Bibliothèques de Paris — 図書館"))
-        let names = ["Café Zoë", "710 W CÉSAR CHÁVEZ ST", "DELTA CO PLD – DELTA PUBLIC LIBRARY", "東京都立図書館", "🏪 Store \u{0301}", "  spaced  ", "quote \" and ' and \\"]
+        let names = [
+            "Café Zoë", "710 W CÉSAR CHÁVEZ ST", "DELTA CO PLD – DELTA PUBLIC LIBRARY", "東京都立図書館", "🏪 Store \u{0301}", "  spaced  ",
+            "quote \" and ' and \\",
+        ]
         for (i, n) in names.enumerated() {
             var l = location("\(i)", network: "bibliothèque-🇫🇷", name: n)
             l.address = n + " addr"
@@ -98,15 +102,18 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let store = try SQLiteLocationStore.create(path: dir.path("s.sqlite"))
-        var record = ImportRecord(fileName: "costco.csv", fileSize: 31_537, sha256: "abc", encoding: "utf-8",
-                                  options: ["network": "costco"], startedAt: Date(timeIntervalSince1970: 1_700_000_000), status: "running")
+        var record = ImportRecord(
+            fileName: "costco.csv", fileSize: 31_537, sha256: "abc", encoding: "utf-8",
+            options: ["network": "costco"], startedAt: Date(timeIntervalSince1970: 1_700_000_000), status: "running")
         let id = try store.insertImport(record)
         record.id = id
         record.status = "committed"
         record.finishedAt = Date(timeIntervalSince1970: 1_700_000_005)
         record.counts = ImportCounts(read: 417, inserted: 416, rejected: 1, warned: 2)
-        record.issues = [ImportIssue(line: 300, severity: .rejected, code: "duplicate_in_file", message: "same as line 299"),
-                         ImportIssue(line: 12, severity: .warning, code: "far_from_state", message: "…", externalId: "x")]
+        record.issues = [
+            ImportIssue(line: 300, severity: .rejected, code: "duplicate_in_file", message: "same as line 299"),
+            ImportIssue(line: 12, severity: .warning, code: "far_from_state", message: "…", externalId: "x"),
+        ]
         try store.updateImport(record)
         let back = try #require(try store.importRecord(id: id))
         #expect(back.counts == record.counts && back.status == "committed" && back.options == ["network": "costco"])

@@ -1,7 +1,7 @@
-import SyntheticData
 import Foundation
 import Geo
 import LocationStore
+import SyntheticData
 
 /// A fresh directory for one test's store files, removed by `cleanup()`.
 struct TemporaryDirectory {
@@ -38,7 +38,10 @@ let bulkStorePath: String = {
     var batch: [Location] = []
     for l in bulkLocations {
         batch.append(l)
-        if batch.count == 20_000 { _ = try! store.upsert(batch); batch.removeAll() }
+        if batch.count == 20_000 {
+            _ = try! store.upsert(batch)
+            batch.removeAll()
+        }
     }
     _ = try! store.upsert(batch)
     return path
@@ -58,12 +61,14 @@ func bruteForceNearby(_ query: NearbyQuery, in locations: [Location]) -> [(id: S
 
 func randomQuery(_ rng: inout SeededRandom) -> NearbyQuery {
     let base = bulkLocations[Int.random(in: 0..<bulkLocations.count, using: &rng)].coordinate
-    let center = Double.random(in: 0..<1, using: &rng) < 0.9
+    let center =
+        Double.random(in: 0..<1, using: &rng) < 0.9
         ? Sphere.destination(from: base, meters: .random(in: 0...5_000, using: &rng), bearing: .random(in: 0..<360, using: &rng))
         : Coordinate(uncheckedLatitude: .random(in: -80...80, using: &rng), longitude: .random(in: -180...180, using: &rng))
     let radius = [500.0, 5_000, 50_000, 50_000, 150_000][Int.random(in: 0..<5, using: &rng)]
     let limit = [1, 5, 20, 20, 100][Int.random(in: 0..<5, using: &rng)]
-    let networks: Set<String>? = Double.random(in: 0..<1, using: &rng) < 0.25
+    let networks: Set<String>? =
+        Double.random(in: 0..<1, using: &rng) < 0.25
         ? Set((0..<Int.random(in: 1...3, using: &rng)).map { _ in SyntheticLocations.networkId(rank: Int.random(in: 1...30, using: &rng)) })
         : nil
     return NearbyQuery(center: center, radiusMeters: radius, limit: limit, networks: networks)

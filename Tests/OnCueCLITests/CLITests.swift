@@ -7,7 +7,8 @@ import Testing
 /// The command-line tool end to end: help with examples, exit codes, one-line errors, results.
 @Suite struct CLITests {
     static let commands: [[String]] = [
-        [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports", "list"], ["imports", "show"], ["networks", "list"], ["networks", "set"],
+        [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports", "list"], ["imports", "show"],
+        ["networks", "list"], ["networks", "set"],
         ["networks", "alias"], ["serve"], ["replay"],
     ]
 
@@ -71,7 +72,11 @@ import Testing
         _ = try store.upsert(locations)
         let r = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "7", "--radius-km", "10", "--network", "lib", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
-        struct Row: Decodable { let id: String; let distance_m: Double; let name: String }
+        struct Row: Decodable {
+            let id: String
+            let distance_m: Double
+            let name: String
+        }
         let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
         let expected = try store.nearby(NearbyQuery(center: center, radiusMeters: 10_000, limit: 7, networks: ["lib"]))
         #expect(rows.map(\.id) == expected.map(\.location.id))
@@ -79,7 +84,10 @@ import Testing
         let table = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "3"])
         #expect(table.status == 0 && table.stdout.split(separator: "\n").count == 4)
         let stats = try CLIRunner.run(["db", "stats", "--db", path, "--json"])
-        struct Stats: Decodable { let locations: Int; let networks: [String: Int] }
+        struct Stats: Decodable {
+            let locations: Int
+            let networks: [String: Int]
+        }
         let s = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
         #expect(s.locations == 40 && s.networks["cafe"] == 14 && s.networks["lib"] == 26)
         let check = try CLIRunner.run(["db", "check", "--db", path])
@@ -91,9 +99,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteLocationStore.create(path: path)
         try store.upsertNetwork(Network(id: "costco", name: "Costco", category: "wholesale"))
-        _ = try store.upsert([Location(networkId: "costco", externalId: "sf", name: "Costco Wholesale - San Francisco",
-                                       address: "450 10th St, San Francisco, CA", coordinate: Coordinate(uncheckedLatitude: 37.7706, longitude: -122.4128))])
-        let r = try CLIRunner.run(["refresh", "--db", path, "37.7749", "-122.4194", "--network", "costco", "--reserve-refresh-region", "--format", "json"])
+        _ = try store.upsert([
+            Location(
+                networkId: "costco", externalId: "sf", name: "Costco Wholesale - San Francisco",
+                address: "450 10th St, San Francisco, CA", coordinate: Coordinate(uncheckedLatitude: 37.7706, longitude: -122.4128))
+        ])
+        let r = try CLIRunner.run([
+            "refresh", "--db", path, "37.7749", "-122.4194", "--network", "costco", "--reserve-refresh-region", "--format", "json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(Set(object.keys) == ["regions", "refresh_after_meters", "cache_ttl_seconds", "server_time", "coverage_guaranteed"])

@@ -67,10 +67,11 @@ import Testing
             try CLIRunner.run(["networks", "list", "--db", store]),
         ]
         for r in runs {
-            #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}") && !r.stdout.contains("\u{7}") && !r.stderr.contains("\u{7}"),
-                    "raw control characters in \(r.stdout.debugDescription) \(r.stderr.debugDescription)")
+            #expect(
+                !r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}") && !r.stdout.contains("\u{7}") && !r.stderr.contains("\u{7}"),
+                "raw control characters in \(r.stdout.debugDescription) \(r.stderr.debugDescription)")
         }
-        #expect(runs[0].stdout.contains("\\u{1B}"))   // shown, written out
+        #expect(runs[0].stdout.contains("\\u{1B}"))  // shown, written out
         #expect(runs[2].stdout.contains("Bad\\u{1B}]0;pwned\\u{7}\\u{1B}[2JName"))
         #expect(runs[4].status == 1 && runs[4].stderr.contains("'name\\u{1B}"))
     }
@@ -80,8 +81,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
         #expect(try CLIRunner.run(["db", "init", store]).status == 0)
-        let csv = try write(dir, "b.csv", "id,brand,name,lat,lon\n1,,Alpha \(String(repeating: "x", count: 400)),40.712345,-74.012345\n"
-                            + "2,Foo Mart,Beta,40.812345,-74.112345\n3,,Gamma,40.912345,-74.212345\n")
+        let csv = try write(
+            dir, "b.csv",
+            "id,brand,name,lat,lon\n1,,Alpha \(String(repeating: "x", count: 400)),40.712345,-74.012345\n"
+                + "2,Foo Mart,Beta,40.812345,-74.112345\n3,,Gamma,40.912345,-74.212345\n")
         let r = try CLIRunner.run(["import", csv, "--db", store, "--network", "acme", "--network-column", "brand", "--max-line-bytes", "256"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("rejected: line_too_long 1"), "\(r.stdout)")

@@ -23,7 +23,9 @@ import Testing
         let r = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": Self.columns])
         #expect(r.status == 0, "\(command) --help exited \(r.status): \(r.stderr)")
         let golden = try String(contentsOf: Self.directory.appendingPathComponent(Self.fileName(command)), encoding: .utf8)
-        #expect(r.stdout == golden, "oncue \(command.joined(separator: " ")) --help differs from its golden file; run scripts/update-help-golden.sh and review the diff")
+        #expect(
+            r.stdout == golden,
+            "oncue \(command.joined(separator: " ")) --help differs from its golden file; run scripts/update-help-golden.sh and review the diff")
     }
 
     @Test("every golden file belongs to a command, and every command has an example")

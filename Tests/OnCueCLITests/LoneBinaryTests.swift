@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Foundation
-import Testing
 
 /// The binary needs nothing beside it: its OpenAPI document and console are compiled in.
 @Suite struct LoneBinaryTests {
@@ -38,7 +39,12 @@ import Testing
         server.standardError = log
         server.standardOutput = FileHandle.nullDevice
         try server.run()
-        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        defer {
+            if server.isRunning {
+                server.terminate()
+                server.waitUntilExit()
+            }
+        }
         // The server announces its port on standard error: `... listening ... address=127.0.0.1:PORT`.
         var text = ""
         var port: Int?
@@ -74,7 +80,9 @@ import Testing
             .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "See" }
         #expect(Set(commands) == Set(HelpGoldenTests.commands.filter { $0.count == 1 }.map { $0[0] }), "\(commands)")
         for command in commands {
-            #expect(manual.contains("oncue \(command)") || manual.contains(".It Em \(command)"), "\(command) is missing from docs/oncue.1; run make manual")
+            #expect(
+                manual.contains("oncue \(command)") || manual.contains(".It Em \(command)"),
+                "\(command) is missing from docs/oncue.1; run make manual")
         }
     }
 }

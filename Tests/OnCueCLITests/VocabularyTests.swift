@@ -16,8 +16,11 @@ import Testing
         let store = try SQLiteLocationStore.create(path: path)
         for (i, id) in ["acme", "bolt", "crux"].enumerated() {
             try store.upsertNetwork(Network(id: id, name: id.capitalized))
-            _ = try store.upsert([Location(networkId: id, externalId: "1", name: "\(id) one",
-                                           coordinate: Coordinate(uncheckedLatitude: 40.75 + Double(i) * 0.001, longitude: -73.98))])
+            _ = try store.upsert([
+                Location(
+                    networkId: id, externalId: "1", name: "\(id) one",
+                    coordinate: Coordinate(uncheckedLatitude: 40.75 + Double(i) * 0.001, longitude: -73.98))
+            ])
         }
         return (dir, path)
     }
@@ -26,7 +29,8 @@ import Testing
     func dbCommandsTakeTheStoreOneWay() throws {
         let (dir, _) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fresh = dir.appendingPathComponent("fresh.sqlite").path, old = dir.appendingPathComponent("old.sqlite").path
+        let fresh = dir.appendingPathComponent("fresh.sqlite").path
+        let old = dir.appendingPathComponent("old.sqlite").path
         let byOption = try CLIRunner.run(["db", "init", "--db", fresh])
         #expect(byOption.status == 0 && byOption.stderr.isEmpty, "\(byOption.stderr)")
         let byPositional = try CLIRunner.run(["db", "init", old])
@@ -37,20 +41,26 @@ import Testing
         let both = try CLIRunner.run(["db", "stats", "--db", fresh, old])
         #expect(both.status == 2 && both.stderr.contains("not both"), "\(both.stderr)")
         for command in ["stats", "check"] {
-            let positional = try CLIRunner.run(["db", command, fresh]), option = try CLIRunner.run(["db", command, "--db", fresh])
+            let positional = try CLIRunner.run(["db", command, fresh])
+            let option = try CLIRunner.run(["db", command, "--db", fresh])
             #expect(positional.status == 0 && positional.stdout == option.stdout)
         }
     }
 
-    @Test("--json is --format json, and a table is the default, in every command that prints results",
-          arguments: [["db", "stats"], ["nearest", "40.75", "-73.98"], ["networks", "list"], ["imports", "list"],
-                      ["refresh", "40.75", "-73.98"]])
+    @Test(
+        "--json is --format json, and a table is the default, in every command that prints results",
+        arguments: [
+            ["db", "stats"], ["nearest", "40.75", "-73.98"], ["networks", "list"], ["imports", "list"],
+            ["refresh", "40.75", "-73.98"],
+        ])
     func formatOptionIsOneOption(command: [String]) throws {
         let (dir, path) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
         let args = command + ["--db", path]
-        let json = try CLIRunner.run(args + ["--json"]), format = try CLIRunner.run(args + ["--format", "json"])
-        let table = try CLIRunner.run(args), explicitTable = try CLIRunner.run(args + ["--format", "table"])
+        let json = try CLIRunner.run(args + ["--json"])
+        let format = try CLIRunner.run(args + ["--format", "json"])
+        let table = try CLIRunner.run(args)
+        let explicitTable = try CLIRunner.run(args + ["--format", "table"])
         #expect(json.status == 0 && format.status == 0 && table.status == 0, "\(json.stderr)\(format.stderr)\(table.stderr)")
         // The refresh answer carries server_time, which moves between runs.
         func stable(_ s: String) -> String { s.replacing(/"server_time":"[^"]*"/, with: "") }

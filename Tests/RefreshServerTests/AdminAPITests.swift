@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import RefreshServer
 import Testing
+
+@testable import RefreshServer
 
 @Suite("admin API and its bearer token")
 struct AdminAPITests {
     @Test func withoutAConfiguredTokenTheAdminAPIDoesNotExist() async throws {
-        try await withServer(configure: { $0.adminToken = nil }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = { $0.adminToken = nil }
+
+        try await withServer(configure: configure) { client, _ in
             let reply = try await client.send(.get, "/admin/imports", headers: .admin)
             #expect(reply.status == 404)
             #expect(reply.json?["error"]?.string == "not_found")
@@ -24,8 +27,9 @@ struct AdminAPITests {
             let wrong = try await client.send(.get, "/admin/imports", headers: [.authorization: "Bearer \(adminToken)x"])
             #expect(wrong.status == 403)
             #expect(wrong.json?["error"]?.string == "forbidden")
-            let prefix = try await client.send(.put, "/admin/networks/target", route: "/admin/networks/{id}", headers: [.authorization: "Bearer test-admin"],
-                                               body: #"{"name": "Target"}"#)
+            let prefix = try await client.send(
+                .put, "/admin/networks/target", route: "/admin/networks/{id}", headers: [.authorization: "Bearer test-admin"],
+                body: #"{"name": "Target"}"#)
             #expect(prefix.status == 403)
             let right = try await client.send(.get, "/admin/imports", headers: .admin)
             #expect(right.status == 200)
@@ -56,13 +60,15 @@ struct AdminAPITests {
 
     @Test func putNetworkThenAliasIsServedAfterTheRebuild() async throws {
         try await withServer { client, built in
-            let put = try await client.send(.put, "/admin/networks/target", route: "/admin/networks/{id}", headers: .admin,
-                                            body: #"{"name": "Target", "category": "grocery", "default_radius_meters": 150}"#)
+            let put = try await client.send(
+                .put, "/admin/networks/target", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "Target", "category": "grocery", "default_radius_meters": 150}"#)
             #expect(put.status == 200)
             #expect(put.json?["id"]?.string == "target")
             #expect(put.json?["default_radius_meters"]?.int == 150)
-            let alias = try await client.send(.post, "/admin/networks/target/aliases", route: "/admin/networks/{id}/aliases",
-                                              headers: .admin, body: #"{"alias": "Target Stores"}"#)
+            let alias = try await client.send(
+                .post, "/admin/networks/target/aliases", route: "/admin/networks/{id}/aliases",
+                headers: .admin, body: #"{"alias": "Target Stores"}"#)
             #expect(alias.status == 201)
             #expect(alias.json?["network_id"]?.string == "target")
             try await waitForReload(built, count: 2)
@@ -83,49 +89,61 @@ struct AdminAPITests {
     @Test func networkEditsAreValidated() async throws {
         try await withServer { client, _ in
             // Any spelling of an id is taken as its slug; one without a letter or digit has none.
-            let spelled = try await client.send(.put, "/admin/networks/Not_A_Slug", route: "/admin/networks/{id}", headers: .admin,
-                                                body: #"{"name": "X"}"#)
+            let spelled = try await client.send(
+                .put, "/admin/networks/Not_A_Slug", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "X"}"#)
             #expect(spelled.status == 200 && spelled.json?["id"]?.string == "not-a-slug")
-            let accented = try await client.send(.put, "/admin/networks/Caf%C3%A9%20Fazer", route: "/admin/networks/{id}", headers: .admin,
-                                                 body: #"{"name": "Fazer"}"#)
+            let accented = try await client.send(
+                .put, "/admin/networks/Caf%C3%A9%20Fazer", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "Fazer"}"#)
             #expect(accented.status == 200 && accented.json?["id"]?.string == "cafe-fazer")
-            let slug = try await client.send(.put, "/admin/networks/%23%23", route: "/admin/networks/{id}", headers: .admin,
-                                             body: #"{"name": "X"}"#)
+            let slug = try await client.send(
+                .put, "/admin/networks/%23%23", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "X"}"#)
             #expect(slug.status == 404)
-            let blank = try await client.send(.put, "/admin/networks/%20%E2%80%83", route: "/admin/networks/{id}", headers: .admin,
-                                              body: #"{"name": "X"}"#)
+            let blank = try await client.send(
+                .put, "/admin/networks/%20%E2%80%83", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "X"}"#)
             #expect(blank.status == 400)
-            for body in [#"{"name": " \u00a0 "}"#, #"{"name": "a\u0007b"}"#, #"{"name": "X", "category": "a\u001bb"}"#,
-                         "{\"name\": \"\(String(repeating: "é", count: 201))\"}"] {
+            for body in [
+                #"{"name": " \u00a0 "}"#, #"{"name": "a\u0007b"}"#, #"{"name": "X", "category": "a\u001bb"}"#,
+                "{\"name\": \"\(String(repeating: "é", count: 201))\"}",
+            ] {
                 let refused = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin, body: body)
                 #expect(refused.status == 400, "\(body.prefix(40))")
             }
             // 200 characters of two bytes each is within the limit, which counts characters as the document does.
-            let long = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
-                                             body: "{\"name\": \"\(String(repeating: "é", count: 200))\", \"default_radius_meters\": null}")
+            let long = try await client.send(
+                .put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
+                body: "{\"name\": \"\(String(repeating: "é", count: 200))\", \"default_radius_meters\": null}")
             #expect(long.status == 200)
             for alias in [#"\u0007\u0019"#, #" \u3000 "#, "a\\tb"] {
-                let refused = try await client.send(.post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
-                                                    body: #"{"alias": "\#(alias)"}"#)
+                let refused = try await client.send(
+                    .post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                    body: #"{"alias": "\#(alias)"}"#)
                 #expect(refused.status == 400, "\(alias)")
             }
             // Any visible spelling is an alias, one without letters or digits ("#") as written.
             for alias in ["スターバックス", "#", "★ Star"] {
-                let added = try await client.send(.post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
-                                                  body: #"{"alias": "\#(alias)"}"#)
+                let added = try await client.send(
+                    .post, "/admin/networks/x/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                    body: #"{"alias": "\#(alias)"}"#)
                 #expect(added.status == 201, "\(alias)")
             }
             let noName = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin, body: "{}")
             #expect(noName.status == 400)
-            let radius = try await client.send(.put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
-                                               body: #"{"name": "X", "default_radius_meters": -3}"#)
+            let radius = try await client.send(
+                .put, "/admin/networks/x", route: "/admin/networks/{id}", headers: .admin,
+                body: #"{"name": "X", "default_radius_meters": -3}"#)
             #expect(radius.status == 400)
             #expect(radius.json?["field"]?.string == "default_radius_meters")
-            let unknown = try await client.send(.post, "/admin/networks/nobody/aliases", route: "/admin/networks/{id}/aliases",
-                                                headers: .admin, body: #"{"alias": "Nobody Inc"}"#)
+            let unknown = try await client.send(
+                .post, "/admin/networks/nobody/aliases", route: "/admin/networks/{id}/aliases",
+                headers: .admin, body: #"{"alias": "Nobody Inc"}"#)
             #expect(unknown.status == 404)
-            let text = try await client.send(.post, "/admin/networks/costco/aliases", route: "/admin/networks/{id}/aliases",
-                                             headers: .admin.merging([.contentType: "text/plain"]), body: "Costco")
+            let text = try await client.send(
+                .post, "/admin/networks/costco/aliases", route: "/admin/networks/{id}/aliases",
+                headers: .admin.merging([.contentType: "text/plain"]), body: "Costco")
             #expect(text.status == 415)
         }
     }

@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+
 @testable import RefreshServer
 
 /// The rate limiter keys clients on the bytes of their address, read out of the socket address structures.
@@ -30,7 +31,8 @@ import Testing
 
     @Test func clientsHaveBucketsOfTheirOwn() throws {
         let limiter = TokenBucketLimiter(requestsPerSecond: 1, burst: 2, clock: { 0 })
-        let a = ClientKey(try SocketAddress(ipAddress: "192.0.2.7", port: 1)), b = ClientKey(try SocketAddress(ipAddress: "192.0.2.8", port: 1))
+        let a = ClientKey(try SocketAddress(ipAddress: "192.0.2.7", port: 1))
+        let b = ClientKey(try SocketAddress(ipAddress: "192.0.2.8", port: 1))
         #expect(limiter.acquire(client: a) == .allowed)
         #expect(limiter.acquire(client: a) == .allowed)
         #expect(limiter.acquire(client: a) == .denied(retryAfter: 1))

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import RefreshServer
 import Testing
+
+@testable import RefreshServer
 
 @Suite("the web console, the locations listing and background imports")
 struct ConsoleTests {
@@ -83,8 +84,10 @@ struct ConsoleTests {
             #expect(swapped.json?["locations"]?.array?.count == 31)
             let world = try await client.send(.get, "/v1/locations?bbox=-1000,-95,1000,95")
             #expect(world.json?["locations"]?.array?.count == 31)
-            for bad in ["bbox=1,2,3", "bbox=a,b,c,d", "bbox=1e3,0,0,1", "bbox=0x1p4,0,1,1", "bbox=inf,0,1,1", "bbox=1.,0,1,1", "bbox=%201,0,1,1",
-                        "limit=5", "bbox=0,0,1,1&limit=0", "bbox=0,0,1,1&x=1"] {
+            for bad in [
+                "bbox=1,2,3", "bbox=a,b,c,d", "bbox=1e3,0,0,1", "bbox=0x1p4,0,1,1", "bbox=inf,0,1,1", "bbox=1.,0,1,1", "bbox=%201,0,1,1",
+                "limit=5", "bbox=0,0,1,1&limit=0", "bbox=0,0,1,1&x=1",
+            ] {
                 let reply = try await client.send(.get, "/v1/locations?\(bad)", route: "/v1/locations")
                 #expect(reply.status == 400, "\(bad)")
             }
@@ -95,8 +98,9 @@ struct ConsoleTests {
     func backgroundImport() async throws {
         try await withServer { client, built in
             let headers = HTTPFields.admin.merging([.contentType: "text/csv", HTTPField.Name("Prefer")!: "respond-async"])
-            let started = try await client.send(.post, "/admin/imports?network=target&file_name=manhattan.csv", headers: headers,
-                                                body: ImportSwapTests.manhattanCSV(count: 300), json: false)
+            let started = try await client.send(
+                .post, "/admin/imports?network=target&file_name=manhattan.csv", headers: headers,
+                body: ImportSwapTests.manhattanCSV(count: 300), json: false)
             #expect(started.status == 202)
             let job = try #require(started.json?["job"]?.string)
             #expect(started.headers[.location] == "/admin/jobs/\(job)")

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import RefreshServer
 import Testing
+
+@testable import RefreshServer
 
 @Suite("openapi.yaml is the contract")
 struct ContractTests {
@@ -46,12 +47,17 @@ struct ContractTests {
         let contract = OpenAPIContract.shared
         let good = #"{"status":"ok"}"#
         #expect(contract.check(method: "GET", path: "/healthz", status: 200, contentType: "application/json", body: Data(good.utf8)).isEmpty)
-        #expect(!contract.check(method: "GET", path: "/healthz", status: 200, contentType: "application/json", body: Data(#"{"status":1}"#.utf8)).isEmpty)
-        #expect(!contract.check(method: "GET", path: "/healthz", status: 200, contentType: "application/json", body: Data(#"{"status":"ok","x":1}"#.utf8)).isEmpty)
+        #expect(
+            !contract.check(method: "GET", path: "/healthz", status: 200, contentType: "application/json", body: Data(#"{"status":1}"#.utf8)).isEmpty)
+        #expect(
+            !contract.check(method: "GET", path: "/healthz", status: 200, contentType: "application/json", body: Data(#"{"status":"ok","x":1}"#.utf8))
+                .isEmpty)
         #expect(!contract.check(method: "GET", path: "/healthz", status: 418, contentType: "application/json", body: Data(good.utf8)).isEmpty)
         #expect(!contract.check(method: "GET", path: "/healthz", status: 200, contentType: "text/html", body: Data(good.utf8)).isEmpty)
-        let region = #"{"regions":[{"id":"a","network_id":"n","lat":1,"lon":2,"radius_meters":100,"priority":1.5,"name":"x"}],"refresh_after_meters":500,"cache_ttl_seconds":21600,"server_time":"2025-11-22T10:30:00Z","coverage_guaranteed":true}"#
-        let problems = contract.check(method: "POST", path: "/v1/region-refresh", status: 200, contentType: "application/json", body: Data(region.utf8))
+        let region =
+            #"{"regions":[{"id":"a","network_id":"n","lat":1,"lon":2,"radius_meters":100,"priority":1.5,"name":"x"}],"refresh_after_meters":500,"cache_ttl_seconds":21600,"server_time":"2025-11-22T10:30:00Z","coverage_guaranteed":true}"#
+        let problems = contract.check(
+            method: "POST", path: "/v1/region-refresh", status: 200, contentType: "application/json", body: Data(region.utf8))
         #expect(problems.count == 1 && problems[0].contains("priority"))
     }
 }

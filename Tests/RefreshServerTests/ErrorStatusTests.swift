@@ -1,22 +1,24 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import RefreshServer
 import Synchronization
 import Testing
 
+@testable import RefreshServer
+
 @Suite("every error status, as JSON")
 struct ErrorStatusTests {
-    @Test(arguments: [
-        ("{", "malformed_json", nil),
-        (#"{"lon": -122.4}"#, "missing_field", "lat"),
-        (#"{"lat": 37.7, "lon": 200}"#, "invalid_field", "lon"),
-        (#"{"lat": 37.7, "lon": -122.4, "max_regions": 0}"#, "invalid_field", "max_regions"),
-        (#"{"lat": 37.7, "lon": -122.4, "radius_km": "far"}"#, "invalid_field", "radius_km"),
-        (#"{"lat": 37.7, "lon": -122.4, "user_networks": [""]}"#, "invalid_field", "user_networks[0]"),
-        (#"{"lat": 37.7, "lon": -122.4, "local_time": "evening"}"#, "invalid_field", "local_time"),
-        ("[1, 2]", "malformed_json", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("{", "malformed_json", nil),
+            (#"{"lon": -122.4}"#, "missing_field", "lat"),
+            (#"{"lat": 37.7, "lon": 200}"#, "invalid_field", "lon"),
+            (#"{"lat": 37.7, "lon": -122.4, "max_regions": 0}"#, "invalid_field", "max_regions"),
+            (#"{"lat": 37.7, "lon": -122.4, "radius_km": "far"}"#, "invalid_field", "radius_km"),
+            (#"{"lat": 37.7, "lon": -122.4, "user_networks": [""]}"#, "invalid_field", "user_networks[0]"),
+            (#"{"lat": 37.7, "lon": -122.4, "local_time": "evening"}"#, "invalid_field", "local_time"),
+            ("[1, 2]", "malformed_json", nil),
+        ] as [(String, String, String?)])
     func badRequestNamesTheField(body: String, code: String, field: String?) async throws {
         try await withServer { client, _ in
             let reply = try await client.send(.post, "/v1/region-refresh", body: body)
@@ -45,7 +47,9 @@ struct ErrorStatusTests {
     }
 
     @Test func bodyOverTheLimitIs413() async throws {
-        try await withServer(configure: { $0.maxBodyBytes = 512 }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = { $0.maxBodyBytes = 512 }
+
+        try await withServer(configure: configure) { client, _ in
             let padding = String(repeating: "x", count: 2_000)
             let reply = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 1, "lon": 2, "local_time": "\#(padding)"}"#)
             #expect(reply.status == 413)
@@ -62,8 +66,9 @@ struct ErrorStatusTests {
             #expect(text.json?["error"]?.string == "unsupported_media_type")
             let none = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 1, "lon": 2}"#, json: false)
             #expect(none.status == 415)
-            let charset = try await client.send(.post, "/v1/region-refresh", headers: [.contentType: "application/json; charset=utf-8"],
-                                                body: #"{"lat": 1, "lon": 2}"#)
+            let charset = try await client.send(
+                .post, "/v1/region-refresh", headers: [.contentType: "application/json; charset=utf-8"],
+                body: #"{"lat": 1, "lon": 2}"#)
             #expect(charset.status == 200)
         }
     }
@@ -71,7 +76,9 @@ struct ErrorStatusTests {
     @Test func exhaustedBucketIs429WithRetryAfter() async throws {
         // One token per 100 s: a loaded machine may take seconds between the requests, and Retry-After (the whole
         // seconds until the next token) must not depend on that beyond the few seconds the bounds below allow.
-        try await withServer(configure: { $0.rateLimit = .init(requestsPerSecond: 0.01, burst: 2) }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = { $0.rateLimit = .init(requestsPerSecond: 0.01, burst: 2) }
+
+        try await withServer(configure: configure) { client, _ in
             let body = #"{"lat": 37.7, "lon": -122.4}"#
             #expect(try await client.send(.post, "/v1/region-refresh", body: body).status == 200)
             #expect(try await client.send(.get, "/v1/networks").status == 200)
@@ -88,7 +95,11 @@ struct ErrorStatusTests {
     }
 
     @Test func clientHeaderSeparatesBuckets() async throws {
-        try await withServer(configure: { $0.rateLimit = .init(requestsPerSecond: 0.1, burst: 1); $0.clientIPHeader = "X-Forwarded-For" }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.rateLimit = .init(requestsPerSecond: 0.1, burst: 1)
+            $0.clientIPHeader = "X-Forwarded-For"
+        }
+        try await withServer(configure: configure) { client, _ in
             let a: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.1, 10.0.0.1"]
             let b: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.2"]
             let first = try await client.send(.get, "/v1/networks", headers: a)

@@ -45,7 +45,8 @@ struct GracefulShutdownTests {
         // A request whose body is half sent is in flight when the signal arrives.
         let body = #"{"lat": 37.7749, "lon": -122.4194, "user_networks": ["costco"]}"#
         let connection = try RawConnection(port: livePort)
-        let head = "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        let head =
+            "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         try connection.write(head + String(body.prefix(20)))
         try await Task.sleep(for: .milliseconds(200))
         kill(process.processIdentifier, signal)

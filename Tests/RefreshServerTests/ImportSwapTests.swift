@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-@testable import RefreshServer
 import Synchronization
 import Testing
+
+@testable import RefreshServer
 
 @Suite("imports through the admin API")
 struct ImportSwapTests {
@@ -12,14 +13,17 @@ struct ImportSwapTests {
     static func manhattanCSV(count: Int) -> String {
         var csv = "store_id,name,address,latitude,longitude\n"
         for i in 0..<count {
-            let lat = 40.70 + Double(i % 50) * 0.002, lon = -74.02 + Double(i / 50) * 0.002
+            let lat = 40.70 + Double(i % 50) * 0.002
+            let lon = -74.02 + Double(i / 50) * 0.002
             csv += "t\(i),Target \(i),\(i) Broadway,\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon))\n"
         }
         return csv
     }
 
     @Test func importWhileQueryingFailsNoQueryAndServesNewLocationsAfterTheSwap() async throws {
-        try await withServer(configure: { $0.rateLimit = nil }) { client, built in
+        let configure: (inout ServerConfiguration) -> Void = { $0.rateLimit = nil }
+
+        try await withServer(configure: configure) { client, built in
             let port = try #require(client.port)
             let stop = StopFlag()
             let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
@@ -30,10 +34,13 @@ struct ImportSwapTests {
                         let reader = TestClient(host: "127.0.0.1", port: port)
                         reader.connect()
                         defer { Task { try? await reader.shutdown() } }
-                        var ok = 0, failed = 0, sawTarget = false
+                        var ok = 0
+                        var failed = 0
+                        var sawTarget = false
                         for _ in 0..<100_000 where !stop.isSet {
-                            let response = try await reader.post("/v1/region-refresh", headers: [.contentType: "application/json"],
-                                                                 body: ByteBuffer(string: query))
+                            let response = try await reader.post(
+                                "/v1/region-refresh", headers: [.contentType: "application/json"],
+                                body: ByteBuffer(string: query))
                             if response.status == .ok { ok += 1 } else { failed += 1 }
                             if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") { sawTarget = true }
                         }
@@ -44,9 +51,10 @@ struct ImportSwapTests {
                 #expect(before.status == 200)
                 #expect(!before.text.contains("loc_target_"))
 
-                let imported = try await client.send(.post, "/admin/imports?network=target&category=grocery&file_name=manhattan.csv",
-                                                     headers: .admin.merging([.contentType: "text/csv"]), body: Self.manhattanCSV(count: 2_000),
-                                                     json: false)
+                let imported = try await client.send(
+                    .post, "/admin/imports?network=target&category=grocery&file_name=manhattan.csv",
+                    headers: .admin.merging([.contentType: "text/csv"]), body: Self.manhattanCSV(count: 2_000),
+                    json: false)
                 #expect(imported.status == 200, "\(imported.text.prefix(300))")
                 #expect(imported.json?["committed"]?.bool == true)
                 #expect(imported.json?["totals"]?["inserted"]?.int == 2_000)
@@ -79,21 +87,27 @@ struct ImportSwapTests {
     }
 
     @Test func importRefusals() async throws {
-        try await withServer(configure: { $0.maxImportBytes = 4_096 }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = { $0.maxImportBytes = 4_096 }
+
+        try await withServer(configure: configure) { client, _ in
             let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
-            let large = try await client.send(.post, "/admin/imports?network=target", headers: csvHeaders, body: Self.manhattanCSV(count: 500), json: false)
+            let large = try await client.send(
+                .post, "/admin/imports?network=target", headers: csvHeaders, body: Self.manhattanCSV(count: 500), json: false)
             #expect(large.status == 413)
             #expect(large.json?["error"]?.string == "body_too_large")
             let json = try await client.send(.post, "/admin/imports?network=target", headers: .admin, body: #"{"rows": []}"#)
             #expect(json.status == 415)
-            let unknown = try await client.send(.post, "/admin/imports?colour=red", headers: csvHeaders, body: Self.manhattanCSV(count: 2), json: false)
+            let unknown = try await client.send(
+                .post, "/admin/imports?colour=red", headers: csvHeaders, body: Self.manhattanCSV(count: 2), json: false)
             #expect(unknown.status == 400)
             #expect(unknown.json?["field"]?.string == "colour")
-            let noAuth = try await client.send(.post, "/admin/imports?network=target", headers: [.contentType: "text/csv"],
-                                               body: Self.manhattanCSV(count: 2), json: false)
+            let noAuth = try await client.send(
+                .post, "/admin/imports?network=target", headers: [.contentType: "text/csv"],
+                body: Self.manhattanCSV(count: 2), json: false)
             #expect(noAuth.status == 401)
-            let dry = try await client.send(.post, "/admin/imports?network=target&dry_run=true", headers: csvHeaders,
-                                            body: Self.manhattanCSV(count: 3), json: false)
+            let dry = try await client.send(
+                .post, "/admin/imports?network=target&dry_run=true", headers: csvHeaders,
+                body: Self.manhattanCSV(count: 3), json: false)
             #expect(dry.status == 200)
             #expect(dry.json?["committed"]?.bool == false)
             #expect(dry.json?["dry_run"]?.bool == true)
@@ -105,20 +119,24 @@ struct ImportSwapTests {
             let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
             let addresses = "id,name,address,city\n1,Shop,1 Main St,Springfield\n"
             // Asking for geocoding from a server that has no geocoder, without naming one.
-            let none = try await client.send(.post, "/admin/imports?network=shops&geocode=missing", headers: csvHeaders, body: addresses,
-                                             json: false)
+            let none = try await client.send(
+                .post, "/admin/imports?network=shops&geocode=missing", headers: csvHeaders, body: addresses,
+                json: false)
             #expect(none.status == 422 && none.json?["field"]?.string == "geocoder")
-            let badMode = try await client.send(.post, "/admin/imports?network=shops&geocode=some", headers: csvHeaders, body: addresses,
-                                                json: false)
+            let badMode = try await client.send(
+                .post, "/admin/imports?network=shops&geocode=some", headers: csvHeaders, body: addresses,
+                json: false)
             #expect(badMode.status == 400 && badMode.json?["field"]?.string == "geocode")
             // A geocoder that refuses connections: the import goes through and says why the row was not placed.
-            let dead = try await client.send(.post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9", headers: csvHeaders,
-                                             body: addresses, json: false)
+            let dead = try await client.send(
+                .post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9", headers: csvHeaders,
+                body: addresses, json: false)
             #expect(dead.status == 200)
             #expect(dead.json?["files"]?.array?.first?["rejected_by_reason"]?["geocode_failed"]?.int == 1)
             #expect(dead.json?["geocoding"]?["failed"]?.int == 1)
-            let required = try await client.send(.post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9&require_geocode=true",
-                                                 headers: csvHeaders, body: addresses, json: false)
+            let required = try await client.send(
+                .post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9&require_geocode=true",
+                headers: csvHeaders, body: addresses, json: false)
             #expect(required.status == 422 && required.json?["error"]?.string == "import_failed")
             // A file without coordinate columns or an address to geocode is unprocessable, not a bad request.
             let noColumns = try await client.send(.post, "/admin/imports?network=shops", headers: csvHeaders, body: "0\n1\n", json: false)

@@ -44,7 +44,10 @@ enum JSONValue: Equatable {
                 i += 1
                 var out: [String: JSONValue] = [:]
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(out) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return .object(out)
+                }
                 while true {
                     skipSpace()
                     guard case .string(let key) = try value() else { throw ParseError() }
@@ -54,7 +57,10 @@ enum JSONValue: Equatable {
                     out[key] = try value()
                     skipSpace()
                     guard i < bytes.count else { throw ParseError() }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
                     guard bytes[i] == UInt8(ascii: "}") else { throw ParseError() }
                     i += 1
                     return .object(out)
@@ -63,12 +69,18 @@ enum JSONValue: Equatable {
                 i += 1
                 var out: [JSONValue] = []
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(out) }
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return .array(out)
+                }
                 while true {
                     out.append(try value())
                     skipSpace()
                     guard i < bytes.count else { throw ParseError() }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
                     guard bytes[i] == UInt8(ascii: "]") else { throw ParseError() }
                     i += 1
                     return .array(out)
@@ -86,7 +98,8 @@ enum JSONValue: Equatable {
                         case UInt8(ascii: "r"): out.append(0x0D)
                         case UInt8(ascii: "u"):
                             guard i + 4 < bytes.count, let code = UInt32(String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
-                                  let scalar = Unicode.Scalar(code) else { throw ParseError() }
+                                let scalar = Unicode.Scalar(code)
+                            else { throw ParseError() }
                             out.append(contentsOf: Array(String(Character(scalar)).utf8))
                             i += 4
                         default: out.append(bytes[i])

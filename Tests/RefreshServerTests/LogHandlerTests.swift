@@ -22,7 +22,8 @@ struct LogHandlerTests {
     }
 
     @Test func writesWhatStreamLogHandlerWrites() {
-        let plain = Lines(), deferred = Lines()
+        let plain = Lines()
+        let deferred = Lines()
         var a = Logger(label: "oncue.test") { label in StreamLogHandler(label: label, stream: Sink(lines: plain), metadataProvider: nil) }
         var b = Logger(label: "oncue.test") { label in
             DeferredMetadataLogHandler(stream: StreamLogHandler(label: label, stream: Sink(lines: deferred), metadataProvider: nil))

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import RefreshServer
 import Synchronization
 import Testing
+
+@testable import RefreshServer
 
 @Suite("logs never hold precise coordinates")
 struct LogPrivacyTests {
@@ -12,8 +13,9 @@ struct LogPrivacyTests {
         let positions = [(37.774912, -122.419415), (37.802139, -122.41874), (37.7303, -122.38411)]
         try await withServer(logs: logs) { client, _ in
             for (lat, lon) in positions {
-                let reply = try await client.send(.post, "/v1/region-refresh", headers: [.requestID: "privacy-check-1"],
-                                                  body: #"{"lat": \#(lat), "lon": \#(lon), "user_networks": ["costco"]}"#)
+                let reply = try await client.send(
+                    .post, "/v1/region-refresh", headers: [.requestID: "privacy-check-1"],
+                    body: #"{"lat": \#(lat), "lon": \#(lon), "user_networks": ["costco"]}"#)
                 #expect(reply.status == 200)
                 #expect(reply.headers[.requestID] == "privacy-check-1")
             }

@@ -55,7 +55,8 @@ indirect enum YAML: Equatable {
 
         mutating func block(indent: Int) throws -> YAML {
             guard index < lines.count else { return .scalar("") }
-            return lines[index].text.hasPrefix("- ") || lines[index].text == "-" ? try list(indent: lines[index].indent)
+            return lines[index].text.hasPrefix("- ") || lines[index].text == "-"
+                ? try list(indent: lines[index].indent)
                 : try map(indent: lines[index].indent)
         }
 
@@ -75,7 +76,10 @@ indirect enum YAML: Equatable {
                     }
                 } else if rest == ">-" || rest == ">" || rest == "|" || rest == "|-" {
                     var parts: [String] = []
-                    while index < lines.count, lines[index].indent > indent { parts.append(lines[index].text); index += 1 }
+                    while index < lines.count, lines[index].indent > indent {
+                        parts.append(lines[index].text)
+                        index += 1
+                    }
                     pairs.append((key, .scalar(parts.joined(separator: rest.hasPrefix("|") ? "\n" : " "))))
                 } else {
                     pairs.append((key, Self.value(rest)))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RefreshServer
 
 /// `openapi.yaml` read as data: which routes and statuses exist and what each response body looks
@@ -14,8 +15,9 @@ struct OpenAPIContract: Sendable {
     }
 
     static let shared: OpenAPIContract = {
-        do { return OpenAPIContract(document: YAMLBox(try YAML.parse(try OpenAPIDocument.text()))) }
-        catch { fatalError("openapi.yaml does not parse: \(error)") }
+        do { return OpenAPIContract(document: YAMLBox(try YAML.parse(try OpenAPIDocument.text()))) } catch {
+            fatalError("openapi.yaml does not parse: \(error)")
+        }
     }()
 
     var root: YAML { document.root }
@@ -64,7 +66,10 @@ struct OpenAPIContract: Sendable {
 
     func validate(_ value: JSONValue, _ schema: YAML, at path: String, _ problems: inout [String]) {
         if let ref = schema["$ref"]?.string {
-            guard let target = resolve(ref) else { problems.append("\(path): unresolved \(ref)"); return }
+            guard let target = resolve(ref) else {
+                problems.append("\(path): unresolved \(ref)")
+                return
+            }
             return validate(value, target, at: path, &problems)
         }
         if let type = schema["type"] {
@@ -92,8 +97,11 @@ struct OpenAPIContract: Sendable {
                 if let property = properties?[key] {
                     validate(child, property, at: "\(path).\(key)", &problems)
                 } else if let extra = schema["additionalProperties"] {
-                    if extra.string == "false" { problems.append("\(path): undocumented key '\(key)'") }
-                    else if case .map = extra { validate(child, extra, at: "\(path).\(key)", &problems) }
+                    if extra.string == "false" {
+                        problems.append("\(path): undocumented key '\(key)'")
+                    } else if case .map = extra {
+                        validate(child, extra, at: "\(path).\(key)", &problems)
+                    }
                 }
             }
         }

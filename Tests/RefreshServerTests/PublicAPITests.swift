@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RegionRefresh
-@testable import RefreshServer
 import Testing
+
+@testable import RefreshServer
 
 @Suite("public API over HTTP")
 struct PublicAPITests {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,9 +49,11 @@ final class RawConnection {
             data += buffer[0..<n]
             let text = String(decoding: data, as: UTF8.self)
             if let headerEnd = text.range(of: "\r\n\r\n"),
-               let lengthLine = text[..<headerEnd.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-               let length = Int(lengthLine.split(separator: ":")[1].trimmingSpaces),
-               text.utf8.distance(from: headerEnd.upperBound.samePosition(in: text.utf8)!, to: text.utf8.endIndex) >= length {
+                let lengthLine = text[..<headerEnd.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }
+                ),
+                let length = Int(lengthLine.split(separator: ":")[1].trimmingSpaces),
+                text.utf8.distance(from: headerEnd.upperBound.samePosition(in: text.utf8)!, to: text.utf8.endIndex) >= length
+            {
                 break
             }
         }

@@ -6,10 +6,11 @@ import HummingbirdTesting
 import LocationStore
 import Logging
 import NIOCore
-@testable import RefreshServer
-import StoreOpening
 import PostGISStore
+import StoreOpening
 import Testing
+
+@testable import RefreshServer
 
 /// Services these tests need, as scripts/test.sh and CI provide them.
 enum PostgresServers {
@@ -26,8 +27,11 @@ enum PostgresServers {
         let url = server.with(database: String(name))
         let store = try await PostGISLocationStore.create(url)
         try await store.upsertNetwork(Network(id: "costco", name: "Costco", category: "wholesale"))
-        _ = try await store.upsert([Location(networkId: "costco", externalId: "sf", name: "Costco SF",
-                                             coordinate: Coordinate(uncheckedLatitude: 37.77, longitude: -122.413))])
+        _ = try await store.upsert([
+            Location(
+                networkId: "costco", externalId: "sf", name: "Costco SF",
+                coordinate: Coordinate(uncheckedLatitude: 37.77, longitude: -122.413))
+        ])
         await store.close()
         return url
     }
@@ -49,8 +53,9 @@ enum PostgresServers {
     }
 }
 
-@Suite("Replicas on PostGIS", .serialized,
-       .enabled(if: PostgresServers.primary != nil || PostgresServers.required))
+@Suite(
+    "Replicas on PostGIS", .serialized,
+    .enabled(if: PostgresServers.primary != nil || PostgresServers.required))
 struct ReplicaTests {
     static let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
 
@@ -79,7 +84,8 @@ struct ReplicaTests {
     func twoReplicas() async throws {
         let url = try await PostgresServers.createStore()
         defer { Task { await PostgresServers.drop(url) } }
-        let a = try PostgresServers.server(url), b = try PostgresServers.server(url, pollSeconds: 600)
+        let a = try PostgresServers.server(url)
+        let b = try PostgresServers.server(url, pollSeconds: 600)
         try await a.application.test(.live) { clientA in
             try await b.application.test(.live) { clientB in
                 try await waitForReload(a, count: 1)
@@ -93,10 +99,12 @@ struct ReplicaTests {
                                 let reader = TestClient(host: "127.0.0.1", port: portB)
                                 reader.connect()
                                 defer { Task { try? await reader.shutdown() } }
-                                var ok = 0, failed = 0
+                                var ok = 0
+                                var failed = 0
                                 while !stop.isSet {
-                                    let response = try await reader.post("/v1/region-refresh", headers: [.contentType: "application/json"],
-                                                                         body: ByteBuffer(string: Self.query))
+                                    let response = try await reader.post(
+                                        "/v1/region-refresh", headers: [.contentType: "application/json"],
+                                        body: ByteBuffer(string: Self.query))
                                     if response.status == .ok { ok += 1 } else { failed += 1 }
                                 }
                                 return (ok, failed)
@@ -112,8 +120,9 @@ struct ReplicaTests {
                 let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
                 var delays: [Duration] = []
                 for network in ["target", "kmart", "walmart"] {
-                    let imported = try await clientA.send(.post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
-                                                          body: ImportSwapTests.manhattanCSV(count: 400), json: false)
+                    let imported = try await clientA.send(
+                        .post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
+                        body: ImportSwapTests.manhattanCSV(count: 400), json: false)
                     #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
                     let seen = try await Self.waitFor(network, on: portB, within: .seconds(10))
                     delays.append(try #require(seen, "replica B never served the import of \(network)"))
@@ -130,8 +139,9 @@ struct ReplicaTests {
         await PostgresServers.drop(url)
     }
 
-    @Test("with --db-read on a hot standby: the index is read from the standby once it has replayed the import",
-          .enabled(if: PostgresServers.standby != nil || PostgresServers.required))
+    @Test(
+        "with --db-read on a hot standby: the index is read from the standby once it has replayed the import",
+        .enabled(if: PostgresServers.standby != nil || PostgresServers.required))
     func standby() async throws {
         let standbyServer = try #require(PostgresServers.standby, "ONCUE_POSTGRES_STANDBY_URL is not set: scripts/postgres.sh start-standby")
         let url = try await PostgresServers.createStore()
@@ -149,8 +159,9 @@ struct ReplicaTests {
             try await waitForReload(replica, count: 1)
             let before = try await Self.rowsRead(readURL)
             let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
-            let imported = try await client.send(.post, "/admin/imports?network=target", headers: headers,
-                                                 body: ImportSwapTests.manhattanCSV(count: 300), json: false)
+            let imported = try await client.send(
+                .post, "/admin/imports?network=target", headers: headers,
+                body: ImportSwapTests.manhattanCSV(count: 300), json: false)
             #expect(imported.status == 200)
             let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(10))
             #expect(seen != nil, "the replica never served the import")

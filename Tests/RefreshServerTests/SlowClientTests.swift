@@ -12,16 +12,17 @@ struct SlowClientTests {
     func slowConnectionsAreCut() async throws {
         let store = try TestStore()
         defer { store.remove() }
-        let server = try await ServeProcess(store: store.path, arguments: ["--head-timeout", "1", "--body-timeout", "1.5"],
-                                            environment: ["ONCUE_RATE_LIMIT_RPS": "0"])
+        let server = try await ServeProcess(
+            store: store.path, arguments: ["--head-timeout", "1", "--body-timeout", "1.5"],
+            environment: ["ONCUE_RATE_LIMIT_RPS": "0"])
         let opened = ContinuousClock.now
         var slow: [RawConnection] = []
         for i in 0..<300 {
             let connection = try RawConnection(port: server.port)
             if i % 2 == 0 {
-                try connection.write("POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-")   // half a head
+                try connection.write("POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-")  // half a head
             } else {
-                try connection.write(Self.head + "Content-Length: 50\r\n\r\n{")                          // one byte of body
+                try connection.write(Self.head + "Content-Length: 50\r\n\r\n{")  // one byte of body
             }
             slow.append(connection)
         }
@@ -62,7 +63,7 @@ struct SlowClientTests {
             let leaving = try RawConnection(port: server.port)
             try leaving.write(Self.head + "Content-Length: 50\r\n\r\n{\"lat\"")
             try await Task.sleep(for: .milliseconds(20))
-        }   // each connection is closed as it goes out of scope
+        }  // each connection is closed as it goes out of scope
         let chunked = try RawConnection(port: server.port)
         try chunked.write(Self.head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n")
         let (answer, _) = chunked.readUntilClosed()
@@ -120,10 +121,10 @@ struct SlowClientTests {
             let connection = try RawConnection(port: server.port)
             try connection.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = connection.readResponse()
-            idle.append(connection)   // kept alive: each holds one of the four places
+            idle.append(connection)  // kept alive: each holds one of the four places
         }
         let started = ContinuousClock.now
-        let waiting = try RawConnection(port: server.port)   // the kernel's backlog takes it
+        let waiting = try RawConnection(port: server.port)  // the kernel's backlog takes it
         try waiting.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let response = waiting.readResponse()
         let waited = ContinuousClock.now - started
@@ -146,8 +147,9 @@ struct SlowClientTests {
         // A server killed while it receives an upload.
         let killed = try await ServeProcess(store: store.path, environment: environment)
         let uploader = try RawConnection(port: killed.port)
-        try uploader.write("POST /admin/imports?network=costco HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
-                           + "Content-Type: text/csv\r\nContent-Length: 100000\r\n\r\nid,name,lat,lon\nx1,Costco X,37.70,-122.40\n")
+        try uploader.write(
+            "POST /admin/imports?network=costco HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: text/csv\r\nContent-Length: 100000\r\n\r\nid,name,lat,lon\nx1,Costco X,37.70,-122.40\n")
         for _ in 0..<100 where try uploads().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         killed.signal(SIGKILL)
         _ = try await killed.waitForExit(within: .seconds(5))

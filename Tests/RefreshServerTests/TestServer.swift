@@ -1,14 +1,15 @@
 import Foundation
 import Geo
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import LocationStore
 import Logging
 import NIOCore
-@testable import RefreshServer
 import Synchronization
 import Testing
+
+@testable import RefreshServer
 
 /// A store in a temporary directory with a few networks around San Francisco.
 struct TestStore {
@@ -25,13 +26,17 @@ struct TestStore {
         try store.upsertNetwork(Network(id: "sfpl", name: "San Francisco Public Library", category: "library"))
         try store.upsertNetwork(Network(id: "bluebottle", name: "Blue Bottle", category: "coffee"))
         var locations: [Location] = [
-            Location(networkId: "costco", externalId: "sf", name: "Costco SF", address: "450 10th St",
-                     coordinate: try Coordinate(latitude: Self.costcoSF.lat, longitude: Self.costcoSF.lon)),
+            Location(
+                networkId: "costco", externalId: "sf", name: "Costco SF", address: "450 10th St",
+                coordinate: try Coordinate(latitude: Self.costcoSF.lat, longitude: Self.costcoSF.lon))
         ]
         for i in 0..<30 {
-            let lat = 37.70 + Double(i % 6) * 0.02, lon = -122.50 + Double(i / 6) * 0.03
-            locations.append(Location(networkId: i % 2 == 0 ? "sfpl" : "bluebottle", externalId: "b\(i)", name: "Branch \(i)",
-                                      address: "\(i) Main St", coordinate: try Coordinate(latitude: lat, longitude: lon)))
+            let lat = 37.70 + Double(i % 6) * 0.02
+            let lon = -122.50 + Double(i / 6) * 0.03
+            locations.append(
+                Location(
+                    networkId: i % 2 == 0 ? "sfpl" : "bluebottle", externalId: "b\(i)", name: "Branch \(i)",
+                    address: "\(i) Main St", coordinate: try Coordinate(latitude: lat, longitude: lon)))
         }
         _ = try store.upsert(locations)
     }
@@ -61,7 +66,7 @@ final class LogCapture: Sendable {
 
         func log(event: LogEvent) {
             var all = metadata
-            event.metadata?.forEach { all[$0.key] = $0.value }
+            for (key, value) in event.metadata ?? [:] { all[key] = value }
             let line = "\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
             capture.lines.withLock { $0.append(line) }
         }
@@ -83,8 +88,10 @@ struct Reply {
 extension TestClientProtocol {
     /// Sends a request and records a test issue if the answer is not what `openapi.yaml` documents
     /// for `route` (the template, e.g. `/admin/imports/{id}`).
-    func send(_ method: HTTPRequest.Method, _ uri: String, route: String? = nil, headers: HTTPFields = [:], body: String? = nil,
-              json: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, route: String? = nil, headers: HTTPFields = [:], body: String? = nil,
+        json: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
         var fields = headers
         if body != nil, json, fields[.contentType] == nil { fields[.contentType] = "application/json" }
         let response = try await executeRequest(uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) })
@@ -101,8 +108,9 @@ extension TestClientProtocol {
             problems = found
         } else {
             let template = route ?? String(uri.split(separator: "?").first ?? "")
-            problems = OpenAPIContract.shared.check(method: method.rawValue, path: template, status: reply.status,
-                                                    contentType: response.headers[.contentType], body: Data(reply.body))
+            problems = OpenAPIContract.shared.check(
+                method: method.rawValue, path: template, status: reply.status,
+                contentType: response.headers[.contentType], body: Data(reply.body))
         }
         #expect(problems.isEmpty, "\(problems.joined(separator: "; "))", sourceLocation: sourceLocation)
         return reply
@@ -124,9 +132,11 @@ extension ConnectionLimits {
 }
 
 /// Runs `body` against a real server on a loopback port, with the index loaded unless told otherwise.
-func withServer(store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true,
-                configure: (inout ServerConfiguration) -> Void = { _ in },
-                _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void) async throws {
+func withServer(
+    store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void
+) async throws {
     let owned = try store ?? TestStore()
     defer { if store == nil { owned.remove() } }
     var configuration = ServerConfiguration(database: owned.path, host: "127.0.0.1", port: 0, adminToken: adminToken)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RegionRefresh
 
 /// The inputs the libFuzzer campaign found (Fuzz/Regressions/RequestDiffFuzzer, RELIABILITY.md), replayed with the
@@ -28,9 +29,11 @@ struct RequestFuzzRegressionTests {
     }
 
     /// The finding, by hand: bytes that are not UTF-8 in a key the fast reader would skip, or in a value it reads.
-    @Test(arguments: [[UInt8](#"{"lat": 40, "lon": -74, "use"#.utf8) + [0xFF] + Array(#"_networks": null}"#.utf8),
-                      [UInt8](#"{"lat": 40, "lon": -74, "user_networks": [""#.utf8) + [0xC3, 0x28] + Array(#""]}"#.utf8),
-                      [UInt8](#"{"lat": 40, "lon": -74, "note": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8)])
+    @Test(arguments: [
+        [UInt8](#"{"lat": 40, "lon": -74, "use"#.utf8) + [0xFF] + Array(#"_networks": null}"#.utf8),
+        [UInt8](#"{"lat": 40, "lon": -74, "user_networks": [""#.utf8) + [0xC3, 0x28] + Array(#""]}"#.utf8),
+        [UInt8](#"{"lat": 40, "lon": -74, "note": ""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8),
+    ])
     func invalidUTF8IsRefusedByBoth(bytes: [UInt8]) {
         let outcome = bytes.withUnsafeBytes { raw in
             Result { () throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: raw) }

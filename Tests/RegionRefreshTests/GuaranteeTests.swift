@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import TestSupport
 import Testing
+
 @testable import RegionRefresh
 
 /// The no-miss guarantee on real chain data: after any move shorter than `refresh_after_meters`,
@@ -15,7 +16,8 @@ import Testing
         var rng = SeededRandom(seed: 77)
         var slot: [String: Int] = [:]
         for i in 0..<index.count { slot[index.id(i)] = i }
-        var guaranteed = 0, moves = 0
+        var guaranteed = 0
+        var moves = 0
         for _ in 0..<400 {
             var p = randomParameters(&rng, fixture: fixture)
             if p.cardNetworks.isEmpty { p.cardNetworks = ["mcdonald-s", "chipotle", "costco"] }
@@ -24,7 +26,10 @@ import Testing
             guard response.coverageGuaranteed else { continue }
             guaranteed += 1
             var monitored = Set<String>()
-            for r in response.regions { monitored.insert(r.id); for m in r.mergedLocationIds ?? [] { monitored.insert(m) } }
+            for r in response.regions {
+                monitored.insert(r.id)
+                for m in r.mergedLocationIds ?? [] { monitored.insert(m) }
+            }
             let cards = Set(p.cardNetworks)
             let unmonitored = fixture.locations.filter { cards.contains($0.networkId) && !monitored.contains($0.id) }
             for _ in 0..<25 {

@@ -1,8 +1,8 @@
-import Geo
 import Foundation
-import Testing
+import Geo
 import LocationStore
 import RegionRefresh
+import Testing
 
 /// The hand-written JSON writer against the standard library's formatting and Foundation's parser.
 @Suite("JSON writer")
@@ -29,8 +29,10 @@ struct JSONWriterTests {
     /// back to the same Double, and be the standard library's shortest text wherever that has no exponent.
     @Test func fractionsReadBackExactlyAndMatchTheShortestForm() throws {
         var rng = SeededRandom(seed: 2026)
-        var values: [Double] = [0.5, -0.5, 0.1, -0.1, 1e-9, 0.000123, 40.7128, -73.935242, 123.456789012, 1.0 / 3.0, .pi,
-                                0.30000000000000004, 9.0e14 + 0.5, -1e-7, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude]
+        var values: [Double] = [
+            0.5, -0.5, 0.1, -0.1, 1e-9, 0.000123, 40.7128, -73.935242, 123.456789012, 1.0 / 3.0, .pi,
+            0.30000000000000004, 9.0e14 + 0.5, -1e-7, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
+        ]
         for _ in 0..<5_000 {
             let decimals = Int.random(in: 1...12, using: &rng)
             let scale = pow(10, Double(decimals))
@@ -51,9 +53,17 @@ struct JSONWriterTests {
     @Test func writtenDocumentsParseBackWithFoundation() throws {
         var w = JSONWriter()
         w.beginObject()
-        w.key("name"); w.string("quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
-        w.key("n"); w.int(-42)
-        w.key("list"); w.beginArray(); w.number(1.5); w.bool(true); w.null(); w.string(nil); w.endArray()
+        w.key("name")
+        w.string("quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
+        w.key("n")
+        w.int(-42)
+        w.key("list")
+        w.beginArray()
+        w.number(1.5)
+        w.bool(true)
+        w.null()
+        w.string(nil)
+        w.endArray()
         w.endObject()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Any])
         #expect(object["name"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{07} café 東京")
@@ -76,7 +86,12 @@ struct JSONWriterTests {
         w.beginArray()
         for (i, v) in values.enumerated() {
             w.string(v)
-            w.beginObject(); w.key("n"); w.int(i); w.key("x"); w.number(Double(i) + 0.25); w.endObject()
+            w.beginObject()
+            w.key("n")
+            w.int(i)
+            w.key("x")
+            w.number(Double(i) + 0.25)
+            w.endObject()
         }
         w.endArray()
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [Any])

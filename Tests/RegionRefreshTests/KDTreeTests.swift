@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Testing
+
 @testable import RegionRefresh
 
 /// The k-d tree against brute force: a search must see every point within its bound (however the bound shrinks), and
@@ -18,9 +19,10 @@ struct KDTreeTests {
         }
 
         func tree() -> KDTree {
-            KDTree(members: (0..<vectors.count).map(UInt32.init), x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z),
-                   radius: radius, network: [UInt32](repeating: 0, count: vectors.count),
-                   rule: [RadiusPolicy.Rule](repeating: .explicit, count: vectors.count))
+            KDTree(
+                members: (0..<vectors.count).map(UInt32.init), x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z),
+                radius: radius, network: [UInt32](repeating: 0, count: vectors.count),
+                rule: [RadiusPolicy.Rule](repeating: .explicit, count: vectors.count))
         }
 
         /// Location numbers whose squared chord to q is within `bound`, by the tree's own arithmetic.
@@ -29,7 +31,9 @@ struct KDTreeTests {
         }
 
         static func chord(_ p: UnitVector, _ q: UnitVector) -> Double {
-            let dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z
+            let dx = p.x - q.x
+            let dy = p.y - q.y
+            let dz = p.z - q.z
             return dx * dx + dy * dy + dz * dz
         }
     }
@@ -64,14 +68,16 @@ struct KDTreeTests {
         for _ in 0..<n {
             if cluster {
                 // A city block: every point within about 2 km of one spot.
-                points.add(latitude: 40.75 + Double.random(in: -0.01...0.01, using: &rng),
-                           longitude: -73.98 + Double.random(in: -0.01...0.01, using: &rng),
-                           radius: Float.random(in: 0...500, using: &rng))
+                points.add(
+                    latitude: 40.75 + Double.random(in: -0.01...0.01, using: &rng),
+                    longitude: -73.98 + Double.random(in: -0.01...0.01, using: &rng),
+                    radius: Float.random(in: 0...500, using: &rng))
             } else {
                 // Uniform on the sphere.
                 let z = Double.random(in: -1...1, using: &rng)
-                points.add(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng),
-                           radius: Float.random(in: 0...3_000, using: &rng))
+                points.add(
+                    latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng),
+                    radius: Float.random(in: 0...3_000, using: &rng))
             }
         }
         return points
@@ -122,16 +128,18 @@ struct KDTreeTests {
         var points = Points()
         for _ in 0..<200 { points.add(latitude: 48.8566, longitude: 2.3522) }
         for i in 0..<50 { points.add(latitude: 48.8566 + Double(i) * 1e-7, longitude: 2.3522) }
-        Self.check(points, queries: [points.vectors[0], UnitVector(latitude: 48.86, longitude: 2.35), UnitVector(latitude: -48.8566, longitude: -177.6478)],
-                   meters: Self.distances)
+        Self.check(
+            points, queries: [points.vectors[0], UnitVector(latitude: 48.86, longitude: 2.35), UnitVector(latitude: -48.8566, longitude: -177.6478)],
+            meters: Self.distances)
     }
 
     @Test("one point, found from anywhere at any distance")
     func onePoint() {
         var points = Points()
         points.add(latitude: 10, longitude: 20)
-        Self.check(points, queries: [points.vectors[0], UnitVector(latitude: -10, longitude: -160), UnitVector(latitude: 90, longitude: 0)],
-                   meters: Self.distances)
+        Self.check(
+            points, queries: [points.vectors[0], UnitVector(latitude: -10, longitude: -160), UnitVector(latitude: 90, longitude: 0)],
+            meters: Self.distances)
     }
 
     @Test("antipodes and the antimeridian: points on opposite sides of the Earth")
@@ -156,8 +164,10 @@ struct KDTreeTests {
             points.add(latitude: -90, longitude: lon)
             points.add(latitude: 89.999, longitude: lon)
         }
-        let queries = [UnitVector(latitude: 90, longitude: 0), UnitVector(latitude: -90, longitude: 123), UnitVector(latitude: 89.9995, longitude: 45),
-                       UnitVector(latitude: 0, longitude: 0)]
+        let queries = [
+            UnitVector(latitude: 90, longitude: 0), UnitVector(latitude: -90, longitude: 123), UnitVector(latitude: 89.9995, longitude: 45),
+            UnitVector(latitude: 0, longitude: 0),
+        ]
         Self.check(points, queries: queries, meters: Self.distances)
     }
 

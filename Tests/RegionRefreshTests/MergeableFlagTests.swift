@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import TestSupport
 import Testing
+
 @testable import RegionRefresh
 
 /// `TreePoint.mayMerge` lets a selection skip the merge test: it must be set on every location that has a location

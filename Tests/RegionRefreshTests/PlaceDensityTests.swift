@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import TestSupport
 import Testing
+
 @testable import RegionRefresh
 
 /// The density of the place around a store picks its radius tier, whatever the store holds.
@@ -42,9 +43,11 @@ struct PlaceDensityTests {
     @Test("the grid lookup equals a brute-force sum over every place, worldwide, across the antimeridian and near the poles")
     func lookupMatchesBruteForce() throws {
         let places = try Self.placesFile()
-        var points: [(Double, Double)] = [(40.7549, -73.9840), (39.9075, 116.3972), (60.1699, 24.9384), (21.3069, -157.8583),
-                                         (-16.78, 179.99), (-16.78, -179.99), (64.8378, -147.7164), (78.2232, 15.6267),
-                                         (-77.846, 166.676), (89.9, 0), (-89.9, 45), (-54.8, -68.3), (51.5074, -0.1278)]
+        var points: [(Double, Double)] = [
+            (40.7549, -73.9840), (39.9075, 116.3972), (60.1699, 24.9384), (21.3069, -157.8583),
+            (-16.78, 179.99), (-16.78, -179.99), (64.8378, -147.7164), (78.2232, 15.6267),
+            (-77.846, 166.676), (89.9, 0), (-89.9, 45), (-54.8, -68.3), (51.5074, -0.1278),
+        ]
         var rng = SeededRandom(seed: 18)
         for _ in 0..<60 { points.append((Double.random(in: -70...75, using: &rng), Double.random(in: -180..<180, using: &rng))) }
         // Points near a random place, where the sum has many terms.
@@ -74,7 +77,9 @@ struct PlaceDensityTests {
     ]
 
     static func probes() -> [Location] {
-        named.map { Location(networkId: "probe", externalId: $0.name, name: $0.name, coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon)) }
+        named.map {
+            Location(networkId: "probe", externalId: $0.name, name: $0.name, coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))
+        }
     }
 
     static func radii(_ index: LocationIndex) -> [String: (Double, RadiusPolicy.Rule)] {
@@ -85,16 +90,19 @@ struct PlaceDensityTests {
         return out
     }
 
-    @Test("named places: city centres ≤ 100 m, suburbs 100–300 m, the countryside ≥ 300 m, with the shared chains or one chain",
-          .needsSharedDatasets)
+    @Test(
+        "named places: city centres ≤ 100 m, suburbs 100–300 m, the countryside ≥ 300 m, with the shared chains or one chain",
+        .needsSharedDatasets)
     func namedPlaces() throws {
         let (chains, networks) = try realChainLocations()
         let probe = Network(id: "probe", name: "Probe")
         let everything = LocationIndex.build(locations: chains + Self.probes(), networks: networks + [probe])
-        let costcoOnly = LocationIndex.build(locations: chains.filter { $0.networkId == "costco" } + Self.probes(),
-                                             networks: [Network(id: "costco", name: "Costco"), probe])
+        let costcoOnly = LocationIndex.build(
+            locations: chains.filter { $0.networkId == "costco" } + Self.probes(),
+            networks: [Network(id: "costco", name: "Costco"), probe])
         let policy = RadiusPolicy.standard
-        let full = Self.radii(everything), single = Self.radii(costcoOnly)
+        let full = Self.radii(everything)
+        let single = Self.radii(costcoOnly)
         for place in Self.named {
             for (store, radii) in [("shared chains", full), ("Costco only", single)] {
                 let (radius, rule) = try #require(radii[place.name])

@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import SyntheticData
 import Testing
+
 @testable import RegionRefresh
 
 /// Hand-built layouts for the radius tiers, merging, venue splitting and tier ordering.
@@ -29,7 +30,9 @@ import Testing
         var measured: [(Double, RadiusPolicy.Rule, Int)] = []
         for count in [0, 10, 30] {
             var locations = [location("a", "store", origin)]
-            for k in 0..<count { locations.append(location("b", "n\(k)", Sphere.destination(from: origin, meters: 100 + Double(k) * 25, bearing: Double(k) * 12))) }
+            for k in 0..<count {
+                locations.append(location("b", "n\(k)", Sphere.destination(from: origin, meters: 100 + Double(k) * 25, bearing: Double(k) * 12)))
+            }
             let index = LocationIndex.build(locations: locations, networks: [Network(id: "a", name: "A"), Network(id: "b", name: "B")])
             measured.append(radius(of: "loc_a_store", in: index))
         }
@@ -38,7 +41,8 @@ import Testing
         #expect(abs(measured[0].0 - alone.meters) < 0.01)
         let range = alone.rule == .dense ? p.dense : alone.rule == .suburban ? p.suburban : p.rural
         for (i, count) in [10, 30].enumerated() {
-            let expected = max(range.lowerBound, alone.meters - p.storeShare * Double(count) / Double(p.storeSaturation) * (range.upperBound - range.lowerBound))
+            let expected = max(
+                range.lowerBound, alone.meters - p.storeShare * Double(count) / Double(p.storeSaturation) * (range.upperBound - range.lowerBound))
             #expect(abs(measured[i + 1].0 - expected) < 0.01, "\(count) neighbours: \(measured[i + 1].0) m against \(expected) m")
         }
     }
@@ -60,8 +64,11 @@ import Testing
 
     @Test func explicitAndNetworkRadiusWin() {
         let nets = [Network(id: "x", name: "X", defaultRadiusMeters: 250), Network(id: "y", name: "Y", isLargeArea: true, defaultRadiusMeters: 700)]
-        let index = LocationIndex.build(locations: [location("x", "1", origin, radius: 42), location("x", "2", at(5_000, 0)),
-                                                    location("y", "3", at(9_000, 0), venue: 1_800)], networks: nets)
+        let index = LocationIndex.build(
+            locations: [
+                location("x", "1", origin, radius: 42), location("x", "2", at(5_000, 0)),
+                location("y", "3", at(9_000, 0), venue: 1_800),
+            ], networks: nets)
         #expect(radius(of: "loc_x_1", in: index).0 == 42 && radius(of: "loc_x_1", in: index).1 == .explicit)
         #expect(radius(of: "loc_x_2", in: index).0 == 250 && radius(of: "loc_x_2", in: index).1 == .networkDefault)
         #expect(radius(of: "loc_y_3", in: index).0 == 700)
@@ -69,8 +76,11 @@ import Testing
 
     @Test func largeAreaBySize() {
         let nets = [Network(id: "park", name: "Parks", category: "theme-park", isLargeArea: true)]
-        let index = LocationIndex.build(locations: [location("park", "small", origin, venue: 100), location("park", "mid", at(20_000, 0), venue: 1_200),
-                                                    location("park", "none", at(40_000, 0))], networks: nets)
+        let index = LocationIndex.build(
+            locations: [
+                location("park", "small", origin, venue: 100), location("park", "mid", at(20_000, 0), venue: 1_200),
+                location("park", "none", at(40_000, 0)),
+            ], networks: nets)
         #expect(radius(of: "loc_park_small", in: index).0 == 500)
         #expect(radius(of: "loc_park_mid", in: index).0 == 1_200)
         #expect(radius(of: "loc_park_none", in: index).0 == RadiusPolicy.standard.largeAreaDefault)
@@ -86,7 +96,8 @@ import Testing
         #expect(response.regions.allSatisfy { $0.radiusMeters <= RadiusPolicy.standard.largeArea.upperBound })
         var rng = SeededRandom(seed: 9)
         for _ in 0..<5_000 {
-            let p = Sphere.destination(from: origin, meters: 3_000 * Double.random(in: 0...1, using: &rng).squareRoot(), bearing: .random(in: 0..<360, using: &rng))
+            let p = Sphere.destination(
+                from: origin, meters: 3_000 * Double.random(in: 0...1, using: &rng).squareRoot(), bearing: .random(in: 0..<360, using: &rng))
             #expect(response.regions.contains { Sphere.distance(p, Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon)) <= $0.radiusMeters })
         }
         // With fewer slots, the parts nearest the phone are kept.
@@ -95,8 +106,10 @@ import Testing
     }
 
     @Test func sameNetworkNearDuplicatesShareOneSlot() throws {
-        let locations = [location("chain", "a", at(2_000, 0), radius: 150), location("chain", "b", at(2_005, 0), radius: 150),
-                         location("chain", "c", at(8_000, 0), radius: 150), location("other", "d", at(2_003, 0), radius: 150)]
+        let locations = [
+            location("chain", "a", at(2_000, 0), radius: 150), location("chain", "b", at(2_005, 0), radius: 150),
+            location("chain", "c", at(8_000, 0), radius: 150), location("other", "d", at(2_003, 0), radius: 150),
+        ]
         let index = LocationIndex.build(locations: locations, networks: [Network(id: "chain", name: "C"), Network(id: "other", name: "O")])
         let response = try RegionRefreshEngine(index: index).refresh(RefreshParameters(center: origin, cardNetworks: ["chain"]), now: Date())
         #expect(response.regions.map(\.id) == ["loc_chain_a", "loc_chain_c", "loc_other_d"])
@@ -139,13 +152,15 @@ import Testing
     @Test func aLargeRegionThePhoneStandsInIsNeverDropped() throws {
         var locations = [location("airport", "1", at(1_200, 0), radius: 1_500)]
         for k in 0..<40 { locations.append(location("shop", "\(k)", at(50 + Double(k) * 20, 180), radius: 30)) }
-        let engine = RegionRefreshEngine(index: LocationIndex.build(locations: locations, networks: [Network(id: "airport", name: "A"), Network(id: "shop", name: "S")]))
+        let engine = RegionRefreshEngine(
+            index: LocationIndex.build(locations: locations, networks: [Network(id: "airport", name: "A"), Network(id: "shop", name: "S")]))
         let response = try engine.refresh(RefreshParameters(center: origin, cardNetworks: ["airport", "shop"], maxRegions: 5), now: Date())
         #expect(response.regions.first?.id == "loc_airport_1")
     }
 
     @Test func sparseAreasReturnFewerAndNeverMore() throws {
-        let engine = RegionRefreshEngine(index: LocationIndex.build(locations: [location("a", "1", at(10_000, 0))], networks: [Network(id: "a", name: "A")]))
+        let engine = RegionRefreshEngine(
+            index: LocationIndex.build(locations: [location("a", "1", at(10_000, 0))], networks: [Network(id: "a", name: "A")]))
         let r = try engine.refresh(RefreshParameters(center: origin, cardNetworks: ["a"]), now: Date())
         #expect(r.regions.count == 1)
         let none = try engine.refresh(RefreshParameters(center: Coordinate(uncheckedLatitude: -45, longitude: 120), cardNetworks: ["a"]), now: Date())
@@ -154,8 +169,10 @@ import Testing
 
     @Test func refreshDistanceIsTheNearestUnmonitoredBoundary() throws {
         // Three card stores; with max_regions 2 the third (at 5 km, radius 500) is unmonitored: D = 4500 − accuracy.
-        let locations = [location("a", "1", at(1_000, 0), radius: 500), location("a", "2", at(2_000, 90), radius: 500),
-                         location("a", "3", at(5_000, 180), radius: 500)]
+        let locations = [
+            location("a", "1", at(1_000, 0), radius: 500), location("a", "2", at(2_000, 90), radius: 500),
+            location("a", "3", at(5_000, 180), radius: 500),
+        ]
         let engine = RegionRefreshEngine(index: LocationIndex.build(locations: locations, networks: [Network(id: "a", name: "A")]))
         let r = try engine.refresh(RefreshParameters(center: origin, accuracyMeters: 20, cardNetworks: ["a"], maxRegions: 2), now: Date())
         #expect(r.regions.map(\.id) == ["loc_a_1", "loc_a_2"])
@@ -163,14 +180,17 @@ import Testing
         let expected = (Sphere.distance(origin, at(5_000, 180)) - 500 - 20).rounded(.down)
         #expect(abs(r.refreshAfterMeters - expected) <= 1)
         #expect(r.coverageGuaranteed)
-        let bubble = try engine.refresh(RefreshParameters(center: origin, cardNetworks: ["a"], maxRegions: 2, reserveRefreshRegion: true), now: Date())
+        let bubble = try engine.refresh(
+            RefreshParameters(center: origin, cardNetworks: ["a"], maxRegions: 2, reserveRefreshRegion: true), now: Date())
         #expect(bubble.regions.map(\.id) == ["loc_a_1", "oncue-refresh"])
         #expect(abs(bubble.regions[1].radiusMeters - (2_000 - 500)) <= 1)
         // Standing inside an unmonitored card region: no guarantee, the floor applies.
-        let inside = try engine.refresh(RefreshParameters(center: at(5_000, 180), cardNetworks: ["a"], maxRegions: 1, reserveRefreshRegion: false), now: Date())
+        let inside = try engine.refresh(
+            RefreshParameters(center: at(5_000, 180), cardNetworks: ["a"], maxRegions: 1, reserveRefreshRegion: false), now: Date())
         #expect(inside.regions.count == 1)
         let crowded = [location("a", "1", origin, radius: 300), location("a", "2", at(10, 90), radius: 300), location("b", "x", at(20, 0))]
-        let e2 = RegionRefreshEngine(index: LocationIndex.build(locations: crowded, networks: [Network(id: "a", name: "A"), Network(id: "b", name: "B")]))
+        let e2 = RegionRefreshEngine(
+            index: LocationIndex.build(locations: crowded, networks: [Network(id: "a", name: "A"), Network(id: "b", name: "B")]))
         let r2 = try e2.refresh(RefreshParameters(center: origin, cardNetworks: ["a", "b"], maxRegions: 1), now: Date())
         // a/1 and a/2 merge into one region, so the one slot covers both; b/x is unmonitored and contains the phone.
         #expect(r2.regions.count == 1 && !r2.coverageGuaranteed && r2.refreshAfterMeters == 100)

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+
 @testable import RegionRefresh
 
 /// The selection spelled out the slow, obvious way: score every location, sort, place greedily.
@@ -48,7 +49,8 @@ struct ReferenceSelection {
             let d = Sphere.distance(p.center, e.location.coordinate)
             guard d <= p.radiusMeters else { continue }
             let category = networks[e.location.networkId]?.category?.lowercased()
-            let boost = boosts.visitBoost(visits: p.networkVisits[e.location.networkId] ?? 0) * boosts.timeBoost(category: category, hour: p.localHour)
+            let boost =
+                boosts.visitBoost(visits: p.networkVisits[e.location.networkId] ?? 0) * boosts.timeBoost(category: category, hour: p.localHour)
             ranked.append(Ranked(entry: e, tier: isCard ? 1 : 2, distance: d, score: max(0, d - e.radius) / boost))
         }
         ranked.sort {
@@ -58,17 +60,26 @@ struct ReferenceSelection {
             return $0.entry.location.id < $1.entry.location.id
         }
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
-        struct Placed { var network: String; var members: [Entry]; var parts: Int; var tier: Int; var split: Bool }
+        struct Placed {
+            var network: String
+            var members: [Entry]
+            var parts: Int
+            var tier: Int
+            var split: Bool
+        }
         var placed: [Placed] = []
         for r in ranked {
             let usedSlots = placed.reduce(0) { $0 + $1.parts }
             if usedSlots >= slots { break }
             let e = r.entry
-            if !e.isSplit, let j = placed.firstIndex(where: { pl in
-                !pl.split && pl.network == e.location.networkId && pl.members.contains { m in
-                    Sphere.distance(m.location.coordinate, e.location.coordinate) <= max(e.radius, m.radius)
-                }
-            }) {
+            if !e.isSplit,
+                let j = placed.firstIndex(where: { pl in
+                    !pl.split && pl.network == e.location.networkId
+                        && pl.members.contains { m in
+                            Sphere.distance(m.location.coordinate, e.location.coordinate) <= max(e.radius, m.radius)
+                        }
+                })
+            {
                 placed[j].members.append(e)
                 continue
             }

@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import TestSupport
 import Testing
+
 @testable import RegionRefresh
 
 /// The refresh distance D taken from the tier-1 collection (when `Prioritizer.collectionBoundsTheRest` says it may
@@ -29,8 +30,11 @@ import Testing
             // Small radii put unmonitored card locations just outside the radius, which the shortcut must not miss.
             if q % 5 == 0 { p.radiusMeters = [500, 1_000, 3_000][q / 5 % 3] }
             // Most of the real set's networks are single library systems: hold the big chains' cards too.
-            if name == "real" && q % 3 != 0 { p.cardNetworks = [["mcdonald-s"], ["chipotle", "costco"], ["target", "mcdonald-s"]][q % 3 == 1 ? q / 3 % 3 : 0] }
-            let a = fast.select(p, now: now), b = searching.select(p, now: now)
+            if name == "real" && q % 3 != 0 {
+                p.cardNetworks = [["mcdonald-s"], ["chipotle", "costco"], ["target", "mcdonald-s"]][q % 3 == 1 ? q / 3 % 3 : 0]
+            }
+            let a = fast.select(p, now: now)
+            let b = searching.select(p, now: now)
             #expect(!b.refreshDistanceFromCollection)
             if a.refreshDistanceFromCollection { shortcuts += 1 }
             #expect(a.refreshAfterMeters == b.refreshAfterMeters, "query \(q): \(p)")
@@ -49,8 +53,10 @@ import Testing
             Location(networkId: "card", externalId: ext, name: ext, coordinate: c, radiusMeters: radius)
         }
         // Inside 1 km: boundary distances 70, 270, 470, 870, 920 m. Outside it (1,100 m), one region of 1,000 m: 100 m.
-        let locations = [card("a", at(100, 0), radius: 30), card("b", at(300, 90), radius: 30), card("c", at(500, 180), radius: 30),
-                         card("d", at(900, 270), radius: 30), card("e", at(950, 45), radius: 30), card("x", at(1_100, 135), radius: 1_000)]
+        let locations = [
+            card("a", at(100, 0), radius: 30), card("b", at(300, 90), radius: 30), card("c", at(500, 180), radius: 30),
+            card("d", at(900, 270), radius: 30), card("e", at(950, 45), radius: 30), card("x", at(1_100, 135), radius: 1_000),
+        ]
         let index = LocationIndex.build(locations: locations, networks: [Network(id: "card", name: "Card")])
         let prioritizer = Prioritizer(index: index, configuration: EngineConfiguration())
         let p = RefreshParameters(center: origin, radiusMeters: 1_000, cardNetworks: ["card"], maxRegions: 1)

@@ -1,7 +1,8 @@
-import Geo
 import Foundation
+import Geo
 import LocationStore
 import Testing
+
 @testable import RegionRefresh
 
 /// The fast request reader against the reference, Foundation's JSONDecoder: on every body, hand-made
@@ -64,12 +65,12 @@ struct RequestParsingTests {
             #expect(Self.outcome(body) == Self.reference(body), "\(body)")
             if !Self.fastTakes(body) { declined += 1 }
         }
-        #expect(declined > Self.unusual.count / 2)   // most of these must be left to JSONDecoder
+        #expect(declined > Self.unusual.count / 2)  // most of these must be left to JSONDecoder
     }
 
     /// Seeded mutations of valid bodies (bytes dropped, duplicated, replaced): 50,000 cases, same answers.
     @Test func mutatedBodiesGiveTheReferenceAnswer() {
-        var rng = SeededRandom(seed: 20251122)
+        var rng = SeededRandom(seed: 20_251_122)
         let alphabet = Array(#"{}[]":,.-+eE0123456789 tfnul\"#.utf8)
         var fastTaken = 0
         for n in 0..<50_000 {
@@ -83,10 +84,14 @@ struct RequestParsingTests {
                 }
             }
             let body = String(decoding: bytes, as: UTF8.self)
-            let fast = Self.outcome(body), slow = Self.reference(body)
-            if fast != slow { Issue.record("differs on \(body): \(fast) vs \(slow)"); return }
+            let fast = Self.outcome(body)
+            let slow = Self.reference(body)
+            if fast != slow {
+                Issue.record("differs on \(body): \(fast) vs \(slow)")
+                return
+            }
             if Self.fastTakes(body) { fastTaken += 1 }
         }
-        #expect(fastTaken > 1_000)   // the mutations that stay valid exercise the fast path too
+        #expect(fastTaken > 1_000)  // the mutations that stay valid exercise the fast path too
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Geo
 import LocationStore
-import TestSupport
 import SyntheticData
+import TestSupport
 import Testing
+
 @testable import RegionRefresh
 
 /// Built once and shared by the tests of this file.
@@ -32,7 +33,8 @@ let realFixture: Result<OracleFixture, any Error> = Result {
 /// Random requests over a fixture, exercising every optional field.
 func randomParameters(_ rng: inout SeededRandom, fixture: OracleFixture) -> RefreshParameters {
     let near = fixture.locations[Int.random(in: 0..<fixture.locations.count, using: &rng)].coordinate
-    let center = Double.random(in: 0..<1, using: &rng) < 0.9
+    let center =
+        Double.random(in: 0..<1, using: &rng) < 0.9
         ? Sphere.destination(from: near, meters: .random(in: 0...20_000, using: &rng), bearing: .random(in: 0..<360, using: &rng))
         : Coordinate(uncheckedLatitude: .random(in: -60...70, using: &rng), longitude: .random(in: -180...180, using: &rng))
     var cards: [String] = []
@@ -43,15 +45,18 @@ func randomParameters(_ rng: inout SeededRandom, fixture: OracleFixture) -> Refr
     }
     var visits: [String: Int] = [:]
     if Bool.random(using: &rng), let first = cards.first { visits[first] = Int.random(in: 0...30, using: &rng) }
-    if Bool.random(using: &rng) { visits[fixture.networks[Int.random(in: 0..<fixture.networks.count, using: &rng)].id] = Int.random(in: 1...10, using: &rng) }
+    if Bool.random(using: &rng) {
+        visits[fixture.networks[Int.random(in: 0..<fixture.networks.count, using: &rng)].id] = Int.random(in: 1...10, using: &rng)
+    }
     let maxRegions = [1, 2, 5, 20, 20, 20, 50, 100][Int.random(in: 0..<8, using: &rng)]
-    return RefreshParameters(center: center, accuracyMeters: Bool.random(using: &rng) ? .random(in: 0...100, using: &rng) : nil,
-                             radiusMeters: [5_000.0, 50_000, 50_000, 200_000][Int.random(in: 0..<4, using: &rng)],
-                             cardNetworks: cards, maxRegions: maxRegions, networkVisits: visits,
-                             localHour: Bool.random(using: &rng) ? Int.random(in: 0..<24, using: &rng) : nil,
-                             includeOtherNetworks: Double.random(in: 0..<1, using: &rng) < 0.8,
-                             reserveRefreshRegion: Double.random(in: 0..<1, using: &rng) < 0.3,
-                             explain: Double.random(in: 0..<1, using: &rng) < 0.2)
+    return RefreshParameters(
+        center: center, accuracyMeters: Bool.random(using: &rng) ? .random(in: 0...100, using: &rng) : nil,
+        radiusMeters: [5_000.0, 50_000, 50_000, 200_000][Int.random(in: 0..<4, using: &rng)],
+        cardNetworks: cards, maxRegions: maxRegions, networkVisits: visits,
+        localHour: Bool.random(using: &rng) ? Int.random(in: 0..<24, using: &rng) : nil,
+        includeOtherNetworks: Double.random(in: 0..<1, using: &rng) < 0.8,
+        reserveRefreshRegion: Double.random(in: 0..<1, using: &rng) < 0.3,
+        explain: Double.random(in: 0..<1, using: &rng) < 0.2)
 }
 
 func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {

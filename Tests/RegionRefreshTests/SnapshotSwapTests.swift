@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import SyntheticData
 import Testing
+
 @testable import RegionRefresh
 
 /// Readers never see a half-built index: while snapshots are swapped, every answer comes wholly from one of them.
@@ -17,7 +18,8 @@ import Testing
             }
             return LocationIndex.build(locations: locations, networks: spec.networks)
         }
-        let a = snapshot("A", 20_000), b = snapshot("B", 25_000)
+        let a = snapshot("A", 20_000)
+        let b = snapshot("B", 25_000)
         let engine = RegionRefreshEngine(index: a)
         let centers = Array(SyntheticLocations(count: 200, seed: 11, networkCount: 3, clusterCount: 5)).map(\.coordinate)
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -33,7 +35,10 @@ import Testing
                 }
             }
             group.addTask {
-                for k in 0..<40 { engine.install(k % 2 == 0 ? b : a); await Task.yield() }
+                for k in 0..<40 {
+                    engine.install(k % 2 == 0 ? b : a)
+                    await Task.yield()
+                }
                 return 0
             }
             var mixed = 0
@@ -55,7 +60,9 @@ import Testing
         let engine = RegionRefreshEngine()
         let info = try await engine.reload(from: store)
         #expect(info.locationCount == 1)
-        _ = try store.upsert([Location(networkId: "n", externalId: "2", name: "Two", coordinate: Coordinate(uncheckedLatitude: 10.001, longitude: 10))])
+        _ = try store.upsert([
+            Location(networkId: "n", externalId: "2", name: "Two", coordinate: Coordinate(uncheckedLatitude: 10.001, longitude: 10))
+        ])
         let before = try engine.refresh(RefreshParameters(center: Coordinate(uncheckedLatitude: 10, longitude: 10)), now: Date())
         #expect(before.regions.count == 1)
         try await engine.reload(from: store)

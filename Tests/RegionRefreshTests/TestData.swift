@@ -16,18 +16,37 @@ func csvRows(_ text: String) -> [[String]] {
         if quoted {
             if c == "\"" {
                 if let n = it.next() {
-                    if n == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = n }
-                } else { quoted = false }
-            } else { field.unicodeScalars.append(c) }
-        } else if c == "\"" { quoted = true }
-        else if c == "," { row.append(field); field = "" }
-        else if c == "\n" || c == "\r" {
+                    if n == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        quoted = false
+                        pending = n
+                    }
+                } else {
+                    quoted = false
+                }
+            } else {
+                field.unicodeScalars.append(c)
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            row.append(field)
+            field = ""
+        } else if c == "\n" || c == "\r" {
             if c == "\r", let n = it.next(), n != "\n" { pending = n }
-            row.append(field); field = ""
-            rows.append(row); row = []
-        } else { field.unicodeScalars.append(c) }
+            row.append(field)
+            field = ""
+            rows.append(row)
+            row = []
+        } else {
+            field.unicodeScalars.append(c)
+        }
     }
-    if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+    if !field.isEmpty || !row.isEmpty {
+        row.append(field)
+        rows.append(row)
+    }
     return rows
 }
 
@@ -39,7 +58,8 @@ func realChainLocations() throws -> (locations: [Location], networks: [Network])
     var networks: [String: Network] = [:]
     func add(_ network: String, _ category: String, _ ext: String, _ name: String, _ lat: String, _ lon: String) {
         guard let la = Double(lat.trimmingCharacters(in: .whitespaces)), let lo = Double(lon.trimmingCharacters(in: .whitespaces)),
-              let c = try? Coordinate(latitude: la, longitude: lo) else { return }
+            let c = try? Coordinate(latitude: la, longitude: lo)
+        else { return }
         if networks[network] == nil { networks[network] = Network(id: network, name: network, category: category) }
         locations.append(Location(networkId: network, externalId: ext, name: name, coordinate: c))
     }
@@ -55,7 +75,8 @@ func realChainLocations() throws -> (locations: [Location], networks: [Network])
     let target = String(decoding: targetData.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     let rows = csvRows(target)
     if let header = rows.first, let la = header.firstIndex(of: "Address.Latitude"), let lo = header.firstIndex(of: "Address.Longitude"),
-       let id = header.firstIndex(of: "ID"), let name = header.firstIndex(of: "Name") {
+        let id = header.firstIndex(of: "ID"), let name = header.firstIndex(of: "Name")
+    {
         for r in rows.dropFirst() where r.count > max(la, lo) { add("target", "grocery", r[id], "Target \(r[name])", r[la], r[lo]) }
     }
     return (locations, networks.values.sorted { $0.id < $1.id })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RegionRefresh
 
 /// Every bad field is refused with a typed error that names it.
@@ -75,23 +76,33 @@ import Testing
     }
 
     @Test func defaultsAndAcceptedForms() throws {
-        let p = try RegionRefreshRequest.decode(json: Data(#"{"lat": 37.7749, "lon": -122.4194, "accuracy": 65.0, "radius_km": 50, "user_networks": ["costco", "whole-foods", "sfpl", "costco"], "max_regions": 20}"#.utf8)).validated()
+        let p = try RegionRefreshRequest.decode(
+            json: Data(
+                #"{"lat": 37.7749, "lon": -122.4194, "accuracy": 65.0, "radius_km": 50, "user_networks": ["costco", "whole-foods", "sfpl", "costco"], "max_regions": 20}"#
+                    .utf8)
+        ).validated()
         #expect(p.cardNetworks == ["costco", "whole-foods", "sfpl"])
         #expect(p.radiusMeters == 50_000 && p.maxRegions == 20 && p.includeOtherNetworks && !p.reserveRefreshRegion)
         let bare = try RegionRefreshRequest.decode(json: Data(#"{"lat": 0, "lon": 0}"#.utf8)).validated()
         #expect(bare.radiusMeters == 50_000 && bare.maxRegions == 20 && bare.cardNetworks.isEmpty)
-        for t in ["2025-11-22T18:30:00-08:00", "2025-11-22T18:30:00Z", "2025-11-22T18:30:00.123+05:30", "2025-11-22t18:30:00z",
-                  "2024-02-29T18:59:59.999999999-23:59", "2025-11-22T18:00:00+14:00"] {
+        for t in [
+            "2025-11-22T18:30:00-08:00", "2025-11-22T18:30:00Z", "2025-11-22T18:30:00.123+05:30", "2025-11-22t18:30:00z",
+            "2024-02-29T18:59:59.999999999-23:59", "2025-11-22T18:00:00+14:00",
+        ] {
             let q = try RegionRefreshRequest(lat: 0, lon: 0, localTime: t).validated()
             #expect(q.localHour == 18, "\(t)")
         }
     }
 
     @Test func responseUsesTheDocumentsKeys() throws {
-        let response = RegionRefreshResponse(regions: [Region(id: "loc_costco_sf_001", networkId: "costco", lat: 37.7849, lon: -122.4094,
-                                                              radiusMeters: 100, priority: 1, name: "Costco Wholesale - San Francisco",
-                                                              address: "450 10th St, San Francisco, CA")],
-                                             refreshAfterMeters: 500, cacheTtlSeconds: 21_600, serverTime: "2025-11-22T10:30:00Z", coverageGuaranteed: true)
+        let response = RegionRefreshResponse(
+            regions: [
+                Region(
+                    id: "loc_costco_sf_001", networkId: "costco", lat: 37.7849, lon: -122.4094,
+                    radiusMeters: 100, priority: 1, name: "Costco Wholesale - San Francisco",
+                    address: "450 10th St, San Francisco, CA")
+            ],
+            refreshAfterMeters: 500, cacheTtlSeconds: 21_600, serverTime: "2025-11-22T10:30:00Z", coverageGuaranteed: true)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(response)) as! [String: Any]
         #expect(Set(object.keys) == ["regions", "refresh_after_meters", "cache_ttl_seconds", "server_time", "coverage_guaranteed"])
         let region = (object["regions"] as! [[String: Any]])[0]

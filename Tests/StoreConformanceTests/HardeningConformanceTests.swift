@@ -1,8 +1,8 @@
 import ChainImport
 import Foundation
 import LocationStore
-import StoreOpening
 import PostGISStore
+import StoreOpening
 import Testing
 
 /// The rows a careless or hostile file holds are judged alike on both stores: the same rejections and warnings, the
@@ -11,17 +11,17 @@ import Testing
 struct HardeningConformanceTests {
     static var file: [UInt8] {
         var bytes = Array("id,brand,name,address,lat,lon\n".utf8)
-        bytes += Array("1,Foo Mart,Alpha Café,1 Main St,40.112345,-74.112345\n".utf8)                     // UTF-8 text
-        bytes += Array("2,,Beta,2 Main St,40.212345,-74.212345\n".utf8)                                   // falls back to acme
-        bytes += Array("3,Foo Mart,Gamma,3 Main St,40,3,-74,3\n".utf8)                                    // decimal commas: field_count
-        bytes += Array("4,Foo Mart,De\u{0}lta,4 Main St,40.412345,-74.412345\n".utf8)                      // nul_byte
-        bytes += Array("5,Foo Mart,\(String(repeating: "E", count: 201)),5 Main St,40.512345,-74.512345\n".utf8)   // field_too_long
-        bytes += Array("6,Foo Mart,\(String(repeating: "F", count: 600)),6 Main St,40.612345,-74.612345\n".utf8)   // line_too_long
-        bytes += Array("7,\(String(repeating: "x", count: 150)),Eta,7 Main St,40.712345,-74.712345\n".utf8)        // network id too long
-        bytes += Array("8,Foo Mart,Th".utf8) + [0xFF] + Array("eta,8 Main St,40.812345,-74.812345\n".utf8)         // invalid_utf8
-        bytes += Array("9,Bar Shop,Iota,9 Main St,0x1p4,-74.912345\n".utf8)                                // hex float
-        bytes += Array("10,Bar Shop,Kappa,10 Main St,41.012345,-75.012345,,\n".utf8)                       // blank extras: fine
-        bytes += Array("11,Bar Shop,Lambda,11 Main St,41.112345\n".utf8)                                   // short, lon missing
+        bytes += Array("1,Foo Mart,Alpha Café,1 Main St,40.112345,-74.112345\n".utf8)  // UTF-8 text
+        bytes += Array("2,,Beta,2 Main St,40.212345,-74.212345\n".utf8)  // falls back to acme
+        bytes += Array("3,Foo Mart,Gamma,3 Main St,40,3,-74,3\n".utf8)  // decimal commas: field_count
+        bytes += Array("4,Foo Mart,De\u{0}lta,4 Main St,40.412345,-74.412345\n".utf8)  // nul_byte
+        bytes += Array("5,Foo Mart,\(String(repeating: "E", count: 201)),5 Main St,40.512345,-74.512345\n".utf8)  // field_too_long
+        bytes += Array("6,Foo Mart,\(String(repeating: "F", count: 600)),6 Main St,40.612345,-74.612345\n".utf8)  // line_too_long
+        bytes += Array("7,\(String(repeating: "x", count: 150)),Eta,7 Main St,40.712345,-74.712345\n".utf8)  // network id too long
+        bytes += Array("8,Foo Mart,Th".utf8) + [0xFF] + Array("eta,8 Main St,40.812345,-74.812345\n".utf8)  // invalid_utf8
+        bytes += Array("9,Bar Shop,Iota,9 Main St,0x1p4,-74.912345\n".utf8)  // hex float
+        bytes += Array("10,Bar Shop,Kappa,10 Main St,41.012345,-75.012345,,\n".utf8)  // blank extras: fine
+        bytes += Array("11,Bar Shop,Lambda,11 Main St,41.112345\n".utf8)  // short, lon missing
         return bytes
     }
 

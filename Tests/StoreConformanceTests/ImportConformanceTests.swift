@@ -2,9 +2,9 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
-import TestSupport
-import StoreOpening
 import PostGISStore
+import StoreOpening
+import TestSupport
 import Testing
 
 /// Imports keep the same promises on both stores: the same report, the same rows, atomic and idempotent.
@@ -39,8 +39,9 @@ struct ImportConformanceTests {
         return all.sorted { $0.id < $1.id }
     }
 
-    @Test("the shared chains give the same reports, logs and rows on both stores",
-          .enabled(if: TestStore.kinds.contains(.postgis)), .needsSharedDatasets)
+    @Test(
+        "the shared chains give the same reports, logs and rows on both stores",
+        .enabled(if: TestStore.kinds.contains(.postgis)), .needsSharedDatasets)
     func sameResultOnBothStores() async throws {
         let fast = try SharedDatasets.path("chain-fastfood-us-datafiniti/FastFoodRestaurants.csv")
         let libraries = SharedDatasets.bundled("us-public-libraries-imls/PLS_FY19_Outlet_pud19i.csv")
@@ -58,7 +59,8 @@ struct ImportConformanceTests {
                 return (reports, try await Self.snapshot(store), try await store.networks(), log)
             }
         }
-        let sqlite = try #require(results[.sqlite]), postgis = try #require(results[.postgis])
+        let sqlite = try #require(results[.sqlite])
+        let postgis = try #require(results[.postgis])
         #expect(sqlite.reports == postgis.reports)
         #expect(sqlite.reports[2].counts.first?.unchanged == 9_946)
         #expect(sqlite.rows.count == postgis.rows.count && sqlite.rows.count > 27_000)

@@ -1,9 +1,9 @@
 import ChainImport
 import Foundation
 import LocationStore
-import SyntheticData
-import StoreOpening
 import PostGISStore
+import StoreOpening
+import SyntheticData
 import Testing
 
 /// A killed `oncue import` leaves either store exactly as it was before the import.
@@ -11,8 +11,10 @@ import Testing
 struct KillConformanceTests {
     static var oncue: String? {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oncue"),
-                          repo.appendingPathComponent(".build/debug/oncue")]
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oncue"),
+            repo.appendingPathComponent(".build/debug/oncue"),
+        ]
         return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -41,7 +43,8 @@ struct KillConformanceTests {
             process.standardError = stderr
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            var seenRows = 0, buffered = ""
+            var seenRows = 0
+            var buffered = ""
             let killAfter = Int.random(in: 20_000...100_000)
             while seenRows < killAfter && process.isRunning {
                 let data = stderr.fileHandleForReading.availableData

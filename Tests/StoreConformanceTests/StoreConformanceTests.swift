@@ -1,17 +1,18 @@
 import Foundation
 import Geo
 import LocationStore
-import SyntheticData
-import StoreOpening
 import PostGISStore
+import StoreOpening
+import SyntheticData
 import Testing
 
 /// Everything a store promises, on both stores: the same calls give the same answers.
 @Suite("Store conformance (SQLite and PostGIS)")
 struct StoreConformanceTests {
     static func location(_ network: String, _ ext: String, _ lat: Double, _ lon: Double, name: String? = nil) -> Location {
-        Location(networkId: network, externalId: ext, name: name ?? "\(network) \(ext)", address: "\(ext) Main St",
-                 coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
+        Location(
+            networkId: network, externalId: ext, name: name ?? "\(network) \(ext)", address: "\(ext) Main St",
+            coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
     }
 
     @Test("a store is created once, reopened, and a second create is refused", arguments: TestStore.kinds)
@@ -95,7 +96,9 @@ struct StoreConformanceTests {
             var rng = SeededRandom(seed: 3)
             for q in 0..<60 {
                 let near = locations[Int.random(in: 0..<locations.count, using: &rng)].coordinate
-                let center = q == 0 ? near : Sphere.destination(from: near, meters: .random(in: 0...20_000, using: &rng), bearing: .random(in: 0..<360, using: &rng))
+                let center =
+                    q == 0
+                    ? near : Sphere.destination(from: near, meters: .random(in: 0...20_000, using: &rng), bearing: .random(in: 0..<360, using: &rng))
                 let networks: Set<String>? = q % 3 == 0 ? [spec.networks[q % spec.networks.count].id] : nil
                 let query = NearbyQuery(center: center, radiusMeters: [500, 5_000, 50_000][q % 3], limit: [1, 20, 50][q % 3], networks: networks)
                 var want: [(id: String, distance: Double)] = []
@@ -116,16 +119,20 @@ struct StoreConformanceTests {
     func importLog(kind: StoreKind) async throws {
         try await TestStore.with(kind) { store, _ in
             let started = Date(timeIntervalSince1970: 1_764_000_000)
-            var record = ImportRecord(fileName: "a.csv", fileSize: 10, sha256: "00", options: ["network": "n"], startedAt: started,
-                                      status: "running",
-                                      issues: [ImportIssue(line: 9, severity: .warning, code: "near_duplicate", message: "9"),
-                                               ImportIssue(line: 3, severity: .rejected, code: "out_of_range", message: "3", externalId: "x")])
+            var record = ImportRecord(
+                fileName: "a.csv", fileSize: 10, sha256: "00", options: ["network": "n"], startedAt: started,
+                status: "running",
+                issues: [
+                    ImportIssue(line: 9, severity: .warning, code: "near_duplicate", message: "9"),
+                    ImportIssue(line: 3, severity: .rejected, code: "out_of_range", message: "3", externalId: "x"),
+                ])
             record.id = try await store.insertImport(record)
             record.status = "committed"
             record.finishedAt = started.addingTimeInterval(2)
             record.counts = ImportCounts(read: 5, inserted: 3, rejected: 1, warned: 1)
-            record.coordinatePrecision = PrecisionDiagnosis(coarseRows: 1, rowsWithCoordinates: 4, share: 0.25, typicalDecimals: 2,
-                                                            errorMeters: 700, fileGridDecimals: nil, advice: "geocode")
+            record.coordinatePrecision = PrecisionDiagnosis(
+                coarseRows: 1, rowsWithCoordinates: 4, share: 0.25, typicalDecimals: 2,
+                errorMeters: 700, fileGridDecimals: nil, advice: "geocode")
             try await store.updateImport(record)
             let id = try #require(record.id)
             let back = try #require(try await store.importRecord(id: id))
@@ -158,7 +165,8 @@ struct StoreConformanceTests {
                     throw Boom()
                 }
             }
-            let kept = try await store.location(id: "loc_n_2"), undone = try await store.location(id: "loc_n_3")
+            let kept = try await store.location(id: "loc_n_2")
+            let undone = try await store.location(id: "loc_n_3")
             #expect(kept != nil && undone == nil)
             #expect(try await store.verify() == [])
         }

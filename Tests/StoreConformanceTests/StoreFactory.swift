@@ -1,7 +1,7 @@
 import Foundation
 import LocationStore
-import StoreOpening
 import PostGISStore
+import StoreOpening
 import Testing
 
 /// The two stores every conformance test runs against.

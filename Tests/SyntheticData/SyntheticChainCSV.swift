@@ -37,7 +37,8 @@ public struct SyntheticChainCSV: Sendable {
             let street = Self.streets[Int(Self.next(&state) % UInt64(Self.streets.count))]
             let number = 1 + Self.next(&state) % 9999
             let zip = String(format: "%05d", Int(Self.next(&state) % 99_999))
-            buffer += "\(i + 1),\(brand),\(brand) #\(i + 1),\"\(number) \(street), Suite \(i % 50)\",Town \(i % 997),"
+            buffer +=
+                "\(i + 1),\(brand),\(brand) #\(i + 1),\"\(number) \(street), Suite \(i % 50)\",Town \(i % 997),"
                 + "\(region.code),\(zip),\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon))\n"
             if buffer.utf8.count >= 1 << 20 {
                 handle.write(Data(buffer.utf8))

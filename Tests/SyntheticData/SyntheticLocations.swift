@@ -11,7 +11,7 @@ public struct SyntheticLocations: Sequence, Sendable {
     public var networkCount: Int
     public var clusterCount: Int
 
-    public init(count: Int, seed: UInt64 = 20251122, networkCount: Int = 200, clusterCount: Int = 2_000) {
+    public init(count: Int, seed: UInt64 = 20_251_122, networkCount: Int = 200, clusterCount: Int = 2_000) {
         self.count = count
         self.seed = seed
         self.networkCount = Swift.max(1, networkCount)
@@ -59,11 +59,15 @@ public struct SyntheticLocations: Sequence, Sendable {
         static func cumulative(_ weights: [Double]) -> [Double] {
             var sum = 0.0
             let total = weights.reduce(0, +)
-            return weights.map { sum += $0; return sum / total }
+            return weights.map {
+                sum += $0
+                return sum / total
+            }
         }
 
         static func pick(_ cumulative: [Double], _ u: Double) -> Int {
-            var lo = 0, hi = cumulative.count - 1
+            var lo = 0
+            var hi = cumulative.count - 1
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if cumulative[mid] < u { lo = mid + 1 } else { hi = mid }
@@ -75,14 +79,16 @@ public struct SyntheticLocations: Sequence, Sendable {
             guard produced < spec.count else { return nil }
             produced += 1
             let cluster = clusters[Self.pick(clusterCumulative, Double.random(in: 0..<1, using: &rng))]
-            let north = rng.gaussian() * cluster.sigma, east = rng.gaussian() * cluster.sigma
+            let north = rng.gaussian() * cluster.sigma
+            let east = rng.gaussian() * cluster.sigma
             let center = Coordinate(uncheckedLatitude: cluster.lat, longitude: cluster.lon)
             let bearing = atan2d(east, north)
             let point = Sphere.destination(from: center, meters: (north * north + east * east).squareRoot(), bearing: bearing)
             let network = SyntheticLocations.networkId(rank: Self.pick(networkCumulative, Double.random(in: 0..<1, using: &rng)) + 1)
             let external = String(produced)
-            return Location(networkId: network, externalId: external, name: "\(network) #\(external)",
-                            address: "\(produced) Synthetic Street", coordinate: point)
+            return Location(
+                networkId: network, externalId: external, name: "\(network) #\(external)",
+                address: "\(produced) Synthetic Street", coordinate: point)
         }
     }
 }

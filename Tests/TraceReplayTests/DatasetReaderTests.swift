@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TraceReplay
 import TestSupport
+import Testing
+
+@testable import TraceReplay
 
 /// Every file of `../shared/datasets/trace-*` read with the counts from its SOURCE.md (points, no-time points,
 /// time going backwards, >250 km/h spikes, gaps over 5 min). The cleaning counts (duplicates, drops, splits,
@@ -15,31 +16,79 @@ import TestSupport
     }
 
     static let files: [Expected] = [
-        .init(path: "trace-csv-misc/demodata_geolife.csv", points: 5908, noTime: 0, backwards: 2, spikes: 3, gaps5: 10, duplicates: 0, drops: 4, splits: 7, segments: 8, fixes: 5904),
-        .init(path: "trace-csv-misc/posmo_trajectory.csv", points: 1327, noTime: 0, backwards: 5, spikes: 85, gaps5: 0, duplicates: 0, drops: 177, splits: 0, segments: 8, fixes: 1150),
-        .init(path: "trace-geolife-beijing/geolife_long/000/Trajectory/20081023025304.plt", points: 908, noTime: 0, backwards: 0, spikes: 0, gaps5: 6, duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 908),
-        .init(path: "trace-geolife-beijing/geolife_long/000/Trajectory/20081024020959.plt", points: 244, noTime: 0, backwards: 0, spikes: 0, gaps5: 2, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 244),
-        .init(path: "trace-geolife-beijing/geolife_long/001/Trajectory/20081023055305.plt", points: 961, noTime: 0, backwards: 0, spikes: 1, gaps5: 2, duplicates: 0, drops: 4, splits: 1, segments: 2, fixes: 957),
-        .init(path: "trace-geolife-beijing/geolife_long/001/Trajectory/20081023234104.plt", points: 2128, noTime: 0, backwards: 0, spikes: 0, gaps5: 7, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 2128),
-        .init(path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080330004134.plt", points: 681, noTime: 0, backwards: 0, spikes: 0, gaps5: 5, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 681),
-        .init(path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080330160039.plt", points: 818, noTime: 0, backwards: 0, spikes: 0, gaps5: 9, duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 818),
-        .init(path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080331160008.plt", points: 915, noTime: 0, backwards: 0, spikes: 0, gaps5: 5, duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 915),
-        .init(path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080402060926.plt", points: 1004, noTime: 0, backwards: 0, spikes: 0, gaps5: 1, duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 1004),
-        .init(path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130020900.plt", points: 66, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 66),
-        .init(path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130151807.plt", points: 327, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 327),
-        .init(path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130152335.plt", points: 256, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 256),
-        .init(path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111201123535.plt", points: 66, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 66),
-        .init(path: "trace-geolife-beijing/geolife_modes/178/Trajectory/20100312172608.plt", points: 84, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 84),
-        .init(path: "trace-gpx-motorcycle-us-pacific-coast/160718combined.GPX", points: 0, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 0, fixes: 0),
-        .init(path: "trace-gpx-motorcycle-us-pacific-coast/180614.GPX", points: 4987, noTime: 0, backwards: 1, spikes: 0, gaps5: 4, duplicates: 804, drops: 0, splits: 0, segments: 1, fixes: 4183),
-        .init(path: "trace-gpx-motorcycle-us-pacific-coast/180617.GPX", points: 6965, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 6965),
-        .init(path: "trace-gpx-motorcycle-us-pacific-coast/180618.GPX", points: 3990, noTime: 0, backwards: 0, spikes: 0, gaps5: 2, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 3990),
-        .init(path: "trace-gpx-motorcycle-us-pacific-coast/180619.GPX", points: 2506, noTime: 0, backwards: 0, spikes: 0, gaps5: 4, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 2506),
-        .init(path: "trace-gpx-slovenia-croatia-gpxpy/around-visnjan-with-car.gpx", points: 104, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 104),
-        .init(path: "trace-gpx-slovenia-croatia-gpxpy/cerknicko-jezero.gpx", points: 296, noTime: 0, backwards: 0, spikes: 1, gaps5: 4, duplicates: 0, drops: 1, splits: 0, segments: 1, fixes: 295),
+        .init(
+            path: "trace-csv-misc/demodata_geolife.csv", points: 5908, noTime: 0, backwards: 2, spikes: 3, gaps5: 10, duplicates: 0, drops: 4,
+            splits: 7, segments: 8, fixes: 5904),
+        .init(
+            path: "trace-csv-misc/posmo_trajectory.csv", points: 1327, noTime: 0, backwards: 5, spikes: 85, gaps5: 0, duplicates: 0, drops: 177,
+            splits: 0, segments: 8, fixes: 1150),
+        .init(
+            path: "trace-geolife-beijing/geolife_long/000/Trajectory/20081023025304.plt", points: 908, noTime: 0, backwards: 0, spikes: 0, gaps5: 6,
+            duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 908),
+        .init(
+            path: "trace-geolife-beijing/geolife_long/000/Trajectory/20081024020959.plt", points: 244, noTime: 0, backwards: 0, spikes: 0, gaps5: 2,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 244),
+        .init(
+            path: "trace-geolife-beijing/geolife_long/001/Trajectory/20081023055305.plt", points: 961, noTime: 0, backwards: 0, spikes: 1, gaps5: 2,
+            duplicates: 0, drops: 4, splits: 1, segments: 2, fixes: 957),
+        .init(
+            path: "trace-geolife-beijing/geolife_long/001/Trajectory/20081023234104.plt", points: 2128, noTime: 0, backwards: 0, spikes: 0, gaps5: 7,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 2128),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080330004134.plt", points: 681, noTime: 0, backwards: 0, spikes: 0, gaps5: 5,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 681),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080330160039.plt", points: 818, noTime: 0, backwards: 0, spikes: 0, gaps5: 9,
+            duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 818),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080331160008.plt", points: 915, noTime: 0, backwards: 0, spikes: 0, gaps5: 5,
+            duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 915),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/010/Trajectory/20080402060926.plt", points: 1004, noTime: 0, backwards: 0, spikes: 0, gaps5: 1,
+            duplicates: 0, drops: 0, splits: 1, segments: 2, fixes: 1004),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130020900.plt", points: 66, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 66),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130151807.plt", points: 327, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 327),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111130152335.plt", points: 256, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 256),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/020/Trajectory/20111201123535.plt", points: 66, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 66),
+        .init(
+            path: "trace-geolife-beijing/geolife_modes/178/Trajectory/20100312172608.plt", points: 84, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 84),
+        .init(
+            path: "trace-gpx-motorcycle-us-pacific-coast/160718combined.GPX", points: 0, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0,
+            drops: 0, splits: 0, segments: 0, fixes: 0),
+        .init(
+            path: "trace-gpx-motorcycle-us-pacific-coast/180614.GPX", points: 4987, noTime: 0, backwards: 1, spikes: 0, gaps5: 4, duplicates: 804,
+            drops: 0, splits: 0, segments: 1, fixes: 4183),
+        .init(
+            path: "trace-gpx-motorcycle-us-pacific-coast/180617.GPX", points: 6965, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0,
+            drops: 0, splits: 0, segments: 1, fixes: 6965),
+        .init(
+            path: "trace-gpx-motorcycle-us-pacific-coast/180618.GPX", points: 3990, noTime: 0, backwards: 0, spikes: 0, gaps5: 2, duplicates: 0,
+            drops: 0, splits: 0, segments: 1, fixes: 3990),
+        .init(
+            path: "trace-gpx-motorcycle-us-pacific-coast/180619.GPX", points: 2506, noTime: 0, backwards: 0, spikes: 0, gaps5: 4, duplicates: 0,
+            drops: 0, splits: 0, segments: 1, fixes: 2506),
+        .init(
+            path: "trace-gpx-slovenia-croatia-gpxpy/around-visnjan-with-car.gpx", points: 104, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 104),
+        .init(
+            path: "trace-gpx-slovenia-croatia-gpxpy/cerknicko-jezero.gpx", points: 296, noTime: 0, backwards: 0, spikes: 1, gaps5: 4, duplicates: 0,
+            drops: 1, splits: 0, segments: 1, fixes: 295),
         // Times are synthesised for the 291 untimed points, so all 296 are kept (the oracle, which drops untimed points, keeps 5).
-        .init(path: "trace-gpx-slovenia-croatia-gpxpy/cerknicko-without-times.gpx", points: 296, noTime: 291, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 296),
-        .init(path: "trace-gpx-slovenia-croatia-gpxpy/track-with-empty-segment.gpx", points: 9, noTime: 0, backwards: 0, spikes: 0, gaps5: 0, duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 9),
+        .init(
+            path: "trace-gpx-slovenia-croatia-gpxpy/cerknicko-without-times.gpx", points: 296, noTime: 291, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 296),
+        .init(
+            path: "trace-gpx-slovenia-croatia-gpxpy/track-with-empty-segment.gpx", points: 9, noTime: 0, backwards: 0, spikes: 0, gaps5: 0,
+            duplicates: 0, drops: 0, splits: 0, segments: 1, fixes: 9),
     ]
 
     @Test(arguments: files)

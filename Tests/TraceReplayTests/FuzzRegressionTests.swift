@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TraceReplay
 
 /// The trace inputs the libFuzzer campaign found (Fuzz/Regressions, RELIABILITY.md), replayed with the fuzzers'
@@ -47,8 +48,10 @@ struct TraceFuzzRegressionTests {
     /// timed point, and the trace was not sorted because the file's own times were in order.
     @Test func synthesisedTimesThatOverrunTheNextFixAreSorted() {
         var raw = RawTrace()
-        raw.fixes = [RawFix(time: 1000, latitude: 40, longitude: -74), RawFix(time: nil, latitude: 41, longitude: -74),
-                     RawFix(time: 1010, latitude: 40.0001, longitude: -74)]
+        raw.fixes = [
+            RawFix(time: 1000, latitude: 40, longitude: -74), RawFix(time: nil, latitude: 41, longitude: -74),
+            RawFix(time: 1010, latitude: 40.0001, longitude: -74),
+        ]
         raw.parts = 1
         let trace = TraceCleaning().clean(raw, name: "t", format: "csv")
         Self.expectOrdered(trace, "hand-made")
@@ -79,7 +82,7 @@ struct TraceFuzzRegressionTests {
 
     @Test func gpxDeclaringLatin1IsRead() throws {
         var bytes = Array(#"<?xml version="1.0" encoding="ISO-8859-1"?><gpx><trk><name>Caf"#.utf8)
-        bytes.append(0xE9)   // é in Latin-1
+        bytes.append(0xE9)  // é in Latin-1
         bytes += Array(#"</name><trkseg><trkpt lat="60.17" lon="24.94"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"#.utf8)
         let raw = try GPXReader.read(Data(bytes))
         #expect(raw.fixes.count == 1 && raw.fixes[0].latitude == 60.17)

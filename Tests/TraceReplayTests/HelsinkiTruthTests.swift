@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import Testing
+
 @testable import TraceReplay
 
 /// The Helsinki scenario's ground truth by construction (`truth.csv`, from the generator) against the simulator's own
@@ -14,7 +15,10 @@ import Testing
     /// RFC 4180 rows (quoted fields may hold commas), header first.
     static func csv(_ path: String) throws -> [[String: String]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        var rows: [[String]] = [], field = "", row: [String] = [], quoted = false
+        var rows: [[String]] = []
+        var field = ""
+        var row: [String] = []
+        var quoted = false
         var chars = Array(text).makeIterator()
         while let c = chars.next() {
             if quoted {
@@ -22,14 +26,21 @@ import Testing
             } else if c == "\"" {
                 quoted = true
             } else if c == "," {
-                row.append(field); field = ""
+                row.append(field)
+                field = ""
             } else if c == "\n" {
-                row.append(field); rows.append(row); row = []; field = ""
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
             } else if c != "\r" {
                 field.append(c)
             }
         }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        if !field.isEmpty || !row.isEmpty {
+            row.append(field)
+            rows.append(row)
+        }
         guard let header = rows.first else { return [] }
         return rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
@@ -58,19 +69,23 @@ import Testing
         let rows = try Self.csv(Self.file("simulations/stores/helsinki-osm.csv"))
         #expect(rows.count == 96)
         let locations = rows.map { r in
-            Location(networkId: Network.slug(r["brand"] ?? ""), externalId: r["id"] ?? "", name: r["name"] ?? "",
-                     coordinate: Coordinate(uncheckedLatitude: Double(r["latitude"] ?? "") ?? 0, longitude: Double(r["longitude"] ?? "") ?? 0))
+            Location(
+                networkId: Network.slug(r["brand"] ?? ""), externalId: r["id"] ?? "", name: r["name"] ?? "",
+                coordinate: Coordinate(uncheckedLatitude: Double(r["latitude"] ?? "") ?? 0, longitude: Double(r["longitude"] ?? "") ?? 0))
         }
         let byExternal = Dictionary(locations.map { ($0.externalId, $0) }, uniquingKeysWith: { a, _ in a })
         let stores = StoreCatalog(locations: locations.filter { cards.contains($0.networkId) }, storeRadiusMeters: model.storeRadiusMeters).stores
         let truth = try Self.csv(Self.file("simulations/traces/helsinki/truth.csv")).map {
-            Intended(trace: $0["trace"] ?? "", store: $0["store_id"] ?? "", network: $0["network_id"] ?? "", card: $0["card"] == "yes",
-                     arrival: TraceTime.parseISO(Substring($0["arrival"] ?? "")) ?? 0, departure: TraceTime.parseISO(Substring($0["departure"] ?? "")) ?? 0)
+            Intended(
+                trace: $0["trace"] ?? "", store: $0["store_id"] ?? "", network: $0["network_id"] ?? "", card: $0["card"] == "yes",
+                arrival: TraceTime.parseISO(Substring($0["arrival"] ?? "")) ?? 0, departure: TraceTime.parseISO(Substring($0["departure"] ?? "")) ?? 0
+            )
         }
         #expect(truth.count == 102)
         #expect(truth.allSatisfy { byExternal[$0.store]?.networkId == $0.network }, "truth.csv's network ids are the importer's slugs")
 
-        var intendedCount = 0, besideCount = 0
+        var intendedCount = 0
+        var besideCount = 0
         let gpx = (1...24).map { String(format: "simulations/traces/helsinki/walk-%02d.gpx", $0) }
         for name in gpx {
             let path = try #require(try TruePathLoader.load(for: Self.file(name), model: model, cleaning: scenario.trace))
@@ -83,8 +98,9 @@ import Testing
             // store's front within 35 m before it turns in); a moment may start earlier still when it opens with a
             // same-building stay of the same network.
             for t in intended {
-                #expect(detected.contains { $0.networkId == t.network && $0.arrival <= t.arrival && $0.departure >= t.departure },
-                        "\(name): \(t.network) at \(TraceTime.format(t.arrival)) not detected")
+                #expect(
+                    detected.contains { $0.networkId == t.network && $0.arrival <= t.arrival && $0.departure >= t.departure },
+                    "\(name): \(t.network) at \(TraceTime.format(t.arrival)) not detected")
             }
             for v in mine where v.card {
                 let id = byExternal[v.store]?.id
@@ -93,12 +109,14 @@ import Testing
             }
             // Every other detected moment is a stay beside an intended visit: during one, at a store within 70 m (two
             // 35 m circles) of the store visited. None is a walk-by.
-            for d in detected where !intended.contains(where: { $0.network == d.networkId && d.arrival <= $0.arrival && d.departure >= $0.departure }) {
+            for d in detected where !intended.contains(where: { $0.network == d.networkId && d.arrival <= $0.arrival && d.departure >= $0.departure })
+            {
                 let beside = mine.contains { v in
                     guard let visited = byExternal[v.store] else { return false }
-                    return v.arrival <= d.departure && v.departure >= d.arrival && d.visits.contains { s in
-                        Sphere.distance(visited.coordinate, Coordinate(uncheckedLatitude: s.lat, longitude: s.lon)) <= 70
-                    }
+                    return v.arrival <= d.departure && v.departure >= d.arrival
+                        && d.visits.contains { s in
+                            Sphere.distance(visited.coordinate, Coordinate(uncheckedLatitude: s.lat, longitude: s.lon)) <= 70
+                        }
                 }
                 #expect(beside, "\(name): \(d.networkId) at \(TraceTime.format(d.arrival)) is neither intended nor beside a visit")
                 besideCount += 1

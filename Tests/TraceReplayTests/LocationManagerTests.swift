@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TraceReplay
 
 /// The OS rules of the virtual location manager, on hand-built fixes.
@@ -21,7 +22,9 @@ import Testing
     @Test func twentyFirstRegionFails() {
         let m = VirtualLocationManager(os: .ios, seed: 1)
         var q = EventQueue()
-        let results = (0..<21).map { m.startMonitoring(Hand.region("r\($0)", north: Double($0) * 1000, radius: 100), key: "r\($0)", now: 0, queue: &q) }
+        let results = (0..<21).map {
+            m.startMonitoring(Hand.region("r\($0)", north: Double($0) * 1000, radius: 100), key: "r\($0)", now: 0, queue: &q)
+        }
         #expect(results.prefix(20).allSatisfy { $0 })
         #expect(results.last == false)
         #expect(m.monitoredCount == 20)
@@ -77,7 +80,10 @@ import Testing
             let t = Double(i) * 5
             let fix = Hand.fix(t, north: min(t, 300) * 1.5)
             clock.observe(fix)
-            if clock.isDue(t) { checks.append(t); clock.checked(fix, wakeUpBy: nil) }
+            if clock.isDue(t) {
+                checks.append(t)
+                clock.checked(fix, wakeUpBy: nil)
+            }
         }
         // Every 30 s while walking; once the last minute shows no movement (at 360 s), every 180 s.
         #expect(checks.prefix(13) == [0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300, 330, 360])
@@ -97,19 +103,19 @@ import Testing
         _ = m.process(Hand.fix(0, north: 2_000), queue: &q)
         // R = 400 m: the cushion is min(200, 0.5 × 400) = 200 m, so the entry threshold is 200 m from the centre.
         _ = m.startMonitoring(Hand.region("s", north: 0, radius: 400), key: "s", now: 0, queue: &q)
-        _ = m.process(Hand.fix(10, north: 300), queue: &q)   // inside the circle, not by the cushion
+        _ = m.process(Hand.fix(10, north: 300), queue: &q)  // inside the circle, not by the cushion
         _ = m.process(Hand.fix(20, north: 210), queue: &q)
         #expect(events(&q).isEmpty)
-        _ = m.process(Hand.fix(30, north: 150), queue: &q)   // pending from t = 30
-        _ = m.process(Hand.fix(45, north: 150), queue: &q)   // 15 s < 20 s dwell
+        _ = m.process(Hand.fix(30, north: 150), queue: &q)  // pending from t = 30
+        _ = m.process(Hand.fix(45, north: 150), queue: &q)  // 15 s < 20 s dwell
         #expect(events(&q).isEmpty)
-        _ = m.process(Hand.fix(50, north: 150), queue: &q)   // 20 s: fires, delivered 5 s later
+        _ = m.process(Hand.fix(50, north: 150), queue: &q)  // 20 s: fires, delivered 5 s later
         let entered = events(&q)
         #expect(entered.count == 1 && entered[0].0 == 55 && entered[0].1 == "enter s")
         // Exit is symmetric: 600 m (R + cushion) for 20 s.
         _ = m.process(Hand.fix(60, north: 590), queue: &q)
         _ = m.process(Hand.fix(70, north: 610), queue: &q)
-        _ = m.process(Hand.fix(80, north: 300), queue: &q)   // back inside: resets the pending exit
+        _ = m.process(Hand.fix(80, north: 300), queue: &q)  // back inside: resets the pending exit
         _ = m.process(Hand.fix(90, north: 700), queue: &q)
         _ = m.process(Hand.fix(100, north: 700), queue: &q)
         #expect(events(&q).isEmpty)
@@ -131,7 +137,8 @@ import Testing
     /// The distance (metres) at which a 50 m accuracy circle overlaps a 100 m fence by `fraction` (bisection on the tested function's
     /// monotonicity, checked against the hand values above).
     func distance(forOverlap fraction: Double) -> Double {
-        var lo = 50.0, hi = 150.0
+        var lo = 50.0
+        var hi = 150.0
         for _ in 0..<100 {
             let mid = (lo + hi) / 2
             if accuracyOverlapFraction(distance: mid, accuracy: 50, fenceRadius: 100) > fraction { lo = mid } else { hi = mid }
@@ -246,7 +253,9 @@ import Testing
         var wakes: [(Double, String)] = []
         // Driving 10 km north in an hour, a fix a minute.
         for minute in 0...60 {
-            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 170), queue: &q) { wakes.append((Double(minute) * 60, w.rawValue)) }
+            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 170), queue: &q) {
+                wakes.append((Double(minute) * 60, w.rawValue))
+            }
         }
         #expect(wakes.map(\.1) == ["launch", "periodic_wake", "periodic_wake", "periodic_wake", "periodic_wake"])
         #expect(wakes.map(\.0) == [0, 900, 1_800, 2_700, 3_600])
@@ -258,14 +267,18 @@ import Testing
         var wakes: [Double] = []
         // Fast: 250 m per minute reaches 500 m at 2 min, but the 5 min floor holds it until 300 s (1250 m).
         for minute in 0...12 {
-            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 250), queue: &q), w != .launch { wakes.append(Double(minute) * 60) }
+            if let w = m.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 250), queue: &q), w != .launch {
+                wakes.append(Double(minute) * 60)
+            }
         }
         #expect(wakes == [300, 600])
         // Slow: 50 m per minute needs 10 min for 500 m.
         let slow = VirtualLocationManager(os: .ios, seed: 1)
         var slowWakes: [Double] = []
         for minute in 0...25 {
-            if let w = slow.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 50), queue: &q), w == .significantChange { slowWakes.append(Double(minute)) }
+            if let w = slow.process(Hand.fix(Double(minute) * 60, north: Double(minute) * 50), queue: &q), w == .significantChange {
+                slowWakes.append(Double(minute))
+            }
         }
         #expect(slowWakes == [10, 20])
     }
@@ -274,8 +287,8 @@ import Testing
     /// a region of `radius` around the store. Returns, per seed, the seconds from arrival to the entry (nil: none).
     func entryDelays(radius: Double, seeds: ClosedRange<UInt64>) -> [Double?] {
         var pts: [(Double, Double)] = []
-        for i in 0...300 { pts.append((Double(i), -300 + Double(i))) }            // arrive at t = 300
-        for i in 1...120 { pts.append((300 + Double(i) * 5, 0)) }                 // stay 10 min
+        for i in 0...300 { pts.append((Double(i), -300 + Double(i))) }  // arrive at t = 300
+        for i in 1...120 { pts.append((300 + Double(i) * 5, 0)) }  // stay 10 min
         let trace = Hand.trace(pts)
         return seeds.map { seed -> Double? in
             let m = VirtualLocationManager(os: .ios, seed: seed)
@@ -292,13 +305,16 @@ import Testing
     }
 
     @Test func regionsBelowTheReliableMinimumDetectLateOrNotAtAll() {
-        let small = entryDelays(radius: 30, seeds: 1...40), reliable = entryDelays(radius: 100, seeds: 1...40)
-        let smallHits = small.compactMap { $0 }, reliableHits = reliable.compactMap { $0 }
+        let small = entryDelays(radius: 30, seeds: 1...40)
+        let reliable = entryDelays(radius: 100, seeds: 1...40)
+        let smallHits = small.compactMap { $0 }
+        let reliableHits = reliable.compactMap { $0 }
         #expect(reliableHits.count >= 38, "a 100 m region around a 10-minute stay is found (\(reliableHits.count) of 40)")
         #expect(smallHits.count < reliableHits.count, "30 m: \(smallHits.count) of 40")
         let median = { (v: [Double]) in v.sorted()[v.count / 2] }
-        #expect(smallHits.isEmpty || median(smallHits) > median(reliableHits),
-                "30 m median \(smallHits.isEmpty ? "-" : String(median(smallHits))) s, 100 m \(median(reliableHits)) s after arrival")
+        #expect(
+            smallHits.isEmpty || median(smallHits) > median(reliableHits),
+            "30 m median \(smallHits.isEmpty ? "-" : String(median(smallHits))) s, 100 m \(median(reliableHits)) s after arrival")
     }
 
     @Test func responsivenessIsAFloorOnTheCheckPeriod() {
@@ -310,7 +326,10 @@ import Testing
             let t = Double(i) * 10
             let fix = Hand.fix(t, north: t * 1.5)
             clock.observe(fix)
-            if clock.isDue(t) { checks.append(t); clock.checked(fix, wakeUpBy: nil) }
+            if clock.isDue(t) {
+                checks.append(t)
+                clock.checked(fix, wakeUpBy: nil)
+            }
         }
         #expect(checks == [0, 300, 600, 900, 1_200], "moving, yet every 300 s rather than 60 s")
     }

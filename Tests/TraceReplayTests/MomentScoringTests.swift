@@ -1,8 +1,9 @@
-import Geo
 import Foundation
+import Geo
 import LocationStore
 import RegionRefresh
 import Testing
+
 @testable import TraceReplay
 
 /// Card moments, matching and the loss split against hand-computed cases and a brute-force grouping.
@@ -24,7 +25,8 @@ import Testing
             changed = false
             for i in visits.indices {
                 for j in visits.indices where i < j && visits[i].networkId == visits[j].networkId && group[i] != group[j] {
-                    let a = visits[i], b = visits[j]
+                    let a = visits[i]
+                    let b = visits[j]
                     if max(a.arrival, b.arrival) <= min(a.departure, b.departure) + gap {
                         let (keep, drop) = (min(group[i], group[j]), max(group[i], group[j]))
                         for k in group.indices where group[k] == drop { group[k] = keep }
@@ -44,7 +46,8 @@ import Testing
             let count = Int.random(in: 0...12, using: &rng)
             let visits = (0..<count).map { i -> Visit in
                 let a = Double(Int.random(in: 0...20_000, using: &rng))
-                return Hand.visit("s\(i)", a, a + Double(Int.random(in: 120...2_400, using: &rng)), network: ["a", "b", "c"][Int.random(in: 0...2, using: &rng)])
+                return Hand.visit(
+                    "s\(i)", a, a + Double(Int.random(in: 120...2_400, using: &rng)), network: ["a", "b", "c"][Int.random(in: 0...2, using: &rng)])
             }
             let gap = [0.0, 600, 3_600][round % 3]
             let moments = CardMoments.merge(visits, gapSeconds: gap)
@@ -58,8 +61,9 @@ import Testing
     }
 
     func input(_ moments: [CardMoment], visits: [Visit], oracleOSCaught: Set<Int>? = []) -> MomentScoring.Input {
-        MomentScoring.Input(strategy: "x", hours: 2, moments: moments, visits: visits, passThroughs: [], model: GroundTruthModel(),
-                            cooldownSeconds: 3_600, oracleOSCaught: oracleOSCaught)
+        MomentScoring.Input(
+            strategy: "x", hours: 2, moments: moments, visits: visits, passThroughs: [], model: GroundTruthModel(),
+            cooldownSeconds: 3_600, oracleOSCaught: oracleOSCaught)
     }
 
     func note(_ t: Double, _ ids: [String], network: String = "acme") -> CardNotification {
@@ -68,17 +72,19 @@ import Testing
 
     @Test func matchingStatusAndPrecisionByHand() {
         // Model: match from 300 s before arrival to departure; on time from 120 s before to 60 s after arrival.
-        let visits = [Hand.visit("A", 1_000, 1_300), Hand.visit("A2", 1_200, 1_500), Hand.visit("B", 10_000, 10_400),
-                      Hand.visit("C", 20_000, 20_300), Hand.visit("D", 30_000, 30_200, network: "zeta")]
+        let visits = [
+            Hand.visit("A", 1_000, 1_300), Hand.visit("A2", 1_200, 1_500), Hand.visit("B", 10_000, 10_400),
+            Hand.visit("C", 20_000, 20_300), Hand.visit("D", 30_000, 30_200, network: "zeta"),
+        ]
         let moments = CardMoments.merge(visits, gapSeconds: 3_600)
         #expect(moments.count == 4, "A and A2 overlap: one moment")
         let rec = Recorder(keepEvents: false)
-        rec.notify(note(1_030, ["A"]))                 // on time (+30 s) for the A moment
-        rec.notify(note(1_400, ["A2"]))                // a duplicate of the same moment
-        rec.notify(note(9_750, ["B"]))                 // 250 s early: caught, early
-        rec.notify(note(20_200, ["X", "C"]))           // late (+200 s), credited through a merged id
-        rec.notify(note(25_000, ["C"]))                // no moment: wrong
-        rec.notify(note(30_100, ["E"], network: "acme")) // zeta's moment, an Acme card: wrong
+        rec.notify(note(1_030, ["A"]))  // on time (+30 s) for the A moment
+        rec.notify(note(1_400, ["A2"]))  // a duplicate of the same moment
+        rec.notify(note(9_750, ["B"]))  // 250 s early: caught, early
+        rec.notify(note(20_200, ["X", "C"]))  // late (+200 s), credited through a merged id
+        rec.notify(note(25_000, ["C"]))  // no moment: wrong
+        rec.notify(note(30_100, ["E"], network: "acme"))  // zeta's moment, an Acme card: wrong
         let (m, outcomes) = MomentScoring.score(input(moments, visits: visits), recorder: rec)
         #expect(m.cardMoments == 4 && m.caught == 3 && m.recall == 0.75)
         #expect(outcomes.map(\.status) == [.onTime, .early, .late, .missed])
@@ -91,8 +97,10 @@ import Testing
     }
 
     @Test func lossSplitByHand() {
-        let visits = [Hand.visit("P", 1_000, 1_300), Hand.visit("Q", 10_000, 10_300), Hand.visit("R", 20_000, 20_300),
-                      Hand.visit("S", 30_000, 30_300), Hand.visit("T", 40_000, 40_300), Hand.visit("U", 50_000, 50_300, network: "beta")]
+        let visits = [
+            Hand.visit("P", 1_000, 1_300), Hand.visit("Q", 10_000, 10_300), Hand.visit("R", 20_000, 20_300),
+            Hand.visit("S", 30_000, 30_300), Hand.visit("T", 40_000, 40_300), Hand.visit("U", 50_000, 50_300, network: "beta"),
+        ]
         let moments = CardMoments.merge(visits, gapSeconds: 0)
         let rec = Recorder(keepEvents: false)
         // P: the cool-down held the card back during the visit.
@@ -126,9 +134,9 @@ import Testing
         // Store at 0 m with radius 100 (+10 m nominal accuracy = 110 m). Walk from -500 m north at 1 m/s (fixes every 10 s):
         // stop inside for 5 min, leave; later drive straight across at 50 m/s with fixes every 10 s (500 m apart).
         var pts: [(Double, Double)] = []
-        for i in 0...40 { pts.append((Double(i) * 10, -500 + Double(i) * 10)) }           // reach -100 m at t = 400
-        for i in 1...30 { pts.append((400 + Double(i) * 10, -100)) }                       // 5 min at -100 m (inside 110 m)
-        for i in 1...60 { pts.append((700 + Double(i) * 10, -100 - Double(i) * 10)) }      // walk away south
+        for i in 0...40 { pts.append((Double(i) * 10, -500 + Double(i) * 10)) }  // reach -100 m at t = 400
+        for i in 1...30 { pts.append((400 + Double(i) * 10, -100)) }  // 5 min at -100 m (inside 110 m)
+        for i in 1...60 { pts.append((700 + Double(i) * 10, -100 - Double(i) * 10)) }  // walk away south
         for i in 0...4 { pts.append((2_000 + Double(i) * 10, -1_250 + Double(i) * 500)) }  // -1250, -750, -250, 250, 750: no fix inside
         let trace = Hand.trace(pts)
         let stores = StoreCatalog(locations: [Hand.store("a", north: 0)], storeRadiusMeters: 100).stores

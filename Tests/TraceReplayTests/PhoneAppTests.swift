@@ -3,15 +3,19 @@ import Geo
 import LocationStore
 import RegionRefresh
 import Testing
+
 @testable import TraceReplay
 
 /// The app model end to end on hand-built traces, against the brute-force refresher.
 @Suite struct PhoneAppTests {
-    func run(_ trace: Trace, stores: [Location], strategies: [String], scenario: Scenario? = nil,
-             refresher: (any RegionRefreshing)? = nil) async throws -> TraceRun {
+    func run(
+        _ trace: Trace, stores: [Location], strategies: [String], scenario: Scenario? = nil,
+        refresher: (any RegionRefreshing)? = nil
+    ) async throws -> TraceRun {
         let sc = try scenario ?? Hand.iosExact()
         let catalog = StoreCatalog(locations: stores, storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
-        let context = ReplayContext(scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: refresher ?? BruteForceRefresher(locations: stores))
+        let context = ReplayContext(
+            scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: refresher ?? BruteForceRefresher(locations: stores))
         return await ReplayRunner.run(trace, strategies: try strategies.map(Strategy.parse), context: context)
     }
 
@@ -21,7 +25,8 @@ import Testing
     @Test func askingForStateCatchesTheStoreYouAreIn() async throws {
         let run = try await run(standingInStore, stores: [Hand.store("a", north: 20)], strategies: ["document", "fixed"])
         #expect(run.visits.count == 1 && run.moments.count == 1)
-        let document = run.runs[0].metrics, fixed = run.runs[1].metrics
+        let document = run.runs[0].metrics
+        let fixed = run.runs[1].metrics
         // oracle-os asks for the state too, so document's miss is its region handling, not the OS's.
         #expect(document.caught == 0 && document.missedRegionDetection == 1, "no entry for a region already inside, and no state request")
         #expect(fixed.caught == 1 && fixed.notifications == 1)
@@ -34,7 +39,11 @@ import Testing
         // In, out (1 km), in again after 20 min, out, in again after 70 min: notified at 0 and 70 min, suppressed at 20.
         var pts: [(Double, Double)] = []
         func stay(_ from: Double, _ minutes: Int, _ north: Double) { for i in 0..<(minutes * 6) { pts.append((from + Double(i) * 10, north)) } }
-        stay(0, 5, 0); stay(600, 5, 1_000); stay(1_200, 5, 0); stay(1_800, 50, 1_000); stay(4_800, 5, 0)
+        stay(0, 5, 0)
+        stay(600, 5, 1_000)
+        stay(1_200, 5, 0)
+        stay(1_800, 50, 1_000)
+        stay(4_800, 5, 0)
         let run = try await run(Hand.trace(pts), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: try Hand.idealScenario())
         let picked: [ReplayEvent] = run.runs[0].events.filter { $0.kind == .notification || $0.kind == .suppressed }
         let kinds: [ReplayEvent.Kind] = picked.map(\.kind)
@@ -64,8 +73,9 @@ import Testing
         let stores = [Hand.store("a", north: 0), Hand.store("b", north: 3_000)]
         // Second call fails; the app keeps the first response's regions and retries no earlier than 30 s later.
         let drive = Hand.trace((0...400).map { (Double($0) * 10, Double($0) * 10) })
-        let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: try Hand.idealScenario(),
-                                refresher: BruteForceRefresher(locations: stores, failCalls: [2]))
+        let run = try await run(
+            drive, stores: stores, strategies: ["fixed"], scenario: try Hand.idealScenario(),
+            refresher: BruteForceRefresher(locations: stores, failCalls: [2]))
         let ev = run.runs[0].events
         let failed = try #require(ev.first { $0.kind == .refreshFailed })
         let nextRequest = try #require(ev.first { $0.kind == .refreshRequest && $0.time > failed.time })
@@ -96,8 +106,9 @@ import Testing
     /// A server that answers with one region standing for two locations (the engine's merge of same-network neighbours).
     struct MergingRefresher: RegionRefreshing {
         func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
-            RegionRefreshResponse(regions: [Hand.region("loc_acme_a", north: 0, radius: 150, merged: ["loc_acme_b"])], refreshAfterMeters: 5_000,
-                                  cacheTtlSeconds: 21_600, serverTime: "2025-01-01T00:00:00Z", coverageGuaranteed: true)
+            RegionRefreshResponse(
+                regions: [Hand.region("loc_acme_a", north: 0, radius: 150, merged: ["loc_acme_b"])], refreshAfterMeters: 5_000,
+                cacheTtlSeconds: 21_600, serverTime: "2025-01-01T00:00:00Z", coverageGuaranteed: true)
         }
     }
 
@@ -127,7 +138,7 @@ import Testing
         var sc = try Hand.idealScenario()
         sc.app.confirmSeconds = 120
         var pts: [(Double, Double)] = []
-        for i in 0...60 { pts.append((Double(i) * 10, -300 + Double(i) * 10)) }     // walk through at 1 m/s: inside 220 s
+        for i in 0...60 { pts.append((Double(i) * 10, -300 + Double(i) * 10)) }  // walk through at 1 m/s: inside 220 s
         for i in 1...30 { pts.append((600 + Double(i) * 10, 300 + Double(i) * 100)) }  // hurry away
         let walkBy = try await run(Hand.trace(pts), stores: [Hand.store("a", north: 0)], strategies: ["fixed"], scenario: sc)
         #expect(walkBy.moments.count == 1, "220 s inside is a visit by the 120 s rule")
@@ -168,8 +179,9 @@ import Testing
         for i in 0...80 { pts.append((Double(i) * 10, Double(i) * 12.5)) }
         for i in 1...30 { pts.append((800 + Double(i) * 10, 1_000)) }
         let stores = [Hand.store("a", north: 1_000)]
-        let run = try await run(Hand.trace(pts), stores: stores, strategies: ["staged"], scenario: try stagedScenario(),
-                                refresher: BruteForceRefresher(locations: stores, radius: 50))
+        let run = try await run(
+            Hand.trace(pts), stores: stores, strategies: ["staged"], scenario: try stagedScenario(),
+            refresher: BruteForceRefresher(locations: stores, radius: 50))
         let r = run.runs[0]
         #expect(r.intervals.contains { $0.role == .wide && $0.radiusMeters == 200 })
         let small = try #require(r.intervals.first { $0.role == .small })
@@ -188,8 +200,9 @@ import Testing
         for i in 0...160 { pts.append((Double(i) * 10, Double(i) * 12.5)) }
         let (lat, lon) = Hand.point(north: 1_000, east: -80)
         let store = Location(networkId: "acme", externalId: "a", name: "Acme a", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
-        let run = try await run(Hand.trace(pts), stores: [store], strategies: ["staged"], scenario: try stagedScenario(),
-                                refresher: BruteForceRefresher(locations: [store], radius: 50))
+        let run = try await run(
+            Hand.trace(pts), stores: [store], strategies: ["staged"], scenario: try stagedScenario(),
+            refresher: BruteForceRefresher(locations: [store], radius: 50))
         let r = run.runs[0]
         #expect(r.intervals.contains { $0.role == .small }, "the wide region woke the app")
         #expect(r.notifications.isEmpty)
@@ -203,12 +216,13 @@ import Testing
         var sc = try Hand.idealScenario()
         sc.groundTruth.storeRadiusMeters = 25
         var pts: [(Double, Double)] = []
-        for i in 0...400 { pts.append((Double(i), -200 + 1.5 * Double(i))) }      // -200 m → +400 m
-        for i in 1...400 { pts.append((400 + Double(i), 400 - Double(i))) }       // back to 0 m at t = 800
-        for i in 1...300 { pts.append((800 + Double(i), 0)) }                     // stay 5 min
+        for i in 0...400 { pts.append((Double(i), -200 + 1.5 * Double(i))) }  // -200 m → +400 m
+        for i in 1...400 { pts.append((400 + Double(i), 400 - Double(i))) }  // back to 0 m at t = 800
+        for i in 1...300 { pts.append((800 + Double(i), 0)) }  // stay 5 min
         let stores = [Hand.store("a", north: 0)]
-        let run = try await run(Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
-                                refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let run = try await run(
+            Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
+            refresher: BruteForceRefresher(locations: stores, radius: 100))
         let r = run.runs[0]
         #expect(run.moments.count == 1)
         #expect(r.notifications.count == 1 && r.metrics.precision == 1)
@@ -224,7 +238,7 @@ import Testing
     @Test func refreshesWaitForTheMinimumInterval() async throws {
         var sc = try Hand.idealScenario()
         sc.app.minRefreshIntervalSeconds = 1_800
-        let drive = Hand.trace((0...720).map { (Double($0) * 10, Double($0) * 100) })   // 72 km in 2 h
+        let drive = Hand.trace((0...720).map { (Double($0) * 10, Double($0) * 100) })  // 72 km in 2 h
         let stores = (0..<40).map { Hand.store("s\($0)", north: Double($0) * 2_000) }
         let run = try await run(drive, stores: stores, strategies: ["fixed"], scenario: sc)
         let times = run.runs[0].events.filter { $0.kind == .refreshRequest }.map(\.time)

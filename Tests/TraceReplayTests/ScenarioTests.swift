@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TraceReplay
 
 /// Scenario files and strategy specs: overrides, and refusals of what the replay cannot use.
@@ -8,14 +9,17 @@ import Testing
         let s = try Scenario.load(json: Data(#"{"profile": "android", "os": {"entry_overlap": 0.75}, "seed": 7}"#.utf8))
         #expect(s.profile == "android" && s.os.entryOverlap == 0.75 && s.os.maxRegions == 100 && s.seed == 7)
         #expect(!s.os.significantChange && s.os.periodicWakeSeconds > 0, "Android has no significant-change wake-ups")
-        let sources = try Scenario.load(json: Data(#"{"fixes": {"sources": [{"name": "gps", "weight": 1, "accuracy_min_meters": 5, "accuracy_max_meters": 9}]}}"#.utf8))
+        let sources = try Scenario.load(
+            json: Data(#"{"fixes": {"sources": [{"name": "gps", "weight": 1, "accuracy_min_meters": 5, "accuracy_max_meters": 9}]}}"#.utf8))
         #expect(sources.fixes.sources.count == 1 && !sources.fixes.sources[0].recorded, "recorded defaults to false")
     }
 
-    @Test(arguments: [#"{"os": {"max_region": 5}}"#, #"{"os": {"dwell_seconds": -1}}"#, #"{"app": {"cooldown_scope": "galaxy"}}"#,
-                      #"{"app": {"staged_slots": 20}}"#, #"{"os": {"detection": "psychic"}}"#, #"{"os": {"entry_overlap": 1.5}}"#,
-                      #"{"fixes": {"sources": []}}"#, #"{"strategies": ["guaranteed@0"]}"#, #"{"profile": "windows-phone"}"#, #"[1, 2]"#,
-                      #"{"os": {"detection_delay_min_seconds": 9, "detection_delay_max_seconds": 3}}"#])
+    @Test(arguments: [
+        #"{"os": {"max_region": 5}}"#, #"{"os": {"dwell_seconds": -1}}"#, #"{"app": {"cooldown_scope": "galaxy"}}"#,
+        #"{"app": {"staged_slots": 20}}"#, #"{"os": {"detection": "psychic"}}"#, #"{"os": {"entry_overlap": 1.5}}"#,
+        #"{"fixes": {"sources": []}}"#, #"{"strategies": ["guaranteed@0"]}"#, #"{"profile": "windows-phone"}"#, #"[1, 2]"#,
+        #"{"os": {"detection_delay_min_seconds": 9, "detection_delay_max_seconds": 3}}"#,
+    ])
     func badScenariosAreRefused(json: String) {
         #expect(throws: ScenarioError.self) { try Scenario.load(json: Data(json.utf8)) }
     }

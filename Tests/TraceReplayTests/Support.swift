@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import RegionRefresh
+
 @testable import TraceReplay
 
 /// A brute-force `RegionRefreshing`: nearest card locations first, a fixed radius, refresh distance = the nearest
@@ -15,7 +16,12 @@ struct BruteForceRefresher: RegionRefreshing {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var n = 0
-        func next() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
+        func next() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            n += 1
+            return n
+        }
     }
 
     struct Down: Error {}
@@ -35,15 +41,19 @@ struct BruteForceRefresher: RegionRefreshing {
         let rest = ranked.dropFirst(k)
         let d = max(100, rest.map { $0.1 - radius }.min() ?? 50_000)
         var regions = chosen.enumerated().map { i, p in
-            Region(id: p.0.id, networkId: p.0.networkId, lat: p.0.coordinate.latitude, lon: p.0.coordinate.longitude, radiusMeters: radius,
-                   priority: i + 1, name: p.0.name, address: nil)
+            Region(
+                id: p.0.id, networkId: p.0.networkId, lat: p.0.coordinate.latitude, lon: p.0.coordinate.longitude, radiusMeters: radius,
+                priority: i + 1, name: p.0.name, address: nil)
         }
         if bubble {
-            regions.append(Region(id: "oncue-refresh", networkId: "", lat: request.lat, lon: request.lon, radiusMeters: d, priority: regions.count + 1,
-                                  name: "refresh", address: nil, kind: .refresh))
+            regions.append(
+                Region(
+                    id: "oncue-refresh", networkId: "", lat: request.lat, lon: request.lon, radiusMeters: d, priority: regions.count + 1,
+                    name: "refresh", address: nil, kind: .refresh))
         }
-        return RegionRefreshResponse(regions: regions, refreshAfterMeters: d.rounded(), cacheTtlSeconds: 21_600,
-                                     serverTime: TraceTime.format(now.timeIntervalSince1970), coverageGuaranteed: true)
+        return RegionRefreshResponse(
+            regions: regions, refreshAfterMeters: d.rounded(), cacheTtlSeconds: 21_600,
+            serverTime: TraceTime.format(now.timeIntervalSince1970), coverageGuaranteed: true)
     }
 }
 
@@ -62,19 +72,24 @@ enum Hand {
 
     static func fix(_ t: Double, north: Double, east: Double = 0, accuracy: Double = 0) -> PhoneFix {
         let (lat, lon) = point(north: north, east: east)
-        return PhoneFix(time: t, latitude: lat, longitude: lon, accuracy: accuracy, source: 0, trueLatitude: lat, trueLongitude: lon,
-                        traceAccuracy: 0, segment: 0, unit: UnitVector(latitude: lat, longitude: lon), trueUnit: UnitVector(latitude: lat, longitude: lon))
+        return PhoneFix(
+            time: t, latitude: lat, longitude: lon, accuracy: accuracy, source: 0, trueLatitude: lat, trueLongitude: lon,
+            traceAccuracy: 0, segment: 0, unit: UnitVector(latitude: lat, longitude: lon), trueUnit: UnitVector(latitude: lat, longitude: lon))
     }
 
     static func region(_ id: String, north: Double, east: Double = 0, radius: Double, network: String = "acme", merged: [String]? = nil) -> Region {
         let (lat, lon) = point(north: north, east: east)
-        return Region(id: id, networkId: network, lat: lat, lon: lon, radiusMeters: radius, priority: 1, name: id, address: nil,
-                      mergedLocationIds: merged)
+        return Region(
+            id: id, networkId: network, lat: lat, lon: lon, radiusMeters: radius, priority: 1, name: id, address: nil,
+            mergedLocationIds: merged)
     }
 
     /// A trace of (seconds, metres north) points.
     static func trace(_ points: [(Double, Double)], name: String = "hand") -> Trace {
-        let fixes = points.map { t, n in let (lat, lon) = point(north: n); return TraceFix(time: 1_000_000 + t, latitude: lat, longitude: lon) }
+        let fixes = points.map { t, n in
+            let (lat, lon) = point(north: n)
+            return TraceFix(time: 1_000_000 + t, latitude: lat, longitude: lon)
+        }
         var report = TraceReport(file: name, format: "test")
         report.points = fixes.count
         return Trace(name: name, segments: [fixes], report: report)

@@ -2,6 +2,7 @@ import Foundation
 import LocationStore
 import RegionRefresh
 import Testing
+
 @testable import TraceReplay
 
 /// Sweep grids, intervals, and a small sweep against the same runs made one by one.
@@ -26,8 +27,10 @@ import Testing
         #expect(scaled.map(\.radiusScale) == [0.5, 2] && scaled.allSatisfy { $0.strategies == ["fixed"] })
     }
 
-    @Test(arguments: ["strategy", "=1,2", "cooldown=", "max_regions=0", "radius_scale=-1", "cooldown=soon", "os.no_such_key=1",
-                      "strategy=oracle", "strategy=staged+turbo", "app.cooldown_scope=galaxy", "max_regions=5,5"])
+    @Test(arguments: [
+        "strategy", "=1,2", "cooldown=", "max_regions=0", "radius_scale=-1", "cooldown=soon", "os.no_such_key=1",
+        "strategy=oracle", "strategy=staged+turbo", "app.cooldown_scope=galaxy", "max_regions=5,5",
+    ])
     func badSweepsAreRefused(spec: String) {
         #expect(throws: ScenarioError.self) {
             try SweepGrid.parse([spec]).variants(base: try Scenario.profile("ios"), strategies: ["fixed"])
@@ -35,16 +38,20 @@ import Testing
     }
 
     @Test func scaledPolicyScalesEveryTierRadius() {
-        let base = RadiusPolicy.standard, double = base.scaled(by: 2)
+        let base = RadiusPolicy.standard
+        let double = base.scaled(by: 2)
         for density in [50.0, 1_000, 8_000, 40_000] {
             for neighbours in [0, 30, 100] {
-                let a = base.radius(explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: density, neighbors: neighbours)
-                let b = double.radius(explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: density, neighbors: neighbours)
+                let a = base.radius(
+                    explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: density, neighbors: neighbours)
+                let b = double.radius(
+                    explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: density, neighbors: neighbours)
                 #expect(abs(b.meters - 2 * a.meters) < 1e-9 && a.rule == b.rule)
             }
         }
-        #expect(double.radius(explicit: 40, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: 9_000, neighbors: 0).meters == 40,
-                "a location's own radius is data, not policy")
+        #expect(
+            double.radius(explicit: 40, networkDefault: nil, isLargeArea: false, venueRadius: nil, placeDensity: 9_000, neighbors: 0).meters == 40,
+            "a location's own radius is data, not policy")
     }
 
     @Test func smallSweepEqualsTheRunsOneByOne() async throws {
@@ -53,10 +60,14 @@ import Testing
         var pts: [(Double, Double)] = []
         var t = 0.0
         for north in stride(from: 0.0, through: 4_000, by: 10) {
-            pts.append((t, north)); t += 10
-            let stopHere = [150.0, 1_550, 2_950].contains(north)   // stores 0, 2 and 4
+            pts.append((t, north))
+            t += 10
+            let stopHere = [150.0, 1_550, 2_950].contains(north)  // stores 0, 2 and 4
             if stopHere {
-                for _ in 0..<24 { pts.append((t, north)); t += 10 }
+                for _ in 0..<24 {
+                    pts.append((t, north))
+                    t += 10
+                }
             }
         }
         let trace = Hand.trace(pts)
@@ -68,18 +79,21 @@ import Testing
         let variants = try grid.variants(base: sc, strategies: ["guaranteed", "staged"])
         let seeds: [UInt64] = [7, 8]
         let loaded = [LoadedTrace(path: "hand", trace: trace, truth: nil)]
-        let result = try await SweepRunner.run(loaded, grid: grid, variants: variants, seeds: seeds, wallet: Hand.wallet, catalog: catalog,
-                                               refreshers: [1: refresher], parallelism: 2)
+        let result = try await SweepRunner.run(
+            loaded, grid: grid, variants: variants, seeds: seeds, wallet: Hand.wallet, catalog: catalog,
+            refreshers: [1: refresher], parallelism: 2)
         #expect(result.points.count == 2 * 4, "2 strategies and 2 oracles per cool-down")
         for (vi, v) in variants.enumerated() {
             for (si, seed) in seeds.enumerated() {
                 var s = v.scenario
                 s.seed = seed
-                let one = await ReplayRunner.run(trace, strategies: try v.strategies.map(Strategy.parse),
-                                                 context: ReplayContext(scenario: s, wallet: Hand.wallet, catalog: catalog, refresher: refresher))
+                let one = await ReplayRunner.run(
+                    trace, strategies: try v.strategies.map(Strategy.parse),
+                    context: ReplayContext(scenario: s, wallet: Hand.wallet, catalog: catalog, refresher: refresher))
                 for (k, run) in one.allRuns.enumerated() {
                     let point = result.points[vi * 4 + k]
-                    #expect(point.perSeed[si].recall == run.metrics.recall && point.perSeed[si].refreshCalls == run.metrics.refreshCalls
+                    #expect(
+                        point.perSeed[si].recall == run.metrics.recall && point.perSeed[si].refreshCalls == run.metrics.refreshCalls
                             && point.perSeed[si].notifications == run.metrics.notifications, "\(point.label) seed \(seed)")
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TraceReplay
 
 /// Readers on small hand-written inputs (formats the shared files do not cover).
@@ -67,13 +68,14 @@ import Testing
 
     @Test func cleanerDropsJumpsSplitsGapsAndDedupes() {
         // 0: origin; 1: duplicate of 0; 2: 1 km in 10 s = 360 km/h (dropped); 3: 100 m after 60 s; 4: 3 h later (split).
-        let raw = RawTrace(fixes: [
-            RawFix(time: 0, latitude: 0, longitude: 0),
-            RawFix(time: 0, latitude: 0, longitude: 0),
-            RawFix(time: 10, latitude: 0.008993, longitude: 0),
-            RawFix(time: 60, latitude: 0.000899, longitude: 0),
-            RawFix(time: 60 + 3 * 3600, latitude: 0.001, longitude: 0),
-        ], parts: 1)
+        let raw = RawTrace(
+            fixes: [
+                RawFix(time: 0, latitude: 0, longitude: 0),
+                RawFix(time: 0, latitude: 0, longitude: 0),
+                RawFix(time: 10, latitude: 0.008993, longitude: 0),
+                RawFix(time: 60, latitude: 0.000899, longitude: 0),
+                RawFix(time: 60 + 3 * 3600, latitude: 0.001, longitude: 0),
+            ], parts: 1)
         let trace = TraceCleaning().clean(raw, name: "t", format: "test")
         #expect(trace.report.duplicatesRemoved == 1)
         #expect(trace.report.jumpsDropped == 1)
@@ -85,7 +87,9 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-glob-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["b.gpx", "a.csv", "notes.md", "sub/c.plt"] { _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()) }
+        for name in ["b.gpx", "a.csv", "notes.md", "sub/c.plt"] {
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+        }
         let all = try TraceLoader.expand([dir.path]).map { ($0 as NSString).lastPathComponent }
         #expect(all == ["a.csv", "b.gpx", "c.plt"])
         let globbed = try TraceLoader.expand([dir.appendingPathComponent("*.gpx").path]).map { ($0 as NSString).lastPathComponent }

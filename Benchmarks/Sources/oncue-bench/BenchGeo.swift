@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -39,19 +39,26 @@ struct BenchGeo: AsyncParsableCommand {
             sink &+= Int(classicEncode(p.0, p.1, 12).utf8.count)
         }
         let centers = points.map { Coordinate(uncheckedLatitude: $0.0, longitude: $0.1) }
-        var cells = 0, covers = 0
+        var cells = 0
+        var covers = 0
         let cover2 = rate(seconds) { i in sink &+= GeohashCover(center: centers[i % centers.count], radiusMeters: 2_000).cells.count }
         let cover50 = rate(seconds) { i in
             let c = GeohashCover(center: centers[i % centers.count], radiusMeters: 50_000)
             cells += c.cells.count
             covers += 1
         }
-        let output = Output(encodes_per_second: encode, baseline_encodes_per_second: baseline, covers_per_second_2km: cover2,
-                            covers_per_second_50km: cover50, mean_cells_50km: Double(cells) / Double(max(1, covers)))
+        let output = Output(
+            encodes_per_second: encode, baseline_encodes_per_second: baseline, covers_per_second_2km: cover2,
+            covers_per_second_50km: cover50, mean_cells_50km: Double(cells) / Double(max(1, covers)))
         if sink == 42 { print("") }
-        if json { print(try jsonString(output)); return }
-        print(String(format: "geohash encode (precision 12): %.2fM/s   baseline (classic bisection): %.2fM/s   ratio %.2f×",
-                     encode / 1e6, baseline / 1e6, encode / baseline))
+        if json {
+            print(try jsonString(output))
+            return
+        }
+        print(
+            String(
+                format: "geohash encode (precision 12): %.2fM/s   baseline (classic bisection): %.2fM/s   ratio %.2f×",
+                encode / 1e6, baseline / 1e6, encode / baseline))
         print(String(format: "circle cover 2 km: %.0f/s   50 km: %.0f/s (mean %.1f cells)", cover2, cover50, output.mean_cells_50km))
     }
 
@@ -60,7 +67,10 @@ struct BenchGeo: AsyncParsableCommand {
         let start = clock.now
         var n = 0
         while true {
-            for _ in 0..<1024 { body(n); n += 1 }
+            for _ in 0..<1024 {
+                body(n)
+                n += 1
+            }
             let elapsed = start.duration(to: clock.now)
             let s = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             if s >= seconds { return Double(n) / s }
@@ -70,18 +80,38 @@ struct BenchGeo: AsyncParsableCommand {
     /// The textbook encoder (bisection, one character at a time) as the baseline.
     func classicEncode(_ lat: Double, _ lon: Double, _ precision: Int) -> String {
         let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz")
-        var latRange = (-90.0, 90.0), lonRange = (-180.0, 180.0)
-        var result = "", bit = 0, ch = 0, even = true
+        var latRange = (-90.0, 90.0)
+        var lonRange = (-180.0, 180.0)
+        var result = ""
+        var bit = 0
+        var ch = 0
+        var even = true
         while result.count < precision {
             if even {
                 let mid = (lonRange.0 + lonRange.1) / 2
-                if lon >= mid { ch |= 1 << (4 - bit); lonRange.0 = mid } else { lonRange.1 = mid }
+                if lon >= mid {
+                    ch |= 1 << (4 - bit)
+                    lonRange.0 = mid
+                } else {
+                    lonRange.1 = mid
+                }
             } else {
                 let mid = (latRange.0 + latRange.1) / 2
-                if lat >= mid { ch |= 1 << (4 - bit); latRange.0 = mid } else { latRange.1 = mid }
+                if lat >= mid {
+                    ch |= 1 << (4 - bit)
+                    latRange.0 = mid
+                } else {
+                    latRange.1 = mid
+                }
             }
             even.toggle()
-            if bit < 4 { bit += 1 } else { result.append(alphabet[ch]); bit = 0; ch = 0 }
+            if bit < 4 {
+                bit += 1
+            } else {
+                result.append(alphabet[ch])
+                bit = 0
+                ch = 0
+            }
         }
         return result
     }

@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -31,8 +31,10 @@ struct BenchNearest: AsyncParsableCommand {
     @Option(help: "Use only the first N stores (the kit's 100k set is the first 100k rows).") var limitStores: Int?
     @Option(help: "Seconds to run the selection.") var seconds: Double = 10
     @Option(help: "Queries for the brute-force baseline.") var baselineQueries: Int = 200
-    @Option(help: ArgumentHelp("Answer each query this many times in a row.",
-                               discussion: "With more than 1, everything a selection reads is in cache: the difference to 1 is time spent waiting on memory."))
+    @Option(
+        help: ArgumentHelp(
+            "Answer each query this many times in a row.",
+            discussion: "With more than 1, everything a selection reads is in cache: the difference to 1 is time spent waiting on memory."))
     var repeatEach: Int = 1
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -64,7 +66,12 @@ struct BenchNearest: AsyncParsableCommand {
         }
         // Parse first (the CSV text and a compact row array are not part of the index), then build:
         // resident memory and time are measured around the build only.
-        struct Row { var id: Int64; var lat: Double; var lon: Double; var network: Int32 }
+        struct Row {
+            var id: Int64
+            var lat: Double
+            var lon: Double
+            var network: Int32
+        }
         var rowsRead: [Row] = []
         var networkNames: [String] = []
         var networkNumbers: [Substring: Int32] = [:]
@@ -72,7 +79,9 @@ struct BenchNearest: AsyncParsableCommand {
             guard f.count >= 4, let id = Int64(f[0]), let lon = Double(f[1]), let lat = Double(f[2]) else { return }
             _ = try Coordinate(latitude: lat, longitude: lon)
             let k: Int32
-            if let known = networkNumbers[f[3]] { k = known } else {
+            if let known = networkNumbers[f[3]] {
+                k = known
+            } else {
                 k = Int32(networkNames.count)
                 networkNumbers[f[3]] = k
                 networkNames.append(String(f[3]))
@@ -82,10 +91,11 @@ struct BenchNearest: AsyncParsableCommand {
         // The locations as a store would hand them over, made before the clock starts: formatting their id and name
         // strings is the benchmark's work, not the index's.
         let locations = rowsRead.map {
-            Location(id: "s\($0.id)", networkId: networkNames[Int($0.network)], externalId: String($0.id), name: "store \($0.id)",
-                     coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))
+            Location(
+                id: "s\($0.id)", networkId: networkNames[Int($0.network)], externalId: String($0.id), name: "store \($0.id)",
+                coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))
         }
-        LocationIndex.releaseFreedMemory()   // the CSV text just freed would otherwise be handed back during the build
+        LocationIndex.releaseFreedMemory()  // the CSV text just freed would otherwise be handed back during the build
         let rssBefore = residentBytes() ?? 0
         let clock = ContinuousClock()
         let t0 = clock.now
@@ -97,7 +107,9 @@ struct BenchNearest: AsyncParsableCommand {
         let engine = RegionRefreshEngine(index: index)
         let now = Date()
         var sink = 0
-        let sample = try measure("selection", inputs: requests, seconds: seconds, repeatEach: repeatEach) { sink &+= try engine.select($0, now: now).regionCount }
+        let sample = try measure("selection", inputs: requests, seconds: seconds, repeatEach: repeatEach) {
+            sink &+= try engine.select($0, now: now).regionCount
+        }
         let coords = rowsRead.map { Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon) }
         let brute = measure("brute force", inputs: Array(requests.prefix(baselineQueries)), seconds: min(seconds, 10)) { r in
             var best: [(Double, Int)] = []
@@ -118,18 +130,27 @@ struct BenchNearest: AsyncParsableCommand {
         let encoder = JSONEncoder()
         let encoded = try measure("JSONEncoder", inputs: responses, seconds: min(seconds, 3)) { sink &+= try encoder.encode($0).count }
         if sink == -1 { print("") }
-        let output = Output(locations: index.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
-                            p99_us: sample.p99_us, build_seconds: buildSeconds, resident_bytes: rss,
-                            resident_bytes_per_location: Double(rss) / Double(index.count),
-                            brute_force_queries_per_second: brute.queries_per_second,
-                            speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9),
-                            wire_json_us: 1e6 / wire.queries_per_second, json_encoder_us: 1e6 / encoded.queries_per_second)
-        if json { print(try jsonString(output, pretty: false)); return }
-        print(String(format: "%d locations: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), build %.2f s, RSS +%.0f MB (%.0f B/location); brute force %.1f q/s → %.0f×",
-                     index.count, sample.queries_per_second, sample.p50_us, sample.p99_us, buildSeconds, Double(rss) / 1e6,
-                     output.resident_bytes_per_location, brute.queries_per_second, output.speedup_vs_brute_force))
-        print(String(format: "response JSON: %.1f µs (JSONEncoder %.1f µs, %.1f×)", output.wire_json_us, output.json_encoder_us,
-                     output.json_encoder_us / output.wire_json_us))
+        let output = Output(
+            locations: index.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
+            p99_us: sample.p99_us, build_seconds: buildSeconds, resident_bytes: rss,
+            resident_bytes_per_location: Double(rss) / Double(index.count),
+            brute_force_queries_per_second: brute.queries_per_second,
+            speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9),
+            wire_json_us: 1e6 / wire.queries_per_second, json_encoder_us: 1e6 / encoded.queries_per_second)
+        if json {
+            print(try jsonString(output, pretty: false))
+            return
+        }
+        print(
+            String(
+                format:
+                    "%d locations: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), build %.2f s, RSS +%.0f MB (%.0f B/location); brute force %.1f q/s → %.0f×",
+                index.count, sample.queries_per_second, sample.p50_us, sample.p99_us, buildSeconds, Double(rss) / 1e6,
+                output.resident_bytes_per_location, brute.queries_per_second, output.speedup_vs_brute_force))
+        print(
+            String(
+                format: "response JSON: %.1f µs (JSONEncoder %.1f µs, %.1f×)", output.wire_json_us, output.json_encoder_us,
+                output.json_encoder_us / output.wire_json_us))
     }
 
     func readText(_ path: String) throws -> String {
@@ -152,7 +173,10 @@ struct BenchNearest: AsyncParsableCommand {
             let line = rest[..<end]
             rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             if line.isEmpty { continue }
-            if isHeader { isHeader = false; continue }
+            if isHeader {
+                isHeader = false
+                continue
+            }
             if let limit, n >= limit { break }
             fields.removeAll(keepingCapacity: true)
             var start = line.startIndex

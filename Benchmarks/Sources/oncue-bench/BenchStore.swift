@@ -1,9 +1,9 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
-import SyntheticData
 import Geo
 import LocationStore
+import SyntheticData
 
 struct BenchStore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +32,8 @@ struct BenchStore: AsyncParsableCommand {
             let store = try SQLiteLocationStore.create(path: db)
             let started = Date()
             try await fill(store)
-            FileHandleOutput.standardError.write(String(format: "created %@ with %d locations in %.1f s\n", db, locations, Date().timeIntervalSince(started)))
+            FileHandleOutput.standardError.write(
+                String(format: "created %@ with %d locations in %.1f s\n", db, locations, Date().timeIntervalSince(started)))
         }
         let store = try SQLiteLocationStore(path: db, readOnly: true)
         let points = queryPoints()
@@ -43,10 +44,14 @@ struct BenchStore: AsyncParsableCommand {
         var samples: [LatencySample] = []
         samples.append(try measure("rtree-haversine-expand (anchor form)", inputs: center, seconds: seconds) { _ = try store.nearbyViaRTree($0) })
         samples.append(try measure("oncue nearby (geohash B-tree)", inputs: center, seconds: seconds) { _ = try store.nearby($0) })
-        samples.append(try measure("spatialite SpatialIndex + ST_Distance", inputs: center, seconds: min(seconds, 10)) {
-            _ = try store.nearbyViaSpatiaLiteSQL($0).prefix(limit)
-        })
-        if json { print(try jsonString(samples)); return }
+        samples.append(
+            try measure("spatialite SpatialIndex + ST_Distance", inputs: center, seconds: min(seconds, 10)) {
+                _ = try store.nearbyViaSpatiaLiteSQL($0).prefix(limit)
+            })
+        if json {
+            print(try jsonString(samples))
+            return
+        }
         print("store: \(db), \(try store.stats().locationCount) locations; \(points.count) query points, \(limit) nearest within \(radiusKm) km")
         printSamples(samples, baseline: "rtree-haversine-expand (anchor form)")
     }
@@ -58,7 +63,10 @@ struct BenchStore: AsyncParsableCommand {
             var batch: [Location] = []
             for location in synthetic {
                 batch.append(location)
-                if batch.count == 10_000 { _ = try store.upsert(batch); batch.removeAll(keepingCapacity: true) }
+                if batch.count == 10_000 {
+                    _ = try store.upsert(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
             _ = try store.upsert(batch)
         }
@@ -68,12 +76,14 @@ struct BenchStore: AsyncParsableCommand {
     func queryPoints() -> [Coordinate] {
         var rng = SeededRandom(seed: 99)
         var result: [Coordinate] = []
-        var nearCities = SyntheticLocations(count: queries, seed: 20251122).makeIterator()
+        var nearCities = SyntheticLocations(count: queries, seed: 20_251_122).makeIterator()
         for _ in 0..<queries {
             if Double.random(in: 0..<1, using: &rng) < 0.9, let l = nearCities.next() {
                 // Not on a store: up to 3 km away from one.
-                result.append(Sphere.destination(from: l.coordinate, meters: .random(in: 0...3_000, using: &rng),
-                                                 bearing: .random(in: 0..<360, using: &rng)))
+                result.append(
+                    Sphere.destination(
+                        from: l.coordinate, meters: .random(in: 0...3_000, using: &rng),
+                        bearing: .random(in: 0..<360, using: &rng)))
             } else {
                 result.append(Coordinate(uncheckedLatitude: .random(in: -75...75, using: &rng), longitude: .random(in: -180...180, using: &rng)))
             }

@@ -27,8 +27,10 @@ struct LatencySample: Encodable {
 
 /// Runs `body` over `inputs` round-robin for up to `seconds` (and at most `maxCount` calls), timing each call;
 /// with `repeatEach` > 1, each input that many times in a row.
-func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: Int = .max, repeatEach: Int = 1,
-                    _ body: (Input) throws -> Void) rethrows -> LatencySample {
+func measure<Input>(
+    _ name: String, inputs: [Input], seconds: Double, maxCount: Int = .max, repeatEach: Int = 1,
+    _ body: (Input) throws -> Void
+) rethrows -> LatencySample {
     var samples: [UInt64] = []
     samples.reserveCapacity(min(maxCount, 1_000_000))
     let clock = ContinuousClock()
@@ -43,8 +45,9 @@ func measure<Input>(_ name: String, inputs: [Input], seconds: Double, maxCount: 
         if i % 64 == 0 && clock.now >= deadline { break }
     }
     let wall = start.duration(to: clock.now)
-    return LatencySample(name: name, nanoseconds: samples,
-                         wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+    return LatencySample(
+        name: name, nanoseconds: samples,
+        wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
 }
 
 /// Anonymous resident memory of this process in bytes (`RssAnon` in Linux's /proc/self/status), or nil:
@@ -62,10 +65,15 @@ func residentBytes() -> Int? {
 
 func printSamples(_ samples: [LatencySample], baseline: String) {
     let base = samples.first { $0.name == baseline }?.queries_per_second ?? 0
-    print(textTable(["method", "queries", "q/s", "p50 µs", "p99 µs", "× \(baseline)"], samples.map {
-        [$0.name, String($0.queries), String(format: "%.0f", $0.queries_per_second), String(format: "%.1f", $0.p50_us),
-         String(format: "%.1f", $0.p99_us), base > 0 ? String(format: "%.2f", $0.queries_per_second / base) : "-"]
-    }), terminator: "")
+    print(
+        textTable(
+            ["method", "queries", "q/s", "p50 µs", "p99 µs", "× \(baseline)"],
+            samples.map {
+                [
+                    $0.name, String($0.queries), String(format: "%.0f", $0.queries_per_second), String(format: "%.1f", $0.p50_us),
+                    String(format: "%.1f", $0.p99_us), base > 0 ? String(format: "%.2f", $0.queries_per_second / base) : "-",
+                ]
+            }), terminator: "")
 }
 
 /// Seconds elapsed since `start`.

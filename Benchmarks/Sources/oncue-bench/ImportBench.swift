@@ -1,9 +1,9 @@
-import CommandLineOutput
 import ArgumentParser
 import ChainImport
+import CommandLineOutput
 import Foundation
-import SyntheticData
 import LocationStore
+import SyntheticData
 
 /// `oncue-bench import`: a seeded chain CSV imported by `oncue import` (first load, then a re-import
 /// where every row is unchanged) and loaded by ogr2ogr into SpatiaLite, each in its own process
@@ -75,16 +75,22 @@ struct BenchImport: AsyncParsableCommand {
             return
         }
         print("\(formatCount(rows)) rows, \(formatCount(Int(size))) bytes: \(csv)")
-        print(textTable(["run", "seconds", "rows/s", "peak RSS MB", "exit"], runs.map {
-            [$0.name, String(format: "%.2f", $0.seconds), formatCount(Int($0.rows_per_second)), String(format: "%.1f", $0.peak_rss_mb),
-             String($0.exit_status)]
-        }), terminator: "")
+        print(
+            textTable(
+                ["run", "seconds", "rows/s", "peak RSS MB", "exit"],
+                runs.map {
+                    [
+                        $0.name, String(format: "%.2f", $0.seconds), formatCount(Int($0.rows_per_second)), String(format: "%.1f", $0.peak_rss_mb),
+                        String($0.exit_status),
+                    ]
+                }), terminator: "")
     }
 
     private func postgres(_ text: String, csv: String, me: String) async throws -> [Run] {
         let server: PostgresURL
         do { server = try PostgresURL(text) } catch { throw ValidationError(error.description) }
-        let ours = server.with(database: server.database + "_oncue"), theirs = server.with(database: server.database + "_ogr2ogr")
+        let ours = server.with(database: server.database + "_oncue")
+        let theirs = server.with(database: server.database + "_ogr2ogr")
         for name in [ours.database, theirs.database] {
             try await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             try await PostGISLocationStore.execute(on: server, "CREATE DATABASE \(name)")
@@ -98,9 +104,11 @@ struct BenchImport: AsyncParsableCommand {
         if !skipOgr2ogr {
             var connection = "PG:host=\(theirs.host) port=\(theirs.port) dbname=\(theirs.database) user=\(theirs.user)"
             if let password = theirs.password { connection += " password=\(password)" }
-            let args = ["ogr2ogr", "-f", "PostgreSQL", connection, csv, "-nln", "chain", "-oo", "X_POSSIBLE_NAMES=longitude",
-                        "-oo", "Y_POSSIBLE_NAMES=latitude", "-oo", "KEEP_GEOM_COLUMNS=NO", "-a_srs", "EPSG:4326", "-lco", "GEOMETRY_NAME=geom",
-                        "-lco", "SPATIAL_INDEX=GIST", "--config", "PG_USE_COPY", "YES", "-gt", "100000"]
+            let args = [
+                "ogr2ogr", "-f", "PostgreSQL", connection, csv, "-nln", "chain", "-oo", "X_POSSIBLE_NAMES=longitude",
+                "-oo", "Y_POSSIBLE_NAMES=latitude", "-oo", "KEEP_GEOM_COLUMNS=NO", "-a_srs", "EPSG:4326", "-lco", "GEOMETRY_NAME=geom",
+                "-lco", "SPATIAL_INDEX=GIST", "--config", "PG_USE_COPY", "YES", "-gt", "100000",
+            ]
             runs.append(try Self.timed(args).named("ogr2ogr -f PostgreSQL (geometry, COPY, GiST)", rows: rows))
             // The same spatial index as the OnCue store's: a GiST on a geography column.
             try await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(theirs.database) WITH (FORCE)")
@@ -122,9 +130,11 @@ struct BenchImport: AsyncParsableCommand {
         runs.append(try Self.timed(importArgs).named("oncue import (first load)", rows: rows))
         runs.append(try Self.timed(importArgs).named("oncue import (re-import, unchanged)", rows: rows))
         if !skipOgr2ogr {
-            let args = ["ogr2ogr", "-f", "SQLite", "-dsco", "SPATIALITE=YES", ogr, csv, "-nln", "chain",
-                        "-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude", "-oo", "KEEP_GEOM_COLUMNS=NO",
-                        "-a_srs", "EPSG:4326", "-gt", "100000"]
+            let args = [
+                "ogr2ogr", "-f", "SQLite", "-dsco", "SPATIALITE=YES", ogr, csv, "-nln", "chain",
+                "-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude", "-oo", "KEEP_GEOM_COLUMNS=NO",
+                "-a_srs", "EPSG:4326", "-gt", "100000",
+            ]
             runs.append(try Self.timed(args).named("ogr2ogr -f SQLite -dsco SPATIALITE=YES", rows: rows))
         }
         return runs
@@ -160,8 +170,9 @@ struct BenchImport: AsyncParsableCommand {
         if process.terminationStatus != 0 {
             FileHandleOutput.standardError.write("\(command.joined(separator: " ")) failed:\n\(text.suffix(2000))\n")
         }
-        return Run(name: command.joined(separator: " "), seconds: seconds, rows_per_second: 0, peak_rss_mb: kb / 1024,
-                   exit_status: process.terminationStatus)
+        return Run(
+            name: command.joined(separator: " "), seconds: seconds, rows_per_second: 0, peak_rss_mb: kb / 1024,
+            exit_status: process.terminationStatus)
     }
 }
 

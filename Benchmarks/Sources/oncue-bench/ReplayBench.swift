@@ -1,5 +1,5 @@
-import CommandLineOutput
 import ArgumentParser
+import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
@@ -50,14 +50,16 @@ struct BenchReplay: AsyncParsableCommand {
         guard let first = iterator.next() else { throw ValidationError("--locations must be positive") }
         let wallet = Wallet(cards: (1...5).map { Wallet.Card(networkId: SyntheticLocations.networkId(rank: $0), name: "Chain \($0)") })
         let scenario = try Scenario.profile("ios")
-        let context = ReplayContext(scenario: scenario, wallet: wallet, catalog: StoreCatalog(locations: [], storeRadiusMeters: 100),
-                                    refresher: engine, keepEvents: false)
+        let context = ReplayContext(
+            scenario: scenario, wallet: wallet, catalog: StoreCatalog(locations: [], storeRadiusMeters: 100),
+            refresher: engine, keepEvents: false)
         let parsed = try Strategy.parse(strategy)
         func trace(_ i: Int) -> Trace {
             SyntheticTrace.drive(start: first.coordinate, count: fixes, seed: UInt64(i + 1), name: "bench-\(i)")
         }
-        _ = await ReplayRunner.replayUnscored(SyntheticTrace.drive(start: first.coordinate, count: 10_000, seed: 99, name: "warm"),
-                                              strategy: parsed, context: context)
+        _ = await ReplayRunner.replayUnscored(
+            SyntheticTrace.drive(start: first.coordinate, count: 10_000, seed: 99, name: "warm"),
+            strategy: parsed, context: context)
         let singleStarted = ContinuousClock.now
         let singleRun = await ReplayRunner.replayUnscored(trace(0), strategy: parsed, context: context)
         let single = (fixes: singleRun.fixes, seconds: seconds(since: singleStarted), refreshCalls: singleRun.refreshCalls)
@@ -71,16 +73,28 @@ struct BenchReplay: AsyncParsableCommand {
         let wall = Date().timeIntervalSince(start)
         let singleRate = Double(single.fixes) / single.seconds
         let allRate = Double(total) / wall
-        let f = Figures(locations: locations, index_build_seconds: buildSeconds, strategy: strategy, fixes_per_trace: fixes,
-                        single_core_fixes_per_second: singleRate, refresh_calls_per_trace: single.refreshCalls, jobs: n,
-                        all_cores_fixes_per_second: allRate, per_core_scaling: allRate / singleRate / Double(n))
-        if json { print(try jsonString(f)); return }
-        print(String(format: "index: %@ locations in %.1f s; strategy %@, ios profile, %@ fixes per trace at 1 Hz",
-                     formatCount(locations), buildSeconds, strategy, formatCount(fixes)))
-        print(textTable(["run", "fixes", "seconds", "fixes/s", "refresh calls"], [
-            ["1 trace, 1 core", formatCount(single.fixes), String(format: "%.3f", single.seconds), String(format: "%.0f", singleRate), String(single.refreshCalls)],
-            ["\(n) traces, \(n) tasks", formatCount(total), String(format: "%.3f", wall), String(format: "%.0f", allRate), "-"],
-        ]), terminator: "")
+        let f = Figures(
+            locations: locations, index_build_seconds: buildSeconds, strategy: strategy, fixes_per_trace: fixes,
+            single_core_fixes_per_second: singleRate, refresh_calls_per_trace: single.refreshCalls, jobs: n,
+            all_cores_fixes_per_second: allRate, per_core_scaling: allRate / singleRate / Double(n))
+        if json {
+            print(try jsonString(f))
+            return
+        }
+        print(
+            String(
+                format: "index: %@ locations in %.1f s; strategy %@, ios profile, %@ fixes per trace at 1 Hz",
+                formatCount(locations), buildSeconds, strategy, formatCount(fixes)))
+        print(
+            textTable(
+                ["run", "fixes", "seconds", "fixes/s", "refresh calls"],
+                [
+                    [
+                        "1 trace, 1 core", formatCount(single.fixes), String(format: "%.3f", single.seconds), String(format: "%.0f", singleRate),
+                        String(single.refreshCalls),
+                    ],
+                    ["\(n) traces, \(n) tasks", formatCount(total), String(format: "%.3f", wall), String(format: "%.0f", allRate), "-"],
+                ]), terminator: "")
         print(String(format: "scaling: %.2f of linear over %d cores", f.per_core_scaling, n))
     }
 }

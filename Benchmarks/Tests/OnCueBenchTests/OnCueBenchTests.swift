@@ -16,11 +16,13 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
@@ -34,17 +36,27 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var stores = ["id,lon,lat,network_id"]
         for i in 0..<300 {
-            stores.append("\(i),\(-122.5 + Double.random(in: 0..<0.5, using: &generator)),\(37.6 + Double.random(in: 0..<0.5, using: &generator)),\(i % 7)")
+            stores.append(
+                "\(i),\(-122.5 + Double.random(in: 0..<0.5, using: &generator)),\(37.6 + Double.random(in: 0..<0.5, using: &generator)),\(i % 7)")
         }
         var queries = ["qid,lon,lat,pref_network"]
         for i in 0..<20 { queries.append("\(i),\(-122.4 + Double(i) / 1_000),\(37.7 + Double(i) / 1_000),\(i % 7)") }
-        let storesPath = dir.appendingPathComponent("stores.csv").path, queriesPath = dir.appendingPathComponent("queries.csv").path
+        let storesPath = dir.appendingPathComponent("stores.csv").path
+        let queriesPath = dir.appendingPathComponent("queries.csv").path
         try Data(stores.joined(separator: "\r\n").utf8).write(to: URL(fileURLWithPath: storesPath))
         try Data((queries.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: queriesPath))
-        struct Output: Decodable { let locations: Int; let queries_per_second: Double; let p50_us: Double; let wire_json_us: Double }
+        struct Output: Decodable {
+            let locations: Int
+            let queries_per_second: Double
+            let p50_us: Double
+            let wire_json_us: Double
+        }
         for (limit, expected) in [(nil, 300), (120, 120)] as [(Int?, Int)] {
-            let r = try Self.run(["nearest", "--stores", storesPath, "--queries", queriesPath, "--seconds", "0.2",
-                                  "--baseline-queries", "3", "--json"] + (limit.map { ["--limit-stores", "\($0)"] } ?? []))
+            let r = try Self.run(
+                [
+                    "nearest", "--stores", storesPath, "--queries", queriesPath, "--seconds", "0.2",
+                    "--baseline-queries", "3", "--json",
+                ] + (limit.map { ["--limit-stores", "\($0)"] } ?? []))
             #expect(r.status == 0, "\(r.stderr)")
             let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
             #expect(output.locations == expected)
@@ -53,7 +65,11 @@ import Testing
     }
 
     @Test func replayReportsFixesPerSecond() throws {
-        struct Output: Decodable { let locations: Int; let single_core_fixes_per_second: Double; let fixes_per_trace: Int }
+        struct Output: Decodable {
+            let locations: Int
+            let single_core_fixes_per_second: Double
+            let fixes_per_trace: Int
+        }
         let r = try Self.run(["replay", "--locations", "2000", "--fixes", "2000", "--jobs", "2", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))

@@ -14,18 +14,21 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var variation = InputVariation(bytes)
     let delimiters: [UInt8?] = [nil, nil, nil, 0x2C, 0x3B, 0x09, 0x7C]
     let encodings: [TextEncoding?] = [nil, nil, .utf8, .windows1252]
-    var knobs = ImportParseTrace.Knobs(fixedNetwork: variation.below(4) != 0, fixCoordinates: variation.coin(),
-                                    encoding: encodings[variation.below(encodings.count)],
-                                    delimiter: delimiters[variation.below(delimiters.count)],
-                                    maxLineBytes: variation.below(4) == 0 ? 256 + variation.below(256) : 1 << 20,
-                                    strictUTF8: variation.below(8) == 0,
-                                    blockSize: variation.coin() ? 1 << 20 : 1 + variation.below(64))
+    var knobs = ImportParseTrace.Knobs(
+        fixedNetwork: variation.below(4) != 0, fixCoordinates: variation.coin(),
+        encoding: encodings[variation.below(encodings.count)],
+        delimiter: delimiters[variation.below(delimiters.count)],
+        maxLineBytes: variation.below(4) == 0 ? 256 + variation.below(256) : 1 << 20,
+        strictUTF8: variation.below(8) == 0,
+        blockSize: variation.coin() ? 1 << 20 : 1 + variation.below(64))
     let whole = ImportParseTrace.parse([bytes], knobs: knobs)
     knobs.batchSize = 1 + variation.below(3)
     let cut = ImportParseTrace.parse(bytes.pieces(variation.chunkSizes(total: bytes.count)), knobs: knobs)
     if whole != cut {
         let k = zip(whole, cut).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(whole.count, cut.count)
-        require(false, "reads cut differently disagree at event \(k):\n whole: \(k < whole.count ? whole[k] : "-")\n cut:   \(k < cut.count ? cut[k] : "-")")
+        require(
+            false,
+            "reads cut differently disagree at event \(k):\n whole: \(k < whole.count ? whole[k] : "-")\n cut:   \(k < cut.count ? cut[k] : "-")")
     }
     return 0
 }

@@ -50,13 +50,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var previousLine = 0
     for ((fields, ends), overlong) in zip(zip(whole.records, whole.ends), whole.overlong) {
         if let overlong {
-            require(fields.isEmpty && ends.isEmpty && overlong > Int64(limit),
-                    "an overlong record of \(overlong) bytes (limit \(limit)) kept \(fields.count) bytes")
+            require(
+                fields.isEmpty && ends.isEmpty && overlong > Int64(limit),
+                "an overlong record of \(overlong) bytes (limit \(limit)) kept \(fields.count) bytes")
             continue
         }
         require(fields.count <= limit, "a record of \(fields.count) bytes passed the limit \(limit)")
-        require(!ends.isEmpty && ends.last == fields.count && zip(ends, ends.dropFirst()).allSatisfy { $0 <= $1 },
-                "malformed record: ends \(ends) over \(fields.count) bytes")
+        require(
+            !ends.isEmpty && ends.last == fields.count && zip(ends, ends.dropFirst()).allSatisfy { $0 <= $1 },
+            "malformed record: ends \(ends) over \(fields.count) bytes")
     }
     for line in whole.lines {
         require(line > previousLine, "record lines not ascending: \(whole.lines)")
@@ -82,8 +84,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         canonical += [0x0D, 0x0A]
     }
     let again = tokenize([canonical], delimiter: delimiter, limit: Int.max)
-    require(again.error == nil && again.records == whole.records && again.ends == whole.ends,
-            "canonical re-read differs: \(again) vs \(whole) from input \(bytes)")
+    require(
+        again.error == nil && again.records == whole.records && again.ends == whole.ends,
+        "canonical re-read differs: \(again) vs \(whole) from input \(bytes)")
     return 0
 }
 

@@ -14,8 +14,9 @@ private let columns: [String?] = [nil, nil, nil, "0", "1", "2", "3", "lat", "lon
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzDriver.bytes(data, size)
     var variation = InputVariation(bytes)
-    var mapping = CSVMapping(separator: separators[variation.below(separators.count)],
-                             timeFormat: timeFormats[variation.below(timeFormats.count)], hasHeader: variation.below(4) != 0)
+    var mapping = CSVMapping(
+        separator: separators[variation.below(separators.count)],
+        timeFormat: timeFormats[variation.below(timeFormats.count)], hasHeader: variation.below(4) != 0)
     if variation.below(3) == 0 {
         mapping.latitude = columns[variation.below(columns.count)]
         mapping.longitude = columns[variation.below(columns.count)]

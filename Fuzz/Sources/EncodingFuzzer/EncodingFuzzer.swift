@@ -22,14 +22,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     pieces.finish()
 
     let verdict = (whole.encoding, whole.isValidUTF8, whole.firstInvalidOffset)
-    require(verdict == (pieces.encoding, pieces.isValidUTF8, pieces.firstInvalidOffset),
-            "whole: \(verdict), in pieces: \((pieces.encoding, pieces.isValidUTF8, pieces.firstInvalidOffset)) for \(bytes)")
+    require(
+        verdict == (pieces.encoding, pieces.isValidUTF8, pieces.firstInvalidOffset),
+        "whole: \(verdict), in pieces: \((pieces.encoding, pieces.isValidUTF8, pieces.firstInvalidOffset)) for \(bytes)")
     let valid = bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
     require(whole.isValidUTF8 == valid, "detector says valid=\(whole.isValidUTF8), Swift says \(valid) for \(bytes)")
     if let offset = whole.firstInvalidOffset {
         let before = Array(bytes[..<Int(offset)])
-        require(before.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil,
-                "bytes before the first invalid offset \(offset) are not valid UTF-8: \(bytes)")
+        require(
+            before.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil,
+            "bytes before the first invalid offset \(offset) are not valid UTF-8: \(bytes)")
     }
     // Fields as the importer cuts them (at commas and line ends), decoded in file order.
     for field in bytes.split(whereSeparator: { $0 == 0x2C || $0 == 0x0A }) {

@@ -1,4 +1,5 @@
 import CFuzzerDriver
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,8 +24,10 @@ public enum FuzzDriver {
 
 /// A property every input must keep. Failing prints what broke and traps, which libFuzzer records as a crash
 /// with the input that caused it.
-public func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-                    file: StaticString = #fileID, line: UInt = #line) {
+public func require(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     guard !condition() else { return }
     // Written straight to file descriptor 2: buffered stdout would die with the process in abort().
     let text = "FUZZ PROPERTY FAILED at \(file):\(line): \(message())\n"

@@ -9,7 +9,7 @@ public struct InputVariation {
     private var random: SeededRandom
 
     public init(_ bytes: [UInt8]) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         random = SeededRandom(seed: h)
     }

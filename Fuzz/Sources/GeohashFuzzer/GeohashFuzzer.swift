@@ -27,18 +27,23 @@ private func checkDecoding(_ bytes: [UInt8]) {
     guard let cell else { return }
     require(Array(cell.string.utf8) == lowered, "'\(text)' prints back as '\(cell.string)'")
     require(Geohash(precision: cell.precision, interleaved: cell.interleaved) == cell, "interleaved bits do not round-trip: \(cell)")
-    let box = cell.box, centre = cell.center
-    require(box.minLatitude < centre.latitude && centre.latitude < box.maxLatitude
+    let box = cell.box
+    let centre = cell.center
+    require(
+        box.minLatitude < centre.latitude && centre.latitude < box.maxLatitude
             && box.minLongitude < centre.longitude && centre.longitude < box.maxLongitude, "centre \(centre) outside \(box) of \(cell)")
     require(Geohash(centre, precision: cell.precision) == cell, "centre of \(cell) encodes elsewhere")
     for direction in Geohash.Direction.allCases {
         guard let next = cell.neighbor(direction) else {
-            require(direction.isNorthward ? cell.latIndex == Geohash.rows(cell.precision) - 1 : cell.latIndex == 0,
-                    "\(cell) has no \(direction) neighbour away from a pole row")
+            require(
+                direction.isNorthward ? cell.latIndex == Geohash.rows(cell.precision) - 1 : cell.latIndex == 0,
+                "\(cell) has no \(direction) neighbour away from a pole row")
             continue
         }
         require(next.precision == cell.precision && next != cell, "\(direction) neighbour of \(cell) is \(next)")
-        require(next.neighbor(direction.opposite) == cell, "\(direction) then back from \(cell) lands on \(String(describing: next.neighbor(direction.opposite)))")
+        require(
+            next.neighbor(direction.opposite) == cell,
+            "\(direction) then back from \(cell) lands on \(String(describing: next.neighbor(direction.opposite)))")
     }
 }
 
@@ -48,7 +53,8 @@ private func checkEncoding(_ bytes: [UInt8]) {
         for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
         return Double(bitPattern: bits)
     }
-    let lat = double(at: 0), lon = double(at: 8)
+    let lat = double(at: 0)
+    let lon = double(at: 8)
     guard lat.isFinite, lon.isFinite, (-90...90).contains(lat), (-180...180).contains(lon) else { return }
     let precision = 1 + Int(bytes[16]) % Geohash.maxPrecision
     let cell = Geohash(latitude: lat, longitude: lon, precision: precision)

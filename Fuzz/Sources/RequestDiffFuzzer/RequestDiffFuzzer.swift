@@ -15,7 +15,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let fast = bytes.withUnsafeBytes { RegionRefreshRequest.fastDecodeOnly($0) }
     let reference = Result { () throws(RegionRefreshError) in try RegionRefreshRequest.referenceDecodeOnly(Data(bytes)) }
     if let fast {
-        require(reference == .success(fast), "fast reader took \(String(decoding: bytes, as: UTF8.self).debugDescription) as \(fast); reference: \(reference)")
+        require(
+            reference == .success(fast),
+            "fast reader took \(String(decoding: bytes, as: UTF8.self).debugDescription) as \(fast); reference: \(reference)")
     }
     let served = bytes.withUnsafeBytes { raw in Result { () throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: raw) } }
     require(served == reference, "decode(jsonBytes:) gave \(served), reference \(reference)")

@@ -80,8 +80,10 @@ public struct CSVTokenizer: Sendable {
     }
 
     @inline(__always)
-    private mutating func stepFieldStart(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64, wasCR: Bool,
-                                         _ body: (CSVRecord) throws -> Void) throws {
+    private mutating func stepFieldStart(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64, wasCR: Bool,
+        _ body: (CSVRecord) throws -> Void
+    ) throws {
         let b = chunk[i]
         if b == Self.quote {
             state = .quoted
@@ -91,7 +93,7 @@ public struct CSVTokenizer: Sendable {
             endField()
             i += 1
         } else if b == Self.lf || b == Self.cr {
-            if b == Self.lf && wasCR {   // the LF of a CRLF that already ended the record
+            if b == Self.lf && wasCR {  // the LF of a CRLF that already ended the record
                 recordStart += 1
                 i += 1
                 return
@@ -107,8 +109,10 @@ public struct CSVTokenizer: Sendable {
 
     /// Takes the run of plain bytes in one go (the bulk of a typical file), then the byte that ended it.
     @inline(__always)
-    private mutating func stepUnquoted(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
-                                       _ body: (CSVRecord) throws -> Void) throws {
+    private mutating func stepUnquoted(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
+        _ body: (CSVRecord) throws -> Void
+    ) throws {
         let n = chunk.count
         let delimiter = self.delimiter
         var j = i
@@ -126,11 +130,11 @@ public struct CSVTokenizer: Sendable {
             state = .fieldStart
         } else if c == Self.quote {
             if currentFieldIsBlank {
-                if !overlong { record.bytes.removeSubrange(fieldStart...) }   // `a, "b"`: the quote opens the field
+                if !overlong { record.bytes.removeSubrange(fieldStart...) }  // `a, "b"`: the quote opens the field
                 state = .quoted
                 fieldWasQuoted = true
             } else {
-                keepByte(c)   // `5'6"`: a literal quote inside an unquoted field
+                keepByte(c)  // `5'6"`: a literal quote inside an unquoted field
                 fieldBlank = false
             }
         } else {
@@ -169,8 +173,10 @@ public struct CSVTokenizer: Sendable {
 
     /// The byte after a quote inside a quoted field: a doubled quote, or whatever follows the closing quote.
     @inline(__always)
-    private mutating func stepQuotedQuote(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
-                                          _ body: (CSVRecord) throws -> Void) throws {
+    private mutating func stepQuotedQuote(
+        _ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int, base: Int64,
+        _ body: (CSVRecord) throws -> Void
+    ) throws {
         let b = chunk[i]
         if b == Self.quote {
             keepByte(b)
@@ -184,7 +190,7 @@ public struct CSVTokenizer: Sendable {
         } else if b == Self.space || b == Self.tab {
             // `"abc"  ,`: spaces after the closing quote are padding
         } else {
-            keepByte(b)   // `"abc"def`: keep the text rather than lose it
+            keepByte(b)  // `"abc"def`: keep the text rather than lose it
             state = .unquoted
             fieldBlank = false
         }

@@ -104,9 +104,13 @@ public struct EncodingDetector: Sendable {
             case 0xF0...0xF4: need = 3
             default: need = -1
             }
-            if need < 0 { markInvalid(base + Int64(i)); i += 1; continue }
+            if need < 0 {
+                markInvalid(base + Int64(i))
+                i += 1
+                continue
+            }
             if i + need >= n {
-                pending = Array(bytes[i...])   // completed by the next read, or not UTF-8 at the end (finish)
+                pending = Array(bytes[i...])  // completed by the next read, or not UTF-8 at the end (finish)
                 return n
             }
             var ok = true
@@ -148,7 +152,10 @@ public struct EncodingDetector: Sendable {
     public mutating func decode(_ field: ArraySlice<UInt8>) -> String {
         field.withUnsafeBufferPointer { bytes in
             var ascii = true
-            for b in bytes where b >= 0x80 { ascii = false; break }
+            for b in bytes where b >= 0x80 {
+                ascii = false
+                break
+            }
             if ascii { return String(decoding: bytes, as: UTF8.self) }
             switch forced {
             case .windows1252?, .latin1?:

@@ -11,8 +11,10 @@ public struct AddressQuery: Sendable, Hashable {
     public var postalCode: String?
     public var country: String?
 
-    public init(amenity: String? = nil, street: String? = nil, city: String? = nil, state: String? = nil,
-                postalCode: String? = nil, country: String? = nil) {
+    public init(
+        amenity: String? = nil, street: String? = nil, city: String? = nil, state: String? = nil,
+        postalCode: String? = nil, country: String? = nil
+    ) {
         func clean(_ s: String?) -> String? {
             guard let s else { return nil }
             let collapsed = s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

@@ -10,8 +10,10 @@ enum CountryCode {
             if let name = english.localizedString(forRegionCode: region.identifier) { names[key(name)] = code }
         }
         // Common spellings that are not the CLDR name.
-        for (name, code) in [("usa", "us"), ("united states of america", "us"), ("uk", "gb"), ("great britain", "gb"),
-                             ("england", "gb"), ("suomi", "fi"), ("deutschland", "de"), ("россия", "ru"), ("中国", "cn")] {
+        for (name, code) in [
+            ("usa", "us"), ("united states of america", "us"), ("uk", "gb"), ("great britain", "gb"),
+            ("england", "gb"), ("suomi", "fi"), ("deutschland", "de"), ("россия", "ru"), ("中国", "cn"),
+        ] {
             names[key(name)] = code
         }
         return names

@@ -47,9 +47,10 @@ public struct GeocodeAnswer: Sendable, Hashable {
             throw .badCoordinates("lat \(lat), lon \(lon)")
         }
         let address = object["address"] as? [String: Any]
-        return GeocodeAnswer(lat: lat, lon: lon, displayName: object["display_name"] as? String,
-                             placeRank: (object["place_rank"] as? NSNumber)?.intValue,
-                             importance: (object["importance"] as? NSNumber)?.doubleValue,
-                             countryCode: (address?["country_code"] as? String)?.lowercased())
+        return GeocodeAnswer(
+            lat: lat, lon: lon, displayName: object["display_name"] as? String,
+            placeRank: (object["place_rank"] as? NSNumber)?.intValue,
+            importance: (object["importance"] as? NSNumber)?.doubleValue,
+            countryCode: (address?["country_code"] as? String)?.lowercased())
     }
 }

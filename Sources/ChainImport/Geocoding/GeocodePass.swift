@@ -17,8 +17,10 @@ package struct GeocodePass {
     /// Told the estimate once, before any request: a long run must say how long it will take before it starts.
     let notice: ((String) -> Void)?
 
-    package init(store: any GeocodeCache, options: ImportOptions, geocoding: GeocodingOptions, progress: ((ImportProgress) -> Void)?,
-                 notice: ((String) -> Void)?) {
+    package init(
+        store: any GeocodeCache, options: ImportOptions, geocoding: GeocodingOptions, progress: ((ImportProgress) -> Void)?,
+        notice: ((String) -> Void)?
+    ) {
         self.store = store
         self.options = options
         self.geocoding = geocoding
@@ -71,9 +73,11 @@ package struct GeocodePass {
             try Task.checkCancellation()
         }
         let estimate = Double(requests) / max(geocoding.settings.requestsPerSecond, 0.001)
-        var outcome = Outcome(resolver: resolver, uncachedAddresses: pending.count, estimatedSeconds: estimate, failures: [:],
-                              askedKeys: pendingKeys, answers: cached, skippedFetch: options.dryRun)
-        let plan = "\(pending.count) address\(pending.count == 1 ? "" : "es") to geocode at \(geocoding.settings.displayURL), at most "
+        var outcome = Outcome(
+            resolver: resolver, uncachedAddresses: pending.count, estimatedSeconds: estimate, failures: [:],
+            askedKeys: pendingKeys, answers: cached, skippedFetch: options.dryRun)
+        let plan =
+            "\(pending.count) address\(pending.count == 1 ? "" : "es") to geocode at \(geocoding.settings.displayURL), at most "
             + "\(Self.duration(estimate)) at \(Self.rate(geocoding.settings.requestsPerSecond)) request/s"
             + (options.dryRun ? " (dry run: none asked)" : "")
         notice?(plan)
@@ -93,8 +97,9 @@ package struct GeocodePass {
         outcome.requestsSent = await resolver.client.requestsSent
         if geocoding.requireGeocode, !outcome.failures.isEmpty {
             let example = outcome.failures.values.sorted().first ?? ""
-            throw ImportError.geocodingFailed(failed: outcome.failures.count, of: pending.count, service: geocoding.settings.displayURL,
-                                              example: example)
+            throw ImportError.geocodingFailed(
+                failed: outcome.failures.count, of: pending.count, service: geocoding.settings.displayURL,
+                example: example)
         }
         return outcome
     }
@@ -102,8 +107,9 @@ package struct GeocodePass {
     /// Geocoding progress in `ImportProgress` terms: addresses as rows, with the fraction and ETA they imply.
     private func announce(done: Int, total: Int, started: Date) {
         guard let progress else { return }
-        var p = ImportProgress(fileName: "geocoding", fileIndex: 0, fileCount: 1, rows: done, bytes: Int64(done),
-                               totalBytes: total > 0 ? Int64(total) : nil, elapsedSeconds: Date().timeIntervalSince(started))
+        var p = ImportProgress(
+            fileName: "geocoding", fileIndex: 0, fileCount: 1, rows: done, bytes: Int64(done),
+            totalBytes: total > 0 ? Int64(total) : nil, elapsedSeconds: Date().timeIntervalSince(started))
         p.unit = "addresses"
         progress(p)
     }
@@ -149,7 +155,9 @@ public struct GeocodingPlan: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case service, mode, failed
-        case uncachedAddresses = "uncached_addresses", estimatedSeconds = "estimated_seconds", requestsSent = "requests_sent"
+        case uncachedAddresses = "uncached_addresses"
+        case estimatedSeconds = "estimated_seconds"
+        case requestsSent = "requests_sent"
         case dryRun = "dry_run"
     }
 }

@@ -28,7 +28,8 @@ public enum GeocodeOutcome: Sendable, Equatable {
         switch self {
         case .placed(let a): "geocoded (rank \(a.placeRank.map(String.init) ?? "?")): \(a.displayName ?? "")"
         case .notFound: "the geocoder knows no place for this address"
-        case .area(let a): "the geocoder matched only an area (rank \(a.placeRank.map(String.init) ?? "?"): \(a.displayName ?? "")), not a street address"
+        case .area(let a):
+            "the geocoder matched only an area (rank \(a.placeRank.map(String.init) ?? "?"): \(a.displayName ?? "")), not a street address"
         case .wrongCountry(let a, let expected):
             "the geocoder placed it in \(a.countryCode?.uppercased() ?? "another country"), the row says \(expected.uppercased())"
         case .failed(let reason): "geocoding failed: \(reason)"
@@ -117,9 +118,10 @@ public final class GeocodeResolver {
     static func cacheEntry(for reply: GeocodeReply, key: String, source: String, now: Date = Date()) -> GeocodeCacheEntry? {
         switch reply {
         case .found(let a):
-            GeocodeCacheEntry(key: key, status: a.isArea ? .area : .found, lat: a.lat, lon: a.lon, displayName: a.displayName,
-                              placeRank: a.placeRank, importance: a.importance, countryCode: a.countryCode,
-                              source: source, fetchedAt: now)
+            GeocodeCacheEntry(
+                key: key, status: a.isArea ? .area : .found, lat: a.lat, lon: a.lon, displayName: a.displayName,
+                placeRank: a.placeRank, importance: a.importance, countryCode: a.countryCode,
+                source: source, fetchedAt: now)
         case .notFound:
             GeocodeCacheEntry(key: key, status: .notFound, source: source, fetchedAt: now)
         case .failed:
@@ -129,8 +131,9 @@ public final class GeocodeResolver {
 
     static func outcome(of entry: GeocodeCacheEntry, country: String?) -> GeocodeOutcome {
         guard entry.status != .notFound, let lat = entry.lat, let lon = entry.lon else { return .notFound }
-        let answer = GeocodeAnswer(lat: lat, lon: lon, displayName: entry.displayName, placeRank: entry.placeRank,
-                                   importance: entry.importance, countryCode: entry.countryCode)
+        let answer = GeocodeAnswer(
+            lat: lat, lon: lon, displayName: entry.displayName, placeRank: entry.placeRank,
+            importance: entry.importance, countryCode: entry.countryCode)
         if let expected = CountryCode.iso2(country), let got = entry.countryCode, got != expected {
             return .wrongCountry(answer, expected: expected)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -27,11 +28,12 @@ public struct GeocoderSettings: Sendable {
     func searchURL(_ query: AddressQuery) -> URL? {
         guard var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
         else { return nil }
-        components.queryItems = query.queryItems + [
-            URLQueryItem(name: "format", value: "jsonv2"),
-            URLQueryItem(name: "limit", value: "1"),
-            URLQueryItem(name: "addressdetails", value: "1"),
-        ]
+        components.queryItems =
+            query.queryItems + [
+                URLQueryItem(name: "format", value: "jsonv2"),
+                URLQueryItem(name: "limit", value: "1"),
+                URLQueryItem(name: "addressdetails", value: "1"),
+            ]
         return components.url
     }
 

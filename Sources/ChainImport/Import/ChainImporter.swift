@@ -55,16 +55,19 @@ public final class ChainImporter {
         var geocoded: GeocodePass.Outcome?
         do {
             if let geocoding = options.geocoding {
-                geocoded = try await GeocodePass(store: store, options: options, geocoding: geocoding, progress: progress,
-                                       notice: notice)
-                    .run(inputs) { attempted = ($0, 0) }
+                geocoded = try await GeocodePass(
+                    store: store, options: options, geocoding: geocoding, progress: progress,
+                    notice: notice
+                )
+                .run(inputs) { attempted = ($0, 0) }
             }
             let totalBytes = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil
             var report = try await store.transaction {
                 try store.beginBulkImport(expectedRows: totalBytes.map { Int($0 / Self.bytesPerRowEstimate) })
                 defer { store.abandonBulkImport() }
-                let session = try Session(importer: self, startedAt: started, fileCount: inputs.count, totalBytes: totalBytes,
-                                          geocoded: geocoded)
+                let session = try Session(
+                    importer: self, startedAt: started, fileCount: inputs.count, totalBytes: totalBytes,
+                    geocoded: geocoded)
                 for (index, input) in inputs.enumerated() {
                     attempted = (input.name, index)
                     try await session.importFile(input, index: index)
@@ -91,8 +94,9 @@ public final class ChainImporter {
 
     /// Logs a failed import after the rollback, so admins see the attempt and its reason.
     private func recordFailure(name: String, error: any Error, startedAt: Date) {
-        var record = ImportRecord(fileName: name, fileSize: 0, sha256: "", options: options.logged, startedAt: startedAt,
-                                  finishedAt: Date(), status: "failed", errorMessage: String(describing: error))
+        var record = ImportRecord(
+            fileName: name, fileSize: 0, sha256: "", options: options.logged, startedAt: startedAt,
+            finishedAt: Date(), status: "failed", errorMessage: String(describing: error))
         if let id = try? store.insertImport(record) {
             record.id = id
             try? store.finishImport(record)
@@ -129,8 +133,9 @@ public final class ChainImporter {
             self.totalBytes = totalBytes
             self.geocoded = geocoded
             timestamp = SQLiteLocationStore.storeTimestamp(startedAt)
-            resolver = NetworkResolver(store: importer.store, category: importer.options.category,
-                                       onlyKnown: importer.options.onlyKnownNetworks)
+            resolver = NetworkResolver(
+                store: importer.store, category: importer.options.category,
+                onlyKnown: importer.options.onlyKnownNetworks)
             hasGeocodedLocations = try importer.store.geocodedLocationCount() > 0
         }
 
@@ -138,8 +143,9 @@ public final class ChainImporter {
 
         func importFile(_ input: ImportInput, index: Int) async throws {
             let fileStarted = Date()
-            var record = ImportRecord(fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
-                                      startedAt: fileStarted, status: "running")
+            var record = ImportRecord(
+                fileName: input.name, fileSize: input.size ?? 0, sha256: "", options: options.logged,
+                startedAt: fileStarted, status: "running")
             record.id = try store.insertImport(record)
             var file = FileState(session: self, input: input, index: index, importId: record.id)
             var parsed: ParsedFile?
@@ -172,16 +178,19 @@ public final class ChainImporter {
             let now = Date()
             guard force || now.timeIntervalSince(lastProgress) >= options.progressInterval else { return }
             lastProgress = now
-            progress(ImportProgress(fileName: fileName, fileIndex: fileIndex, fileCount: fileCount, rows: rowsBefore + rows,
-                                    bytes: bytesBefore + bytes, totalBytes: totalBytes, elapsedSeconds: now.timeIntervalSince(startedAt)))
+            progress(
+                ImportProgress(
+                    fileName: fileName, fileIndex: fileIndex, fileCount: fileCount, rows: rowsBefore + rows,
+                    bytes: bytesBefore + bytes, totalBytes: totalBytes, elapsedSeconds: now.timeIntervalSince(startedAt)))
         }
 
         /// Reports a stage of the work after the rows (it has no row count or byte fraction of its own).
         func announce(_ stage: String) {
             guard let progress = importer.progress else { return }
             let name = files.last?.fileName ?? ""
-            var p = ImportProgress(fileName: name, fileIndex: max(0, files.count - 1), fileCount: fileCount, rows: rowsBefore,
-                                   bytes: bytesBefore, totalBytes: totalBytes, elapsedSeconds: Date().timeIntervalSince(startedAt))
+            var p = ImportProgress(
+                fileName: name, fileIndex: max(0, files.count - 1), fileCount: fileCount, rows: rowsBefore,
+                bytes: bytesBefore, totalBytes: totalBytes, elapsedSeconds: Date().timeIntervalSince(startedAt))
             p.stage = stage
             progress(p)
         }
@@ -202,12 +211,16 @@ public final class ChainImporter {
         func finish() throws -> ImportReport {
             // A neighbour that the import listed later was reported at its own line as a near duplicate;
             // one it never listed is a location already in the store.
-            struct RowKey: Hashable { var file: Int; var line: Int }
+            struct RowKey: Hashable {
+                var file: Int
+                var line: Int
+            }
             var warnedNow = Set<RowKey>()
             for p in pending where try store.seenLine(p.neighbourId) == nil {
-                let issue = ImportIssue(line: p.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
-                                        message: "within \(Int(p.distance.rounded())) m of \(p.neighbourId), already in the store and not in this import",
-                                        externalId: p.id)
+                let issue = ImportIssue(
+                    line: p.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
+                    message: "within \(Int(p.distance.rounded())) m of \(p.neighbourId), already in the store and not in this import",
+                    externalId: p.id)
                 if let id = p.importId { try store.appendImportIssues([issue], importId: id) }
                 var f = files[p.fileIndex]
                 f.warningsByReason[issue.code, default: 0] += 1
@@ -234,8 +247,9 @@ public final class ChainImporter {
                 record.status = options.dryRun ? "dry-run" : "committed"
                 try store.finishImport(record)
             }
-            return ImportReport(files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: resolver.created,
-                                seconds: finishedAt.timeIntervalSince(startedAt))
+            return ImportReport(
+                files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: resolver.created,
+                seconds: finishedAt.timeIntervalSince(startedAt))
         }
     }
 
@@ -294,25 +308,35 @@ public final class ChainImporter {
             let line = row.line
             guard RowInterpreter.screen(row, ledger: &ledger) else { return }
             guard let (coordinate, geocodedFrom) = session.interpreter.place(row, importId: importId, ledger: &ledger) else { return }
-            guard let networkId = try session.resolver.network(of: row, fallback: session.fixedNetwork, mapping: mapping,
-                                                               ledger: &ledger) else { return }
+            guard
+                let networkId = try session.resolver.network(
+                    of: row, fallback: session.fixedNetwork, mapping: mapping,
+                    ledger: &ledger)
+            else { return }
             session.touchedNetworks.insert(networkId)
             let name = try row.name ?? session.networkName(networkId)
-            let (location, idFromFile) = session.interpreter.location(row, networkId: networkId, name: name, coordinate: coordinate,
-                                                                      importId: importId, ledger: &ledger)
+            let (location, idFromFile) = session.interpreter.location(
+                row, networkId: networkId, name: name, coordinate: coordinate,
+                importId: importId, ledger: &ledger)
             if let first = try store.markSeen(location.id, line: line) {
                 return RowInterpreter.rejectRepeat(location, idFromFile: idFromFile, firstLine: first, line: line, ledger: &ledger)
             }
             let roundedAlike = geocodedFrom == nil ? row.coarse : nil
-            for n in try store.neighbours(networkId: networkId, center: coordinate, withinMeters: session.options.duplicateRadiusMeters,
-                                          excludingId: location.id) {
+            for n in try store.neighbours(
+                networkId: networkId, center: coordinate, withinMeters: session.options.duplicateRadiusMeters,
+                excludingId: location.id)
+            {
                 if let other = try store.seenLine(n.id) {
-                    ledger.warn(line, .nearDuplicate, RowInterpreter.nearDuplicateMessage(
-                        distance: n.distanceMeters, otherLine: other, otherId: n.id, geocoded: geocodedFrom != nil,
-                        roundedAlike: roundedAlike), externalId: location.externalId)
+                    ledger.warn(
+                        line, .nearDuplicate,
+                        RowInterpreter.nearDuplicateMessage(
+                            distance: n.distanceMeters, otherLine: other, otherId: n.id, geocoded: geocodedFrom != nil,
+                            roundedAlike: roundedAlike), externalId: location.externalId)
                 } else {
-                    session.defer_(Pending(line: line, importId: importId, fileIndex: index, id: location.id, neighbourId: n.id,
-                                           distance: n.distanceMeters, rowAlreadyWarned: ledger.rowHasWarnings))
+                    session.defer_(
+                        Pending(
+                            line: line, importId: importId, fileIndex: index, id: location.id, neighbourId: n.id,
+                            distance: n.distanceMeters, rowAlreadyWarned: ledger.rowHasWarnings))
                 }
             }
             switch try store.bulkUpsert(location, timestamp: session.timestamp) {
@@ -340,8 +364,9 @@ public final class ChainImporter {
 
         mutating func report(_ parsed: ParsedFile, seconds: Double) throws -> FileReport {
             try flushIssues()
-            return ledger.report(file: input.name, importId: session.options.dryRun ? nil : importId, parsed: parsed,
-                                 mapping: mapping, seconds: seconds)
+            return ledger.report(
+                file: input.name, importId: session.options.dryRun ? nil : importId, parsed: parsed,
+                mapping: mapping, seconds: seconds)
         }
     }
 }

@@ -65,12 +65,13 @@ package struct FileLedger {
     }
 
     package func report(file name: String, importId: Int64?, parsed: ParsedFile, mapping: ColumnMapping?, seconds: Double) -> FileReport {
-        FileReport(importId: importId, fileName: name, fileSize: parsed.bytesRead, sha256: parsed.sha256, encoding: parsed.encoding,
-                   mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter,
-                   columns: mapping?.described ?? [:], headers: mapping?.headers ?? [], counts: counts,
-                   rejectedByReason: rejectedByReason, warningsByReason: warningsByReason, issues: sample, issuesTruncated: truncated,
-                   rowsByNetwork: rowsByNetwork, seconds: seconds, geocoding: geocodeSummary,
-                   coordinatePrecision: coarse.diagnosis(rowsWithCoordinates: rowsWithCoordinates, fileGrid: parsed.fileGridDecimals),
-                   coarseRows: coarse.rows)
+        FileReport(
+            importId: importId, fileName: name, fileSize: parsed.bytesRead, sha256: parsed.sha256, encoding: parsed.encoding,
+            mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter,
+            columns: mapping?.described ?? [:], headers: mapping?.headers ?? [], counts: counts,
+            rejectedByReason: rejectedByReason, warningsByReason: warningsByReason, issues: sample, issuesTruncated: truncated,
+            rowsByNetwork: rowsByNetwork, seconds: seconds, geocoding: geocodeSummary,
+            coordinatePrecision: coarse.diagnosis(rowsWithCoordinates: rowsWithCoordinates, fileGrid: parsed.fileGridDecimals),
+            coarseRows: coarse.rows)
     }
 }

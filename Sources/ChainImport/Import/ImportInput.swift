@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// One CSV to import: a name for the log, its size if known (for percent and ETA), and its bytes
 /// as a stream of chunks — a file on disk, or an HTTP request body passed through unbuffered.

@@ -42,9 +42,11 @@ public struct ImportOptions: Sendable {
     /// Send rows without usable coordinates to a Nominatim-compatible geocoder (nil: such rows are rejected).
     public var geocoding: GeocodingOptions?
 
-    public init(network: String? = nil, networkColumn: String? = nil, networkNameColumn: String? = nil, category: String? = nil,
-                onlyKnownNetworks: Bool = false, mapping: MappingFile? = nil, dryRun: Bool = false, replaceNetwork: Bool = false,
-                fixCoordinates: Bool = false, encoding: TextEncoding? = nil, delimiter: UInt8? = nil) {
+    public init(
+        network: String? = nil, networkColumn: String? = nil, networkNameColumn: String? = nil, category: String? = nil,
+        onlyKnownNetworks: Bool = false, mapping: MappingFile? = nil, dryRun: Bool = false, replaceNetwork: Bool = false,
+        fixCoordinates: Bool = false, encoding: TextEncoding? = nil, delimiter: UInt8? = nil
+    ) {
         self.network = network
         self.networkColumn = networkColumn
         self.networkNameColumn = networkNameColumn
@@ -77,7 +79,8 @@ public struct ImportOptions: Sendable {
     /// Refuses options that contradict each other or exceed what the store keeps.
     public func validate() throws(ImportError) {
         guard Self.maxLineBytesRange.contains(maxLineBytes) else {
-            throw .invalidOption("--max-line-bytes must be in \(Self.maxLineBytesRange.lowerBound)...\(Self.maxLineBytesRange.upperBound), got \(maxLineBytes)")
+            throw .invalidOption(
+                "--max-line-bytes must be in \(Self.maxLineBytesRange.lowerBound)...\(Self.maxLineBytesRange.upperBound), got \(maxLineBytes)")
         }
         let encoding = self.encoding ?? mapping?.encoding.flatMap(TextEncoding.init(name:))
         if strictUTF8, let encoding, encoding != .utf8 {
@@ -88,7 +91,8 @@ public struct ImportOptions: Sendable {
         }
         for (what, value) in [("network", network), ("network", mapping?.network)] {
             if let value, FieldLimits.exceeds(value, min(FieldLimits.alias, FieldLimits.networkName)) {
-                throw .invalidOption("the \(what) '\(value.clipped(40))' is longer than \(min(FieldLimits.alias, FieldLimits.networkName)) characters")
+                throw .invalidOption(
+                    "the \(what) '\(value.clipped(40))' is longer than \(min(FieldLimits.alias, FieldLimits.networkName)) characters")
             }
         }
     }

@@ -16,8 +16,10 @@ public struct ImportReport: Sendable, Codable, Equatable {
     /// The geocoding before the import: the estimate, requests sent and failures (nil when it did not geocode).
     public var geocodingPlan: GeocodingPlan?
 
-    package init(files: [FileReport], totals: ImportCounts, dryRun: Bool, committed: Bool, replacedNetworks: [String],
-                 networksCreated: [String], seconds: Double, rowsPerSecond: Double, geocodingPlan: GeocodingPlan? = nil) {
+    package init(
+        files: [FileReport], totals: ImportCounts, dryRun: Bool, committed: Bool, replacedNetworks: [String],
+        networksCreated: [String], seconds: Double, rowsPerSecond: Double, geocodingPlan: GeocodingPlan? = nil
+    ) {
         self.files = files
         self.totals = totals
         self.dryRun = dryRun
@@ -41,14 +43,18 @@ public struct ImportReport: Sendable, Codable, Equatable {
             totals.rejected += f.counts.rejected
             totals.warned += f.counts.warned
         }
-        self.init(files: files, totals: totals, dryRun: dryRun, committed: !dryRun, replacedNetworks: replacedNetworks,
-                  networksCreated: networksCreated, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
+        self.init(
+            files: files, totals: totals, dryRun: dryRun, committed: !dryRun, replacedNetworks: replacedNetworks,
+            networksCreated: networksCreated, seconds: seconds, rowsPerSecond: seconds > 0 ? Double(totals.read) / seconds : 0)
     }
 
     enum CodingKeys: String, CodingKey {
         case files, totals, committed, seconds
-        case dryRun = "dry_run", replacedNetworks = "replaced_networks", networksCreated = "networks_created"
-        case rowsPerSecond = "rows_per_second", geocodingPlan = "geocoding"
+        case dryRun = "dry_run"
+        case replacedNetworks = "replaced_networks"
+        case networksCreated = "networks_created"
+        case rowsPerSecond = "rows_per_second"
+        case geocodingPlan = "geocoding"
     }
 }
 
@@ -84,11 +90,22 @@ public struct FileReport: Sendable, Codable, Equatable {
     public var coarseRows = 0
 
     enum CodingKeys: String, CodingKey {
-        case importId = "import_id", fileName = "file_name", fileSize = "file_size", sha256, encoding
-        case mixedEncoding = "mixed_encoding", hadByteOrderMark = "byte_order_mark", delimiter, columns, headers, counts
-        case rejectedByReason = "rejected_by_reason", warningsByReason = "warnings_by_reason", issues
-        case issuesTruncated = "issues_truncated", rowsByNetwork = "rows_by_network", seconds
-        case geocoding, coordinatePrecision = "coordinate_precision", coarseRows = "coarse_rows"
+        case importId = "import_id"
+        case fileName = "file_name"
+        case fileSize = "file_size"
+        case sha256, encoding
+        case mixedEncoding = "mixed_encoding"
+        case hadByteOrderMark = "byte_order_mark"
+        case delimiter, columns, headers, counts
+        case rejectedByReason = "rejected_by_reason"
+        case warningsByReason = "warnings_by_reason"
+        case issues
+        case issuesTruncated = "issues_truncated"
+        case rowsByNetwork = "rows_by_network"
+        case seconds
+        case geocoding
+        case coordinatePrecision = "coordinate_precision"
+        case coarseRows = "coarse_rows"
     }
 }
 

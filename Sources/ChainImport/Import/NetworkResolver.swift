@@ -18,7 +18,8 @@ package final class NetworkResolver {
     private var provisionallyNamed = Set<String>()
 
     enum Failure: Error {
-        case missing, unknown(String)
+        case missing
+        case unknown(String)
         /// A new network's id (the value's slug) would be longer than the store keeps.
         case idTooLong(slug: String)
     }

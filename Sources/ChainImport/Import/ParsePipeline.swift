@@ -5,8 +5,10 @@ import Synchronization
 /// ahead of the reader, so memory stays flat however large the file is; events arrive in file order, and
 /// a parse error arrives after the rows before it, as it would without the pipeline.
 package enum ParsePipeline {
-    package static func events(_ parser: RowParser, chunks: some AsyncSequence<[UInt8], any Error> & Sendable,
-                       depth: Int = 8) -> ParseEvents {
+    package static func events(
+        _ parser: RowParser, chunks: some AsyncSequence<[UInt8], any Error> & Sendable,
+        depth: Int = 8
+    ) -> ParseEvents {
         let (stream, continuation) = AsyncThrowingStream<ParseEvent, any Error>.makeStream()
         let permits = Permits(depth)
         // On the global pool even when the import itself runs on a dedicated executor (the server's), so the two overlap.

@@ -27,7 +27,8 @@ struct RowFields {
     }
 
     static func clean(_ raw: ArraySlice<UInt8>, decoder: inout EncodingDetector) -> String? {
-        var lo = raw.startIndex, hi = raw.endIndex
+        var lo = raw.startIndex
+        var hi = raw.endIndex
         while lo < hi, isSpace(raw[lo]) { lo += 1 }
         while hi > lo, isSpace(raw[hi - 1]) { hi -= 1 }
         guard lo < hi else { return nil }
@@ -70,7 +71,8 @@ enum PostalCode {
         for token in tokens.dropFirst().reversed() {
             let parts = token.split(separator: "-", omittingEmptySubsequences: false)
             if parts[0].count == 5, parts[0].allSatisfy(\.isASCIIDigit),
-               parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit)) {
+                parts.count == 1 || (parts.count == 2 && parts[1].count == 4 && parts[1].allSatisfy(\.isASCIIDigit))
+            {
                 return String(token)
             }
         }

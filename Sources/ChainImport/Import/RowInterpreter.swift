@@ -57,8 +57,10 @@ package struct RowInterpreter {
         guard let outcome = answer else {
             summary.notAsked += 1
             if let fileCoordinate { return (fileCoordinate, nil) }
-            ledger.reject(line, .geocodeNotAsked, "not geocoded: a dry run asks no geocoder and the cache has no answer for "
-                          + "'\(query.oneLine.clipped())'", externalId: row.id)
+            ledger.reject(
+                line, .geocodeNotAsked,
+                "not geocoded: a dry run asks no geocoder and the cache has no answer for "
+                    + "'\(query.oneLine.clipped())'", externalId: row.id)
             return nil
         }
         if case .placed(let a) = outcome, let point = try? Coordinate(latitude: a.lat, longitude: a.lon) {
@@ -66,13 +68,19 @@ package struct RowInterpreter {
             let shift = fileCoordinate.map { Sphere.distance($0, point) }
             if let shift, let original = fileCoordinate, shift > geocoding.farFromOriginalMeters {
                 summary.farFromOriginal += 1
-                ledger.warn(line, .geocodeFarFromOriginal, "the geocoded point is \(Self.kilometres(shift)) from the file's coordinates "
-                            + "(\(original.latitude), \(original.longitude)): one of the two is wrong; kept the geocoded one")
+                ledger.warn(
+                    line, .geocodeFarFromOriginal,
+                    "the geocoded point is \(Self.kilometres(shift)) from the file's coordinates "
+                        + "(\(original.latitude), \(original.longitude)): one of the two is wrong; kept the geocoded one")
             }
-            return (point, GeocodeProvenance(locationId: "", source: geocoding.settings.displayURL, displayName: a.displayName,
-                                             placeRank: a.placeRank, importance: a.importance,
-                                             originalLatitude: fileCoordinate?.latitude, originalLongitude: fileCoordinate?.longitude,
-                                             shiftMeters: shift, importId: importId))
+            return (
+                point,
+                GeocodeProvenance(
+                    locationId: "", source: geocoding.settings.displayURL, displayName: a.displayName,
+                    placeRank: a.placeRank, importance: a.importance,
+                    originalLatitude: fileCoordinate?.latitude, originalLongitude: fileCoordinate?.longitude,
+                    shiftMeters: shift, importId: importId)
+            )
         }
         switch outcome {
         case .notFound: summary.notFound += 1
@@ -94,25 +102,31 @@ package struct RowInterpreter {
 
     /// The location a row stands for, and whether its id came from the file (else it was derived, so a repeat is a
     /// repeated row rather than a repeated id).
-    package func location(_ row: ParsedRow, networkId: String, name: String, coordinate: Coordinate, importId: Int64?,
-                  ledger: inout FileLedger) -> (location: Location, idFromFile: Bool) {
+    package func location(
+        _ row: ParsedRow, networkId: String, name: String, coordinate: Coordinate, importId: Int64?,
+        ledger: inout FileLedger
+    ) -> (location: Location, idFromFile: Bool) {
         if let before = row.zipBeforeRestoring, let restored = row.postalCode {
             ledger.warn(row.line, .zipLeadingZero, "ZIP '\(before)' lost its leading zeros; stored as \(restored)")
         }
-        let externalId = row.id ?? row.derivedId ?? (row.hasFileCoordinates
-            ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
-            : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
-        let location = Location(networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
-                                region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
-                                sourceImportId: importId)
+        let externalId =
+            row.id ?? row.derivedId
+            ?? (row.hasFileCoordinates
+                ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
+                : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
+        let location = Location(
+            networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
+            region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
+            sourceImportId: importId)
         return (location, row.id != nil)
     }
 
     /// Rejects a row whose location the import already listed.
     package static func rejectRepeat(_ location: Location, idFromFile: Bool, firstLine: Int, line: Int, ledger: inout FileLedger) {
         if idFromFile {
-            ledger.reject(line, .duplicateId, "network \(location.networkId) id '\(location.externalId)' already on line \(firstLine)",
-                          externalId: location.externalId)
+            ledger.reject(
+                line, .duplicateId, "network \(location.networkId) id '\(location.externalId)' already on line \(firstLine)",
+                externalId: location.externalId)
         } else {
             ledger.reject(line, .duplicateRow, "repeats line \(firstLine) (same name, address and coordinates)", externalId: location.externalId)
         }
@@ -120,8 +134,10 @@ package struct RowInterpreter {
 
     /// The message of a near-duplicate warning: rows equal only because the file rounds its coordinates, or because
     /// the geocoder gave them one address point, are not known to be one place, and the message says so.
-    package static func nearDuplicateMessage(distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
-                                     roundedAlike: CoarseCoordinates?) -> String {
+    package static func nearDuplicateMessage(
+        distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
+        roundedAlike: CoarseCoordinates?
+    ) -> String {
         if geocoded, distance < 1 {
             return "geocoded to the same point as line \(otherLine) (\(otherId)): the geocoder gave both one address point, so they "
                 + "may be two places in one building"

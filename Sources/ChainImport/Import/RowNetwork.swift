@@ -7,8 +7,10 @@ extension NetworkResolver {
     package func network(of row: ParsedRow, fallback: String?, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
         guard let value = row.network else {
             if let fallback { return fallback }
-            ledger.reject(row.line, .missingNetwork, "the \(mapping?.described["network"] ?? "network") column is empty "
-                          + "(--network NETWORK gives such rows a network)")
+            ledger.reject(
+                row.line, .missingNetwork,
+                "the \(mapping?.described["network"] ?? "network") column is empty "
+                    + "(--network NETWORK gives such rows a network)")
             return nil
         }
         let networkId: String
@@ -21,8 +23,10 @@ extension NetworkResolver {
             ledger.reject(row.line, .unknownNetwork, "'\(v.clipped())' is neither a network nor an alias")
             return nil
         case .failure(.idTooLong(let slug)):
-            ledger.reject(row.line, .fieldTooLong, "network value '\(value.clipped(40))' would make a network id of "
-                          + "\(slug.unicodeScalars.count) characters, more than the \(FieldLimits.networkId) the store keeps")
+            ledger.reject(
+                row.line, .fieldTooLong,
+                "network value '\(value.clipped(40))' would make a network id of "
+                    + "\(slug.unicodeScalars.count) characters, more than the \(FieldLimits.networkId) the store keeps")
             return nil
         }
         if row.namesNetwork, let displayName = row.networkName { try rename(networkId, to: displayName) }
@@ -35,8 +39,9 @@ extension NetworkResolver {
         switch try resolve(value, displayName: value) {
         case .success(let id): return id
         case .failure(.idTooLong(let slug)):
-            throw ImportError.invalidOption("the network '\(value.clipped(40))' would get an id of \(slug.unicodeScalars.count) "
-                                            + "characters, more than the \(FieldLimits.networkId) the store keeps")
+            throw ImportError.invalidOption(
+                "the network '\(value.clipped(40))' would get an id of \(slug.unicodeScalars.count) "
+                    + "characters, more than the \(FieldLimits.networkId) the store keeps")
         case .failure: throw ImportError.invalidOption("unknown network '\(value.clipped())' (create it with `oncue networks set`)")
         }
     }

@@ -46,7 +46,7 @@ package struct RowParser: Sendable {
     /// Parses the next bytes of the file; returns the events they completed.
     mutating func consume(_ chunk: [UInt8]) throws -> [ParseEvent] {
         if let pendingError { throw pendingError }
-        if block.isEmpty && chunk.count == blockSize {   // reads of a block: no copy
+        if block.isEmpty && chunk.count == blockSize {  // reads of a block: no copy
             do { return try consumeChunk(chunk) } catch { return try handOverHeldRows(before: error) }
         }
         block.append(contentsOf: chunk)
@@ -90,7 +90,10 @@ package struct RowParser: Sendable {
 
     private mutating func consumeChunk(_ chunk: [UInt8]) throws -> [ParseEvent] {
         bytesRead += Int64(chunk.count)
-        chunk.withUnsafeBufferPointer { sha.update($0); detector.scan($0) }
+        chunk.withUnsafeBufferPointer {
+            sha.update($0)
+            detector.scan($0)
+        }
         if tokenizer == nil {
             head.append(contentsOf: chunk)
             // The delimiter is detected from the whole header line, so wait for its end.
@@ -126,7 +129,7 @@ package struct RowParser: Sendable {
         detector.finish()
         do {
             var t = tokenizer!
-            tokenizer = nil   // keep the tokenizer uniquely referenced while it runs
+            tokenizer = nil  // keep the tokenizer uniquely referenced while it runs
             defer { tokenizer = t }
             try t.finish { record in try self.handle(record) }
         } catch let error as CSVError { throw ImportError.csv(file: fileName, error) }
@@ -134,9 +137,12 @@ package struct RowParser: Sendable {
         if !gridDecided { decideGrid() }
         var out = takeEvents()
         let delimiter = tokenizer.map { $0.delimiter == 0x09 ? "\\t" : String(UnicodeScalar($0.delimiter)) } ?? ","
-        out.append(.finished(ParsedFile(bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
-                                        mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter,
-                                        fileGridDecimals: fileGrid)))
+        out.append(
+            .finished(
+                ParsedFile(
+                    bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
+                    mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter,
+                    fileGridDecimals: fileGrid)))
         return out
     }
 
@@ -185,7 +191,7 @@ package struct RowParser: Sendable {
 
     private mutating func feed(_ bytes: [UInt8]) throws {
         var t = tokenizer!
-        tokenizer = nil   // keep the tokenizer uniquely referenced while it runs
+        tokenizer = nil  // keep the tokenizer uniquely referenced while it runs
         defer { tokenizer = t }
         do {
             try bytes.withUnsafeBufferPointer { buffer in
@@ -249,8 +255,9 @@ package struct RowParser: Sendable {
         let headers = (0..<record.count).map { RowFields.clean(record.field($0), decoder: &detector) ?? "" }
         let mapping: ColumnMapping
         do throws(MappingError) {
-            mapping = try ColumnMapping(headers: headers, file: options.mapping, networkColumn: options.networkColumn,
-                                        networkNameColumn: options.networkNameColumn, geocoding: options.geocoding != nil)
+            mapping = try ColumnMapping(
+                headers: headers, file: options.mapping, networkColumn: options.networkColumn,
+                networkNameColumn: options.networkNameColumn, geocoding: options.geocoding != nil)
         } catch { throw ImportError.mapping(file: fileName, error) }
         if let w = options.networkNameWhere {
             let wanted = w.column.trimmingCharacters(in: .whitespaces)
@@ -283,8 +290,11 @@ package struct RowParser: Sendable {
         if let short { row.warnings.append(short) }
         if !replaced.isEmpty {
             let columns = replaced.map { "'\(fields.column($0).clipped(40))'" }.joined(separator: ", ")
-            row.warnings.append(RowIssue(.invalidUTF8, "bytes that are not UTF-8 in \(columns), replaced with U+FFFD; if the file is "
-                                         + "not UTF-8, import it with --encoding windows-1252 (or latin-1)"))
+            row.warnings.append(
+                RowIssue(
+                    .invalidUTF8,
+                    "bytes that are not UTF-8 in \(columns), replaced with U+FFFD; if the file is "
+                        + "not UTF-8, import it with --encoding windows-1252 (or latin-1)"))
         }
         return row
     }
@@ -297,14 +307,15 @@ package struct RowParser: Sendable {
         }
         let region = value(.region)
         let country = value(.country)
-        let latitude = value(.latitude), longitude = value(.longitude)
+        let latitude = value(.latitude)
+        let longitude = value(.longitude)
         let verdict = check.check(latitude: latitude ?? "", longitude: longitude ?? "", region: region, country: country)
         var row = ParsedRow(line: record.line, verdict: verdict, region: region, country: country)
         switch verdict {
         case .accepted(let c, _):
             row.decimals = max(CoordinatePrecision.decimals(c.latitude), CoordinatePrecision.decimals(c.longitude))
         case .rejected(.missingCoordinates, _) where options.geocoding != nil:
-            break   // a geocoder may place it: read the rest of the row
+            break  // a geocoder may place it: read the rest of the row
         case .rejected:
             row.id = value(.id)
             return row
@@ -339,16 +350,18 @@ package struct RowParser: Sendable {
         switch row.verdict {
         case .accepted(let c, _): coordinate = c
         case .rejected(.missingCoordinates, _) where options.geocoding != nil: break
-        case .rejected: return   // only its id was read, for the log
+        case .rejected: return  // only its id was read, for the log
         }
         if row.id == nil, let name = row.name {
-            row.derivedId = coordinate.map {
-                StableId.derive(name: name, address: row.address, latitude: $0.latitude, longitude: $0.longitude)
-            } ?? StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode)
+            row.derivedId =
+                coordinate.map {
+                    StableId.derive(name: name, address: row.address, latitude: $0.latitude, longitude: $0.longitude)
+                } ?? StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode)
         }
         if let geocoding = options.geocoding {
-            row.addressQuery = AddressQuery(amenity: geocoding.searchByName ? row.name : nil, street: row.address, city: row.city,
-                                            state: row.region, postalCode: row.postalCode, country: row.country)
+            row.addressQuery = AddressQuery(
+                amenity: geocoding.searchByName ? row.name : nil, street: row.address, city: row.city,
+                state: row.region, postalCode: row.postalCode, country: row.country)
         }
     }
 }

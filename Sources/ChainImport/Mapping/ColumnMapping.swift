@@ -23,8 +23,12 @@ public struct ColumnMapping: Sendable, Equatable {
                 var n = 0
                 for b in utf8 {
                     switch b {
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[n] = b + 32; n += 1
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): out[n] = b; n += 1
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                        out[n] = b + 32
+                        n += 1
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        out[n] = b
+                        n += 1
                     default: break
                     }
                 }
@@ -38,8 +42,10 @@ public struct ColumnMapping: Sendable, Equatable {
     /// network columns, which always win. Refuses a header without latitude and longitude, unless the import
     /// geocodes and the header has an address to geocode; and one where two columns could be the latitude (or the
     /// longitude) and no mapping file says which, since taking the first would import the other's rows wrong in silence.
-    public init(headers rawHeaders: [String], file: MappingFile? = nil, networkColumn: String? = nil,
-                networkNameColumn: String? = nil, geocoding: Bool = false) throws(MappingError) {
+    public init(
+        headers rawHeaders: [String], file: MappingFile? = nil, networkColumn: String? = nil,
+        networkNameColumn: String? = nil, geocoding: Bool = false
+    ) throws(MappingError) {
         let headers = rawHeaders.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         self.headers = headers
         let full = headers.map { Self.normalise($0) }
@@ -55,7 +61,8 @@ public struct ColumnMapping: Sendable, Equatable {
         var ambiguous: [FieldRole: [Int]] = [:]
         for role in FieldRole.allCases where columns[role] == nil {
             let names = role.synonyms
-            let found = names.lazy.compactMap { name in full.indices.first { full[$0] == name && !taken.contains($0) } }.first
+            let found =
+                names.lazy.compactMap { name in full.indices.first { full[$0] == name && !taken.contains($0) } }.first
                 ?? names.lazy.compactMap { name in last.indices.first { last[$0] == name && !taken.contains($0) } }.first
             if let found {
                 columns[role] = [found]
@@ -67,28 +74,12 @@ public struct ColumnMapping: Sendable, Equatable {
             }
         }
 
-        /// A header name (exact, then ignoring case, then normalised), or `#N` for the N-th column (1-based), which is
-        /// how a mapping file picks one of two columns with the same name.
         func locate(_ name: String, role: String) throws(MappingError) -> Int {
-            let wanted = name.trimmingCharacters(in: .whitespaces)
-            if wanted.hasPrefix("#"), let n = Int(wanted.dropFirst()) {
-                guard headers.indices.contains(n - 1) else { throw .unknownColumn(role: role, column: name, headers: headers) }
-                return n - 1
-            }
-            let key = Self.normalise(name)
-            for matches in [headers.indices.filter { headers[$0] == wanted },
-                            headers.indices.filter { headers[$0].caseInsensitiveCompare(wanted) == .orderedSame },
-                            full.indices.filter { full[$0] == key }] where !matches.isEmpty {
-                guard matches.count == 1 else {
-                    throw .ambiguousColumns(role: role, columns: matches.map { Self.numbered(headers, $0) }, byNumber: true)
-                }
-                return matches[0]
-            }
-            throw .unknownColumn(role: role, column: name, headers: headers)
+            try Self.locate(name, role: role, headers: headers, normalised: full)
         }
         for (key, spec) in file?.columns ?? [:] {
             guard let role = FieldRole(rawValue: key) else { continue }
-            ambiguous[role] = nil   // the file says which
+            ambiguous[role] = nil  // the file says which
             switch spec {
             case .none: columns[role] = nil
             case .columns(let names):
@@ -115,6 +106,28 @@ public struct ColumnMapping: Sendable, Equatable {
             columns[.longitude] = nil
         }
         self.columns = columns
+    }
+
+    /// A header name (exact, then ignoring case, then normalised), or `#N` for the N-th column (1-based), which is
+    /// how a mapping file picks one of two columns with the same name.
+    static func locate(_ name: String, role: String, headers: [String], normalised full: [String]) throws(MappingError) -> Int {
+        let wanted = name.trimmingCharacters(in: .whitespaces)
+        if wanted.hasPrefix("#"), let n = Int(wanted.dropFirst()) {
+            guard headers.indices.contains(n - 1) else { throw .unknownColumn(role: role, column: name, headers: headers) }
+            return n - 1
+        }
+        let key = Self.normalise(name)
+        for matches in [
+            headers.indices.filter { headers[$0] == wanted },
+            headers.indices.filter { headers[$0].caseInsensitiveCompare(wanted) == .orderedSame },
+            full.indices.filter { full[$0] == key },
+        ] where !matches.isEmpty {
+            guard matches.count == 1 else {
+                throw .ambiguousColumns(role: role, columns: matches.map { Self.numbered(headers, $0) }, byNumber: true)
+            }
+            return matches[0]
+        }
+        throw .unknownColumn(role: role, column: name, headers: headers)
     }
 
     /// `'lat' (column 3)`, for messages.

@@ -1,6 +1,8 @@
 /// What a column of a chain file means to the importer.
 public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
-    case id, name, address, city, region, postalCode = "postal_code", country, latitude, longitude
+    case id, name, address, city, region
+    case postalCode = "postal_code"
+    case country, latitude, longitude
     /// The brand/chain/system column that splits a file into networks.
     case network
     /// Where a network created by this import takes its display name from (e.g. IMLS `LIBNAME`).

@@ -25,8 +25,9 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
             "no network: pass --network ID, or --network-column COLUMN (one of \(Self.list(headers)))"
         case .ambiguousColumns(let role, let columns, let byNumber):
             "the \(role) could be in \(columns.joined(separator: " or ")); name the one to read in a mapping file, "
-                + (byNumber ? "by its number: {\"columns\": {\"\(role)\": \"#N\"}}"
-                   : "e.g. {\"columns\": {\"\(role)\": \"NAME\"}} (or \"#N\" for column N)")
+                + (byNumber
+                    ? "by its number: {\"columns\": {\"\(role)\": \"#N\"}}"
+                    : "e.g. {\"columns\": {\"\(role)\": \"NAME\"}} (or \"#N\" for column N)")
         }
     }
 

@@ -32,9 +32,13 @@ public struct MappingFile: Sendable, Codable, Equatable {
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { self = .none }
-            else if let one = try? c.decode(String.self) { self = one.isEmpty ? .none : .columns([one]) }
-            else { self = .columns(try c.decode([String].self)) }
+            if c.decodeNil() {
+                self = .none
+            } else if let one = try? c.decode(String.self) {
+                self = one.isEmpty ? .none : .columns([one])
+            } else {
+                self = .columns(try c.decode([String].self))
+            }
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -59,7 +63,8 @@ public struct MappingFile: Sendable, Codable, Equatable {
         let unknown = file.columns.keys.filter { FieldRole(rawValue: $0) == nil }.sorted()
         if !unknown.isEmpty {
             throw MappingError.unreadableMappingFile(
-                path: path, reason: "unknown role(s) \(unknown.joined(separator: ", ")); known: \(FieldRole.allCases.map(\.rawValue).joined(separator: ", "))")
+                path: path,
+                reason: "unknown role(s) \(unknown.joined(separator: ", ")); known: \(FieldRole.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return file
     }

@@ -16,9 +16,11 @@
         /// The parser's block size: the same file in any reads must parse alike for a given block size.
         public var blockSize: Int
 
-        public init(fixedNetwork: Bool = true, fixCoordinates: Bool = false, encoding: TextEncoding? = nil,
-                    delimiter: UInt8? = nil, batchSize: Int = 1024, maxLineBytes: Int = ImportOptions.defaultMaxLineBytes,
-                    strictUTF8: Bool = false, blockSize: Int = 1 << 20) {
+        public init(
+            fixedNetwork: Bool = true, fixCoordinates: Bool = false, encoding: TextEncoding? = nil,
+            delimiter: UInt8? = nil, batchSize: Int = 1024, maxLineBytes: Int = ImportOptions.defaultMaxLineBytes,
+            strictUTF8: Bool = false, blockSize: Int = 1 << 20
+        ) {
             self.fixedNetwork = fixedNetwork
             self.fixCoordinates = fixCoordinates
             self.encoding = encoding
@@ -35,8 +37,9 @@
     /// Returns one line per header, row, placement and end of file, then the error that stopped the parse, if any:
     /// what the import would act on, independent of how the file was cut into reads (rows are not grouped by batch).
     public static func parse(_ chunks: [[UInt8]], knobs: Knobs) -> [String] {
-        var options = ImportOptions(network: knobs.fixedNetwork ? "trace" : nil, networkColumn: knobs.fixedNetwork ? nil : "brand",
-                                    fixCoordinates: knobs.fixCoordinates, encoding: knobs.encoding, delimiter: knobs.delimiter)
+        var options = ImportOptions(
+            network: knobs.fixedNetwork ? "trace" : nil, networkColumn: knobs.fixedNetwork ? nil : "brand",
+            fixCoordinates: knobs.fixCoordinates, encoding: knobs.encoding, delimiter: knobs.delimiter)
         options.reportIssueLimit = 5
         options.maxLineBytes = knobs.maxLineBytes
         // Strict UTF-8 reads the file as UTF-8 only (ImportOptions.validate refuses it with another encoding).
@@ -55,7 +58,8 @@
                     for row in rows {
                         ledger.beginRow()
                         // The importer's order: the row's shape first (field count, NUL, bad bytes), then its point.
-                        let placed = RowInterpreter.screen(row, ledger: &ledger)
+                        let placed =
+                            RowInterpreter.screen(row, ledger: &ledger)
                             ? interpreter.place(row, importId: nil, ledger: &ledger) : nil
                         out.append("row \(row)")
                         out.append("placed \(String(describing: placed)) warnings \(ledger.rowHasWarnings)")

@@ -18,7 +18,7 @@ public enum StableId {
     public static func derive(name: String, address: String?, city: String?, postalCode: String?) -> String {
         var hash = Hash()
         for part in [name, address ?? "", city ?? "", postalCode ?? ""] { hash.mix(folded: part) }
-        hash.mix(exact: "geocoded")   // never equal to an id derived with coordinates
+        hash.mix(exact: "geocoded")  // never equal to an id derived with coordinates
         return hash.id
     }
 

@@ -9,7 +9,8 @@ extension String {
         if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
             return Substring(s)
         }
-        var start = s.startIndex, end = s.endIndex
+        var start = s.startIndex
+        var end = s.endIndex
         while start < end, s[start].isWhitespace { start = s.index(after: start) }
         while end > start, s[s.index(before: end)].isWhitespace { end = s.index(before: end) }
         return Substring(s[start..<end])

@@ -32,14 +32,20 @@ public struct CoordinateCheck: Sendable {
     }
 
     public func check(latitude latText: String, longitude lonText: String, region: String?, country: String?) -> CoordinateVerdict {
-        let latT = String(latText.trimmedOfWhitespace), lonT = String(lonText.trimmedOfWhitespace)
+        let latT = String(latText.trimmedOfWhitespace)
+        let lonT = String(lonText.trimmedOfWhitespace)
         if latT.isEmpty || lonT.isEmpty {
-            return .rejected(.missingCoordinates, latT.isEmpty && lonT.isEmpty ? "no latitude and longitude"
-                             : latT.isEmpty ? "no latitude" : "no longitude")
+            return .rejected(
+                .missingCoordinates,
+                latT.isEmpty && lonT.isEmpty
+                    ? "no latitude and longitude"
+                    : latT.isEmpty ? "no latitude" : "no longitude")
         }
         guard let lat = parse(latT), let lon = parse(lonT) else {
-            return .rejected(.unparseableCoordinates, "cannot read '\(latT.clipped(40))', '\(lonT.clipped(40))' as decimal degrees "
-                             + "(plain decimal numbers such as 40.7128 and -74.0060)")
+            return .rejected(
+                .unparseableCoordinates,
+                "cannot read '\(latT.clipped(40))', '\(lonT.clipped(40))' as decimal degrees "
+                    + "(plain decimal numbers such as 40.7128 and -74.0060)")
         }
         if lat == 0 && lon == 0 { return .rejected(.zeroCoordinates, "(0, 0) is the null island placeholder, not a place") }
         if abs(lat) > 90 || abs(lon) > 180 {

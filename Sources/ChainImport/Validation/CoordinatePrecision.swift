@@ -82,15 +82,18 @@ struct CoarseTally {
     /// degrees must not make a two-decimal file sound 70 km wrong.
     func diagnosis(rowsWithCoordinates: Int, fileGrid: Int?) -> PrecisionDiagnosis? {
         guard let (decimals, typical) = byDecimals.max(by: { ($0.value.rows, -$0.key) < ($1.value.rows, -$1.key) }) else { return nil }
-        return PrecisionDiagnosis.of(coarseRows: rows, rowsWithCoordinates: rowsWithCoordinates, typicalDecimals: decimals,
-                                     errorMeters: typical.errorSum / Double(typical.rows), fileGrid: fileGrid)
+        return PrecisionDiagnosis.of(
+            coarseRows: rows, rowsWithCoordinates: rowsWithCoordinates, typicalDecimals: decimals,
+            errorMeters: typical.errorSum / Double(typical.rows), fileGrid: fileGrid)
     }
 }
 
 extension PrecisionDiagnosis {
     /// The diagnosis for a file, or nil when too few rows are coarse to speak of the file as a whole.
-    static func of(coarseRows: Int, rowsWithCoordinates: Int, typicalDecimals typical: Int, errorMeters: Double,
-                   fileGrid: Int?) -> PrecisionDiagnosis? {
+    static func of(
+        coarseRows: Int, rowsWithCoordinates: Int, typicalDecimals typical: Int, errorMeters: Double,
+        fileGrid: Int?
+    ) -> PrecisionDiagnosis? {
         guard coarseRows > 0, rowsWithCoordinates > 0 else { return nil }
         let share = Double(coarseRows) / Double(rowsWithCoordinates)
         guard share >= CoordinatePrecision.diagnosisShare else { return nil }
@@ -101,7 +104,8 @@ extension PrecisionDiagnosis {
             geofence. Geocode them by address (--geocoder URL --geocode coarse), or get the locations with more precise \
             coordinates.
             """
-        return PrecisionDiagnosis(coarseRows: coarseRows, rowsWithCoordinates: rowsWithCoordinates, share: share,
-                                  typicalDecimals: typical, errorMeters: errorMeters, fileGridDecimals: fileGrid, advice: advice)
+        return PrecisionDiagnosis(
+            coarseRows: coarseRows, rowsWithCoordinates: rowsWithCoordinates, share: share,
+            typicalDecimals: typical, errorMeters: errorMeters, fileGridDecimals: fileGrid, advice: advice)
     }
 }

@@ -5,7 +5,7 @@ public enum DecimalNumber {
     /// The value of `text`, or nil when it is not a plain decimal number. `decimalComma` reads `40,7` as 40.7.
     public static func parse(_ text: some StringProtocol, decimalComma: Bool = false) -> Double? {
         var bytes = Array(text.utf8)
-        guard bytes.count <= 64 else { return nil }   // no coordinate needs more; keeps a runaway value cheap
+        guard bytes.count <= 64 else { return nil }  // no coordinate needs more; keeps a runaway value cheap
         if decimalComma {
             guard !bytes.contains(UInt8(ascii: ".")) else { return nil }
             for i in bytes.indices where bytes[i] == UInt8(ascii: ",") { bytes[i] = UInt8(ascii: ".") }

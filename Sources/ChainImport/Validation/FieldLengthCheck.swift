@@ -12,7 +12,7 @@ enum FieldLengthCheck {
         case .city, .region, .postalCode, .country: FieldLimits.place
         case .network: min(FieldLimits.alias, FieldLimits.networkName)
         case .networkName: FieldLimits.networkName
-        case .latitude, .longitude: nil   // parsed, never stored as text; an overlong one is unparseable
+        case .latitude, .longitude: nil  // parsed, never stored as text; an overlong one is unparseable
         }
     }
 
@@ -20,7 +20,9 @@ enum FieldLengthCheck {
     static func check(_ role: FieldRole, _ value: String?, column: @autoclosure () -> String) -> RowIssue? {
         guard let value, let limit = limit(role), FieldLimits.exceeds(value, limit) else { return nil }
         let length = value.unicodeScalars.count
-        return RowIssue(.fieldTooLong, "the \(role.rawValue) value (column '\(column().clipped(40))') is \(length) characters long, "
-                        + "more than the \(limit) the store keeps: '\(value.clipped(40))'")
+        return RowIssue(
+            .fieldTooLong,
+            "the \(role.rawValue) value (column '\(column().clipped(40))') is \(length) characters long, "
+                + "more than the \(limit) the store keeps: '\(value.clipped(40))'")
     }
 }

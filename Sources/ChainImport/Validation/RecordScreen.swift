@@ -18,20 +18,33 @@ enum RecordScreen {
         if n > expected {
             let shifted = (expected..<n).contains { record.field($0).contains { $0 != 0x20 && $0 != 0x09 } }
             guard shifted else { return (nil, nil) }
-            return (RowIssue(.fieldCount, "\(n) fields, the header has \(expected): a value with an unquoted delimiter (a decimal "
-                             + "comma, as in 40,1?) moved every column after it; quote such values"), nil)
+            return (
+                RowIssue(
+                    .fieldCount,
+                    "\(n) fields, the header has \(expected): a value with an unquoted delimiter (a decimal "
+                        + "comma, as in 40,1?) moved every column after it; quote such values"), nil
+            )
         }
         guard n < expected else { return (nil, nil) }
         let coordinates = (mapping.columns[.latitude] ?? []) + (mapping.columns[.longitude] ?? [])
         let lost = coordinates.filter { $0 >= n }.sorted()
         if !lost.isEmpty {
             let names = lost.map { "'\(mapping.headers[$0].clipped(40))'" }.joined(separator: " and ")
-            return (RowIssue(.fieldCount, "\(n) fields, the header has \(expected), and the coordinate column \(names) is among the "
-                             + "missing ones: a value was left out or merged somewhere, so the coordinates may come from other columns"),
-                    nil)
+            return (
+                RowIssue(
+                    .fieldCount,
+                    "\(n) fields, the header has \(expected), and the coordinate column \(names) is among the "
+                        + "missing ones: a value was left out or merged somewhere, so the coordinates may come from other columns"),
+                nil
+            )
         }
-        return (nil, RowIssue(.fieldCount, "\(n) fields, the header has \(expected); the last \(expected - n) column"
-                              + (expected - n == 1 ? "" : "s") + " read as empty"))
+        return (
+            nil,
+            RowIssue(
+                .fieldCount,
+                "\(n) fields, the header has \(expected); the last \(expected - n) column"
+                    + (expected - n == 1 ? "" : "s") + " read as empty")
+        )
     }
 
     /// The first column the import reads that holds a NUL byte: stored, the value would end there (SQLite), or fail
@@ -41,7 +54,9 @@ enum RecordScreen {
         var read = Set(mapping.columns.values.joined())
         if let extra { read.insert(extra) }
         guard let column = read.sorted().first(where: { record.field($0).contains(0) }) else { return nil }
-        return RowIssue(.nulByte, "column '\(mapping.headers[column].clipped(40))' holds a NUL byte, which would cut the value "
-                        + "short: binary data, or a UTF-16 file without a byte order mark (convert it to UTF-8)?")
+        return RowIssue(
+            .nulByte,
+            "column '\(mapping.headers[column].clipped(40))' holds a NUL byte, which would cut the value "
+                + "short: binary data, or a UTF-16 file without a byte order mark (convert it to UTF-8)?")
     }
 }

@@ -18,7 +18,7 @@ public enum FieldLimits {
 
     /// Whether `text` is longer than `limit` scalars; stops counting at the limit.
     public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool {
-        guard text.utf8.count > limit else { return false }   // a scalar is at least one byte
+        guard text.utf8.count > limit else { return false }  // a scalar is at least one byte
         var count = 0
         for _ in text.unicodeScalars {
             count += 1

@@ -29,9 +29,11 @@ public struct GeocodeCacheEntry: Sendable, Hashable, Codable {
     public var source: String
     public var fetchedAt: Date
 
-    public init(key: String, status: Status, lat: Double? = nil, lon: Double? = nil, displayName: String? = nil,
-                placeRank: Int? = nil, importance: Double? = nil, countryCode: String? = nil, source: String,
-                fetchedAt: Date) {
+    public init(
+        key: String, status: Status, lat: Double? = nil, lon: Double? = nil, displayName: String? = nil,
+        placeRank: Int? = nil, importance: Double? = nil, countryCode: String? = nil, source: String,
+        fetchedAt: Date
+    ) {
         self.key = key
         self.status = status
         self.lat = lat

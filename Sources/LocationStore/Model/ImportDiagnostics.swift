@@ -13,12 +13,19 @@ public struct PrecisionDiagnosis: Sendable, Codable, Hashable {
     public var advice: String
 
     enum CodingKeys: String, CodingKey {
-        case coarseRows = "coarse_rows", rowsWithCoordinates = "rows_with_coordinates", share
-        case typicalDecimals = "typical_decimals", errorMeters = "error_meters", fileGridDecimals = "file_grid_decimals", advice
+        case coarseRows = "coarse_rows"
+        case rowsWithCoordinates = "rows_with_coordinates"
+        case share
+        case typicalDecimals = "typical_decimals"
+        case errorMeters = "error_meters"
+        case fileGridDecimals = "file_grid_decimals"
+        case advice
     }
 
-    public init(coarseRows: Int, rowsWithCoordinates: Int, share: Double, typicalDecimals: Int, errorMeters: Double,
-                fileGridDecimals: Int?, advice: String) {
+    public init(
+        coarseRows: Int, rowsWithCoordinates: Int, share: Double, typicalDecimals: Int, errorMeters: Double,
+        fileGridDecimals: Int?, advice: String
+    ) {
         self.coarseRows = coarseRows
         self.rowsWithCoordinates = rowsWithCoordinates
         self.share = share
@@ -62,7 +69,11 @@ public struct GeocodeSummary: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case service, mode, rows, asked, placed, failed
-        case fromCache = "from_cache", notFound = "not_found", ambiguous, wrongCountry = "wrong_country", notAsked = "not_asked"
+        case fromCache = "from_cache"
+        case notFound = "not_found"
+        case ambiguous
+        case wrongCountry = "wrong_country"
+        case notAsked = "not_asked"
         case farFromOriginal = "far_from_original"
     }
 }
@@ -82,8 +93,10 @@ public struct GeocodeProvenance: Sendable, Codable, Hashable {
     public var shiftMeters: Double?
     public var importId: Int64?
 
-    public init(locationId: String, source: String, displayName: String?, placeRank: Int?, importance: Double?,
-                originalLatitude: Double?, originalLongitude: Double?, shiftMeters: Double?, importId: Int64?) {
+    public init(
+        locationId: String, source: String, displayName: String?, placeRank: Int?, importance: Double?,
+        originalLatitude: Double?, originalLongitude: Double?, shiftMeters: Double?, importId: Int64?
+    ) {
         self.locationId = locationId
         self.source = source
         self.displayName = displayName
@@ -96,7 +109,14 @@ public struct GeocodeProvenance: Sendable, Codable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case locationId = "location_id", source, displayName = "display_name", placeRank = "place_rank", importance
-        case originalLatitude = "original_lat", originalLongitude = "original_lon", shiftMeters = "shift_meters", importId = "import_id"
+        case locationId = "location_id"
+        case source
+        case displayName = "display_name"
+        case placeRank = "place_rank"
+        case importance
+        case originalLatitude = "original_lat"
+        case originalLongitude = "original_lon"
+        case shiftMeters = "shift_meters"
+        case importId = "import_id"
     }
 }

@@ -22,10 +22,12 @@ public struct ImportRecord: Sendable, Hashable, Codable {
     /// The file-level diagnosis of coarse coordinates, when a large share of rows is coarse.
     public var coordinatePrecision: PrecisionDiagnosis?
 
-    public init(id: Int64? = nil, fileName: String, fileSize: Int64, sha256: String, encoding: String? = nil,
-                options: [String: String] = [:], startedAt: Date, finishedAt: Date? = nil, status: String,
-                counts: ImportCounts = ImportCounts(), issues: [ImportIssue] = [], errorMessage: String? = nil,
-                geocoding: GeocodeSummary? = nil, coordinatePrecision: PrecisionDiagnosis? = nil) {
+    public init(
+        id: Int64? = nil, fileName: String, fileSize: Int64, sha256: String, encoding: String? = nil,
+        options: [String: String] = [:], startedAt: Date, finishedAt: Date? = nil, status: String,
+        counts: ImportCounts = ImportCounts(), issues: [ImportIssue] = [], errorMessage: String? = nil,
+        geocoding: GeocodeSummary? = nil, coordinatePrecision: PrecisionDiagnosis? = nil
+    ) {
         self.id = id
         self.fileName = fileName
         self.fileSize = fileSize

@@ -10,8 +10,10 @@ public struct IndexRecord: Sendable, Hashable {
     public var radiusMeters: Double?
     public var venueRadiusMeters: Double?
 
-    public init(id: String, networkId: String, name: String, address: String?, coordinate: Coordinate,
-                radiusMeters: Double?, venueRadiusMeters: Double?) {
+    public init(
+        id: String, networkId: String, name: String, address: String?, coordinate: Coordinate,
+        radiusMeters: Double?, venueRadiusMeters: Double?
+    ) {
         self.id = id
         self.networkId = networkId
         self.name = name
@@ -22,8 +24,9 @@ public struct IndexRecord: Sendable, Hashable {
     }
 
     public init(_ l: Location) {
-        self.init(id: l.id, networkId: l.networkId, name: l.name, address: l.address, coordinate: l.coordinate,
-                  radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
+        self.init(
+            id: l.id, networkId: l.networkId, name: l.name, address: l.address, coordinate: l.coordinate,
+            radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
     }
 }
 

@@ -22,10 +22,12 @@ public struct Location: Sendable, Hashable, Codable {
     /// The import that last wrote this row.
     public var sourceImportId: Int64?
 
-    public init(id: String? = nil, networkId: String, externalId: String, name: String, address: String? = nil,
-                city: String? = nil, region: String? = nil, postalCode: String? = nil, country: String? = nil,
-                coordinate: Coordinate, radiusMeters: Double? = nil, venueRadiusMeters: Double? = nil,
-                sourceImportId: Int64? = nil) {
+    public init(
+        id: String? = nil, networkId: String, externalId: String, name: String, address: String? = nil,
+        city: String? = nil, region: String? = nil, postalCode: String? = nil, country: String? = nil,
+        coordinate: Coordinate, radiusMeters: Double? = nil, venueRadiusMeters: Double? = nil,
+        sourceImportId: Int64? = nil
+    ) {
         self.id = id ?? Location.makeId(networkId: networkId, externalId: externalId)
         self.networkId = networkId
         self.externalId = externalId
@@ -47,7 +49,8 @@ public struct Location: Sendable, Hashable, Codable {
 
     /// True when every stored field except the import provenance is equal.
     public func sameContent(as other: Location) -> Bool {
-        var a = self, b = other
+        var a = self
+        var b = other
         a.sourceImportId = nil
         b.sourceImportId = nil
         return a == b

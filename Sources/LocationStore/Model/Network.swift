@@ -49,7 +49,7 @@ extension Network {
                 pendingDash = false
                 out.append(Character(scalar))
             } else if scalar == "'" || scalar == "’" {
-                continue   // "Arby's" → "arbys"
+                continue  // "Arby's" → "arbys"
             } else {
                 pendingDash = true
             }

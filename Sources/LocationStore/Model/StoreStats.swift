@@ -10,8 +10,10 @@ public struct StoreStats: Sendable, Hashable {
     public var schemaVersion: Int
     public var importCount: Int
 
-    public init(locationCount: Int, networkCounts: [(networkId: String, count: Int)], bounds: GeoBox?, fileSizeBytes: Int64?,
-                schemaVersion: Int, importCount: Int) {
+    public init(
+        locationCount: Int, networkCounts: [(networkId: String, count: Int)], bounds: GeoBox?, fileSizeBytes: Int64?,
+        schemaVersion: Int, importCount: Int
+    ) {
         self.locationCount = locationCount
         self.networkCounts = networkCounts
         self.bounds = bounds

@@ -1,3 +1,5 @@
+import Geo
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Geo
 
 /// The geohash cells that a bulk import has put rows of each network into, as a fixed-size filter:
 /// "no" is certain, "maybe" means the store must look.
@@ -56,7 +57,8 @@ struct OccupiedCells {
         let farthestLatitude = abs(center.latitude) + dLat
         guard farthestLatitude < 89 else { return true }
         let dLon = dLat / cos(farthestLatitude * .pi / 180)
-        let west = center.longitude - dLon, east = center.longitude + dLon
+        let west = center.longitude - dLon
+        let east = center.longitude + dLon
         guard west > -180, east < 180 else { return true }
         let southWest = Geohash(latitude: center.latitude - dLat, longitude: west, precision: Self.precision)
         let northEast = Geohash(latitude: center.latitude + dLat, longitude: east, precision: Self.precision)

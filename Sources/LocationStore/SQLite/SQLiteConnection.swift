@@ -113,18 +113,27 @@ final class SQLiteStatement {
     }
 
     func bind(_ index: Int32, _ value: String?) {
-        guard let value else { sqlite3_bind_null(pointer, index); return }
+        guard let value else {
+            sqlite3_bind_null(pointer, index)
+            return
+        }
         // SQLITE_TRANSIENT: SQLite copies the bytes, so the Swift string may go away.
         sqlite3_bind_text(pointer, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 
     func bind(_ index: Int32, _ value: Double?) {
-        guard let value else { sqlite3_bind_null(pointer, index); return }
+        guard let value else {
+            sqlite3_bind_null(pointer, index)
+            return
+        }
         sqlite3_bind_double(pointer, index, value)
     }
 
     func bind(_ index: Int32, _ value: Int64?) {
-        guard let value else { sqlite3_bind_null(pointer, index); return }
+        guard let value else {
+            sqlite3_bind_null(pointer, index)
+            return
+        }
         sqlite3_bind_int64(pointer, index, value)
     }
 
@@ -169,7 +178,13 @@ final class SQLiteStatement {
         var same = previous.utf8.count == count
         if same {
             var i = 0
-            for b in previous.utf8 { if b != buffer[i] { same = false; break }; i += 1 }
+            for b in previous.utf8 {
+                if b != buffer[i] {
+                    same = false
+                    break
+                }
+                i += 1
+            }
         }
         return same ? previous : String(decoding: buffer, as: UTF8.self)
     }

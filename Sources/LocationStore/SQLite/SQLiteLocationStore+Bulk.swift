@@ -25,7 +25,8 @@ extension SQLiteLocationStore {
         // where in the store it went through the WAL and the checkpoint and left free pages behind. With temporary
         // storage in memory (see `configure`) a million seen ids would grow with the file, so then it goes to the store.
         let scratch = try sortToFiles() ? "temp" : "main"
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(scratch).oncue_import_seen (id TEXT PRIMARY KEY NOT NULL, line INTEGER NOT NULL) WITHOUT ROWID;
             DELETE FROM \(scratch).oncue_import_seen;
             CREATE TABLE IF NOT EXISTS \(scratch).oncue_import_changed (location_rowid INTEGER PRIMARY KEY);
@@ -41,7 +42,8 @@ extension SQLiteLocationStore {
         if let expectedRows, largestRowid <= Int64(expectedRows), scratch == "temp" {
             state.deferIndexAtInsert = max(1, deferIndexAfterInserts)
         }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'locations' AND name IN
                 ('ggi_locations_geom', 'ggu_locations_geom', 'tmi_locations_geom', 'tmu_locations_geom', 'gii_locations_geom', 'giu_locations_geom')
             """)
@@ -74,7 +76,8 @@ extension SQLiteLocationStore {
             changed = try reindexChanged(firstNewRowid: state.firstNewRowid)
         }
         if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE lower(f_table_name) = 'locations' AND lower(f_geometry_column) = 'geom'
                 """)
@@ -88,11 +91,13 @@ extension SQLiteLocationStore {
     /// SQLite materialises the rows of an INSERT into a virtual table first, so updated rows go in ROWID slices:
     /// memory stays flat however many rows the import wrote.
     private func reindexChanged(firstNewRowid: Int64) throws(StoreError) -> Int {
-        let reindex = try db.statement("""
+        let reindex = try db.statement(
+            """
             DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM \(scratch).oncue_import_changed)
             """)
         try reindex.step()
-        let updated = try db.statement("""
+        let updated = try db.statement(
+            """
             INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax)
                 SELECT l.ROWID, l.lon, l.lon, l.lat, l.lat FROM \(scratch).oncue_import_changed AS c JOIN locations AS l ON l.ROWID = c.location_rowid
                 WHERE c.location_rowid >= ?1 AND c.location_rowid < ?2
@@ -114,7 +119,8 @@ extension SQLiteLocationStore {
         }
         // New rows one by one in geohash order: neighbours on the ground go into the same R*Tree nodes, which
         // stay in cache (in file order, inserting a million points took 3× as long).
-        let newRows = try db.statement("""
+        let newRows = try db.statement(
+            """
             SELECT ROWID, lon, lat FROM locations INDEXED BY locations_by_geohash WHERE ROWID >= ?1 ORDER BY geohash
             """)
         let insert = try db.statement("INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
@@ -224,7 +230,8 @@ extension SQLiteLocationStore {
         if let number = try bulkEmptyNetworkNumber(location.networkId) {
             return try bulkInsert(location, timestamp: timestamp, emptyNetworkNumber: number)
         }
-        let probe = try db.statement("""
+        let probe = try db.statement(
+            """
             SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
                 AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
             FROM locations WHERE id = ?1
@@ -236,7 +243,8 @@ extension SQLiteLocationStore {
         let existingRowid = exists ? probe.int64(0) : nil
         let geohash = Geohash(location.coordinate, precision: 12).string
         if exists {
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
                     postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
                     source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
@@ -256,7 +264,8 @@ extension SQLiteLocationStore {
 
     private func bulkInsert(_ location: Location, timestamp: String, emptyNetworkNumber: UInt64?) throws(StoreError) -> UpsertOutcome {
         let geohash = Geohash(location.coordinate, precision: 12).string
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                 radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
@@ -313,15 +322,19 @@ extension SQLiteLocationStore {
     /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances.
     /// Reads only the (network, geohash, lat, lon) index, and, during a bulk import, not even that for a network
     /// that was empty when the import began and whose rows so far fill none of the cells around `center`.
-    public func neighbours(networkId: String, center: Coordinate, withinMeters meters: Double,
-                           excludingId: String) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
+    public func neighbours(
+        networkId: String, center: Coordinate, withinMeters meters: Double,
+        excludingId: String
+    ) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
         if let number = try bulkEmptyNetworkNumber(networkId), let occupied = bulk?.occupied,
-           !occupied.mayHoldRow(network: number, near: center, withinMeters: meters) {
+            !occupied.mayHoldRow(network: number, near: center, withinMeters: meters)
+        {
             return []
         }
         // A fixed precision skips the precision search: cells of ≈ 38 × 19 m suit the metre-scale radii this serves.
         let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : 6)
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT id, lat, lon FROM locations INDEXED BY locations_by_network_geohash
             WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3
             """)
@@ -344,7 +357,8 @@ extension SQLiteLocationStore {
 
     /// Deletes the locations of `networkId` that the current import has not listed; returns how many.
     public func removeUnseen(networkId: String) throws(StoreError) -> Int {
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             DELETE FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM \(scratch).oncue_import_seen)
             """)
         s.bind(1, networkId)
@@ -361,7 +375,8 @@ extension SQLiteLocationStore {
     /// Updates the import's header row (status, counts, times) without touching its issues.
     public func finishImport(_ record: ImportRecord) throws(StoreError) {
         guard let id = record.id else { throw .invalidArgument("finishImport needs a record with an id") }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             UPDATE imports SET encoding = ?2, options_json = ?3, finished_at = ?4, status = ?5, rows_read = ?6,
                 rows_inserted = ?7, rows_updated = ?8, rows_unchanged = ?9, rows_removed = ?10, rows_rejected = ?11,
                 rows_warned = ?12, error_message = ?13, file_size = ?14, sha256 = ?15, geocoding_json = ?16, precision_json = ?17

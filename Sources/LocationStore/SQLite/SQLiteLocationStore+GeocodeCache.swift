@@ -3,7 +3,8 @@ import Foundation
 extension SQLiteLocationStore {
     /// The cached answer of `source` for a normalised address, if it was ever asked.
     public func cachedGeocode(source: String, key: String) throws -> GeocodeCacheEntry? {
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT status, lat, lon, display_name, place_rank, importance, country_code, fetched_at
             FROM geocode_cache WHERE source = ?1 AND address_key = ?2
             """)
@@ -12,17 +13,19 @@ extension SQLiteLocationStore {
         defer { s.reset() }  // a statement left on its row would hold a read on the file
         guard try s.step() else { return nil }
         guard let status = GeocodeCacheEntry.Status(rawValue: s.text(0)) else { return nil }
-        return GeocodeCacheEntry(key: key, status: status, lat: s.optionalDouble(1), lon: s.optionalDouble(2),
-                                 displayName: s.optionalText(3), placeRank: s.optionalInt64(4).map { Int($0) },
-                                 importance: s.optionalDouble(5), countryCode: s.optionalText(6), source: source,
-                                 fetchedAt: Self.parseTimestamp(s.text(7)) ?? Date(timeIntervalSince1970: 0))
+        return GeocodeCacheEntry(
+            key: key, status: status, lat: s.optionalDouble(1), lon: s.optionalDouble(2),
+            displayName: s.optionalText(3), placeRank: s.optionalInt64(4).map { Int($0) },
+            importance: s.optionalDouble(5), countryCode: s.optionalText(6), source: source,
+            fetchedAt: Self.parseTimestamp(s.text(7)) ?? Date(timeIntervalSince1970: 0))
     }
 
     /// Keeps an answer, replacing an older one for the same address and service. Inside an open transaction it
     /// joins it; otherwise it commits at once, so a long geocoding run that is killed keeps every answer it got.
     public func storeGeocode(_ entry: GeocodeCacheEntry) throws {
         try writeTransaction {
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 INSERT OR REPLACE INTO geocode_cache
                     (source, address_key, status, lat, lon, display_name, place_rank, importance, country_code, fetched_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
@@ -50,7 +53,8 @@ extension SQLiteLocationStore {
 extension SQLiteLocationStore {
     /// Records where a geocoded location's point came from (replacing an earlier record for it).
     public func recordGeocodedLocation(_ p: GeocodeProvenance) throws(StoreError) {
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT OR REPLACE INTO geocoded_locations
                 (location_id, source, display_name, place_rank, importance, original_lat, original_lon, shift_m, import_id)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -80,17 +84,19 @@ extension SQLiteLocationStore {
     }
 
     public func geocodedLocation(id: String) throws(StoreError) -> GeocodeProvenance? {
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT source, display_name, place_rank, importance, original_lat, original_lon, shift_m, import_id
             FROM geocoded_locations WHERE location_id = ?1
             """)
         s.bind(1, id)
         defer { s.reset() }
         guard try s.step() else { return nil }
-        return GeocodeProvenance(locationId: id, source: s.text(0), displayName: s.optionalText(1),
-                                 placeRank: s.optionalInt64(2).map { Int($0) }, importance: s.optionalDouble(3),
-                                 originalLatitude: s.optionalDouble(4), originalLongitude: s.optionalDouble(5),
-                                 shiftMeters: s.optionalDouble(6), importId: s.optionalInt64(7))
+        return GeocodeProvenance(
+            locationId: id, source: s.text(0), displayName: s.optionalText(1),
+            placeRank: s.optionalInt64(2).map { Int($0) }, importance: s.optionalDouble(3),
+            originalLatitude: s.optionalDouble(4), originalLongitude: s.optionalDouble(5),
+            shiftMeters: s.optionalDouble(6), importId: s.optionalInt64(7))
     }
 
     /// How many locations have geocoded points.

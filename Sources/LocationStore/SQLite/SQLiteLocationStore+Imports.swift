@@ -3,7 +3,8 @@ import Foundation
 extension SQLiteLocationStore {
     public func insertImport(_ record: ImportRecord) throws -> Int64 {
         try writeTransaction {
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 INSERT INTO imports (file_name, file_size, sha256, encoding, options_json, started_at, status)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 """)
@@ -34,7 +35,8 @@ extension SQLiteLocationStore {
     }
 
     func writeIssues(_ issues: [ImportIssue], importId: Int64) throws(StoreError) {
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT INTO import_issues (import_id, line, severity, code, message, external_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """)
         for issue in issues {
@@ -55,14 +57,16 @@ extension SQLiteLocationStore {
         """
 
     private static func readImport(_ s: SQLiteStatement) -> ImportRecord {
-        ImportRecord(id: s.int64(0), fileName: s.text(1), fileSize: s.int64(2), sha256: s.text(3), encoding: s.optionalText(4),
-                     options: RecordCodec.decodeOptions(s.text(5)), startedAt: parseTimestamp(s.text(6)) ?? Date(timeIntervalSince1970: 0),
-                     finishedAt: s.optionalText(7).flatMap(parseTimestamp), status: s.text(8),
-                     counts: ImportCounts(read: Int(s.int64(9)), inserted: Int(s.int64(10)), updated: Int(s.int64(11)),
-                                          unchanged: Int(s.int64(12)), removed: Int(s.int64(13)), rejected: Int(s.int64(14)),
-                                          warned: Int(s.int64(15))),
-                     errorMessage: s.optionalText(16), geocoding: RecordCodec.decodeJSON(s.optionalText(17)),
-                     coordinatePrecision: RecordCodec.decodeJSON(s.optionalText(18)))
+        ImportRecord(
+            id: s.int64(0), fileName: s.text(1), fileSize: s.int64(2), sha256: s.text(3), encoding: s.optionalText(4),
+            options: RecordCodec.decodeOptions(s.text(5)), startedAt: parseTimestamp(s.text(6)) ?? Date(timeIntervalSince1970: 0),
+            finishedAt: s.optionalText(7).flatMap(parseTimestamp), status: s.text(8),
+            counts: ImportCounts(
+                read: Int(s.int64(9)), inserted: Int(s.int64(10)), updated: Int(s.int64(11)),
+                unchanged: Int(s.int64(12)), removed: Int(s.int64(13)), rejected: Int(s.int64(14)),
+                warned: Int(s.int64(15))),
+            errorMessage: s.optionalText(16), geocoding: RecordCodec.decodeJSON(s.optionalText(17)),
+            coordinatePrecision: RecordCodec.decodeJSON(s.optionalText(18)))
     }
 
     public func imports(limit: Int = 100) throws(StoreError) -> [ImportRecord] {
@@ -78,13 +82,16 @@ extension SQLiteLocationStore {
         s.bind(1, id)
         guard try s.step() else { return nil }
         var record = Self.readImport(s)
-        let i = try db.statement("""
+        let i = try db.statement(
+            """
             SELECT line, severity, code, message, external_id FROM import_issues WHERE import_id = ?1 ORDER BY line, rowid
             """)
         i.bind(1, id)
         while try i.step() {
-            record.issues.append(ImportIssue(line: Int(i.int64(0)), severity: ImportIssue.Severity(rawValue: i.text(1)) ?? .warning,
-                                             code: i.text(2), message: i.text(3), externalId: i.optionalText(4)))
+            record.issues.append(
+                ImportIssue(
+                    line: Int(i.int64(0)), severity: ImportIssue.Severity(rawValue: i.text(1)) ?? .warning,
+                    code: i.text(2), message: i.text(3), externalId: i.optionalText(4)))
         }
         return record
     }

@@ -4,18 +4,22 @@ extension SQLiteLocationStore {
     /// Reads only the columns an index needs. Rows come in insertion order, where one network's
     /// locations mostly follow each other, so the network id string is reused while it repeats.
     public func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) throws {
-        let s = try SQLiteStatement(connection: db, sql: """
-            SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations ORDER BY rowid
-            """)
+        let s = try SQLiteStatement(
+            connection: db,
+            sql: """
+                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations ORDER BY rowid
+                """)
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
         while try s.step() {
             let network = s.textReusing(1, previous: lastNetwork)
             lastNetwork = network
-            batch.append(IndexRecord(id: s.text(0), networkId: network, name: s.text(2), address: s.optionalText(3),
-                                     coordinate: Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5)),
-                                     radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7)))
+            batch.append(
+                IndexRecord(
+                    id: s.text(0), networkId: network, name: s.text(2), address: s.optionalText(3),
+                    coordinate: Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5)),
+                    radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7)))
             if batch.count >= batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)

@@ -7,12 +7,13 @@ extension SQLiteLocationStore {
         """
 
     static func readLocation(_ s: SQLiteStatement, offset: Int32 = 0) -> Location {
-        Location(id: s.text(offset), networkId: s.text(offset + 1), externalId: s.text(offset + 2), name: s.text(offset + 3),
-                 address: s.optionalText(offset + 4), city: s.optionalText(offset + 5), region: s.optionalText(offset + 6),
-                 postalCode: s.optionalText(offset + 7), country: s.optionalText(offset + 8),
-                 coordinate: Coordinate(uncheckedLatitude: s.double(offset + 9), longitude: s.double(offset + 10)),
-                 radiusMeters: s.optionalDouble(offset + 11), venueRadiusMeters: s.optionalDouble(offset + 12),
-                 sourceImportId: s.optionalInt64(offset + 13))
+        Location(
+            id: s.text(offset), networkId: s.text(offset + 1), externalId: s.text(offset + 2), name: s.text(offset + 3),
+            address: s.optionalText(offset + 4), city: s.optionalText(offset + 5), region: s.optionalText(offset + 6),
+            postalCode: s.optionalText(offset + 7), country: s.optionalText(offset + 8),
+            coordinate: Coordinate(uncheckedLatitude: s.double(offset + 9), longitude: s.double(offset + 10)),
+            radiusMeters: s.optionalDouble(offset + 11), venueRadiusMeters: s.optionalDouble(offset + 12),
+            sourceImportId: s.optionalInt64(offset + 13))
     }
 
     public func location(id: String) throws(StoreError) -> Location? {
@@ -35,7 +36,8 @@ extension SQLiteLocationStore {
         try RecordCodec.validate(location)
         if let existing = try self.location(id: location.id) {
             if existing.sameContent(as: location) { return .unchanged }
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
                     postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
                     source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
@@ -45,7 +47,8 @@ extension SQLiteLocationStore {
             try s.step()
             return .updated
         }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                 radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
@@ -136,7 +139,8 @@ extension SQLiteLocationStore {
         let pageCount = try db.scalarInt("PRAGMA page_count") ?? 0
         let pageSize = try db.scalarInt("PRAGMA page_size") ?? 0
         let imports = try db.scalarInt("SELECT count(*) FROM imports") ?? 0
-        return StoreStats(locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: pageCount * pageSize,
-                          schemaVersion: schemaVersion, importCount: Int(imports))
+        return StoreStats(
+            locationCount: total, networkCounts: counts, bounds: bounds, fileSizeBytes: pageCount * pageSize,
+            schemaVersion: schemaVersion, importCount: Int(imports))
     }
 }

@@ -19,17 +19,22 @@ extension SQLiteLocationStore {
         }
     }
 
-    private struct Candidate { var term: Double; var rowid: Int64 }
+    private struct Candidate {
+        var term: Double
+        var rowid: Int64
+    }
 
     /// Every location within `radius` (as haversine terms), filtered by network.
     private func candidates(_ query: NearbyQuery, radius: Double) throws(StoreError) -> [Candidate] {
         let cover = GeohashCover(center: query.center, radiusMeters: radius, maxCells: 64)
         let limit = Sphere.haversineTerm(meters: radius)
-        let lat0 = query.center.latitude, lon0 = query.center.longitude
+        let lat0 = query.center.latitude
+        let lon0 = query.center.longitude
         var found: [Candidate] = []
         let ranges = cover.stringRanges
         if let networks = query.networks {
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 SELECT rowid, lat, lon FROM locations INDEXED BY locations_by_network_geohash
                 WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3
                 """)
@@ -43,7 +48,8 @@ extension SQLiteLocationStore {
                 }
             }
         } else {
-            let s = try db.statement("""
+            let s = try db.statement(
+                """
                 SELECT rowid, lat, lon FROM locations INDEXED BY locations_by_geohash WHERE geohash >= ?1 AND geohash < ?2
                 """)
             for range in ranges {

@@ -3,7 +3,8 @@ extension SQLiteLocationStore {
         var aliases: [String: [String]] = [:]
         let a = try db.statement("SELECT network_id, alias FROM network_aliases ORDER BY network_id, alias")
         while try a.step() { aliases[a.text(0), default: []].append(a.text(1)) }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m,
                    (SELECT count(*) FROM locations l WHERE l.network_id = n.id)
             FROM networks n ORDER BY n.id
@@ -23,8 +24,9 @@ extension SQLiteLocationStore {
     }
 
     static func readNetwork(_ s: SQLiteStatement) -> Network {
-        Network(id: s.text(0), name: s.text(1), category: s.optionalText(2), isLargeArea: s.int64(3) != 0,
-                defaultRadiusMeters: s.optionalDouble(4))
+        Network(
+            id: s.text(0), name: s.text(1), category: s.optionalText(2), isLargeArea: s.int64(3) != 0,
+            defaultRadiusMeters: s.optionalDouble(4))
     }
 
     public func upsertNetwork(_ network: Network) throws(StoreError) {
@@ -32,7 +34,8 @@ extension SQLiteLocationStore {
         if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {
             throw .invalidArgument("default radius must be a positive number of metres, got \(r)")
         }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, category = excluded.category,
@@ -54,7 +57,8 @@ extension SQLiteLocationStore {
         let key = Network.aliasKey(alias)
         guard !key.isEmpty else { throw .invalidArgument("alias '\(alias)' has no letters or digits") }
         guard try network(id: networkId) != nil else { throw .unknownNetwork(networkId) }
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             INSERT INTO network_aliases (alias_key, alias, network_id) VALUES (?1, ?2, ?3)
             ON CONFLICT(alias_key) DO UPDATE SET alias = excluded.alias, network_id = excluded.network_id
             """)

@@ -17,16 +17,20 @@ extension SQLiteLocationStore {
             throw .spatialiteUnavailable("idx_locations_geom has no root node")
         }
         try db.execute("DELETE FROM idx_locations_geom_node; DELETE FROM idx_locations_geom_rowid; DELETE FROM idx_locations_geom_parent")
-        var writer = PackedRTreeWriter(nodeSize: Int(nodeSize),
-                                       node: try db.statement("INSERT INTO idx_locations_geom_node (nodeno, data) VALUES (?1, ?2)"),
-                                       rowid: try db.statement("INSERT INTO idx_locations_geom_rowid (rowid, nodeno) VALUES (?1, ?2)"),
-                                       parent: try db.statement("INSERT INTO idx_locations_geom_parent (nodeno, parentnode) VALUES (?1, ?2)"))
+        var writer = PackedRTreeWriter(
+            nodeSize: Int(nodeSize),
+            node: try db.statement("INSERT INTO idx_locations_geom_node (nodeno, data) VALUES (?1, ?2)"),
+            rowid: try db.statement("INSERT INTO idx_locations_geom_rowid (rowid, nodeno) VALUES (?1, ?2)"),
+            parent: try db.statement("INSERT INTO idx_locations_geom_parent (nodeno, parentnode) VALUES (?1, ?2)"))
         let points = try db.statement("SELECT ROWID, lon, lat FROM locations INDEXED BY locations_by_geohash ORDER BY geohash")
         var count = 0
         while try points.step() {
-            let lon = points.double(1), lat = points.double(2)
-            try writer.add(PackedRTreeWriter.Cell(id: points.int64(0), minX: Self.floatDown(lon), maxX: Self.floatUp(lon),
-                                                  minY: Self.floatDown(lat), maxY: Self.floatUp(lat)), level: 0)
+            let lon = points.double(1)
+            let lat = points.double(2)
+            try writer.add(
+                PackedRTreeWriter.Cell(
+                    id: points.int64(0), minX: Self.floatDown(lon), maxX: Self.floatUp(lon),
+                    minY: Self.floatDown(lat), maxY: Self.floatUp(lat)), level: 0)
             count += 1
         }
         points.reset()
@@ -73,14 +77,20 @@ struct PackedRTreeWriter {
     }
 
     mutating func add(_ cell: Cell, level: Int) throws(StoreError) {
-        while pending.count <= level { pending.append([]); written.append(0) }
+        while pending.count <= level {
+            pending.append([])
+            written.append(0)
+        }
         pending[level].append(cell)
         if pending[level].count == capacity { try flush(level) }
     }
 
     /// Writes the partly filled nodes bottom up; the top one becomes node 1.
     mutating func finish() throws(StoreError) {
-        if pending.isEmpty { pending = [[]]; written = [0] }
+        if pending.isEmpty {
+            pending = [[]]
+            written = [0]
+        }
         var level = 0
         while level < pending.count {
             let top = level == pending.count - 1
@@ -102,16 +112,20 @@ struct PackedRTreeWriter {
         try write(cells, nodeno: nodeno, level: level, depth: 0)
         var box = Cell(id: nodeno, minX: .infinity, maxX: -.infinity, minY: .infinity, maxY: -.infinity)
         for c in cells {
-            box.minX = min(box.minX, c.minX); box.maxX = max(box.maxX, c.maxX)
-            box.minY = min(box.minY, c.minY); box.maxY = max(box.maxY, c.maxY)
+            box.minX = min(box.minX, c.minX)
+            box.maxX = max(box.maxX, c.maxX)
+            box.minY = min(box.minY, c.minY)
+            box.maxY = max(box.maxY, c.maxY)
         }
         try add(box, level: level + 1)
     }
 
     private func write(_ cells: [Cell], nodeno: Int64, level: Int, depth: Int) throws(StoreError) {
         var blob = [UInt8](repeating: 0, count: nodeSize)
-        blob[0] = UInt8(depth >> 8); blob[1] = UInt8(depth & 0xFF)
-        blob[2] = UInt8(cells.count >> 8); blob[3] = UInt8(cells.count & 0xFF)
+        blob[0] = UInt8(depth >> 8)
+        blob[1] = UInt8(depth & 0xFF)
+        blob[2] = UInt8(cells.count >> 8)
+        blob[3] = UInt8(cells.count & 0xFF)
         var at = 4
         func put(_ v: UInt64, _ bytes: Int) {
             for k in 0..<bytes { blob[at + k] = UInt8(truncatingIfNeeded: v >> (8 * (bytes - 1 - k))) }

@@ -15,7 +15,8 @@ extension SQLiteLocationStore {
     public func nearbyViaSpatiaLiteSQL(_ query: NearbyQuery, useEllipsoid: Bool = false) throws(StoreError) -> [ReferenceHit] {
         let bounds = CircleBounds(center: query.center, radiusMeters: query.radiusMeters)
         var hits: [ReferenceHit] = []
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT l.id, ST_Distance(l.geom, MakePoint(?1, ?2, 4326), ?7) AS d, l.network_id FROM locations AS l
             WHERE l.ROWID IN (SELECT ROWID FROM SpatialIndex WHERE f_table_name = 'locations' AND f_geometry_column = 'geom'
                               AND search_frame = BuildMbr(?3, ?4, ?5, ?6, 4326))
@@ -43,7 +44,8 @@ extension SQLiteLocationStore {
     /// queried directly with a growing bounding box (2, 6, 18, 50 km …), haversine computed on the rows.
     public func nearbyViaRTree(_ query: NearbyQuery) throws(StoreError) -> [ReferenceHit] {
         var radius = min(query.radiusMeters, 2_000)
-        let s = try db.statement("""
+        let s = try db.statement(
+            """
             SELECT l.id, l.lat, l.lon, l.network_id FROM idx_locations_geom AS r JOIN locations AS l ON l.ROWID = r.pkid
             WHERE r.xmin <= ?3 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?2
             """)
@@ -60,8 +62,9 @@ extension SQLiteLocationStore {
                 s.bind(4, box.maxLatitude + 1e-5)
                 while try s.step() {
                     if let networks = query.networks, !networks.contains(s.text(3)) { continue }
-                    let term = Sphere.haversineTerm(lat1: query.center.latitude, lon1: query.center.longitude,
-                                                    lat2: s.double(1), lon2: s.double(2))
+                    let term = Sphere.haversineTerm(
+                        lat1: query.center.latitude, lon1: query.center.longitude,
+                        lat2: s.double(1), lon2: s.double(2))
                     if term <= limit { found.append((term, s.text(0))) }
                 }
             }

@@ -24,8 +24,7 @@ public final class SQLiteLocationStore: LocationStore {
         try Self.checkIsSQLiteFile(path)
         db = try SQLiteConnection(path: path, mode: readOnly ? .readOnly : .readWrite)
         let appId: Int64
-        do { appId = try db.scalarInt("PRAGMA application_id") ?? 0 }
-        catch { throw Self.classify(error, path: path) }
+        do { appId = try db.scalarInt("PRAGMA application_id") ?? 0 } catch { throw Self.classify(error, path: path) }
         guard appId == SQLiteSchema.applicationId else { throw .notOnCueStore(path: path) }
         let version = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
         guard version <= SQLiteSchema.currentVersion else {

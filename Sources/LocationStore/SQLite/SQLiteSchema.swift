@@ -26,7 +26,8 @@ enum SQLiteSchema {
 
     /// Version 1: networks, locations with their SpatiaLite geometry, and the import log.
     private static func createStore(_ db: SQLiteConnection) throws(StoreError) {
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE networks (
                 id TEXT PRIMARY KEY NOT NULL,
                 name TEXT NOT NULL,
@@ -105,7 +106,8 @@ enum SQLiteSchema {
         // Geocoding answers by normalised address and service, committed one by one before the import's
         // transaction: an interrupted import keeps what it fetched. Geocoded locations keep where their point
         // came from; the import log keeps what geocoding did and how coarse the file's coordinates were.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE geocode_cache (
                 source TEXT NOT NULL,
                 address_key TEXT NOT NULL,

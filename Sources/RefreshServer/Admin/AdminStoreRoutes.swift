@@ -52,12 +52,14 @@ struct AdminStoreRoutes: Sendable {
         let body = try await bodies.decode(NetworkBody.self, from: request)
         let name = try AdminText.required(body.name, field: "name", limit: FieldLimits.networkName)
         if let radius = body.defaultRadiusMeters, !EngineConfiguration.isValidNetworkRadius(radius) {
-            throw APIError.badRequest("invalid_field", "field 'default_radius_meters' must be \(EngineConfiguration.networkRadiusRule), or null",
-                                      field: "default_radius_meters")
+            throw APIError.badRequest(
+                "invalid_field", "field 'default_radius_meters' must be \(EngineConfiguration.networkRadiusRule), or null",
+                field: "default_radius_meters")
         }
         if let category = body.category { try AdminText.check(category, field: "category", limit: FieldLimits.category) }
-        let network = Network(id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
-                              defaultRadiusMeters: body.defaultRadiusMeters)
+        let network = Network(
+            id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
+            defaultRadiusMeters: body.defaultRadiusMeters)
         try await access.withPrimary { try await $0.upsertNetwork(network) }
         // Radius defaults and large-area flags are baked into the index.
         reloader.scheduleReload()

@@ -11,13 +11,15 @@ struct BearerAuthMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token else { throw APIError.notFound("the admin API is disabled (no admin token configured)") }
         guard let header = request.headers[.authorization] else {
-            throw APIError(.unauthorized, code: "unauthorized", message: "missing Authorization: Bearer <token>",
-                           headers: [.wwwAuthenticate: #"Bearer realm="oncue-admin""#])
+            throw APIError(
+                .unauthorized, code: "unauthorized", message: "missing Authorization: Bearer <token>",
+                headers: [.wwwAuthenticate: #"Bearer realm="oncue-admin""#])
         }
         let prefix = "bearer "
         guard header.utf8.count > prefix.utf8.count, header.prefix(prefix.count).lowercased() == prefix else {
-            throw APIError(.unauthorized, code: "unauthorized", message: "the Authorization header must use the Bearer scheme",
-                           headers: [.wwwAuthenticate: #"Bearer realm="oncue-admin""#])
+            throw APIError(
+                .unauthorized, code: "unauthorized", message: "the Authorization header must use the Bearer scheme",
+                headers: [.wwwAuthenticate: #"Bearer realm="oncue-admin""#])
         }
         guard Self.constantTimeEquals(Array(header.utf8.dropFirst(prefix.utf8.count)), token) else {
             throw APIError(.forbidden, code: "forbidden", message: "the admin token is not valid")

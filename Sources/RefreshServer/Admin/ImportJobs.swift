@@ -6,7 +6,11 @@ import Synchronization
 /// shows a progress bar instead of holding a request open for a long import. Kept in memory; a finished job is
 /// kept an hour, and at most `capacity` jobs are kept.
 final class ImportJobs: Sendable {
-    enum Status: String, Sendable { case running, committed, dryRun = "dry-run", failed }
+    enum Status: String, Sendable {
+        case running, committed
+        case dryRun = "dry-run"
+        case failed
+    }
 
     struct Job: Sendable {
         var status: Status

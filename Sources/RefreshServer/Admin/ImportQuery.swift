@@ -1,5 +1,5 @@
-import Foundation
 import ChainImport
+import Foundation
 import Hummingbird
 import LocationStore
 
@@ -38,13 +38,14 @@ enum ImportQuery {
             options.encoding = value
         }
         if let delimiter = try text(query, "delimiter") {
-            let byte: UInt8? = switch delimiter {
-            case ",": UInt8(ascii: ",")
-            case ";": UInt8(ascii: ";")
-            case "|": UInt8(ascii: "|")
-            case "tab", "\t": UInt8(ascii: "\t")
-            default: nil
-            }
+            let byte: UInt8? =
+                switch delimiter {
+                case ",": UInt8(ascii: ",")
+                case ";": UInt8(ascii: ";")
+                case "|": UInt8(ascii: "|")
+                case "tab", "\t": UInt8(ascii: "\t")
+                default: nil
+                }
             guard let byte else { throw APIError.badRequest("invalid_parameter", "delimiter must be one of , ; | tab", field: "delimiter") }
             options.delimiter = byte
         }
@@ -63,24 +64,27 @@ enum ImportQuery {
             if require { throw APIError.unprocessable("invalid_parameter", "'require_geocode' needs 'geocode'", field: "require_geocode") }
             return nil
         }
-        let mode = try modeText.map { text in
-            guard let mode = GeocodeMode(rawValue: text) else {
-                throw APIError.badRequest("invalid_parameter", "'geocode' must be missing, coarse or all", field: "geocode")
-            }
-            return mode
-        } ?? .missing
+        let mode =
+            try modeText.map { text in
+                guard let mode = GeocodeMode(rawValue: text) else {
+                    throw APIError.badRequest("invalid_parameter", "'geocode' must be missing, coarse or all", field: "geocode")
+                }
+                return mode
+            } ?? .missing
         let url: URL
         if let named {
             guard let parsed = URL(string: named), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  parsed.host?.isEmpty == false else {
+                parsed.host?.isEmpty == false
+            else {
                 throw APIError.badRequest("invalid_parameter", "'geocoder' must be an http:// or https:// URL", field: "geocoder")
             }
             url = parsed
         } else if let configured = defaults.url {
             url = configured
         } else {
-            throw APIError.unprocessable("invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
-                                         field: "geocoder")
+            throw APIError.unprocessable(
+                "invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
+                field: "geocoder")
         }
         var settings = GeocoderSettings(baseURL: url)
         settings.requestsPerSecond = defaults.requestsPerSecond

@@ -3,10 +3,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LocationStore
-import StoreOpening
 import Logging
 import NIOCore
 import RegionRefresh
+import StoreOpening
 import Synchronization
 
 /// `POST /admin/imports`: stage the CSV on disk, import it on the blocking-work thread in one
@@ -67,23 +67,30 @@ struct ImportRoute: Sendable {
         }
         var w = JSONWriter(capacity: 96)
         w.beginObject()
-        w.key("job"); w.string(id)
-        w.key("status"); w.string(ImportJobs.Status.running.rawValue)
+        w.key("job")
+        w.string(id)
+        w.key("status")
+        w.string(ImportJobs.Status.running.rawValue)
         w.endObject()
-        return Response(status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
-                        body: .init(byteBuffer: w.buffer))
+        return Response(
+            status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
+            body: .init(byteBuffer: w.buffer))
     }
 
     /// RFC 7240: `Prefer: respond-async`, possibly among other preferences.
     static func wantsAsync(_ request: Request) -> Bool {
         request.headers[values: HTTPField.Name("Prefer")!].contains { value in
-            value.split(separator: ",").contains { $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "respond-async" }
+            value.split(separator: ",").contains {
+                $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "respond-async"
+            }
         }
     }
 
     /// Imports the staged file on the blocking-work thread; a committed import has the index rebuilt.
-    private func runImport(_ staged: ImportUpload.Staged, fileName: String, options: ImportOptions, logger: Logger,
-                           progress: (@Sendable (ImportProgress) -> Void)?) async throws -> ImportReport {
+    private func runImport(
+        _ staged: ImportUpload.Staged, fileName: String, options: ImportOptions, logger: Logger,
+        progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> ImportReport {
         let report: ImportReport
         do {
             report = try await access.withPrimary(long: true) { store in
@@ -104,10 +111,12 @@ struct ImportRoute: Sendable {
         }
         metrics.importFinished(status: report.committed ? "committed" : (report.dryRun ? "dry-run" : "failed"), rowsRead: report.totals.read)
         if report.committed { reloader.scheduleReload() }
-        logger.notice("import finished", metadata: [
-            "file": .string(fileName), "committed": .stringConvertible(report.committed),
-            "read": .stringConvertible(report.totals.read), "rejected": .stringConvertible(report.totals.rejected),
-        ])
+        logger.notice(
+            "import finished",
+            metadata: [
+                "file": .string(fileName), "committed": .stringConvertible(report.committed),
+                "read": .stringConvertible(report.totals.read), "rejected": .stringConvertible(report.totals.rejected),
+            ])
         return report
     }
 
@@ -117,17 +126,25 @@ struct ImportRoute: Sendable {
         guard id.count <= 64, let job = jobs.job(id) else { throw APIError.notFound("no import job '\(id.prefix(64))'") }
         var w = JSONWriter(capacity: 512)
         w.beginObject()
-        w.key("job"); w.string(id)
-        w.key("status"); w.string(job.status.rawValue)
+        w.key("job")
+        w.string(id)
+        w.key("status")
+        w.string(job.status.rawValue)
         w.key("progress")
         if let p = job.progress {
             w.beginObject()
-            w.key("rows"); w.int(p.rows)
-            w.key("bytes"); w.int(Int(p.bytes))
-            w.key("total_bytes"); if let total = p.totalBytes { w.int(Int(total)) } else { w.null() }
-            w.key("stage"); w.string(p.stage)
-            w.key("unit"); w.string(p.unit)
-            w.key("elapsed_seconds"); w.number(p.elapsedSeconds)
+            w.key("rows")
+            w.int(p.rows)
+            w.key("bytes")
+            w.int(Int(p.bytes))
+            w.key("total_bytes")
+            if let total = p.totalBytes { w.int(Int(total)) } else { w.null() }
+            w.key("stage")
+            w.string(p.stage)
+            w.key("unit")
+            w.string(p.unit)
+            w.key("elapsed_seconds")
+            w.number(p.elapsedSeconds)
             w.endObject()
         } else {
             w.null()
@@ -140,8 +157,10 @@ struct ImportRoute: Sendable {
         if let error = job.error {
             var e = JSONWriter(capacity: 128)
             e.beginObject()
-            e.key("error"); e.string(error.code)
-            e.key("message"); e.string(error.message)
+            e.key("error")
+            e.string(error.code)
+            e.key("message")
+            e.string(error.message)
             e.endObject()
             var errorBuffer = e.buffer
             body.writeBuffer(&errorBuffer)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,7 @@ struct ImportUpload {
             let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }   // a live server holds it
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }  // a live server holds it
             if unlink(path) == 0 { removed += 1 }
         }
         if removed > 0 { logger.notice("removed uploads left by a stopped server", metadata: ["files": "\(removed)", "directory": "\(directory)"]) }
@@ -57,7 +58,10 @@ struct ImportUpload {
         let path = (directory as NSString).appendingPathComponent("\(Self.filePrefix)\(UUID().uuidString).csv")
         let lock = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0, let handle = FileHandle(forWritingAtPath: path) else {
-            if lock >= 0 { close(lock); unlink(path) }
+            if lock >= 0 {
+                close(lock)
+                unlink(path)
+            }
             throw APIError(.serviceUnavailable, code: "staging_failed", message: "cannot stage the upload in \(directory)", retryAfter: 5)
         }
         let staged = Staged(path: path, size: 0, lock: FileLock(lock))

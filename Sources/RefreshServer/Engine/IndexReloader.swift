@@ -1,9 +1,9 @@
 import Foundation
 import LocationStore
-import StoreOpening
 import Logging
 import RegionRefresh
 import ServiceLifecycle
+import StoreOpening
 import Synchronization
 
 /// Loads the serving index when the server starts and rebuilds it whenever the store changes.
@@ -41,8 +41,10 @@ public final class IndexReloader: Service, Sendable {
         public var lastError: String?
     }
 
-    init(engine: RegionRefreshEngine, access: StoreAccess, pollSeconds: Double, metrics: ServerMetrics, catalog: NetworkCatalog,
-         logger: Logger) {
+    init(
+        engine: RegionRefreshEngine, access: StoreAccess, pollSeconds: Double, metrics: ServerMetrics, catalog: NetworkCatalog,
+        logger: Logger
+    ) {
         self.engine = engine
         self.access = access
         self.pollSeconds = pollSeconds
@@ -157,7 +159,8 @@ public final class IndexReloader: Service, Sendable {
     }
 
     private func reload() async throws {
-        let engine = engine, catalog = catalog
+        let engine = engine
+        let catalog = catalog
         let wanted = state.withLock { $0.knownVersion }
         do {
             // The store is closed before the index goes live: a SQLite file's memory-mapped pages leave the resident
@@ -185,11 +188,13 @@ public final class IndexReloader: Service, Sendable {
             }
             metrics.indexLoaded(info, storeVersion: version)
             generation.add(1, ordering: .releasing)
-            logger.info("index loaded", metadata: [
-                "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
-                "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
-                "store_version": .string(version.map(String.init) ?? "-"),
-            ])
+            logger.info(
+                "index loaded",
+                metadata: [
+                    "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
+                    "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
+                    "store_version": .string(version.map(String.init) ?? "-"),
+                ])
         } catch {
             metrics.indexLoadFailed()
             markUnreachable(error)
@@ -207,7 +212,9 @@ public final class IndexReloader: Service, Sendable {
 
     private func markUnreachable(_ error: any Error) {
         let unreachable: Bool
-        if case StoreError.unreachable = error { unreachable = true } else {
+        if case StoreError.unreachable = error {
+            unreachable = true
+        } else {
             unreachable = (error as? APIError)?.code == "store_unavailable"
         }
         guard unreachable else { return }

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import LocationStore
-import StoreOpening
 import Logging
+import StoreOpening
 
 /// How the server reaches its store: the primary for writes, a read replica (when given) for index builds and
 /// read-only routes. Each use opens its own store (a SQLite connection on the blocking-work thread, or a PostgreSQL
@@ -35,8 +35,10 @@ struct StoreAccess: Sendable {
         try await with(reader, readOnly: true, on: long ? .rebuilds : .storeAccess, body)
     }
 
-    private func with<T: Sendable>(_ address: StoreAddress, readOnly: Bool, on executor: BlockingWorkExecutor,
-                                   _ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {
+    private func with<T: Sendable>(
+        _ address: StoreAddress, readOnly: Bool, on executor: BlockingWorkExecutor,
+        _ body: @Sendable @escaping (any LocationStore) async throws -> T
+    ) async throws -> T {
         let logger = logger
         let work: @Sendable () async throws -> T = {
             let store: any LocationStore

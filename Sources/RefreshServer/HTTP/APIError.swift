@@ -1,6 +1,6 @@
-import RegionRefresh
 import Hummingbird
 import NIOCore
+import RegionRefresh
 
 /// An error answered as `{"error": code, "message": …}` with its status; every refusal of the
 /// server goes through this type so that the body shape never varies.
@@ -17,8 +17,10 @@ public struct APIError: HTTPResponseError, Sendable {
     /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
-                headers: HTTPFields = [:]) {
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
+        headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.code = code
         self.message = message
@@ -30,10 +32,18 @@ public struct APIError: HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var w = JSONWriter(capacity: 128 + message.utf8.count)
         w.beginObject()
-        w.key("error"); w.string(code)
-        w.key("message"); w.string(message)
-        if let field { w.key("field"); w.string(field) }
-        if let retryAfter { w.key("retry_after"); w.int(retryAfter) }
+        w.key("error")
+        w.string(code)
+        w.key("message")
+        w.string(message)
+        if let field {
+            w.key("field")
+            w.string(field)
+        }
+        if let retryAfter {
+            w.key("retry_after")
+            w.int(retryAfter)
+        }
         w.endObject()
         var fields = headers
         fields[.contentType] = "application/json"

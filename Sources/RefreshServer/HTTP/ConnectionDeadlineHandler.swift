@@ -147,9 +147,11 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         let error = ClientTimeout(phase: .head)
         var body = context.channel.allocator.buffer(capacity: 96)
         body.writeString(#"{"error":"request_timeout","message":"\#(error.message)"}"#)
-        let head = HTTPResponse(status: .requestTimeout, headerFields: [
-            .contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close",
-        ])
+        let head = HTTPResponse(
+            status: .requestTimeout,
+            headerFields: [
+                .contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close",
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel

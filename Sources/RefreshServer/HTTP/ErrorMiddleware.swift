@@ -38,8 +38,9 @@ struct ErrorMiddleware: RouterMiddleware {
             // The client broke the exchange (closed mid-body, sent a bad chunk size): a 4xx it will likely never read,
             // counted as the client's fault rather than logged as the server's.
             context.logger.debug("client broke the request", metadata: ["error": "\(error)"])
-            return APIError(.badRequest, code: "malformed_request", message: "the request could not be read: \(error)",
-                            headers: [.connection: "close"])
+            return APIError(
+                .badRequest, code: "malformed_request", message: "the request could not be read: \(error)",
+                headers: [.connection: "close"])
         default:
             // The message may quote internals; the client gets a generic one, the log gets the detail.
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: type(of: error)))", "detail": "\(error)"])
@@ -64,8 +65,9 @@ struct ErrorMiddleware: RouterMiddleware {
             let allowed = RouteTable.allowedMethods(for: Substring(request.uri.path))
             guard !allowed.isEmpty else { return .notFound("no route \(request.method.rawValue) \(request.uri.path)") }
             let list = allowed.map(\.rawValue).joined(separator: ", ")
-            return APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed here; use \(list)",
-                            headers: [.allow: list])
+            return APIError(
+                .methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed here; use \(list)",
+                headers: [.allow: list])
         case .contentTooLarge:
             return APIError(.contentTooLarge, code: "body_too_large", message: error.body ?? "the request body is too large")
         default:
@@ -79,7 +81,8 @@ struct ErrorMiddleware: RouterMiddleware {
         case .invalidArgument(let message): return .badRequest("invalid_argument", message)
         default:
             context.logger.error("store error", metadata: ["error": "\(error)"])
-            return APIError(.serviceUnavailable, code: "store_unavailable", message: "the location store failed; the failure was logged", retryAfter: 5)
+            return APIError(
+                .serviceUnavailable, code: "store_unavailable", message: "the location store failed; the failure was logged", retryAfter: 5)
         }
     }
 

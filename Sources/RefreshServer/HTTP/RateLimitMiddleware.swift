@@ -14,8 +14,9 @@ struct RateLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if case .denied(let retryAfter) = limiter.acquire(client: client(of: request, context: context)) {
             metrics.rateLimited()
-            throw APIError(.tooManyRequests, code: "rate_limited",
-                           message: "too many requests from this client; retry after \(retryAfter) s", retryAfter: retryAfter)
+            throw APIError(
+                .tooManyRequests, code: "rate_limited",
+                message: "too many requests from this client; retry after \(retryAfter) s", retryAfter: retryAfter)
         }
         return try await next(request, context)
     }

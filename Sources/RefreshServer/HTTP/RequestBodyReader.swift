@@ -43,8 +43,9 @@ struct RequestBodyReader: Sendable {
         if value == expected { return }
         let mediaType = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == expected || alternatives.contains(mediaType) else {
-            throw APIError(.unsupportedMediaType, code: "unsupported_media_type",
-                           message: "Content-Type must be \(([expected] + alternatives).joined(separator: " or ")), got '\(value.prefix(100))'")
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Content-Type must be \(([expected] + alternatives).joined(separator: " or ")), got '\(value.prefix(100))'")
         }
     }
 
@@ -53,7 +54,8 @@ struct RequestBodyReader: Sendable {
         case .keyNotFound(let key, _): "missing field '\(key.stringValue)'"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
-        case .dataCorrupted(let context): context.codingPath.isEmpty ? "not valid JSON" : "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' is invalid"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "not valid JSON" : "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' is invalid"
         @unknown default: "invalid"
         }
     }

@@ -45,7 +45,8 @@ public enum RouteTable {
     public static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
-        healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport, listImports,
+        healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,
+        listImports,
         showImport, putNetwork, addAlias, showJob,
     ]
 

@@ -27,8 +27,10 @@ final class TokenBucketLimiter: Sendable {
     private let maxBucketsPerShard: Int
     private let clock: @Sendable () -> UInt64
 
-    init(requestsPerSecond: Double, burst: Double, shardCount: Int = 16, maxBucketsPerShard: Int = 4096,
-         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+    init(
+        requestsPerSecond: Double, burst: Double, shardCount: Int = 16, maxBucketsPerShard: Int = 4096,
+        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+    ) {
         precondition(requestsPerSecond > 0 && burst >= 1)
         rate = requestsPerSecond
         self.burst = burst

@@ -31,13 +31,15 @@ struct RequestLogMiddleware: RouterMiddleware {
         // 503 is the answer while the index loads (/readyz is polled then), not a fault of the server.
         let level: Logger.Level = response.status.code >= 500 && response.status != .serviceUnavailable ? .error : .info
         if context.logger.logLevel <= level {
-            context.logger.log(level: level, "request", metadata: [
-                "method": .string(request.method.rawValue),
-                "path": .string(String(request.uri.path.prefix(200))),
-                "route": .string(route ?? "unmatched"),
-                "status": .stringConvertible(response.status.code),
-                "duration_ms": .string(Self.milliseconds(seconds)),
-            ])
+            context.logger.log(
+                level: level, "request",
+                metadata: [
+                    "method": .string(request.method.rawValue),
+                    "path": .string(String(request.uri.path.prefix(200))),
+                    "route": .string(route ?? "unmatched"),
+                    "status": .stringConvertible(response.status.code),
+                    "duration_ms": .string(Self.milliseconds(seconds)),
+                ])
         }
         return response
     }
@@ -46,7 +48,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// cannot inject text into logs.
     private static func clientRequestID(_ request: Request) -> String? {
         guard let value = request.headers[.requestID], (1...64).contains(value.utf8.count),
-              value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
+            value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+            )
         else { return nil }
         return value
     }

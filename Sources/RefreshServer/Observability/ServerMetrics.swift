@@ -117,9 +117,12 @@ public final class ServerMetrics: Sendable {
             var cumulative = 0
             for (i, bound) in Self.latencyBounds.enumerated() {
                 cumulative += state.buckets[i]
-                out.sample("oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": PrometheusText.format(bound)], Double(cumulative))
+                out.sample(
+                    "oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": PrometheusText.format(bound)],
+                    Double(cumulative))
             }
-            out.sample("oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": "+Inf"], Double(state.count))
+            out.sample(
+                "oncue_http_request_duration_seconds_bucket", ["route": route.path, "method": route.method, "le": "+Inf"], Double(state.count))
             out.sample("oncue_http_request_duration_seconds_sum", ["route": route.path, "method": route.method], state.sum)
             out.sample("oncue_http_request_duration_seconds_count", ["route": route.path, "method": route.method], Double(state.count))
         }
@@ -127,9 +130,10 @@ public final class ServerMetrics: Sendable {
         out.sample("oncue_rate_limited_total", [:], Double(limited.load(ordering: .relaxed)))
         out.header("oncue_connections_open", "HTTP connections open now.", type: "gauge")
         out.sample("oncue_connections_open", [:], Double(connectionsOpen))
-        out.header("oncue_connections_timed_out_total",
-                   "Connections closed because the client was too slow (head, body, idle) or still open at the shutdown deadline.",
-                   type: "counter")
+        out.header(
+            "oncue_connections_timed_out_total",
+            "Connections closed because the client was too slow (head, body, idle) or still open at the shutdown deadline.",
+            type: "counter")
         for phase in ConnectionDeadlineHandler.Phase.allCases {
             out.sample("oncue_connections_timed_out_total", ["phase": phase.rawValue], Double(timeouts(phase)))
         }

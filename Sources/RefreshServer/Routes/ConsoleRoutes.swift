@@ -43,9 +43,11 @@ struct ConsoleRoutes: Sendable {
         headers[.eTag] = "\"\(file.etag)\""
         // Revalidated each time: a new binary serves new files under the same names.
         headers[.cacheControl] = "no-cache"
-        if let wanted = request.headers[.ifNoneMatch], wanted.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == "\"\(file.etag)\"" || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        if let wanted = request.headers[.ifNoneMatch],
+            wanted.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == "\"\(file.etag)\"" || $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = file.contentType

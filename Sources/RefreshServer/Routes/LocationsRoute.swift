@@ -34,18 +34,29 @@ struct LocationsRoute: Sendable {
         w.beginArray()
         for l in found {
             w.beginObject()
-            w.key("id"); w.string(l.id)
-            w.key("network_id"); w.string(l.networkId)
-            w.key("name"); w.string(l.name)
-            if let address = l.address { w.key("address"); w.string(address) }
-            w.key("lat"); w.number(l.coordinate.latitude)
-            w.key("lon"); w.number(l.coordinate.longitude)
-            w.key("radius_meters"); w.number(l.radiusMeters)
-            w.key("radius_rule"); w.string(l.radiusRule)
+            w.key("id")
+            w.string(l.id)
+            w.key("network_id")
+            w.string(l.networkId)
+            w.key("name")
+            w.string(l.name)
+            if let address = l.address {
+                w.key("address")
+                w.string(address)
+            }
+            w.key("lat")
+            w.number(l.coordinate.latitude)
+            w.key("lon")
+            w.number(l.coordinate.longitude)
+            w.key("radius_meters")
+            w.number(l.radiusMeters)
+            w.key("radius_rule")
+            w.string(l.radiusRule)
             w.endObject()
         }
         w.endArray()
-        w.key("truncated"); w.bool(truncated)
+        w.key("truncated")
+        w.bool(truncated)
         w.endObject()
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: w.buffer))
     }
@@ -59,11 +70,14 @@ struct LocationsRoute: Sendable {
         guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3] else {
             throw APIError.badRequest("invalid_parameter", "'bbox' must be four decimal numbers MINLON,MINLAT,MAXLON,MAXLAT", field: "bbox")
         }
-        let minLat = min(max(min(south, north), -90), 90), maxLat = min(max(max(south, north), -90), 90)
+        let minLat = min(max(min(south, north), -90), 90)
+        let maxLat = min(max(max(south, north), -90), 90)
         if (-180...180).contains(west), (-180...180).contains(east) {
             return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: west, maxLongitude: east)
         }
-        if east - west >= 360 || !west.isFinite || !east.isFinite { return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: -180, maxLongitude: 180) }
+        if east - west >= 360 || !west.isFinite || !east.isFinite {
+            return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: -180, maxLongitude: 180)
+        }
         return GeoBox(minLatitude: minLat, maxLatitude: maxLat, minLongitude: wrapped(west), maxLongitude: wrapped(east))
     }
 

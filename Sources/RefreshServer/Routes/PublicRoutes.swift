@@ -22,7 +22,8 @@ struct PublicRoutes: Sendable {
 
     /// `HEAD` of a probe (load balancers send it): the `GET` answer's status and headers, its `Content-Length`
     /// included, and no body.
-    static func head(of get: @escaping @Sendable (Request, ServerContext) throws -> Response) -> @Sendable (Request, ServerContext) throws -> Response {
+    static func head(of get: @escaping @Sendable (Request, ServerContext) throws -> Response) -> @Sendable (Request, ServerContext) throws -> Response
+    {
         { request, context in
             let full: Response
             do { full = try get(request, context) } catch {
@@ -39,15 +40,25 @@ struct PublicRoutes: Sendable {
         let state = reloader.current
         var w = JSONWriter(capacity: 256)
         w.beginObject()
-        w.key("status"); w.string("ready")
-        w.key("locations"); w.int(info.locationCount)
-        w.key("networks"); w.int(info.networkCount)
-        w.key("built_at"); w.string(ISO8601DateFormatter().string(from: info.builtAt))
-        w.key("index_age_seconds"); w.number((Date().timeIntervalSince(info.builtAt) * 10).rounded() / 10)
-        w.key("store_version"); if let v = state.indexVersion { w.int(Int(v)) } else { w.null() }
+        w.key("status")
+        w.string("ready")
+        w.key("locations")
+        w.int(info.locationCount)
+        w.key("networks")
+        w.int(info.networkCount)
+        w.key("built_at")
+        w.string(ISO8601DateFormatter().string(from: info.builtAt))
+        w.key("index_age_seconds")
+        w.number((Date().timeIntervalSince(info.builtAt) * 10).rounded() / 10)
+        w.key("store_version")
+        if let v = state.indexVersion { w.int(Int(v)) } else { w.null() }
         // Ready even while the store is down: the last index keeps serving, and this says since when it is alone.
-        w.key("store"); w.string(state.unreachableSince == nil ? "reachable" : "unreachable")
-        if let since = state.unreachableSince { w.key("store_unreachable_since"); w.string(ISO8601DateFormatter().string(from: since)) }
+        w.key("store")
+        w.string(state.unreachableSince == nil ? "reachable" : "unreachable")
+        if let since = state.unreachableSince {
+            w.key("store_unreachable_since")
+            w.string(ISO8601DateFormatter().string(from: since))
+        }
         w.endObject()
         return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: w.buffer))
     }
@@ -71,8 +82,9 @@ struct PublicRoutes: Sendable {
     }
 
     func metricsText(_ request: Request, context: ServerContext) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText())))
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText())))
     }
 
     func openAPIDocument(_ request: Request, context: ServerContext) -> Response {

@@ -22,10 +22,24 @@ public struct JSONWriter: ~Copyable {
     /// The JSON written so far, without a copy; valid while the writer is not changed.
     public var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    public mutating func beginObject() { separator(); byte(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { byte(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separator(); byte(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { byte(UInt8(ascii: "]")); needsComma = true }
+    public mutating func beginObject() {
+        separator()
+        byte(UInt8(ascii: "{"))
+        needsComma = false
+    }
+    public mutating func endObject() {
+        byte(UInt8(ascii: "}"))
+        needsComma = true
+    }
+    public mutating func beginArray() {
+        separator()
+        byte(UInt8(ascii: "["))
+        needsComma = false
+    }
+    public mutating func endArray() {
+        byte(UInt8(ascii: "]"))
+        needsComma = true
+    }
 
     /// Writes `"name":`; the value written next belongs to it.
     @inline(__always)

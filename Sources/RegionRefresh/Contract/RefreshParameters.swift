@@ -25,9 +25,11 @@ public struct RefreshParameters: Sendable, Hashable {
     /// A visit count above this is not a count (the document says so too).
     public static let maxVisits = 1_000_000_000
 
-    public init(center: Coordinate, accuracyMeters: Double? = nil, radiusMeters: Double = defaultRadiusKm * 1000,
-                cardNetworks: [String] = [], maxRegions: Int = defaultMaxRegions, networkVisits: [String: Int] = [:],
-                localHour: Int? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false) {
+    public init(
+        center: Coordinate, accuracyMeters: Double? = nil, radiusMeters: Double = defaultRadiusKm * 1000,
+        cardNetworks: [String] = [], maxRegions: Int = defaultMaxRegions, networkVisits: [String: Int] = [:],
+        localHour: Int? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false
+    ) {
         self.center = center
         self.accuracyMeters = accuracyMeters
         self.radiusMeters = radiusMeters
@@ -45,7 +47,9 @@ extension RegionRefreshRequest {
     /// Checks every field and applies the defaults; the error names the first bad field.
     public func validated() throws(RegionRefreshError) -> RefreshParameters {
         guard lat.isFinite, (-90...90).contains(lat) else { throw .invalidField(field: "lat", reason: "must be a latitude in [-90, 90], got \(lat)") }
-        guard lon.isFinite, (-180...180).contains(lon) else { throw .invalidField(field: "lon", reason: "must be a longitude in [-180, 180], got \(lon)") }
+        guard lon.isFinite, (-180...180).contains(lon) else {
+            throw .invalidField(field: "lon", reason: "must be a longitude in [-180, 180], got \(lon)")
+        }
         let center = Coordinate(uncheckedLatitude: lat, longitude: lon)
         if let accuracy, !(accuracy.isFinite && accuracy >= 0 && accuracy <= 100_000) {
             throw .invalidField(field: "accuracy", reason: "must be a number of metres in [0, 100000], got \(accuracy)")
@@ -66,8 +70,9 @@ extension RegionRefreshRequest {
         }
         for (i, id) in given.enumerated() {
             guard !id.isEmpty, !FieldLimits.exceeds(id, FieldLimits.networkName) else {
-                throw .invalidField(field: "user_networks[\(i)]",
-                                    reason: "must be a non-empty network id, name or alias of at most \(FieldLimits.networkName) characters")
+                throw .invalidField(
+                    field: "user_networks[\(i)]",
+                    reason: "must be a non-empty network id, name or alias of at most \(FieldLimits.networkName) characters")
             }
             if seen.insert(id).inserted { networks.append(id) }
         }
@@ -75,10 +80,14 @@ extension RegionRefreshRequest {
         guard visits.count <= RefreshParameters.maxNetworks else {
             throw .invalidField(field: "network_visits", reason: "may have at most \(RefreshParameters.maxNetworks) entries")
         }
-        for (id, count) in visits where count < 0 || count > RefreshParameters.maxVisits || id.isEmpty
-            || FieldLimits.exceeds(id, FieldLimits.networkName) {
-            throw .invalidField(field: "network_visits", reason: "counts must be in 0...\(RefreshParameters.maxVisits) and keys 1 to "
-                                + "\(FieldLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
+        for (id, count) in visits
+        where count < 0 || count > RefreshParameters.maxVisits || id.isEmpty
+            || FieldLimits.exceeds(id, FieldLimits.networkName)
+        {
+            throw .invalidField(
+                field: "network_visits",
+                reason: "counts must be in 0...\(RefreshParameters.maxVisits) and keys 1 to "
+                    + "\(FieldLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
         }
         var hour: Int?
         if let localTime {
@@ -87,10 +96,11 @@ extension RegionRefreshRequest {
             }
             hour = h
         }
-        return RefreshParameters(center: center, accuracyMeters: accuracy, radiusMeters: radiusKm * 1000, cardNetworks: networks,
-                                 maxRegions: maxRegions, networkVisits: visits, localHour: hour,
-                                 includeOtherNetworks: includeOtherNetworks ?? true,
-                                 reserveRefreshRegion: reserveRefreshRegion ?? false, explain: explain ?? false)
+        return RefreshParameters(
+            center: center, accuracyMeters: accuracy, radiusMeters: radiusKm * 1000, cardNetworks: networks,
+            maxRegions: maxRegions, networkVisits: visits, localHour: hour,
+            includeOtherNetworks: includeOtherNetworks ?? true,
+            reserveRefreshRegion: reserveRefreshRegion ?? false, explain: explain ?? false)
     }
 }
 
@@ -103,14 +113,17 @@ enum LocalTime {
         guard u.count >= 20 else { return nil }
         func digits(_ range: Range<Int>) -> Int? {
             var v = 0
-            for i in range { guard u[i] >= 48 && u[i] <= 57 else { return nil }; v = v * 10 + Int(u[i] - 48) }
+            for i in range {
+                guard u[i] >= 48 && u[i] <= 57 else { return nil }
+                v = v * 10 + Int(u[i] - 48)
+            }
             return v
         }
         func byte(_ i: Int, _ c: Character) -> Bool { u[i] == c.asciiValue! }
         guard let year = digits(0..<4), byte(4, "-"), let month = digits(5..<7), byte(7, "-"), let day = digits(8..<10),
-              byte(10, "T") || byte(10, "t"), let hour = digits(11..<13), byte(13, ":"), let minute = digits(14..<16),
-              byte(16, ":"), let second = digits(17..<19),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+            byte(10, "T") || byte(10, "t"), let hour = digits(11..<13), byte(13, ":"), let minute = digits(14..<16),
+            byte(16, ":"), let second = digits(17..<19),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         var i = 19
         if byte(i, ".") {
@@ -122,7 +135,8 @@ enum LocalTime {
         guard i < u.count else { return nil }
         if byte(i, "Z") || byte(i, "z") { return i + 1 == u.count ? hour : nil }
         guard byte(i, "+") || byte(i, "-"), i + 6 == u.count, let offsetHours = digits(i + 1..<i + 3), byte(i + 3, ":"),
-              let offsetMinutes = digits(i + 4..<i + 6), offsetHours < 24, offsetMinutes < 60 else { return nil }
+            let offsetMinutes = digits(i + 4..<i + 6), offsetHours < 24, offsetMinutes < 60
+        else { return nil }
         return hour
     }
 

@@ -44,16 +44,25 @@ public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConverti
             self = .missingField(path(context.codingPath, key))
         case .valueNotFound(let type, let context):
             let field = path(context.codingPath)
-            if field.isEmpty { self = .malformedJSON("the body must be a JSON object") }
-            else { self = .invalidField(field: field, reason: "must be \(Self.describe(type)), not null") }
+            if field.isEmpty {
+                self = .malformedJSON("the body must be a JSON object")
+            } else {
+                self = .invalidField(field: field, reason: "must be \(Self.describe(type)), not null")
+            }
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)
-            if field.isEmpty { self = .malformedJSON("the body must be a JSON object") }
-            else { self = .invalidField(field: field, reason: "must be \(Self.describe(type))") }
+            if field.isEmpty {
+                self = .malformedJSON("the body must be a JSON object")
+            } else {
+                self = .invalidField(field: field, reason: "must be \(Self.describe(type))")
+            }
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
-            if field.isEmpty { self = .malformedJSON(Self.underlying(context)) }
-            else { self = .invalidField(field: field, reason: "is not valid: \(context.debugDescription)") }
+            if field.isEmpty {
+                self = .malformedJSON(Self.underlying(context))
+            } else {
+                self = .invalidField(field: field, reason: "is not valid: \(context.debugDescription)")
+            }
         @unknown default:
             self = .malformedJSON(String(describing: error))
         }

@@ -24,9 +24,11 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
     /// Attach the score parts to each region.
     public var explain: Bool?
 
-    public init(lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil,
-                maxRegions: Int? = nil, networkVisits: [String: Int]? = nil, localTime: String? = nil,
-                includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil) {
+    public init(
+        lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil,
+        maxRegions: Int? = nil, networkVisits: [String: Int]? = nil, localTime: String? = nil,
+        includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil
+    ) {
         self.lat = lat
         self.lon = lon
         self.accuracy = accuracy

@@ -9,8 +9,10 @@ extension RegionRefreshResponse {
 
     /// Appends the wire form to `w` (a server copies it from there into its response buffer).
     public func write(to w: inout JSONWriter) {
-        w.regionRefreshResponse(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
-                                coverageGuaranteed: coverageGuaranteed) { w in
+        w.regionRefreshResponse(
+            refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
+            coverageGuaranteed: coverageGuaranteed
+        ) { w in
             for region in regions { region.write(to: &w) }
         }
     }
@@ -18,17 +20,23 @@ extension RegionRefreshResponse {
 
 extension JSONWriter {
     /// The response object around its regions, which `writeRegions` writes (with `region(…)`, one call each).
-    mutating func regionRefreshResponse(refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-                                        writeRegions: (inout JSONWriter) -> Void) {
+    mutating func regionRefreshResponse(
+        refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+        writeRegions: (inout JSONWriter) -> Void
+    ) {
         beginObject()
         key("regions")
         beginArray()
         writeRegions(&self)
         endArray()
-        key("refresh_after_meters"); number(refreshAfterMeters)
-        key("cache_ttl_seconds"); int(cacheTtlSeconds)
-        key("server_time"); string(serverTime)
-        key("coverage_guaranteed"); bool(coverageGuaranteed)
+        key("refresh_after_meters")
+        number(refreshAfterMeters)
+        key("cache_ttl_seconds")
+        int(cacheTtlSeconds)
+        key("server_time")
+        string(serverTime)
+        key("coverage_guaranteed")
+        bool(coverageGuaranteed)
         endObject()
     }
 }
@@ -50,15 +58,18 @@ struct RegionView {
     var explain: Region.Explanation? = nil
 
     var region: Region {
-        Region(id: idSuffix.map { "\(id)#\($0)" } ?? id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters,
-               priority: priority, name: name, address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
+        Region(
+            id: idSuffix.map { "\(id)#\($0)" } ?? id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters,
+            priority: priority, name: name, address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
     }
 }
 
 extension Region {
     func write(to w: inout JSONWriter) {
-        w.region(RegionView(id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
-                            address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain))
+        w.region(
+            RegionView(
+                id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
+                address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain))
     }
 }
 
@@ -70,16 +81,29 @@ extension JSONWriter {
         beginObject()
         raw("\"id\":")
         if let idSuffix = r.idSuffix { string(r.id, suffix: idSuffix) } else { string(r.id) }
-        raw(",\"network_id\":"); string(r.networkId)
-        raw(",\"lat\":"); number(r.lat)
-        raw(",\"lon\":"); number(r.lon)
-        raw(",\"radius_meters\":"); number(r.radiusMeters)
-        raw(",\"priority\":"); int(r.priority)
-        raw(",\"name\":"); string(r.name)
-        if let address = r.address { raw(",\"address\":"); string(address) }
+        raw(",\"network_id\":")
+        string(r.networkId)
+        raw(",\"lat\":")
+        number(r.lat)
+        raw(",\"lon\":")
+        number(r.lon)
+        raw(",\"radius_meters\":")
+        number(r.radiusMeters)
+        raw(",\"priority\":")
+        int(r.priority)
+        raw(",\"name\":")
+        string(r.name)
+        if let address = r.address {
+            raw(",\"address\":")
+            string(address)
+        }
         switch r.kind {
-        case .location?: raw(",\"kind\":\"location\""); rawValueWritten()
-        case .refresh?: raw(",\"kind\":\"refresh\""); rawValueWritten()
+        case .location?:
+            raw(",\"kind\":\"location\"")
+            rawValueWritten()
+        case .refresh?:
+            raw(",\"kind\":\"refresh\"")
+            rawValueWritten()
         case nil: break
         }
         if let mergedLocationIds = r.mergedLocationIds {
@@ -91,15 +115,24 @@ extension JSONWriter {
         if let explain = r.explain {
             key("explain")
             beginObject()
-            key("tier"); int(explain.tier)
-            key("distance_meters"); number(explain.distanceMeters)
-            key("boundary_distance_meters"); number(explain.boundaryDistanceMeters)
-            key("visit_boost"); number(explain.visitBoost)
-            key("time_of_day_boost"); number(explain.timeOfDayBoost)
-            key("score"); number(explain.score)
-            key("radius_rule"); string(explain.radiusRule)
-            key("local_density"); int(explain.localDensity)
-            key("place_density"); int(explain.placeDensity)
+            key("tier")
+            int(explain.tier)
+            key("distance_meters")
+            number(explain.distanceMeters)
+            key("boundary_distance_meters")
+            number(explain.boundaryDistanceMeters)
+            key("visit_boost")
+            number(explain.visitBoost)
+            key("time_of_day_boost")
+            number(explain.timeOfDayBoost)
+            key("score")
+            number(explain.score)
+            key("radius_rule")
+            string(explain.radiusRule)
+            key("local_density")
+            int(explain.localDensity)
+            key("place_density")
+            int(explain.placeDensity)
             endObject()
         }
         endObject()

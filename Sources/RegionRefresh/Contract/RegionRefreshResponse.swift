@@ -48,8 +48,10 @@ public struct Region: Codable, Sendable, Hashable {
 
     public enum Kind: String, Codable, Sendable { case location, refresh }
 
-    public init(id: String, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int, name: String,
-                address: String?, kind: Kind? = .location, mergedLocationIds: [String]? = nil, explain: Explanation? = nil) {
+    public init(
+        id: String, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int, name: String,
+        address: String?, kind: Kind? = .location, mergedLocationIds: [String]? = nil, explain: Explanation? = nil
+    ) {
         self.id = id
         self.networkId = networkId
         self.lat = lat
@@ -91,8 +93,10 @@ public struct Region: Codable, Sendable, Hashable {
         /// People per km² around the location, from the populated places shipped with OnCue (it picks the tier).
         public var placeDensity: Int
 
-        public init(tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
-                    score: Double, radiusRule: String, localDensity: Int, placeDensity: Int) {
+        public init(
+            tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
+            score: Double, radiusRule: String, localDensity: Int, placeDensity: Int
+        ) {
             self.tier = tier
             self.distanceMeters = distanceMeters
             self.boundaryDistanceMeters = boundaryDistanceMeters

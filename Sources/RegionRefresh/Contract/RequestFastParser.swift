@@ -20,8 +20,17 @@ struct RequestFastParser {
     private mutating func request() -> RegionRefreshRequest? {
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
-        var lat: Double?, lon: Double?, accuracy: Double?, radiusKm: Double?, userNetworks: [String]?, maxRegions: Int?
-        var networkVisits: [String: Int]?, localTime: String?, includeOthers: Bool?, reserve: Bool?, explain: Bool?
+        var lat: Double?
+        var lon: Double?
+        var accuracy: Double?
+        var radiusKm: Double?
+        var userNetworks: [String]?
+        var maxRegions: Int?
+        var networkVisits: [String: Int]?
+        var localTime: String?
+        var includeOthers: Bool?
+        var reserve: Bool?
+        var explain: Bool?
         var seen: UInt16 = 0
         skipSpace()
         if !take(UInt8(ascii: "}")) {
@@ -37,23 +46,45 @@ struct RequestFastParser {
                     guard skipScalar() else { return nil }
                     if !nextMember() { break } else { continue }
                 }
-                guard seen & (1 << field) == 0 else { return nil }   // duplicate keys: leave to JSONDecoder
+                guard seen & (1 << field) == 0 else { return nil }  // duplicate keys: leave to JSONDecoder
                 seen |= 1 << field
                 if takeNull() {
-                    guard field >= 2 else { return nil }             // lat and lon are required
+                    guard field >= 2 else { return nil }  // lat and lon are required
                 } else {
                     switch field {
-                    case 0: guard let v = number() else { return nil }; lat = v
-                    case 1: guard let v = number() else { return nil }; lon = v
-                    case 2: guard let v = number() else { return nil }; accuracy = v
-                    case 3: guard let v = number() else { return nil }; radiusKm = v
-                    case 4: guard let v = stringArray() else { return nil }; userNetworks = v
-                    case 5: guard let v = integer() else { return nil }; maxRegions = v
-                    case 6: guard let v = countObject() else { return nil }; networkVisits = v
-                    case 7: guard let v = string() else { return nil }; localTime = v
-                    case 8: guard let v = bool() else { return nil }; includeOthers = v
-                    case 9: guard let v = bool() else { return nil }; reserve = v
-                    default: guard let v = bool() else { return nil }; explain = v
+                    case 0:
+                        guard let v = number() else { return nil }
+                        lat = v
+                    case 1:
+                        guard let v = number() else { return nil }
+                        lon = v
+                    case 2:
+                        guard let v = number() else { return nil }
+                        accuracy = v
+                    case 3:
+                        guard let v = number() else { return nil }
+                        radiusKm = v
+                    case 4:
+                        guard let v = stringArray() else { return nil }
+                        userNetworks = v
+                    case 5:
+                        guard let v = integer() else { return nil }
+                        maxRegions = v
+                    case 6:
+                        guard let v = countObject() else { return nil }
+                        networkVisits = v
+                    case 7:
+                        guard let v = string() else { return nil }
+                        localTime = v
+                    case 8:
+                        guard let v = bool() else { return nil }
+                        includeOthers = v
+                    case 9:
+                        guard let v = bool() else { return nil }
+                        reserve = v
+                    default:
+                        guard let v = bool() else { return nil }
+                        explain = v
                     }
                 }
                 if !nextMember() { break }
@@ -61,9 +92,10 @@ struct RequestFastParser {
         }
         skipSpace()
         guard i == bytes.count, let lat, let lon else { return nil }
-        return RegionRefreshRequest(lat: lat, lon: lon, accuracy: accuracy, radiusKm: radiusKm, userNetworks: userNetworks,
-                                    maxRegions: maxRegions, networkVisits: networkVisits, localTime: localTime,
-                                    includeOtherNetworks: includeOthers, reserveRefreshRegion: reserve, explain: explain)
+        return RegionRefreshRequest(
+            lat: lat, lon: lon, accuracy: accuracy, radiusKm: radiusKm, userNetworks: userNetworks,
+            maxRegions: maxRegions, networkVisits: networkVisits, localTime: localTime,
+            includeOtherNetworks: includeOthers, reserveRefreshRegion: reserve, explain: explain)
     }
 
     /// After a member: true at `,` (another follows), false at `}`; nil-like failure is folded into `i` past the end.
@@ -71,7 +103,7 @@ struct RequestFastParser {
         skipSpace()
         if take(UInt8(ascii: ",")) { return true }
         if take(UInt8(ascii: "}")) { return false }
-        i = bytes.count + 1   // neither: makes the final `i == bytes.count` check fail
+        i = bytes.count + 1  // neither: makes the final `i == bytes.count` check fail
         return false
     }
 
@@ -172,8 +204,14 @@ struct RequestFastParser {
         // JSONDecoder refuses numbers that underflow and, oddly, a zero with an exponent (`0E2`): zeros are taken
         // only in plain form, and subnormals are left to it.
         if value.isSubnormal { return nil }
-        if value == 0, token.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-                                               || ($0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9")) }) { return nil }
+        if value == 0,
+            token.contains(where: {
+                $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+                    || ($0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9"))
+            })
+        {
+            return nil
+        }
         return value
     }
 

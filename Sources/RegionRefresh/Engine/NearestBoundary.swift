@@ -1,4 +1,5 @@
 import Geo
+
 /// Finds the smallest d − r (distance to entering the region) among a tree's locations that are not
 /// already monitored: the refresh distance D of one card network.
 struct NearestBoundary: KDTreeVisitor {
@@ -26,7 +27,8 @@ struct NearestBoundary: KDTreeVisitor {
     }
 
     private func isCovered(_ member: UInt32) -> Bool {
-        var lo = 0, hi = covered.count
+        var lo = 0
+        var hi = covered.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if covered[mid] < member { lo = mid + 1 } else { hi = mid }

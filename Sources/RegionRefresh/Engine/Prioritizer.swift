@@ -42,8 +42,10 @@ struct Prioritizer: ~Copyable {
             var largestRadius = 0.0
             for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
-            tier1 = fill(&regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                         lookout: lookout) { collector in
+            tier1 = fill(
+                &regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
+                lookout: lookout
+            ) { collector in
                 for k in cards {
                     let tree = index.networkTrees[Int(k)]
                     guard !tree.isEmpty else { continue }
@@ -53,8 +55,10 @@ struct Prioritizer: ~Copyable {
             }
         }
         if p.includeOtherNetworks && regions.slotsUsed < slots {
-            _ = fill(&regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                     lookout: 0, excluded: cards) { collector in
+            _ = fill(
+                &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
+                lookout: 0, excluded: cards
+            ) { collector in
                 collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
                 index.globalTree.search(q.x, q.y, q.z, &collector)
             }
@@ -65,10 +69,11 @@ struct Prioritizer: ~Copyable {
         for draft in regions.drafts { index.prefetchText(draft.lead.member) }
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
-        return RegionSelection(index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
-                               phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
-                               coverageGuaranteed: distance >= floorMeters, cacheTTLSeconds: configuration.cacheTTLSeconds,
-                               serverTime: ServerTime.string(now), refreshDistanceFromCollection: fromCollection)
+        return RegionSelection(
+            index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
+            phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
+            coverageGuaranteed: distance >= floorMeters, cacheTTLSeconds: configuration.cacheTTLSeconds,
+            serverTime: ServerTime.string(now), refreshDistanceFromCollection: fromCollection)
     }
 
     /// What the tier-1 collection leaves for the refresh distance.
@@ -83,16 +88,19 @@ struct Prioritizer: ~Copyable {
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
-    private func fill(_ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
-                      assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
-                      search: (inout RankedCollector) -> Void) -> TierOneCollection {
+    private func fill(
+        _ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
+        assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
+        search: (inout RankedCollector) -> Void
+    ) -> TierOneCollection {
         var want = slots - regions.slotsUsed + Self.candidateSlack
         let kept = regions.drafts.count
         while true {
             // The candidates live on the stack: they are placed and summed up before this returns.
             let done = withUnsafeTemporaryAllocation(of: Candidate.self, capacity: want) { storage -> TierOneCollection? in
-                var collector = RankedCollector(storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
-                                                maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
+                var collector = RankedCollector(
+                    storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
+                    maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
                 search(&collector)
                 let ranked = collector.ranked
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
@@ -115,8 +123,10 @@ struct Prioritizer: ~Copyable {
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.
-    private func refreshDistance(cards: [UInt32], regions: RegionList, collection: TierOneCollection,
-                                 q: UnitVector, p: RefreshParameters, boosts: QueryBoosts) -> (Double, Bool) {
+    private func refreshDistance(
+        cards: [UInt32], regions: RegionList, collection: TierOneCollection,
+        q: UnitVector, p: RefreshParameters, boosts: QueryBoosts
+    ) -> (Double, Bool) {
         let uncertainty = self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
         guard !cards.isEmpty else { return (ceiling, false) }
@@ -156,8 +166,10 @@ struct Prioritizer: ~Copyable {
     ///   d − r is above 0, so ranking after w means d − r ≥ w's (to within rounding in the score and in the
     ///   search's pruning: `best` must be below w's by a margin far larger than that);
     /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther.
-    private func collectionBoundsTheRest(cards: [UInt32], collection: TierOneCollection, best: Double, p: RefreshParameters,
-                                         boosts: QueryBoosts) -> Bool {
+    private func collectionBoundsTheRest(
+        cards: [UInt32], collection: TierOneCollection, best: Double, p: RefreshParameters,
+        boosts: QueryBoosts
+    ) -> Bool {
         guard collection.full, let w = collection.last else { return false }
         var boost: Double?
         var largestRadius = 0.0
@@ -176,12 +188,13 @@ struct Prioritizer: ~Copyable {
     private func explanations(_ regions: RegionList, boosts: QueryBoosts) -> [Region.Explanation] {
         regions.drafts.map { draft in
             let c = draft.lead
-            return Region.Explanation(tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
-                                      boundaryDistanceMeters: (max(0, c.distance - Double(c.point.radius)) * 10).rounded() / 10,
-                                      visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
-                                      score: (c.score * 10).rounded() / 10, radiusRule: draft.rule.name,
-                                      localDensity: Int(index.density[Int(c.member)]),
-                                      placeDensity: Int(index.placeDensity[Int(c.member)]))
+            return Region.Explanation(
+                tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
+                boundaryDistanceMeters: (max(0, c.distance - Double(c.point.radius)) * 10).rounded() / 10,
+                visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
+                score: (c.score * 10).rounded() / 10, radiusRule: draft.rule.name,
+                localDensity: Int(index.density[Int(c.member)]),
+                placeDensity: Int(index.placeDensity[Int(c.member)]))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Geo
+
 /// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
 ///
 /// It points at its location's record in the tree rather than holding a copy: 24 bytes rather than 56, so that the
@@ -39,8 +40,10 @@ struct RankedCollector: KDTreeVisitor {
     private(set) var nearestBeyond = Double.infinity
 
     /// A collector of at most `storage.count` candidates, kept in `storage` (which must outlive it).
-    init(storage: UnsafeMutableBufferPointer<Candidate>, index: LocationIndex, boosts: QueryBoosts, radiusLimit: Double,
-         maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0) {
+    init(
+        storage: UnsafeMutableBufferPointer<Candidate>, index: LocationIndex, boosts: QueryBoosts, radiusLimit: Double,
+        maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0
+    ) {
         self.storage = storage.baseAddress!
         self.limit = storage.count
         self.index = index

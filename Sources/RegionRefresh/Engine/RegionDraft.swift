@@ -125,13 +125,17 @@ struct RegionAssembler {
             // (whether a circle is near is a coin toss the branch predictor loses).
             var near: UInt8 = 0
             for c in circles {
-                let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
+                let dx = p.x - c.x
+                let dy = p.y - c.y
+                let dz = p.z - c.z
                 near |= (dx * dx + dy * dy + dz * dz <= reach ? 1 : 0) & (c.network == p.network ? 1 : 0)
             }
             guard near != 0 else { return nil }
             var found: Int32 = .max
             for c in circles where c.network == p.network && c.region < found {
-                let dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z
+                let dx = p.x - c.x
+                let dy = p.y - c.y
+                let dz = p.z - c.z
                 let c2 = dx * dx + dy * dy + dz * dz
                 // Farther apart than the largest radius in the index: cannot overlap (no trigonometry needed).
                 if c2 > reach { continue }

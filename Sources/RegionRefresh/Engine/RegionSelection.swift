@@ -32,8 +32,9 @@ public struct RegionSelection: Sendable {
         var output: [Region] = []
         output.reserveCapacity(regionCount)
         forEachRegion { output.append($0.region) }
-        return RegionRefreshResponse(regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
-                                     serverTime: serverTime, coverageGuaranteed: coverageGuaranteed)
+        return RegionRefreshResponse(
+            regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
+            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed)
     }
 
     /// The wire form of the response, as `POST /v1/region-refresh` sends it.
@@ -46,8 +47,10 @@ public struct RegionSelection: Sendable {
     /// Appends the wire form of the response (what `response().write(to:)` writes) to `w`, reading ids, names and
     /// addresses in place in the index rather than building `Region` values first.
     public func write(to w: inout JSONWriter) {
-        w.regionRefreshResponse(refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
-                                coverageGuaranteed: coverageGuaranteed) { w in
+        w.regionRefreshResponse(
+            refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
+            coverageGuaranteed: coverageGuaranteed
+        ) { w in
             forEachRegion { w.region($0) }
         }
     }
@@ -65,22 +68,28 @@ public struct RegionSelection: Sendable {
                 let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { texts[Int($0.member)].id }.sorted()
                 let explanation = explanations.isEmpty ? nil : explanations[j]
                 priority += 1
-                body(RegionView(id: texts[g].id, networkId: networkId, lat: center.latitude, lon: center.longitude,
-                                radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
-                                kind: .location, mergedLocationIds: merged, explain: explanation))
+                body(
+                    RegionView(
+                        id: texts[g].id, networkId: networkId, lat: center.latitude, lon: center.longitude,
+                        radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
+                        kind: .location, mergedLocationIds: merged, explain: explanation))
                 guard draft.partCount > 0 else { continue }
                 let ring = RegionAssembler.ringParts(center: center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
                 for part in ring.prefix(draft.partCount) {
                     priority += 1
-                    body(RegionView(id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
-                                    lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
-                                    address: texts[g].address, kind: .location, explain: explanation))
+                    body(
+                        RegionView(
+                            id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
+                            lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
+                            address: texts[g].address, kind: .location, explain: explanation))
                 }
             }
         }
         if reservesRefreshRegion {
-            body(RegionView(id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
-                            radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, kind: .refresh))
+            body(
+                RegionView(
+                    id: Self.refreshRegionId, networkId: Self.refreshRegionId, lat: phone.latitude, lon: phone.longitude,
+                    radiusMeters: refreshAfterMeters, priority: priority + 1, name: Self.refreshRegionName, kind: .refresh))
         }
     }
 

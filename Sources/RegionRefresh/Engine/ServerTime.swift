@@ -17,7 +17,10 @@ public enum ServerTime {
     static func format(_ seconds: Int64) -> String {
         var days = seconds / 86_400
         var rest = seconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

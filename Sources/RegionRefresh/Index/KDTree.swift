@@ -51,7 +51,8 @@ final class KDTree: Sendable {
         self.maxRadius = maxRadius
         if n > 0 { Self.splitAtMedians(&order, x: x, y: y, z: z, leafBits: bits) }
         let points = HugePageArray(count: n) { k in
-            let m = order[k], i = Int(m)
+            let m = order[k]
+            let i = Int(m)
             return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
         }
         self.points = points
@@ -81,17 +82,25 @@ final class KDTree: Sendable {
                 let axis = spans.0 >= spans.1 && spans.0 >= spans.2 ? 0 : (spans.1 >= spans.2 ? 1 : 2)
                 let coordinate = axis == 0 ? x : (axis == 1 ? y : z)
                 let middle = (part.first + part.last) / 2
-                let s = leafStart(part.first, count: n, leafBits: bits), e = leafStart(part.last, count: n, leafBits: bits)
+                let s = leafStart(part.first, count: n, leafBits: bits)
+                let e = leafStart(part.last, count: n, leafBits: bits)
                 let mid = leafStart(middle, count: n, leafBits: bits)
                 select(buffer, s, e, mid, coordinate)
                 let split = mid < e ? coordinate[Int(buffer[mid])] : (axis == 0 ? part.hi.0 : (axis == 1 ? part.hi.1 : part.hi.2))
-                var left = part, right = part
+                var left = part
+                var right = part
                 left.last = middle
                 right.first = middle
                 switch axis {
-                case 0: left.hi.0 = split; right.lo.0 = split
-                case 1: left.hi.1 = split; right.lo.1 = split
-                default: left.hi.2 = split; right.lo.2 = split
+                case 0:
+                    left.hi.0 = split
+                    right.lo.0 = split
+                case 1:
+                    left.hi.1 = split
+                    right.lo.1 = split
+                default:
+                    left.hi.2 = split
+                    right.lo.2 = split
                 }
                 pending.append(left)
                 pending.append(right)
@@ -101,15 +110,18 @@ final class KDTree: Sendable {
 
     /// The stored nodes and where each level starts: exact boxes bottom-up, the leaves', then each stored level's
     /// from the one below it.
-    private static func wideNodes(over points: HugePageArray<TreePoint>, leafBits bits: Int, levels: Int)
-        -> (nodes: WideNodes, levelStart: [Int]) {
+    private static func wideNodes(
+        over points: HugePageArray<TreePoint>, leafBits bits: Int, levels: Int
+    )
+        -> (nodes: WideNodes, levelStart: [Int])
+    {
         let n = points.count
         let leafCount = 1 << bits
         var boxes = [Box](repeating: .empty, count: n > 0 ? leafCount : 0)
         for k in boxes.indices {
             for i in leafStart(k, count: n, leafBits: bits)..<leafStart(k + 1, count: n, leafBits: bits) { boxes[k].add(points[i]) }
         }
-        var levelBoxes: [[Box]] = [boxes]   // levelBoxes[0] = leaves, [1] = the last stored level, …
+        var levelBoxes: [[Box]] = [boxes]  // levelBoxes[0] = leaves, [1] = the last stored level, …
         var starts: [Int] = []
         var total = 0
         var count = leafCount
@@ -141,13 +153,17 @@ final class KDTree: Sendable {
     /// smaller ones before it and larger ones after.
     private static func select(_ a: UnsafeMutableBufferPointer<UInt32>, _ start: Int, _ end: Int, _ k: Int, _ key: [Double]) {
         guard k < end else { return }
-        var lo = start, hi = end - 1
+        var lo = start
+        var hi = end - 1
         while hi > lo {
             // Median of three as pivot guards against sorted input.
             let m = lo + (hi - lo) / 2
-            let a0 = key[Int(a[lo])], a1 = key[Int(a[m])], a2 = key[Int(a[hi])]
+            let a0 = key[Int(a[lo])]
+            let a1 = key[Int(a[m])]
+            let a2 = key[Int(a[hi])]
             let pivot = max(min(a0, a1), min(max(a0, a1), a2))
-            var i = lo, j = hi
+            var i = lo
+            var j = hi
             while i <= j {
                 while key[Int(a[i])] < pivot { i += 1 }
                 while key[Int(a[j])] > pivot { j -= 1 }
@@ -181,7 +197,8 @@ final class KDTree: Sendable {
     func count(within bound: Double, of qx: Double, _ qy: Double, _ qz: Double, cap: Int) -> Int {
         guard !points.isEmpty else { return 0 }
         let query = WideNodes.Query(qx, qy, qz)
-        let near = WideNodes.roundedUp(bound), far = WideNodes.roundedDown(bound)
+        let near = WideNodes.roundedUp(bound)
+        let far = WideNodes.roundedDown(bound)
         return withUnsafeTemporaryAllocation(of: Pending.self, capacity: stackCapacity) { stack in
             var found = 0
             var top = 0
@@ -189,7 +206,9 @@ final class KDTree: Sendable {
             func scan(_ k: Int) {
                 for i in leafStart(k)..<leafStart(k + 1) {
                     let p = points[i]
-                    let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                    let dx = p.x - qx
+                    let dy = p.y - qy
+                    let dz = p.z - qz
                     if dx * dx + dy * dy + dz * dz <= bound { found += 1 }
                 }
             }
@@ -200,7 +219,10 @@ final class KDTree: Sendable {
                 top -= 1
                 let entry = stack[top]
                 let level = Int(entry.level)
-                if level == levels { scan(Int(entry.index)); continue }
+                if level == levels {
+                    scan(Int(entry.index))
+                    continue
+                }
                 let node = Int(entry.index)
                 let stored = levelStart[level] + node
                 let within = nodes.nearest(node: stored, query) .<= WideNodes.Lanes(repeating: near)
@@ -254,8 +276,10 @@ final class KDTree: Sendable {
     /// The search proper, out of the closures that give it its stack: LLVM left the C prefetch helpers as calls
     /// inside those closures (27 calls per search), and inlines them in a function of its own.
     @inline(never)
-    private func descend<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V,
-                                           stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>) {
+    private func descend<V: KDTreeVisitor>(
+        _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V,
+        stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>
+    ) {
         let query = WideNodes.Query(qx, qy, qz)
         let lanes = UnsafeRawPointer(scratch).assumingMemoryBound(to: Float.self)
         let points = UnsafePointer(self.points.base)
@@ -265,7 +289,8 @@ final class KDTree: Sendable {
             top -= 1
             let entry = stack[top]
             // The visitor's bounds may have shrunk since the child was pushed.
-            let bound = WideNodes.roundedUp(visitor.boundSquared), reach = WideNodes.roundedUp(visitor.reachMeters)
+            let bound = WideNodes.roundedUp(visitor.boundSquared)
+            let reach = WideNodes.roundedUp(visitor.reachMeters)
             if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
             let level = Int(entry.level)
             // What comes next is on the stack already: start loading it while this one is worked on.
@@ -275,7 +300,9 @@ final class KDTree: Sendable {
                 assert(leafStart(k + 1) <= self.points.count, "a leaf beyond the points")
                 for i in leafStart(k)..<leafStart(k + 1) {
                     let p = points[i]
-                    let dx = p.x - qx, dy = p.y - qy, dz = p.z - qz
+                    let dx = p.x - qx
+                    let dy = p.y - qy
+                    let dz = p.z - qz
                     let d2 = dx * dx + dy * dy + dz * dz
                     if d2 <= visitor.boundSquared { visitor.visit(points + i, chordSquared: d2) }
                 }
@@ -283,11 +310,13 @@ final class KDTree: Sendable {
             }
             let node = Int(entry.index)
             let stored = levelStart[level] + node
-            let near = nodes.nearest(node: stored, query), radii = nodes.radii(node: stored)
+            let near = nodes.nearest(node: stored, query)
+            let radii = nodes.radii(node: stored)
             // mayHold for the sixteen at once.
             let limit = radii + WideNodes.Lanes(repeating: reach)
-            var taken = WideNodes.bits((near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
-                .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack)))
+            var taken = WideNodes.bits(
+                (near .<= WideNodes.Lanes(repeating: bound)) .& (limit .>= WideNodes.Lanes())
+                    .& (near * WideNodes.Lanes(repeating: Self.earthRadiusSquared) .<= limit * limit * WideNodes.Lanes(repeating: WideNodes.slack)))
             // Lanes are read back from memory: extracting them from the vectors spilled all of them at every lane.
             scratch[0] = near
             scratch[1] = radii

@@ -40,15 +40,17 @@ extension LocationIndex {
         }
         let q = UnitVector(latitude: center.latitude, longitude: center.longitude)
         // One more than asked: if it fills, the box holds more than `limit`.
-        var collector = BoxCollector(box: box, crossesAntimeridian: crosses, limit: limit + 1,
-                                     boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, Double.pi * Sphere.earthRadiusMeters)))
+        var collector = BoxCollector(
+            box: box, crossesAntimeridian: crosses, limit: limit + 1,
+            boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, Double.pi * Sphere.earthRadiusMeters)))
         globalTree.search(q.x, q.y, q.z, &collector)
         let kept = collector.sorted()
         let found = kept.prefix(limit).map { member in
             let i = Int(member)
             let text = texts[i]
-            return IndexedLocation(id: text.id, networkId: networks[Int(network[i])].id, name: text.name, address: text.address,
-                                   coordinate: text.coordinate, radiusMeters: Double(radius[i]), radiusRule: rule[i].name)
+            return IndexedLocation(
+                id: text.id, networkId: networks[Int(network[i])].id, name: text.name, address: text.address,
+                coordinate: text.coordinate, radiusMeters: Double(radius[i]), radiusRule: rule[i].name)
         }
         return (Array(found), kept.count > limit)
     }
@@ -76,7 +78,9 @@ struct BoxCollector: KDTreeVisitor {
         let lat = asin(max(-1, min(1, p.z))) * 180 / .pi
         let lon = atan2(p.y, p.x) * 180 / .pi
         guard lat >= box.minLatitude, lat <= box.maxLatitude else { return }
-        let inLongitude = crossesAntimeridian ? (lon >= box.minLongitude || lon <= box.maxLongitude)
+        let inLongitude =
+            crossesAntimeridian
+            ? (lon >= box.minLongitude || lon <= box.maxLongitude)
             : (lon >= box.minLongitude && lon <= box.maxLongitude)
         guard inLongitude else { return }
         if heap.count == limit {
@@ -109,7 +113,8 @@ struct BoxCollector: KDTreeVisitor {
     private mutating func siftDown(_ start: Int) {
         var i = start
         while true {
-            let l = 2 * i + 1, r = l + 1
+            let l = 2 * i + 1
+            let r = l + 1
             var largest = i
             if l < heap.count, heap[l].chord > heap[largest].chord { largest = l }
             if r < heap.count, heap[r].chord > heap[largest].chord { largest = r }

@@ -1,12 +1,13 @@
 import CPrefetch
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Geo
 import LocationStore
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An immutable in-memory snapshot of every location, answering radius-bounded nearest-K searches.
 ///
@@ -107,8 +108,9 @@ public final class LocationIndex: Sendable {
         // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros first.
         let all = (0..<UInt32(n)).map { $0 }
         let zeroRadius = [Float](repeating: 0, count: n)
-        let densityTree = KDTree(members: all, x: x, y: y, z: z, radius: zeroRadius, network: b.network,
-                                 rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
+        let densityTree = KDTree(
+            members: all, x: x, y: y, z: z, radius: zeroRadius, network: b.network,
+            rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
         let (radius, rule) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)
@@ -127,11 +129,12 @@ public final class LocationIndex: Sendable {
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
 
         let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4   // the arrays above
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4  // the arrays above
         let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
-        info = Info(locationCount: n, networkCount: b.networks.count,
-                    buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                    builtAt: Date(), approximateBytes: bytes)
+        info = Info(
+            locationCount: n, networkCount: b.networks.count,
+            buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            builtAt: Date(), approximateBytes: bytes)
     }
 
     /// Numbers the networks' categories (lower-cased) in order of first appearance; -1 for a network without one.
@@ -150,25 +153,33 @@ public final class LocationIndex: Sendable {
 
     private static func unitVectors(latitudes: [Double], longitudes: [Double]) -> (x: [Double], y: [Double], z: [Double]) {
         let n = latitudes.count
-        var x = [Double](repeating: 0, count: n), y = x, z = x
+        var x = [Double](repeating: 0, count: n)
+        var y = x
+        var z = x
         for i in 0..<n {
             let v = UnitVector(latitude: latitudes[i], longitude: longitudes[i])
-            x[i] = v.x; y[i] = v.y; z[i] = v.z
+            x[i] = v.x
+            y[i] = v.y
+            z[i] = v.z
         }
         return (x, y, z)
     }
 
     /// Each location's region radius and the policy rule that chose it.
-    private static func radii(of b: borrowing Builder, policy: RadiusPolicy, density: [UInt16], placeDensity: [UInt16])
-        -> (radius: [Float], rule: [RadiusPolicy.Rule]) {
+    private static func radii(
+        of b: borrowing Builder, policy: RadiusPolicy, density: [UInt16], placeDensity: [UInt16]
+    )
+        -> (radius: [Float], rule: [RadiusPolicy.Rule])
+    {
         let n = b.latitudes.count
         var radius = [Float](repeating: 0, count: n)
         var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
         for i in 0..<n {
             let net = b.networks[Int(b.network[i])]
-            let r = policy.radius(explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
-                                  isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init),
-                                  placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
+            let r = policy.radius(
+                explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
+                isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init),
+                placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
             radius[i] = Float(r.meters)
             rule[i] = r.rule
         }
@@ -176,12 +187,20 @@ public final class LocationIndex: Sendable {
     }
 
     /// The global tree, the per-network trees, and the strings moved into spatial order, side by side.
-    private static func buildTreesAndTexts(members all: [UInt32], byNetwork groups: [[UInt32]], x: [Double], y: [Double], z: [Double],
-                                           radius: [Float], rule: [RadiusPolicy.Rule], from b: borrowing Builder)
-        -> (global: KDTree, networks: [KDTree], texts: HugePageArray<LocationText>) {
+    private static func buildTreesAndTexts(
+        members all: [UInt32], byNetwork groups: [[UInt32]], x: [Double], y: [Double], z: [Double],
+        radius: [Float], rule: [RadiusPolicy.Rule], from b: borrowing Builder
+    )
+        -> (global: KDTree, networks: [KDTree], texts: HugePageArray<LocationText>)
+    {
         // The builder cannot be captured by the parallel parts; its arrays can.
         let networkOf = b.network
-        let order = b.order, ids = b.ids, names = b.names, addresses = b.addresses, lats = b.latitudes, lons = b.longitudes
+        let order = b.order
+        let ids = b.ids
+        let names = b.names
+        let addresses = b.addresses
+        let lats = b.latitudes
+        let lons = b.longitudes
         let global = Mutex<KDTree?>(nil)
         let strings = Mutex<HugePageArray<LocationText>?>(nil)
         var trees = [KDTree?](repeating: nil, count: groups.count)
@@ -197,8 +216,9 @@ public final class LocationIndex: Sendable {
                 default:
                     let moved = HugePageArray(count: order.count) { g in
                         let k = Int(order[g])
-                        return LocationText(coordinate: Coordinate(uncheckedLatitude: lats[g], longitude: lons[g]),
-                                            id: ids[k], name: names[k], address: addresses[k])
+                        return LocationText(
+                            coordinate: Coordinate(uncheckedLatitude: lats[g], longitude: lons[g]),
+                            id: ids[k], name: names[k], address: addresses[k])
                     }
                     strings.withLock { $0 = moved }
                 }
@@ -251,7 +271,7 @@ public final class LocationIndex: Sendable {
         let bound = UnitVector.chordSquared(meters: meters)
         return onAllCores(count: x.count) { i in
             let found = tree.count(within: bound, of: x[i], y[i], z[i], cap: cap + 1)
-            return UInt16(min(max(0, found - 1), Int(UInt16.max)))   // minus itself
+            return UInt16(min(max(0, found - 1), Int(UInt16.max)))  // minus itself
         }
     }
 }
@@ -311,7 +331,9 @@ extension LocationIndex {
 
         mutating func add(_ l: IndexRecord) {
             let k: UInt32
-            if let known = networkNumber[l.networkId] { k = known } else {
+            if let known = networkNumber[l.networkId] {
+                k = known
+            } else {
                 k = UInt32(networks.count)
                 networkNumber[l.networkId] = k
                 networks.append(Network(id: l.networkId, name: l.networkId))

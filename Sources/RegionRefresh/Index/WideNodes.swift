@@ -1,4 +1,5 @@
 import CPrefetch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -41,17 +41,26 @@ public final class PopulatedPlaces: Sendable {
     init(base64: String) {
         let bytes = [UInt8](Data(base64Encoded: base64) ?? Data())
         let n = bytes.count / 12
-        var x = [Double](repeating: 0, count: n), y = x, z = x, reach = x, inverseScale2 = x, peak = x
-        var radiusDegrees = [Double](repeating: 0, count: n), latitudes = x, longitudes = x
+        var x = [Double](repeating: 0, count: n)
+        var y = x
+        var z = x
+        var reach = x
+        var inverseScale2 = x
+        var peak = x
+        var radiusDegrees = [Double](repeating: 0, count: n)
+        var latitudes = x
+        var longitudes = x
         var population = 0
         func int32(_ at: Int) -> Int32 {
             Int32(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
         }
         for i in 0..<n {
-            let lat = Double(int32(12 * i)) / 10_000, lon = Double(int32(12 * i + 4)) / 10_000
+            let lat = Double(int32(12 * i)) / 10_000
+            let lon = Double(int32(12 * i + 4)) / 10_000
             let people = Double(UInt32(bitPattern: int32(12 * i + 8)))
             population += Int(people)
-            let phi = lat * .pi / 180, lambda = lon * .pi / 180
+            let phi = lat * .pi / 180
+            let lambda = lon * .pi / 180
             x[i] = cos(phi) * cos(lambda)
             y[i] = cos(phi) * sin(lambda)
             z[i] = sin(phi)
@@ -59,7 +68,7 @@ public final class PopulatedPlaces: Sendable {
             let scaleKm = max(Self.minimumScaleKm, (people / (.pi * central)).squareRoot())
             // The kernel's height at the centre: ρc unless the scale was raised to the minimum.
             peak[i] = people / (.pi * scaleKm * scaleKm)
-            let scale = scaleKm / (Sphere.earthRadiusMeters / 1000)   // on the unit sphere
+            let scale = scaleKm / (Sphere.earthRadiusMeters / 1000)  // on the unit sphere
             inverseScale2[i] = 1 / (scale * scale)
             let chord = 2 * sin(Self.reachScales * scale / 2)
             reach[i] = chord * chord
@@ -83,7 +92,9 @@ public final class PopulatedPlaces: Sendable {
         var total = 0.0
         for i in grid.places(latitude: latitude, longitude: longitude) {
             let p = Int(i)
-            let dx = x[p] - qx, dy = y[p] - qy, dz = z[p] - qz
+            let dx = x[p] - qx
+            let dy = y[p] - qy
+            let dz = z[p] - qz
             let c2 = dx * dx + dy * dy + dz * dz
             guard c2 < reach[p] else { continue }
             // Chords stand for arcs: at the largest reach (150 km) they differ by one part in 10,000.
@@ -95,7 +106,8 @@ public final class PopulatedPlaces: Sendable {
 
     /// People per km² around a coordinate.
     public func density(latitude: Double, longitude: Double) -> Double {
-        let phi = latitude * .pi / 180, lambda = longitude * .pi / 180
+        let phi = latitude * .pi / 180
+        let lambda = longitude * .pi / 180
         return density(x: cos(phi) * cos(lambda), y: cos(phi) * sin(lambda), z: sin(phi), latitude: latitude, longitude: longitude)
     }
 }
@@ -116,8 +128,9 @@ struct CoverGrid: Sendable {
         var pairs: [UInt64] = []
         pairs.reserveCapacity(latitudes.count * 6)
         for i in latitudes.indices {
-            let r = radiusDegrees[i] * 1.01   // a margin for the rounding of cell edges
-            let lat0 = max(-90, latitudes[i] - r), lat1 = min(90, latitudes[i] + r)
+            let r = radiusDegrees[i] * 1.01  // a margin for the rounding of cell edges
+            let lat0 = max(-90, latitudes[i] - r)
+            let lat1 = min(90, latitudes[i] + r)
             let widest = max(abs(lat0), abs(lat1))
             let halfWidth = widest >= 89.9 ? 180 : r / max(cos(widest * .pi / 180), 1e-6)
             let rows = Self.row(lat0)...Self.row(lat1)
@@ -134,7 +147,9 @@ struct CoverGrid: Sendable {
             }
         }
         pairs.sort()
-        var cells: [UInt32] = [], starts: [UInt32] = [], members: [UInt32] = []
+        var cells: [UInt32] = []
+        var starts: [UInt32] = []
+        var members: [UInt32] = []
         members.reserveCapacity(pairs.count)
         for pair in pairs {
             let cell = UInt32(pair >> 32)
@@ -162,7 +177,8 @@ struct CoverGrid: Sendable {
     /// The places whose disc may reach a point.
     func places(latitude: Double, longitude: Double) -> ArraySlice<UInt32> {
         let cell = UInt32(Self.row(latitude) * Self.lonCells + Self.column(longitude))
-        var lo = 0, hi = cells.count
+        var lo = 0
+        var hi = cells.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if cells[mid] < cell { lo = mid + 1 } else { hi = mid }

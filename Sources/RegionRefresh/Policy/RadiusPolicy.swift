@@ -63,8 +63,10 @@ public struct RadiusPolicy: Sendable, Hashable {
 
     /// The radius of a location's region (for split venues: the whole venue's radius) and the rule that chose it.
     /// `placeDensity` is people per km² around the location; `neighbors` the store's locations within 1 km.
-    public func radius(explicit: Double?, networkDefault: Double?, isLargeArea: Bool, venueRadius: Double?,
-                       placeDensity: Double, neighbors: Int) -> (meters: Double, rule: Rule) {
+    public func radius(
+        explicit: Double?, networkDefault: Double?, isLargeArea: Bool, venueRadius: Double?,
+        placeDensity: Double, neighbors: Int
+    ) -> (meters: Double, rule: Rule) {
         if let explicit, explicit > 0 { return (explicit, .explicit) }
         if let networkDefault, networkDefault > 0 { return (networkDefault, .networkDefault) }
         if isLargeArea {
@@ -73,11 +75,12 @@ public struct RadiusPolicy: Sendable, Hashable {
             return (min(max(venue, largeArea.lowerBound), largeArea.upperBound), .largeArea)
         }
         let rule = tier(peoplePerKm2: placeDensity)
-        let (range, low, high): (ClosedRange<Double>, Double, Double) = switch rule {
-        case .dense: (dense, denseMinPeoplePerKm2, denseSaturationPeoplePerKm2)
-        case .suburban: (suburban, suburbanMinPeoplePerKm2, denseMinPeoplePerKm2)
-        default: (rural, ruralFloorPeoplePerKm2, suburbanMinPeoplePerKm2)
-        }
+        let (range, low, high): (ClosedRange<Double>, Double, Double) =
+            switch rule {
+            case .dense: (dense, denseMinPeoplePerKm2, denseSaturationPeoplePerKm2)
+            case .suburban: (suburban, suburbanMinPeoplePerKm2, denseMinPeoplePerKm2)
+            default: (rural, ruralFloorPeoplePerKm2, suburbanMinPeoplePerKm2)
+            }
         // 0 at the tier's lowest density, 1 at its highest; then the store's neighbours add their share.
         let placed = min(1, max(0, log(max(placeDensity, low) / low) / log(high / low)))
         let stores = storeShare * Double(min(max(neighbors, 0), storeSaturation)) / Double(storeSaturation)

@@ -3,8 +3,13 @@ import Foundation
 /// The area shared by a fix's accuracy circle (radius `a`) and a fence (radius `r`) whose centres are `d` apart.
 func circleOverlapArea(distance d: Double, accuracy a: Double, fenceRadius r: Double) -> Double {
     if d >= a + r { return 0 }
-    if d <= abs(r - a) { let m = min(a, r); return .pi * m * m }
-    let a2 = a * a, r2 = r * r, d2 = d * d
+    if d <= abs(r - a) {
+        let m = min(a, r)
+        return .pi * m * m
+    }
+    let a2 = a * a
+    let r2 = r * r
+    let d2 = d * d
     let alpha = acos(min(1, max(-1, (d2 + a2 - r2) / (2 * d * a))))
     let beta = acos(min(1, max(-1, (d2 + r2 - a2) / (2 * d * r))))
     let k = max(0, (-d + a + r) * (d + a - r) * (d - a + r) * (d + a + r))

@@ -1,4 +1,5 @@
 import Geo
+
 /// When the OS looks at its fences. It does not evaluate them at every position a GPS log holds: it takes a position
 /// of its own every so often, more rarely while the phone is still, and sooner when a decision is pending.
 struct FenceClock {
@@ -26,7 +27,10 @@ struct FenceClock {
         guard !everyFix else { return }
         recent.append((fix.time, fix.trueUnit))
         while oldest + 1 < recent.count && recent[oldest + 1].time <= fix.time - Self.speedWindowSeconds { oldest += 1 }
-        if oldest > 256 { recent.removeFirst(oldest); oldest = 0 }
+        if oldest > 256 {
+            recent.removeFirst(oldest)
+            oldest = 0
+        }
     }
 
     func isDue(_ time: Double) -> Bool { everyFix || time >= next }

@@ -33,13 +33,17 @@ public enum FixGenerator {
         let total = model.sources.reduce(0) { $0 + max(0, $1.weight) }
         var cumulative: [Double] = []
         var sum = 0.0
-        for s in model.sources { sum += max(0, s.weight); cumulative.append(total > 0 ? sum / total : 1) }
+        for s in model.sources {
+            sum += max(0, s.weight)
+            cumulative.append(total > 0 ? sum / total : 1)
+        }
         let exact = model.sources.allSatisfy { $0.accuracyMaxMeters <= 0 && !$0.recorded }
         var out: [PhoneFix] = []
         out.reserveCapacity(trace.fixCount)
         var dropoutUntil = -Double.infinity
         // The error's unit-normal components, carried from fix to fix (AR(1) with the model's correlation time).
-        var zNorth = 0.0, zEast = 0.0
+        var zNorth = 0.0
+        var zEast = 0.0
         var previousTime: Double?
         for (s, segment) in trace.segments.enumerated() {
             for fix in segment {
@@ -52,15 +56,18 @@ public enum FixGenerator {
                         continue
                     }
                 }
-                var lat = fix.latitude, lon = fix.longitude
+                var lat = fix.latitude
+                var lon = fix.longitude
                 var accuracy = fix.accuracy ?? 0
                 var sourceIndex = 0
                 if !exact {
                     let u = Double.random(in: 0..<1, using: &rng)
                     sourceIndex = cumulative.firstIndex { u < $0 } ?? max(0, cumulative.count - 1)
                     let source = model.sources[sourceIndex]
-                    let drawn = source.accuracyMinMeters + (source.accuracyMaxMeters - source.accuracyMinMeters) * Double.random(in: 0..<1, using: &rng)
-                    let rho = model.errorCorrelationSeconds > 0 && previousTime != nil
+                    let drawn =
+                        source.accuracyMinMeters + (source.accuracyMaxMeters - source.accuracyMinMeters) * Double.random(in: 0..<1, using: &rng)
+                    let rho =
+                        model.errorCorrelationSeconds > 0 && previousTime != nil
                         ? exp(-max(0, fix.time - previousTime!) / model.errorCorrelationSeconds) : 0
                     let keep = (1 - rho * rho).squareRoot()
                     zNorth = rho * zNorth + keep * rng.gaussian()
@@ -76,10 +83,12 @@ public enum FixGenerator {
                     }
                 }
                 previousTime = fix.time
-                out.append(PhoneFix(time: fix.time, latitude: lat, longitude: lon, accuracy: accuracy, source: UInt8(sourceIndex),
-                                    trueLatitude: fix.latitude, trueLongitude: fix.longitude, traceAccuracy: fix.accuracy ?? 0,
-                                    segment: Int32(s), unit: UnitVector(latitude: lat, longitude: lon),
-                                    trueUnit: UnitVector(latitude: fix.latitude, longitude: fix.longitude)))
+                out.append(
+                    PhoneFix(
+                        time: fix.time, latitude: lat, longitude: lon, accuracy: accuracy, source: UInt8(sourceIndex),
+                        trueLatitude: fix.latitude, trueLongitude: fix.longitude, traceAccuracy: fix.accuracy ?? 0,
+                        segment: Int32(s), unit: UnitVector(latitude: lat, longitude: lon),
+                        trueUnit: UnitVector(latitude: fix.latitude, longitude: fix.longitude)))
             }
         }
         return out

@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import RegionRefresh
 
 /// A store the app follows with its own GPS (`+gps`) after the OS put the person near it.
@@ -21,8 +21,10 @@ extension PhoneApp {
         let stores = Recorder.locationIds(of: w.region).compactMap { storePositions[$0] }
         if sessions.isEmpty { gpsOnSince = time }
         sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores)
-        recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: w.region.id, network: w.region.networkId,
-                                   distance: recorder.trueDistance(to: w.region), detail: "GPS on: following the store"))
+        recorder.event(
+            ReplayEvent(
+                time: time, kind: .gpsFix, location: w.region.id, network: w.region.networkId,
+                distance: recorder.trueDistance(to: w.region), detail: "GPS on: following the store"))
     }
 
     /// Every trace fix while GPS is on: the app's fix is the recorded position. "At the store" is within the footprint

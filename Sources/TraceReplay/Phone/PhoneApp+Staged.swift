@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import RegionRefresh
 
 /// The `staged` strategy: a wide region wakes the app near a store; in its background time the app takes a GPS fix
@@ -15,8 +15,10 @@ extension PhoneApp {
         let centre = UnitVector(latitude: wide.region.lat, longitude: wide.region.lon)
         let footprint = scenario.groundTruth.storeRadiusMeters
         let distance = here.meters(to: centre)
-        recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: wide.region.id, network: wide.region.networkId,
-                                   distance: (distance * 10).rounded() / 10, detail: String(format: "accuracy %.0f m", accuracy)))
+        recorder.event(
+            ReplayEvent(
+                time: time, kind: .gpsFix, location: wide.region.id, network: wide.region.networkId,
+                distance: (distance * 10).rounded() / 10, detail: String(format: "accuracy %.0f m", accuracy)))
         if strategy.gps {
             startSession(wide, key: wideKey, at: time)
             return
@@ -27,7 +29,8 @@ extension PhoneApp {
         small.radiusMeters = min(wide.region.radiusMeters, max(footprint, manager.os.minReliableRadiusMeters))
         let smalls = monitored.filter { $0.value.role == .small }
         if smalls.count >= scenario.app.stagedSlots || manager.monitoredCount >= manager.os.maxRegions,
-           let oldest = smalls.min(by: { ($0.value.since, $0.key) < ($1.value.since, $1.key) }) {
+            let oldest = smalls.min(by: { ($0.value.since, $0.key) < ($1.value.since, $1.key) })
+        {
             stop(oldest.key, at: time)
         }
         guard start(small, key: smallKey, role: .small, wideKey: wideKey, at: time, queue: &queue), let watched = monitored[smallKey] else { return }

@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import LocationStore
 import RegionRefresh
 
@@ -48,8 +48,10 @@ final class PhoneApp {
     /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
     let storePositions: [String: UnitVector]
 
-    init(strategy: Strategy, scenario: Scenario, wallet: Wallet, manager: VirtualLocationManager, refresher: (any RegionRefreshing)?,
-         recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: UnitVector] = [:]) {
+    init(
+        strategy: Strategy, scenario: Scenario, wallet: Wallet, manager: VirtualLocationManager, refresher: (any RegionRefreshing)?,
+        recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: UnitVector] = [:]
+    ) {
         self.storePositions = storePositions
         self.strategy = strategy
         self.scenario = scenario
@@ -122,7 +124,8 @@ final class PhoneApp {
             localTime: nil, includeOtherNetworks: scenario.app.includeOtherNetworks,
             reserveRefreshRegion: strategy.refreshRegion ? true : nil)
         let net = scenario.network
-        let latency = net.latencyMaxSeconds > net.latencyMinSeconds
+        let latency =
+            net.latencyMaxSeconds > net.latencyMinSeconds
             ? net.latencyMinSeconds + (net.latencyMaxSeconds - net.latencyMinSeconds) * Double.random(in: 0..<1, using: &rng)
             : net.latencyMinSeconds
         let failDraw = Double.random(in: 0..<1, using: &rng)
@@ -137,8 +140,7 @@ final class PhoneApp {
         }
         var response: RegionRefreshResponse?
         if failure == nil {
-            do { response = try await refresher.refresh(request, now: Date(timeIntervalSince1970: fix.time)) }
-            catch { failure = "server: \(error)" }
+            do { response = try await refresher.refresh(request, now: Date(timeIntervalSince1970: fix.time)) } catch { failure = "server: \(error)" }
         }
         if let response {
             queue.push(fix.time + latency, .refreshSucceeded(response, requestedAt: fix.time, at: fix.unit))
@@ -158,8 +160,10 @@ final class PhoneApp {
             lastRefresh = (requestedAt, unit)
             let largest = response.regions.filter { $0.kind != .refresh }.map(\.radiusMeters).max() ?? 0
             threshold = strategy.threshold == .fixed ? max(largest, scenario.app.fixedMinimumMeters) : response.refreshAfterMeters
-            recorder.event(ReplayEvent(time: time, kind: .refreshOK,
-                                       detail: "\(response.regions.count) regions, refresh after \(Int(threshold)) m"))
+            recorder.event(
+                ReplayEvent(
+                    time: time, kind: .refreshOK,
+                    detail: "\(response.regions.count) regions, refresh after \(Int(threshold)) m"))
             apply(response.regions, at: time, queue: &queue)
         case .refreshFailed(let reason):
             inFlight = false
@@ -201,9 +205,11 @@ final class PhoneApp {
 
     private func callback(_ kind: ReplayEvent.Kind, _ w: Watched, _ time: Double) {
         recorder.woke(at: time, backgroundSeconds: manager.os.backgroundSeconds)
-        recorder.event(ReplayEvent(time: time, kind: kind, location: w.region.id, network: w.region.networkId,
-                                   card: wallet.card(for: w.region.networkId)?.name ?? "", distance: recorder.trueDistance(to: w.region),
-                                   detail: w.role.rawValue))
+        recorder.event(
+            ReplayEvent(
+                time: time, kind: kind, location: w.region.id, network: w.region.networkId,
+                card: wallet.card(for: w.region.networkId)?.name ?? "", distance: recorder.trueDistance(to: w.region),
+                detail: w.role.rawValue))
     }
 
     /// The OS says the phone is in a region: what that means depends on what the region is for.
@@ -239,8 +245,10 @@ final class PhoneApp {
         guard scheduled[key] == nil, wallet.card(for: w.region.networkId) != nil else { return }
         nextToken += 1
         scheduled[key] = (nextToken, w.region, w.role, trigger)
-        recorder.event(ReplayEvent(time: time, kind: .scheduled, location: w.region.id, network: w.region.networkId,
-                                   distance: recorder.trueDistance(to: w.region), detail: "\(trigger.rawValue), due in \(Int(delay)) s"))
+        recorder.event(
+            ReplayEvent(
+                time: time, kind: .scheduled, location: w.region.id, network: w.region.networkId,
+                distance: recorder.trueDistance(to: w.region), detail: "\(trigger.rawValue), due in \(Int(delay)) s"))
         queue.push(time + delay, .postCard(regionKey: key, token: nextToken))
     }
 
@@ -256,8 +264,9 @@ final class PhoneApp {
     }
 
     func card(_ region: Region, _ trigger: CardNotification.Trigger, at time: Double) -> CardNotification {
-        CardNotification(time: time, networkId: region.networkId, locationIds: Recorder.locationIds(of: region),
-                         card: wallet.card(for: region.networkId)?.name ?? region.networkId, trigger: trigger, distance: recorder.trueDistance(to: region))
+        CardNotification(
+            time: time, networkId: region.networkId, locationIds: Recorder.locationIds(of: region),
+            card: wallet.card(for: region.networkId)?.name ?? region.networkId, trigger: trigger, distance: recorder.trueDistance(to: region))
     }
 
     func notify(_ region: Region, trigger: CardNotification.Trigger, at time: Double) {
@@ -306,13 +315,17 @@ final class PhoneApp {
     }
 
     @discardableResult
-    func start(_ region: Region, key: String, role: MonitoredInterval.Role, wideKey: String? = nil, at time: Double,
-               queue: inout EventQueue) -> Bool {
+    func start(
+        _ region: Region, key: String, role: MonitoredInterval.Role, wideKey: String? = nil, at time: Double,
+        queue: inout EventQueue
+    ) -> Bool {
         let trigger: VirtualLocationManager.Trigger = role == .store || role == .small ? storeTrigger : .entry
         guard manager.startMonitoring(region, key: key, trigger: trigger, now: time, queue: &queue) else {
             recorder.monitorFailures += 1
-            recorder.event(ReplayEvent(time: time, kind: .monitorFailed, location: region.id, network: region.networkId,
-                                       detail: "limit of \(manager.os.maxRegions) regions"))
+            recorder.event(
+                ReplayEvent(
+                    time: time, kind: .monitorFailed, location: region.id, network: region.networkId,
+                    detail: "limit of \(manager.os.maxRegions) regions"))
             return false
         }
         monitored[key] = Watched(region: region, role: role, wideKey: wideKey, since: time)

@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import LocationStore
 import RegionRefresh
 
@@ -50,38 +50,50 @@ final class Recorder {
 
     func notify(_ n: CardNotification) {
         notifications.append(n)
-        event(ReplayEvent(time: n.time, kind: .notification, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
-                          distance: n.distance, detail: "\(n.card) card available (\(n.trigger.rawValue))"))
+        event(
+            ReplayEvent(
+                time: n.time, kind: .notification, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                distance: n.distance, detail: "\(n.card) card available (\(n.trigger.rawValue))"))
     }
 
     func suppress(_ n: CardNotification) {
         suppressed.append(n)
-        event(ReplayEvent(time: n.time, kind: .suppressed, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
-                          distance: n.distance, detail: n.trigger.rawValue))
+        event(
+            ReplayEvent(
+                time: n.time, kind: .suppressed, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                distance: n.distance, detail: n.trigger.rawValue))
     }
 
     func withdraw(_ n: CardNotification, at time: Double) {
         withdrawn.append(n)
-        event(ReplayEvent(time: time, kind: .withdrawn, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
-                          distance: n.distance, detail: "exit before the confirmation delay"))
+        event(
+            ReplayEvent(
+                time: time, kind: .withdrawn, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                distance: n.distance, detail: "exit before the confirmation delay"))
     }
 
     func started(_ r: Region, key: String, role: MonitoredInterval.Role, at time: Double) {
         if role != .refresh { regionStarts += 1 }
         openSince[key] = time
-        event(ReplayEvent(time: time, kind: .monitorStart, location: r.id, network: r.networkId, distance: trueDistance(to: r),
-                          detail: "\(role.rawValue) \(Int(r.radiusMeters)) m"))
+        event(
+            ReplayEvent(
+                time: time, kind: .monitorStart, location: r.id, network: r.networkId, distance: trueDistance(to: r),
+                detail: "\(role.rawValue) \(Int(r.radiusMeters)) m"))
     }
 
     func stopped(_ r: Region, key: String, role: MonitoredInterval.Role, at time: Double, final: Bool = false) {
         if !final {
             if role != .refresh { regionStops += 1 }
-            event(ReplayEvent(time: time, kind: .monitorStop, location: r.id, network: r.networkId, distance: trueDistance(to: r),
-                              detail: role.rawValue))
+            event(
+                ReplayEvent(
+                    time: time, kind: .monitorStop, location: r.id, network: r.networkId, distance: trueDistance(to: r),
+                    detail: role.rawValue))
         }
         let start = openSince.removeValue(forKey: key) ?? time
-        intervals.append(MonitoredInterval(regionId: r.id, locationIds: Self.locationIds(of: r), networkId: r.networkId, lat: r.lat, lon: r.lon,
-                                           radiusMeters: r.radiusMeters, role: role, start: start, end: time))
+        intervals.append(
+            MonitoredInterval(
+                regionId: r.id, locationIds: Self.locationIds(of: r), networkId: r.networkId, lat: r.lat, lon: r.lon,
+                radiusMeters: r.radiusMeters, role: role, start: start, end: time))
     }
 }
 

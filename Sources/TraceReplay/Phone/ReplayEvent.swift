@@ -1,11 +1,25 @@
 /// One line of the per-event CSV.
 public struct ReplayEvent: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Codable {
-        case wake, refreshRequest = "refresh_request", refreshOK = "refresh_ok", refreshFailed = "refresh_failed"
-        case monitorStart = "monitor_start", monitorStop = "monitor_stop", monitorFailed = "monitor_failed"
-        case enter, exit, dwell, stateInside = "state_inside", stateUnknown = "state_unknown", gpsFix = "gps_fix"
-        case notification, suppressed = "cooldown_suppressed", scheduled = "card_scheduled", withdrawn = "card_withdrawn"
-        case visit, momentCaught = "moment_caught", momentMissed = "moment_missed", passThrough = "pass_through"
+        case wake
+        case refreshRequest = "refresh_request"
+        case refreshOK = "refresh_ok"
+        case refreshFailed = "refresh_failed"
+        case monitorStart = "monitor_start"
+        case monitorStop = "monitor_stop"
+        case monitorFailed = "monitor_failed"
+        case enter, exit, dwell
+        case stateInside = "state_inside"
+        case stateUnknown = "state_unknown"
+        case gpsFix = "gps_fix"
+        case notification
+        case suppressed = "cooldown_suppressed"
+        case scheduled = "card_scheduled"
+        case withdrawn = "card_withdrawn"
+        case visit
+        case momentCaught = "moment_caught"
+        case momentMissed = "moment_missed"
+        case passThrough = "pass_through"
     }
 
     public var time: Double
@@ -19,7 +33,8 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
     /// Free text: wake reason, failure reason, region count.
     public var detail: String
 
-    public init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "") {
+    public init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "")
+    {
         self.time = time
         self.kind = kind
         self.location = location

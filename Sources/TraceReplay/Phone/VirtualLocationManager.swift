@@ -1,5 +1,5 @@
-import Geo
 import Foundation
+import Geo
 import LocationStore
 import RegionRefresh
 
@@ -13,7 +13,13 @@ import RegionRefresh
 /// fences, periodic wake-ups instead of significant changes. Ideal: exact and instant, at every fix.
 final class VirtualLocationManager {
     /// Why the OS woke the app at a fix.
-    enum Wake: String { case launch, significantChange = "slc_wake", visit = "visit_wake", periodic = "periodic_wake", everyFix = "fix" }
+    enum Wake: String {
+        case launch
+        case significantChange = "slc_wake"
+        case visit = "visit_wake"
+        case periodic = "periodic_wake"
+        case everyFix = "fix"
+    }
 
     /// What the app registered a region for.
     enum Trigger { case entry, dwell }
@@ -59,7 +65,8 @@ final class VirtualLocationManager {
     var monitoredCount: Int { regions.count }
 
     private func delay() -> Double {
-        let lo = os.detectionDelayMinSeconds, hi = os.detectionDelayMaxSeconds
+        let lo = os.detectionDelayMinSeconds
+        let hi = os.detectionDelayMaxSeconds
         return hi > lo ? lo + (hi - lo) * Double.random(in: 0..<1, using: &rng) : lo
     }
 
@@ -68,9 +75,11 @@ final class VirtualLocationManager {
     /// Starts monitoring; false (and nothing monitored) beyond the OS limit, as `monitoringDidFail` does.
     func startMonitoring(_ region: Region, key: String, trigger: Trigger = .entry, now: Double, queue: inout EventQueue) -> Bool {
         guard regions.count < os.maxRegions else { return false }
-        let r = region.radiusMeters, c = cushion(r)
-        var m = Monitored(key: key, region: region, trigger: trigger, unit: UnitVector(latitude: region.lat, longitude: region.lon),
-                          cosRadius: UnitVector.cosOf(meters: r), cosInner: UnitVector.cosOf(meters: r - c), cosOuter: UnitVector.cosOf(meters: r + c))
+        let r = region.radiusMeters
+        let c = cushion(r)
+        var m = Monitored(
+            key: key, region: region, trigger: trigger, unit: UnitVector(latitude: region.lat, longitude: region.lon),
+            cosRadius: UnitVector.cosOf(meters: r), cosInner: UnitVector.cosOf(meters: r - c), cosOuter: UnitVector.cosOf(meters: r + c))
         // iOS knows the state at its last position and reports only later crossings; Android's initial trigger
         // looks at the next check.
         if !os.initialTriggerEntry, let seen = clock.lastCheckedFix { m.inside = initiallyInside(m, seen) }
@@ -190,10 +199,15 @@ final class VirtualLocationManager {
             case .overlap:
                 let share = overlapShare(regions[i], fix)
                 let coarse = fix.accuracy > regions[i].region.radiusMeters
-                crossing = inside ? share <= (coarse ? os.exitOverlapCoarseFix : os.exitOverlap)
-                                  : share >= (coarse ? os.entryOverlapCoarseFix : os.entryOverlap)
+                crossing =
+                    inside
+                    ? share <= (coarse ? os.exitOverlapCoarseFix : os.exitOverlap)
+                    : share >= (coarse ? os.entryOverlapCoarseFix : os.entryOverlap)
             }
-            guard crossing else { regions[i].pendingSince = nil; continue }
+            guard crossing else {
+                regions[i].pendingSince = nil
+                continue
+            }
             let since = regions[i].pendingSince ?? t
             regions[i].pendingSince = since
             guard t - since >= os.dwellSeconds else { continue }

@@ -25,9 +25,13 @@ public struct Wallet: Codable, Sendable, Hashable {
     public static func load(json data: Data) throws -> Wallet {
         let decoder = JSONDecoder()
         let wallet: Wallet
-        if let w = try? decoder.decode(Wallet.self, from: data) { wallet = w }
-        else if let cards = try? decoder.decode([Card].self, from: data) { wallet = Wallet(cards: cards) }
-        else { throw ScenarioError.invalid("wallet must be {\"cards\": [{\"network_id\": ..., \"name\": ...}]}") }
+        if let w = try? decoder.decode(Wallet.self, from: data) {
+            wallet = w
+        } else if let cards = try? decoder.decode([Card].self, from: data) {
+            wallet = Wallet(cards: cards)
+        } else {
+            throw ScenarioError.invalid("wallet must be {\"cards\": [{\"network_id\": ..., \"name\": ...}]}")
+        }
         guard !wallet.cards.isEmpty else { throw ScenarioError.invalid("wallet has no cards") }
         return wallet
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the columns of a CSV trace map to fix fields. Columns are header names (case-insensitive) or 0-based indices.
 public struct CSVMapping: Sendable, Hashable, Codable {
     public var latitude: String?
@@ -11,8 +13,10 @@ public struct CSVMapping: Sendable, Hashable, Codable {
     /// False when the first line is data; columns are then indices (defaults: lat 0, lon 1, time 2).
     public var hasHeader: Bool
 
-    public init(latitude: String? = nil, longitude: String? = nil, time: String? = nil, accuracy: String? = nil,
-                separator: String? = nil, timeFormat: String = "auto", hasHeader: Bool = true) {
+    public init(
+        latitude: String? = nil, longitude: String? = nil, time: String? = nil, accuracy: String? = nil,
+        separator: String? = nil, timeFormat: String = "auto", hasHeader: Bool = true
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.time = time
@@ -36,7 +40,8 @@ public enum CSVTraceReader {
         if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = first.dropFirst() }
         guard let first = lines.first else { return RawTrace() }
         let sep: Character = mapping.separator.flatMap { $0 == "\\t" || $0 == "tab" ? "\t" : $0.first } ?? detectSeparator(first)
-        var latIndex = 0, lonIndex = 1
+        var latIndex = 0
+        var lonIndex = 1
         var timeIndex: Int? = 2
         var accuracyIndex: Int?
         var body = lines[...]
@@ -51,7 +56,10 @@ public enum CSVTraceReader {
                     throw TraceReadError.malformed("CSV has no column '\(given)' for \(what) (columns: \(header.joined(separator: ", ")))")
                 }
                 for name in names { if let i = header.firstIndex(of: name) { return i } }
-                if required { throw TraceReadError.malformed("CSV has no \(what) column (looked for \(names.joined(separator: "/")); columns: \(header.joined(separator: ", ")))") }
+                if required {
+                    throw TraceReadError.malformed(
+                        "CSV has no \(what) column (looked for \(names.joined(separator: "/")); columns: \(header.joined(separator: ", ")))")
+                }
                 return nil
             }
             latIndex = try find(mapping.latitude, CSVMapping.latitudeNames, required: true, what: "latitude")!
@@ -72,7 +80,8 @@ public enum CSVTraceReader {
         for line in body where !line.isEmpty {
             let f = line.split(separator: sep, omittingEmptySubsequences: false)
             guard latIndex < f.count, lonIndex < f.count, let lat = number(f[latIndex]), let lon = number(f[lonIndex]),
-                  (-90...90).contains(lat), (-180...180).contains(lon) else {
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            else {
                 trace.skipped += 1
                 continue
             }
@@ -116,5 +125,3 @@ public enum CSVTraceReader {
         }
     }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -17,7 +18,8 @@ public enum GPXReader {
         parser.shouldProcessNamespaces = false
         guard parser.parse() else {
             let line = parser.lineNumber
-            throw TraceReadError.malformed("GPX is not well-formed XML near line \(line): \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
+            throw TraceReadError.malformed(
+                "GPX is not well-formed XML near line \(line): \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
         }
         guard delegate.sawGPXRoot else { throw TraceReadError.malformed("not a GPX document (no <gpx> root element)") }
         // Some XMLParser builds accept a truncated document; an unclosed root means the file was cut off.
@@ -66,11 +68,16 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
         return name[...]
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-                attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
         depth += 1
         let name = Self.local(elementName)
-        if depth == 1 { sawGPXRoot = name == "gpx"; return }
+        if depth == 1 {
+            sawGPXRoot = name == "gpx"
+            return
+        }
         switch name {
         case "trkseg":
             trackSegments += 1
@@ -81,7 +88,8 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
         case "trkpt", "rtept", "wpt":
             let kind: PointKind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
             if let lat = attributeDict["lat"].flatMap(Double.init), let lon = attributeDict["lon"].flatMap(Double.init),
-               (-90...90).contains(lat), (-180...180).contains(lon) {
+                (-90...90).contains(lat), (-180...180).contains(lon)
+            {
                 current = (kind, RawFix(time: nil, latitude: lat, longitude: lon))
                 pointDepth = depth
             } else {
@@ -89,7 +97,10 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
             }
         case "time", "ele", "hdop":
             // Only direct children of a point: <metadata><time> and extension fields are not fix data.
-            if current != nil && depth == pointDepth + 1 { capturing = true; text = "" }
+            if current != nil && depth == pointDepth + 1 {
+                capturing = true
+                text = ""
+            }
         default:
             break
         }

@@ -20,15 +20,19 @@ public enum GeoJSONTraceReader {
                 let lineTimes = n < times.count ? times[n] : nil
                 for (i, position) in line.enumerated() {
                     guard let p = position as? [Any], p.count >= 2, let lon = (p[0] as? NSNumber)?.doubleValue,
-                          let lat = (p[1] as? NSNumber)?.doubleValue, (-90...90).contains(lat), (-180...180).contains(lon) else {
+                        let lat = (p[1] as? NSNumber)?.doubleValue, (-90...90).contains(lat), (-180...180).contains(lon)
+                    else {
                         trace.skipped += 1
                         continue
                     }
                     let ele = p.count >= 3 ? (p[2] as? NSNumber)?.doubleValue : nil
                     var time: Double?
                     if let lineTimes, i < lineTimes.count {
-                        if let s = lineTimes[i] as? String { time = TraceTime.parseISO(s[...]) }
-                        else if let v = (lineTimes[i] as? NSNumber)?.doubleValue { time = v > 1e11 ? v / 1000 : v }
+                        if let s = lineTimes[i] as? String {
+                            time = TraceTime.parseISO(s[...])
+                        } else if let v = (lineTimes[i] as? NSNumber)?.doubleValue {
+                            time = v > 1e11 ? v / 1000 : v
+                        }
                     }
                     trace.fixes.append(RawFix(time: time, latitude: lat, longitude: lon, altitude: ele))
                 }
@@ -42,8 +46,7 @@ public enum GeoJSONTraceReader {
             case "MultiLineString":
                 let lines = (geometry["coordinates"] as? [Any] ?? []).map { $0 as? [Any] ?? [] }
                 let times: [[Any]?]
-                if let nested = timesValue as? [Any], nested.first is [Any] { times = nested.map { $0 as? [Any] } }
-                else { times = [] }
+                if let nested = timesValue as? [Any], nested.first is [Any] { times = nested.map { $0 as? [Any] } } else { times = [] }
                 addLines(lines, times: times)
             case "GeometryCollection":
                 for g in geometry["geometries"] as? [[String: Any]] ?? [] { visit(geometry: g, properties: properties) }

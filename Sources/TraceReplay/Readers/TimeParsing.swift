@@ -21,12 +21,17 @@ public enum TraceTime {
         guard u.count >= 16 else { return nil }
         func num(_ a: Int, _ b: Int) -> Int? {
             var v = 0
-            for i in a..<b { let c = u[i]; guard c >= 48 && c <= 57 else { return nil }; v = v * 10 + Int(c - 48) }
+            for i in a..<b {
+                let c = u[i]
+                guard c >= 48 && c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
             return v
         }
         guard let year = num(0, 4), u[4] == 0x2D || u[4] == 0x2F, let month = num(5, 7), u[7] == u[4], let day = num(8, 10),
-              u[10] == 0x54 || u[10] == 0x20 || u[10] == 0x74, let hour = num(11, 13), u[13] == 0x3A, let minute = num(14, 16),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60 else { return nil }
+            u[10] == 0x54 || u[10] == 0x20 || u[10] == 0x74, let hour = num(11, 13), u[13] == 0x3A, let minute = num(14, 16),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60
+        else { return nil }
         var i = 16
         var seconds = 0.0
         if i < u.count, u[i] == 0x3A {
@@ -36,7 +41,11 @@ public enum TraceTime {
             if i < u.count, u[i] == 0x2E || u[i] == 0x2C {
                 i += 1
                 var scale = 0.1
-                while i < u.count, u[i] >= 48, u[i] <= 57 { seconds += Double(u[i] - 48) * scale; scale /= 10; i += 1 }
+                while i < u.count, u[i] >= 48, u[i] <= 57 {
+                    seconds += Double(u[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
             }
         }
         var offset = 0
@@ -49,9 +58,13 @@ public enum TraceTime {
             let rest = u.count - i - 1
             guard rest >= 2, let oh = num(i + 1, i + 3) else { return nil }
             var om = 0
-            if rest == 5, u[i + 3] == 0x3A, let m = num(i + 4, i + 6) { om = m }
-            else if rest == 4, let m = num(i + 3, i + 5) { om = m }
-            else if rest != 2 { return nil }
+            if rest == 5, u[i + 3] == 0x3A, let m = num(i + 4, i + 6) {
+                om = m
+            } else if rest == 4, let m = num(i + 3, i + 5) {
+                om = m
+            } else if rest != 2 {
+                return nil
+            }
             offset = sign * (oh * 3600 + om * 60)
         } else {
             return nil
@@ -74,7 +87,10 @@ public enum TraceTime {
         let secs = Int(whole)
         var days = secs / 86_400
         var rem = secs % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
+        if rem < 0 {
+            rem += 86_400
+            days -= 1
+        }
         let (y, m, d) = civilFromDays(days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var text = "\(y)-\(two(m))-\(two(d))T\(two(rem / 3600)):\(two(rem % 3600 / 60)):\(two(rem % 60))"

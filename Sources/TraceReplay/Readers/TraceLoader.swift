@@ -15,21 +15,29 @@ public enum TraceLoader {
         let format: String
         switch ext {
         case "gpx":
-            raw = try GPXReader.read(data); format = "gpx"
+            raw = try GPXReader.read(data)
+            format = "gpx"
         case "plt":
             var r = PLTReader.read(decodeText(data))
             let labelsURL = url.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("labels.txt")
             if url.deletingLastPathComponent().lastPathComponent == "Trajectory", let labelData = try? Data(contentsOf: labelsURL) {
                 r.labels = PLTReader.readLabels(decodeText(labelData))
             }
-            raw = r; format = "plt"
+            raw = r
+            format = "plt"
         case "geojson", "json":
-            raw = try GeoJSONTraceReader.read(data); format = "geojson"
+            raw = try GeoJSONTraceReader.read(data)
+            format = "geojson"
         case "csv", "tsv", "txt":
-            raw = try CSVTraceReader.read(decodeText(data), mapping: csv); format = "csv"
+            raw = try CSVTraceReader.read(decodeText(data), mapping: csv)
+            format = "csv"
         default:
-            if data.starts(with: Data("<?xml".utf8)) || data.starts(with: Data("<gpx".utf8)) { raw = try GPXReader.read(data); format = "gpx" }
-            else { throw TraceReadError.unknownFormat("\(path): unknown trace format '.\(ext)' (expected .gpx, .plt, .csv, .geojson)") }
+            if data.starts(with: Data("<?xml".utf8)) || data.starts(with: Data("<gpx".utf8)) {
+                raw = try GPXReader.read(data)
+                format = "gpx"
+            } else {
+                throw TraceReadError.unknownFormat("\(path): unknown trace format '.\(ext)' (expected .gpx, .plt, .csv, .geojson)")
+            }
         }
         return cleaning.clean(raw, name: display, format: format)
     }
@@ -76,7 +84,8 @@ public enum TraceLoader {
     }
 
     static func glob(_ pattern: String, _ name: String) -> Bool {
-        let p = Array(pattern), n = Array(name)
+        let p = Array(pattern)
+        let n = Array(name)
         func match(_ i: Int, _ j: Int) -> Bool {
             if i == p.count { return j == n.count }
             if p[i] == "*" { return (j...n.count).contains { match(i + 1, $0) } }

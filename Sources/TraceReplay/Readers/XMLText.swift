@@ -8,16 +8,18 @@ enum XMLText {
     /// UTF-8.
     static func check(_ data: Data) throws {
         if let offset = dataLessInstruction(data) {
-            throw TraceReadError.malformed("GPX holds a processing instruction without data (<?name?>) at byte \(offset), "
-                                           + "which the XML parser cannot read")
+            throw TraceReadError.malformed(
+                "GPX holds a processing instruction without data (<?name?>) at byte \(offset), "
+                    + "which the XML parser cannot read")
         }
         if String(validating: data, as: UTF8.self) != nil { return }
         let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
         // Only the single-byte encodings libxml2 turns into valid UTF-8 whatever the bytes; any other declaration
         // (a misspelt one included) is not trusted with bytes that are not UTF-8.
         if let declared = declaredEncoding(head), singleByte.contains(declared) { return }
-        throw TraceReadError.malformed("GPX is not UTF-8 at byte \(validPrefixLength(data)) and its XML declaration names no "
-                                       + "Latin-1 encoding; convert the file to UTF-8")
+        throw TraceReadError.malformed(
+            "GPX is not UTF-8 at byte \(validPrefixLength(data)) and its XML declaration names no "
+                + "Latin-1 encoding; convert the file to UTF-8")
     }
 
     static let singleByte: Set<String> = ["iso-8859-1", "latin1", "latin-1", "iso_8859-1", "iso-8859-15", "windows-1252", "cp1252"]
@@ -45,7 +47,8 @@ enum XMLText {
     /// The `encoding` of an `<?xml …?>` declaration at the start, lowercased.
     static func declaredEncoding(_ head: String) -> String? {
         guard head.hasPrefix("<?xml"), let end = head.range(of: "?>"), let key = head.range(of: "encoding="),
-              key.upperBound < end.lowerBound else { return nil }
+            key.upperBound < end.lowerBound
+        else { return nil }
         let rest = head[key.upperBound...]
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return rest.dropFirst().prefix { $0 != quote }.trimmingCharacters(in: .whitespaces)
@@ -53,7 +56,8 @@ enum XMLText {
 
     /// The length of the longest UTF-8 prefix (bisection: every prefix past the first bad byte is invalid too).
     static func validPrefixLength(_ data: Data) -> Int {
-        var low = 0, high = data.count
+        var low = 0
+        var high = data.count
         while low < high {
             let mid = (low + high + 1) / 2
             if String(validating: data.prefix(mid), as: UTF8.self) != nil { low = mid } else { high = mid - 1 }

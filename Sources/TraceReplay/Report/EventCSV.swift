@@ -9,19 +9,28 @@ public enum EventCSV {
             var events = r.events
             for o in r.outcomes {
                 let m = o.moment
-                events.append(ReplayEvent(time: m.arrival, kind: .visit, location: m.locationIds.joined(separator: " "), network: m.networkId,
-                                          distance: 0, detail: String(format: "card moment of %.0f s", m.departure - m.arrival)))
+                events.append(
+                    ReplayEvent(
+                        time: m.arrival, kind: .visit, location: m.locationIds.joined(separator: " "), network: m.networkId,
+                        distance: 0, detail: String(format: "card moment of %.0f s", m.departure - m.arrival)))
                 if let d = o.delay {
-                    events.append(ReplayEvent(time: m.arrival + d, kind: .momentCaught, location: o.notifiedLocationId ?? "", network: m.networkId,
-                                              detail: "\(o.status.rawValue): \(o.detail)"))
+                    events.append(
+                        ReplayEvent(
+                            time: m.arrival + d, kind: .momentCaught, location: o.notifiedLocationId ?? "", network: m.networkId,
+                            detail: "\(o.status.rawValue): \(o.detail)"))
                 } else {
-                    events.append(ReplayEvent(time: m.departure, kind: .momentMissed, location: m.locationIds.joined(separator: " "), network: m.networkId,
-                                              detail: "\(o.miss?.rawValue ?? "missed"): \(o.detail)"))
+                    events.append(
+                        ReplayEvent(
+                            time: m.departure, kind: .momentMissed, location: m.locationIds.joined(separator: " "), network: m.networkId,
+                            detail: "\(o.miss?.rawValue ?? "missed"): \(o.detail)"))
                 }
             }
             for e in events.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element) {
-                out += [r.strategy.name, TraceTime.format(e.time), e.kind.rawValue, e.location, e.network, e.card,
-                        e.distance < 0 ? "" : String(format: "%.1f", e.distance), e.detail].map(quote).joined(separator: ",") + "\n"
+                out +=
+                    [
+                        r.strategy.name, TraceTime.format(e.time), e.kind.rawValue, e.location, e.network, e.card,
+                        e.distance < 0 ? "" : String(format: "%.1f", e.distance), e.detail,
+                    ].map(quote).joined(separator: ",") + "\n"
             }
         }
         return out

@@ -37,11 +37,25 @@ struct MapProjection {
     var minLat: Double, minLon: Double, kx: Double, scale: Double
 
     init(_ points: [(Double, Double)]) {
-        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
-        for (lat, lon) in points { minLat = min(minLat, lat); maxLat = max(maxLat, lat); minLon = min(minLon, lon); maxLon = max(maxLon, lon) }
-        if minLat > maxLat { minLat = 0; maxLat = 1; minLon = 0; maxLon = 1 }
+        var minLat = 90.0
+        var maxLat = -90.0
+        var minLon = 180.0
+        var maxLon = -180.0
+        for (lat, lon) in points {
+            minLat = min(minLat, lat)
+            maxLat = max(maxLat, lat)
+            minLon = min(minLon, lon)
+            maxLon = max(maxLon, lon)
+        }
+        if minLat > maxLat {
+            minLat = 0
+            maxLat = 1
+            minLon = 0
+            maxLon = 1
+        }
         kx = cos((minLat + maxLat) / 2 * .pi / 180)
-        let spanX = max((maxLon - minLon) * kx, 1e-4), spanY = max(maxLat - minLat, 1e-4)
+        let spanX = max((maxLon - minLon) * kx, 1e-4)
+        let spanY = max(maxLat - minLat, 1e-4)
         scale = min((Self.width - 2 * Self.pad) / spanX, (Self.height - 2 * Self.pad) / spanY)
         self.minLat = minLat
         self.minLon = minLon

@@ -5,7 +5,8 @@ import Foundation
 enum IndexPage {
     static func render(summary: ReplaySummary, sweep: SweepResult?, traces: [(name: String, page: String)]) -> String {
         var points: [ParetoPlot.Point] = []
-        var oracleOS: Double?, oracle: Double?
+        var oracleOS: Double?
+        var oracle: Double?
         var rows = ""
         if let sweep {
             // The references of the first scenario variant are the plot's lines; every variant's are in the table.
@@ -23,7 +24,8 @@ enum IndexPage {
                 }
                 rows += "<tr><td>\(number)</td>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
             }
-            rows += "</table>\n<p>Mean over \(sweep.seeds.count) seed(s) [95 % interval], \(sweep.traces) traces, \(String(format: "%.1f", sweep.hours)) h each seed.</p>\n"
+            rows +=
+                "</table>\n<p>Mean over \(sweep.seeds.count) seed(s) [95 % interval], \(sweep.traces) traces, \(String(format: "%.1f", sweep.hours)) h each seed.</p>\n"
         } else {
             oracleOS = summary.oracleOSTotal.recall
             oracle = summary.oracleTotal.recall

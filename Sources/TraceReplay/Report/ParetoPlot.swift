@@ -18,7 +18,8 @@ enum ParetoPlot {
         let xTicks = niceStep(maxX)
         func x(_ v: Double) -> Double { left + v / maxX * (width - left - right) }
         func y(_ v: Double) -> Double { height - bottom - v * (height - top - bottom) }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
         for k in 0...10 {
             let v = Double(k) / 10
             svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(v)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(v)))\" stroke=\"#eee\"/>"
@@ -27,30 +28,41 @@ enum ParetoPlot {
         var t = 0.0
         while t <= maxX + 1e-9 {
             svg += "<line x1=\"\(f(x(t)))\" y1=\"\(f(y(0)))\" x2=\"\(f(x(t)))\" y2=\"\(f(y(0) + 4))\" stroke=\"#222\"/>"
-            svg += "<text x=\"\(f(x(t)))\" y=\"\(f(y(0) + 17))\" font-size=\"11\" text-anchor=\"middle\">\(t == t.rounded() ? String(Int(t)) : String(format: "%.1f", t))</text>\n"
+            svg +=
+                "<text x=\"\(f(x(t)))\" y=\"\(f(y(0) + 17))\" font-size=\"11\" text-anchor=\"middle\">\(t == t.rounded() ? String(Int(t)) : String(format: "%.1f", t))</text>\n"
             t += xTicks
         }
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(0)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(0)))\" stroke=\"#222\"/>"
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(0)))\" x2=\"\(f(left))\" y2=\"\(f(top))\" stroke=\"#222\"/>\n"
         svg += "<text x=\"\(f((left + width) / 2))\" y=\"\(f(height - 10))\" font-size=\"12\" text-anchor=\"middle\">refresh calls per hour</text>"
-        svg += "<text x=\"14\" y=\"\(f((top + height - bottom) / 2))\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f((top + height - bottom) / 2)))\">recall (card moments)</text>\n"
+        svg +=
+            "<text x=\"14\" y=\"\(f((top + height - bottom) / 2))\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f((top + height - bottom) / 2)))\">recall (card moments)</text>\n"
         if let oracle {
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(oracle)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(oracle)))\" stroke=\"#555\" stroke-width=\"1\"/>"
+            svg +=
+                "<line x1=\"\(f(left))\" y1=\"\(f(y(oracle)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(oracle)))\" stroke=\"#555\" stroke-width=\"1\"/>"
             svg += "<text x=\"\(f(width - right - 4))\" y=\"\(f(y(oracle) - 4))\" font-size=\"11\" text-anchor=\"end\">oracle (ideal OS)</text>\n"
         }
         if let oracleOS {
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(oracleOS)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(oracleOS)))\" stroke=\"#c05621\" stroke-width=\"1.2\"/>"
-            svg += "<text x=\"\(f(width - right - 4))\" y=\"\(f(y(oracleOS) - 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#c05621\">oracle-os</text>\n"
-            svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(0.9 * oracleOS)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(0.9 * oracleOS)))\" stroke=\"#c05621\" stroke-dasharray=\"5 4\"/>"
-            svg += "<text x=\"\(f(width - right - 4))\" y=\"\(f(y(0.9 * oracleOS) + 13))\" font-size=\"11\" text-anchor=\"end\" fill=\"#c05621\">90 % of oracle-os</text>\n"
+            svg +=
+                "<line x1=\"\(f(left))\" y1=\"\(f(y(oracleOS)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(oracleOS)))\" stroke=\"#c05621\" stroke-width=\"1.2\"/>"
+            svg +=
+                "<text x=\"\(f(width - right - 4))\" y=\"\(f(y(oracleOS) - 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#c05621\">oracle-os</text>\n"
+            svg +=
+                "<line x1=\"\(f(left))\" y1=\"\(f(y(0.9 * oracleOS)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(0.9 * oracleOS)))\" stroke=\"#c05621\" stroke-dasharray=\"5 4\"/>"
+            svg +=
+                "<text x=\"\(f(width - right - 4))\" y=\"\(f(y(0.9 * oracleOS) + 13))\" font-size=\"11\" text-anchor=\"end\" fill=\"#c05621\">90 % of oracle-os</text>\n"
         }
         let front = paretoFront(points)
         for (i, p) in points.enumerated() {
-            let cx = x(p.refresh.mean), cy = y(p.recall.mean)
-            svg += "<g><title>\(HTML.esc(p.label)): recall \(HTML.pct(p.recall.mean)) [\(HTML.pct(p.recall.low))–\(HTML.pct(p.recall.high))], \(String(format: "%.2f", p.refresh.mean)) refresh/h</title>"
+            let cx = x(p.refresh.mean)
+            let cy = y(p.recall.mean)
+            svg +=
+                "<g><title>\(HTML.esc(p.label)): recall \(HTML.pct(p.recall.mean)) [\(HTML.pct(p.recall.low))–\(HTML.pct(p.recall.high))], \(String(format: "%.2f", p.refresh.mean)) refresh/h</title>"
             svg += "<line x1=\"\(f(x(p.refresh.low)))\" y1=\"\(f(cy))\" x2=\"\(f(x(p.refresh.high)))\" y2=\"\(f(cy))\" stroke=\"#2b6cb0\"/>"
-            svg += "<line x1=\"\(f(cx))\" y1=\"\(f(y(max(0, p.recall.low))))\" x2=\"\(f(cx))\" y2=\"\(f(y(min(1, p.recall.high))))\" stroke=\"#2b6cb0\"/>"
-            svg += "<circle cx=\"\(f(cx))\" cy=\"\(f(cy))\" r=\"5\" fill=\"\(front.contains(i) ? "#2b6cb0" : "#fff")\" stroke=\"#2b6cb0\" stroke-width=\"1.5\"/>"
+            svg +=
+                "<line x1=\"\(f(cx))\" y1=\"\(f(y(max(0, p.recall.low))))\" x2=\"\(f(cx))\" y2=\"\(f(y(min(1, p.recall.high))))\" stroke=\"#2b6cb0\"/>"
+            svg +=
+                "<circle cx=\"\(f(cx))\" cy=\"\(f(cy))\" r=\"5\" fill=\"\(front.contains(i) ? "#2b6cb0" : "#fff")\" stroke=\"#2b6cb0\" stroke-width=\"1.5\"/>"
             svg += "<text x=\"\(f(cx + 7))\" y=\"\(f(cy - 6))\" font-size=\"11\">\(i + 1)</text></g>\n"
         }
         return svg + "</svg>"
@@ -58,12 +70,13 @@ enum ParetoPlot {
 
     /// Indices of points no other point beats on both recall (higher) and refresh calls (lower).
     static func paretoFront(_ points: [Point]) -> Set<Int> {
-        Set(points.indices.filter { i in
-            !points.indices.contains { j in
-                j != i && points[j].recall.mean >= points[i].recall.mean && points[j].refresh.mean <= points[i].refresh.mean
-                    && (points[j].recall.mean > points[i].recall.mean || points[j].refresh.mean < points[i].refresh.mean)
-            }
-        })
+        Set(
+            points.indices.filter { i in
+                !points.indices.contains { j in
+                    j != i && points[j].recall.mean >= points[i].recall.mean && points[j].refresh.mean <= points[i].refresh.mean
+                        && (points[j].recall.mean > points[i].recall.mean || points[j].refresh.mean < points[i].refresh.mean)
+                }
+            })
     }
 
     static func niceStep(_ span: Double) -> Double {

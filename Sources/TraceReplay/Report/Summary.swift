@@ -50,9 +50,10 @@ public struct ReplaySummary: Sendable, Codable {
         seed = scenario.seed
         self.wallet = wallet.networkIds
         traces = runs.map {
-            TraceEntry(trace: $0.trace.name, report: $0.trace.report, seed: $0.seed, fixes: $0.trace.fixCount, phoneFixes: $0.phoneFixes,
-                       stores: $0.stores.count, locationVisits: $0.visits.count, cardMoments: $0.moments.count, passThroughs: $0.passThroughs.count,
-                       strategies: $0.runs.map(\.metrics), oracleOS: $0.oracleOS.metrics, oracle: $0.oracle.metrics)
+            TraceEntry(
+                trace: $0.trace.name, report: $0.trace.report, seed: $0.seed, fixes: $0.trace.fixCount, phoneFixes: $0.phoneFixes,
+                stores: $0.stores.count, locationVisits: $0.visits.count, cardMoments: $0.moments.count, passThroughs: $0.passThroughs.count,
+                strategies: $0.runs.map(\.metrics), oracleOS: $0.oracleOS.metrics, oracle: $0.oracle.metrics)
         }
         let names = runs.first?.runs.map(\.strategy.name) ?? []
         let os = StrategyMetrics.total(runs.map(\.oracleOS.metrics), strategy: "oracle-os")
@@ -78,14 +79,20 @@ public struct ReplaySummary: Sendable, Codable {
 
     /// The comparison table: one row per strategy (batch totals), both oracles last.
     public func comparisonTable() -> (header: [String], rows: [[String]]) {
-        let header = ["strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
-                      "not mon.", "OS det.", "region det.", "policy", "refresh/h", "churn/h", "wakes/h", "GPS s/h", "21st fails", "location recall"]
+        let header = [
+            "strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
+            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "churn/h", "wakes/h", "GPS s/h", "21st fails", "location recall",
+        ]
         let rows = allTotals.map { m in
-            [m.strategy, String(m.cardMoments), String(m.caught), Self.pct(m.recall), Self.pct(m.recallVsOracleOS), String(m.onTime), String(m.early),
-             String(m.late), Self.pct(m.precision), String(m.duplicates), Self.secs(m.delayP50), Self.secs(m.delayP90), String(m.missedNotMonitored),
-             String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy), String(format: "%.2f", m.refreshCallsPerHour),
-             String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour),
-             String(m.monitorFailures), Self.pct(m.locationRecall)]
+            [
+                m.strategy, String(m.cardMoments), String(m.caught), Self.pct(m.recall), Self.pct(m.recallVsOracleOS), String(m.onTime),
+                String(m.early),
+                String(m.late), Self.pct(m.precision), String(m.duplicates), Self.secs(m.delayP50), Self.secs(m.delayP90),
+                String(m.missedNotMonitored),
+                String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy), String(format: "%.2f", m.refreshCallsPerHour),
+                String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour),
+                String(m.monitorFailures), Self.pct(m.locationRecall),
+            ]
         }
         return (header, rows)
     }

@@ -27,7 +27,9 @@ public enum TracePage {
         for i in runs.indices {
             html += "<input type=\"radio\" name=\"pick\" id=\"pick-\(i)\"\(i == 0 ? " checked" : "")>\n"
         }
-        html += "<p class=\"pick\">Show: " + runs.enumerated().map { i, r in "<label for=\"pick-\(i)\">\(HTML.esc(r.strategy.name))</label>" }.joined() + "</p>\n"
+        html +=
+            "<p class=\"pick\">Show: " + runs.enumerated().map { i, r in "<label for=\"pick-\(i)\">\(HTML.esc(r.strategy.name))</label>" }.joined()
+            + "</p>\n"
         html += "<div><h2>Map</h2>\n" + map(run, model: scenario.groundTruth) + "\n"
         html += """
             <p class="legend"><span><i class="sw" style="background:#2b6cb0"></i>trace</span><span><i class="sw" style="background:#777"></i>card store</span>
@@ -52,13 +54,16 @@ public enum TracePage {
     }
 
     static func strategyTable(_ runs: [StrategyRun]) -> String {
-        var html = "<table><tr><th>strategy</th><th>moments</th><th>caught</th><th>recall</th><th>on time</th><th>late</th><th>precision</th>"
+        var html =
+            "<table><tr><th>strategy</th><th>moments</th><th>caught</th><th>recall</th><th>on time</th><th>late</th><th>precision</th>"
             + "<th>dup</th><th>p50 s</th><th>not mon.</th><th>OS det.</th><th>region det.</th><th>policy</th><th>refresh/h</th><th>wakes/h</th><th>GPS s/h</th></tr>\n"
         for m in runs.map(\.metrics) {
-            let cells = [m.strategy, "\(m.cardMoments)", "\(m.caught)", HTML.pct(m.recall), "\(m.onTime)", "\(m.late)", HTML.pct(m.precision),
-                         "\(m.duplicates)", HTML.num(m.delayP50), "\(m.missedNotMonitored)", "\(m.missedOSDetection)", "\(m.missedRegionDetection)",
-                         "\(m.missedPolicy)", String(format: "%.2f", m.refreshCallsPerHour), String(format: "%.1f", m.wakesPerHour),
-                         String(format: "%.0f", m.gpsSecondsPerHour)]
+            let cells = [
+                m.strategy, "\(m.cardMoments)", "\(m.caught)", HTML.pct(m.recall), "\(m.onTime)", "\(m.late)", HTML.pct(m.precision),
+                "\(m.duplicates)", HTML.num(m.delayP50), "\(m.missedNotMonitored)", "\(m.missedOSDetection)", "\(m.missedRegionDetection)",
+                "\(m.missedPolicy)", String(format: "%.2f", m.refreshCallsPerHour), String(format: "%.1f", m.wakesPerHour),
+                String(format: "%.0f", m.gpsSecondsPerHour),
+            ]
             html += "<tr>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
         }
         return html + "</table>"
@@ -67,7 +72,8 @@ public enum TracePage {
     /// The recorded position at `time` (the nearest fix), to place a notification that matched no visit.
     static func position(_ fixes: [TraceFix], at time: Double) -> (Double, Double)? {
         guard !fixes.isEmpty else { return nil }
-        var lo = 0, hi = fixes.count - 1
+        var lo = 0
+        var hi = fixes.count - 1
         while lo < hi {
             let mid = (lo + hi) / 2
             if fixes[mid].time < time { lo = mid + 1 } else { hi = mid }
@@ -80,7 +86,8 @@ public enum TracePage {
         let fixes = run.trace.fixes
         let p = MapProjection(fixes.map { ($0.latitude, $0.longitude) } + run.truth.fixes.map { ($0.latitude, $0.longitude) })
         let f = HTML.f
-        let w = MapProjection.width, h = MapProjection.height
+        let w = MapProjection.width
+        let h = MapProjection.height
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\">\n"
         for (i, r) in run.allRuns.enumerated() {
             svg += "<g class=\"layer layer-\(i)\">\n"
@@ -89,12 +96,13 @@ public enum TracePage {
             for iv in r.intervals {
                 guard seen.insert("\(iv.lat),\(iv.lon),\(iv.radiusMeters),\(iv.role)").inserted else { continue }
                 let radius = max(1.5, iv.radiusMeters * p.perMeter)
-                let look: String = switch iv.role {
-                case .refresh: "fill=\"none\" stroke=\"#805ad5\" stroke-dasharray=\"4 3\" stroke-width=\"0.8\""
-                case .wide: "fill=\"rgba(128,90,213,.10)\" stroke=\"#805ad5\" stroke-width=\"0.5\""
-                case .small: "fill=\"rgba(56,161,105,.22)\" stroke=\"#38a169\" stroke-width=\"0.6\""
-                case .store: "fill=\"rgba(49,130,206,.18)\" stroke=\"#3182ce\" stroke-width=\"0.5\""
-                }
+                let look: String =
+                    switch iv.role {
+                    case .refresh: "fill=\"none\" stroke=\"#805ad5\" stroke-dasharray=\"4 3\" stroke-width=\"0.8\""
+                    case .wide: "fill=\"rgba(128,90,213,.10)\" stroke=\"#805ad5\" stroke-width=\"0.5\""
+                    case .small: "fill=\"rgba(56,161,105,.22)\" stroke=\"#38a169\" stroke-width=\"0.6\""
+                    case .store: "fill=\"rgba(49,130,206,.18)\" stroke=\"#3182ce\" stroke-width=\"0.5\""
+                    }
                 svg += "<circle cx=\"\(f(p.x(iv.lon)))\" cy=\"\(f(p.y(iv.lat)))\" r=\"\(f(radius))\" \(look)/>\n"
             }
             svg += "</g>\n"
@@ -109,7 +117,8 @@ public enum TracePage {
         }
         for s in run.stores {
             let c = s.location.coordinate
-            svg += "<rect x=\"\(f(p.x(c.longitude) - 2.5))\" y=\"\(f(p.y(c.latitude) - 2.5))\" width=\"5\" height=\"5\" fill=\"#777\"><title>\(HTML.esc(s.location.name)) (\(HTML.esc(s.location.networkId)))</title></rect>\n"
+            svg +=
+                "<rect x=\"\(f(p.x(c.longitude) - 2.5))\" y=\"\(f(p.y(c.latitude) - 2.5))\" width=\"5\" height=\"5\" fill=\"#777\"><title>\(HTML.esc(s.location.name)) (\(HTML.esc(s.location.networkId)))</title></rect>\n"
         }
         for (i, r) in run.allRuns.enumerated() {
             svg += "<g class=\"layer layer-\(i)\">\n"
@@ -118,27 +127,35 @@ public enum TracePage {
                 guard o.delay != nil, let visit = o.moment.visits.first(where: { $0.locationId == o.notifiedLocationId }) ?? o.moment.visits.first
                 else { continue }
                 let color = o.status == .late ? "#d69e2e" : "#38a169"
-                svg += "<circle cx=\"\(f(p.x(visit.lon)))\" cy=\"\(f(p.y(visit.lat)))\" r=\"6\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\"><title>\(HTML.esc(visit.name)): \(HTML.esc(o.status.rawValue)), \(HTML.esc(o.detail))</title></circle>\n"
+                svg +=
+                    "<circle cx=\"\(f(p.x(visit.lon)))\" cy=\"\(f(p.y(visit.lat)))\" r=\"6\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\"><title>\(HTML.esc(visit.name)): \(HTML.esc(o.status.rawValue)), \(HTML.esc(o.detail))</title></circle>\n"
             }
             for n in r.notifications {
                 // A notification within a card moment's window is drawn once, at the store; one with no moment is drawn
                 // where the person was.
-                let matched = r.outcomes.contains { o in o.moment.networkId == n.networkId
-                    && n.time >= o.moment.arrival - model.matchBeforeSeconds && n.time <= o.moment.departure + model.matchAfterSeconds }
+                let matched = r.outcomes.contains { o in
+                    o.moment.networkId == n.networkId
+                        && n.time >= o.moment.arrival - model.matchBeforeSeconds && n.time <= o.moment.departure + model.matchAfterSeconds
+                }
                 guard !matched, let at = position(fixes, at: n.time) else { continue }
-                svg += "<circle cx=\"\(f(p.x(at.1)))\" cy=\"\(f(p.y(at.0)))\" r=\"4.5\" fill=\"none\" stroke=\"#dd6b20\" stroke-width=\"2\"><title>\(HTML.esc(n.card)) card at \(TraceTime.format(n.time)), no card moment (\(HTML.esc(n.trigger.rawValue)))</title></circle>\n"
+                svg +=
+                    "<circle cx=\"\(f(p.x(at.1)))\" cy=\"\(f(p.y(at.0)))\" r=\"4.5\" fill=\"none\" stroke=\"#dd6b20\" stroke-width=\"2\"><title>\(HTML.esc(n.card)) card at \(TraceTime.format(n.time)), no card moment (\(HTML.esc(n.trigger.rawValue)))</title></circle>\n"
             }
             for o in r.outcomes where o.delay == nil {
                 guard let visit = o.moment.visits.first else { continue }
-                let x = p.x(visit.lon), y = p.y(visit.lat)
-                svg += "<path d=\"M\(f(x - 6)) \(f(y - 6))L\(f(x + 6)) \(f(y + 6))M\(f(x + 6)) \(f(y - 6))L\(f(x - 6)) \(f(y + 6))\" stroke=\"#e53e3e\" stroke-width=\"2.5\"><title>missed \(HTML.esc(visit.name)): \(HTML.esc(o.miss?.rawValue ?? "")), \(HTML.esc(o.detail))</title></path>\n"
+                let x = p.x(visit.lon)
+                let y = p.y(visit.lat)
+                svg +=
+                    "<path d=\"M\(f(x - 6)) \(f(y - 6))L\(f(x + 6)) \(f(y + 6))M\(f(x + 6)) \(f(y - 6))L\(f(x - 6)) \(f(y + 6))\" stroke=\"#e53e3e\" stroke-width=\"2.5\"><title>missed \(HTML.esc(visit.name)): \(HTML.esc(o.miss?.rawValue ?? "")), \(HTML.esc(o.detail))</title></path>\n"
             }
             svg += "</g>\n"
         }
         let meters = niceScale(100 / p.perMeter)
         let barPx = meters * p.perMeter
-        svg += "<line x1=\"\(f(w - MapProjection.pad - barPx))\" y1=\"\(f(h - 8))\" x2=\"\(f(w - MapProjection.pad))\" y2=\"\(f(h - 8))\" stroke=\"#222\" stroke-width=\"2\"/>"
-        svg += "<text x=\"\(f(w - MapProjection.pad - barPx))\" y=\"\(f(h - 12))\" font-size=\"11\">\(meters >= 1000 ? "\(Int(meters / 1000)) km" : "\(Int(meters)) m")</text>\n"
+        svg +=
+            "<line x1=\"\(f(w - MapProjection.pad - barPx))\" y1=\"\(f(h - 8))\" x2=\"\(f(w - MapProjection.pad))\" y2=\"\(f(h - 8))\" stroke=\"#222\" stroke-width=\"2\"/>"
+        svg +=
+            "<text x=\"\(f(w - MapProjection.pad - barPx))\" y=\"\(f(h - 12))\" font-size=\"11\">\(meters >= 1000 ? "\(Int(meters / 1000)) km" : "\(Int(meters)) m")</text>\n"
         return svg + "</svg>"
     }
 
@@ -151,7 +168,9 @@ public enum TracePage {
         let fixes = run.trace.fixes
         guard let t0 = fixes.first?.time, let t1 = fixes.last?.time, t1 > t0 else { return "<p>(no time span)</p>" }
         let f = HTML.f
-        let w = MapProjection.width, h = 150.0, left = 110.0
+        let w = MapProjection.width
+        let h = 150.0
+        let left = 110.0
         func x(_ t: Double) -> Double { left + (min(max(t, t0), t1) - t0) / (t1 - t0) * (w - left - 10) }
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\">\n"
         for (i, name) in ["segments", "regions", "refresh", "card moments", "notifications"].enumerated() {
@@ -165,30 +184,42 @@ public enum TracePage {
             svg += "<g class=\"layer layer-\(i)\">\n"
             // Monitored regions over time as a step line (0 … max).
             var changes: [(Double, Int)] = []
-            for iv in r.intervals where !iv.isRefreshRegion { changes.append((iv.start, 1)); changes.append((iv.end, -1)) }
+            for iv in r.intervals where !iv.isRefreshRegion {
+                changes.append((iv.start, 1))
+                changes.append((iv.end, -1))
+            }
             changes.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-            var count = 0, peak = 1
-            for (_, d) in changes { count += d; peak = max(peak, count) }
+            var count = 0
+            var peak = 1
+            for (_, d) in changes {
+                count += d
+                peak = max(peak, count)
+            }
             count = 0
             var path = "M\(f(x(t0))) 62"
             for (t, d) in changes {
                 count += d
                 path += "H\(f(x(t)))V\(f(62 - Double(count) / Double(peak) * 22))"
             }
-            svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#3182ce\" stroke-width=\"1.2\"/><text x=\"\(f(w - 60))\" y=\"44\" font-size=\"10\">max \(peak)</text>\n"
+            svg +=
+                "<path d=\"\(path)\" fill=\"none\" stroke=\"#3182ce\" stroke-width=\"1.2\"/><text x=\"\(f(w - 60))\" y=\"44\" font-size=\"10\">max \(peak)</text>\n"
             for e in r.events where e.kind == .refreshRequest || e.kind == .refreshFailed {
-                svg += "<line x1=\"\(f(x(e.time)))\" y1=\"66\" x2=\"\(f(x(e.time)))\" y2=\"80\" stroke=\"\(e.kind == .refreshFailed ? "#e53e3e" : "#805ad5")\" stroke-width=\"1\"/>\n"
+                svg +=
+                    "<line x1=\"\(f(x(e.time)))\" y1=\"66\" x2=\"\(f(x(e.time)))\" y2=\"80\" stroke=\"\(e.kind == .refreshFailed ? "#e53e3e" : "#805ad5")\" stroke-width=\"1\"/>\n"
             }
             for o in r.outcomes {
                 let color = o.status == .missed ? "#e53e3e" : o.status == .late ? "#d69e2e" : "#38a169"
-                svg += "<rect x=\"\(f(x(o.moment.arrival)))\" y=\"92\" width=\"\(f(max(2, x(o.moment.departure) - x(o.moment.arrival))))\" height=\"12\" fill=\"\(color)\"><title>\(HTML.esc(o.moment.networkId)): \(HTML.esc(o.status.rawValue))</title></rect>\n"
+                svg +=
+                    "<rect x=\"\(f(x(o.moment.arrival)))\" y=\"92\" width=\"\(f(max(2, x(o.moment.departure) - x(o.moment.arrival))))\" height=\"12\" fill=\"\(color)\"><title>\(HTML.esc(o.moment.networkId)): \(HTML.esc(o.status.rawValue))</title></rect>\n"
             }
             for n in r.notifications {
-                svg += "<circle cx=\"\(f(x(n.time)))\" cy=\"124\" r=\"3.5\" fill=\"#38a169\"><title>\(HTML.esc(n.card)) card, \(HTML.esc(n.trigger.rawValue))</title></circle>\n"
+                svg +=
+                    "<circle cx=\"\(f(x(n.time)))\" cy=\"124\" r=\"3.5\" fill=\"#38a169\"><title>\(HTML.esc(n.card)) card, \(HTML.esc(n.trigger.rawValue))</title></circle>\n"
             }
             svg += "</g>\n"
         }
-        svg += "<text x=\"\(f(left))\" y=\"146\" font-size=\"11\">\(TraceTime.format(t0))</text><text x=\"\(f(w - 150))\" y=\"146\" font-size=\"11\">\(TraceTime.format(t1))</text>\n"
+        svg +=
+            "<text x=\"\(f(left))\" y=\"146\" font-size=\"11\">\(TraceTime.format(t0))</text><text x=\"\(f(w - 150))\" y=\"146\" font-size=\"11\">\(TraceTime.format(t1))</text>\n"
         return svg + "</svg>"
     }
 
@@ -197,16 +228,21 @@ public enum TracePage {
         var html = ""
         for (i, r) in run.allRuns.enumerated() {
             html += "<div class=\"layer layer-\(i)\"><p><b>\(HTML.esc(r.strategy.name))</b></p>\n"
-            html += "<table><tr><th>#</th><th class=\"l\">card</th><th class=\"l\">stores visited</th><th>arrival</th><th>stay min</th><th class=\"l\">outcome</th><th>delay s</th><th>notifications</th><th class=\"l\">why</th></tr>\n"
+            html +=
+                "<table><tr><th>#</th><th class=\"l\">card</th><th class=\"l\">stores visited</th><th>arrival</th><th>stay min</th><th class=\"l\">outcome</th><th>delay s</th><th>notifications</th><th class=\"l\">why</th></tr>\n"
             for (k, o) in r.outcomes.enumerated() {
                 let stores = o.moment.locationIds.map { names[$0] ?? $0 }.joined(separator: ", ")
                 let cls = o.status == .missed ? "miss" : o.status == .late ? "late" : "ok"
                 let outcome = o.status == .missed ? "missed: \(o.miss?.rawValue ?? "")" : o.status.rawValue
-                let cells = ["\(k + 1)", o.moment.networkId, stores, TraceTime.format(o.moment.arrival),
-                             String(format: "%.1f", (o.moment.departure - o.moment.arrival) / 60), outcome, HTML.num(o.delay), "\(o.notifications)", o.detail]
-                html += "<tr>" + cells.enumerated().map { j, c in
-                    "<td\(j == 1 || j == 2 || j == 8 ? " class=\"l\"" : j == 5 ? " class=\"l \(cls)\"" : "")>\(HTML.esc(c))</td>"
-                }.joined() + "</tr>\n"
+                let cells = [
+                    "\(k + 1)", o.moment.networkId, stores, TraceTime.format(o.moment.arrival),
+                    String(format: "%.1f", (o.moment.departure - o.moment.arrival) / 60), outcome, HTML.num(o.delay), "\(o.notifications)", o.detail,
+                ]
+                html +=
+                    "<tr>"
+                    + cells.enumerated().map { j, c in
+                        "<td\(j == 1 || j == 2 || j == 8 ? " class=\"l\"" : j == 5 ? " class=\"l \(cls)\"" : "")>\(HTML.esc(c))</td>"
+                    }.joined() + "</tr>\n"
             }
             html += "</table></div>\n"
         }

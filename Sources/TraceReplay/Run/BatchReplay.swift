@@ -17,9 +17,12 @@ public enum BatchReplay {
     }
 
     /// Reads and cleans every file (and its true path), in parallel.
-    public static func load(paths: [String], names: [String], scenario: Scenario,
-                            parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) async -> (traces: [LoadedTrace], failures: [Failure]) {
-        let results = await inParallel(paths.indices.map { i in (paths[i], names[i]) }, parallelism: parallelism) { item -> Result<LoadedTrace, Failure> in
+    public static func load(
+        paths: [String], names: [String], scenario: Scenario,
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) async -> (traces: [LoadedTrace], failures: [Failure]) {
+        let results = await inParallel(paths.indices.map { i in (paths[i], names[i]) }, parallelism: parallelism) {
+            item -> Result<LoadedTrace, Failure> in
             let (path, name) = item
             do {
                 let trace = try TraceLoader.load(path: path, cleaning: scenario.trace, name: name)
@@ -29,7 +32,8 @@ public enum BatchReplay {
                 return .failure(Failure(path: path, error: String(describing: error)))
             }
         }
-        var traces: [LoadedTrace] = [], failures: [Failure] = []
+        var traces: [LoadedTrace] = []
+        var failures: [Failure] = []
         for r in results {
             switch r {
             case .success(let t): traces.append(t)
@@ -40,31 +44,39 @@ public enum BatchReplay {
     }
 
     /// Replays loaded traces under `strategies` plus both oracles.
-    public static func run(_ traces: [LoadedTrace], strategies: [Strategy], context: ReplayContext,
-                           parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) async -> [TraceRun] {
+    public static func run(
+        _ traces: [LoadedTrace], strategies: [Strategy], context: ReplayContext,
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async -> [TraceRun] {
         await inParallel(traces, parallelism: parallelism, progress: progress) { t in
             await ReplayRunner.run(t.trace, truth: t.truth, strategies: strategies, context: context)
         }
     }
 
     /// Reads and replays files (what `oncue replay` does without a sweep).
-    public static func run(paths: [String], names: [String], strategies: [Strategy], context: ReplayContext,
-                           parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) async -> (runs: [TraceRun], failures: [Failure]) {
+    public static func run(
+        paths: [String], names: [String], strategies: [Strategy], context: ReplayContext,
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async -> (runs: [TraceRun], failures: [Failure]) {
         let loaded = await load(paths: paths, names: names, scenario: context.scenario, parallelism: parallelism)
         let runs = await run(loaded.traces, strategies: strategies, context: context, parallelism: parallelism, progress: progress)
         return (runs, loaded.failures)
     }
 
     /// `work` over `items` with at most `parallelism` running; results in input order.
-    static func inParallel<T: Sendable, R: Sendable>(_ items: [T], parallelism: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
-                                                     _ work: @escaping @Sendable (T) async -> R) async -> [R] {
+    static func inParallel<T: Sendable, R: Sendable>(
+        _ items: [T], parallelism: Int, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        _ work: @escaping @Sendable (T) async -> R
+    ) async -> [R] {
         var results = [R?](repeating: nil, count: items.count)
         await withTaskGroup(of: (Int, R).self) { group in
-            var next = 0, done = 0
+            var next = 0
+            var done = 0
             while next < min(max(1, parallelism), items.count) {
-                let i = next, item = items[i]
+                let i = next
+                let item = items[i]
                 group.addTask { (i, await work(item)) }
                 next += 1
             }
@@ -73,7 +85,8 @@ public enum BatchReplay {
                 done += 1
                 progress?(done, items.count)
                 if next < items.count {
-                    let j = next, item = items[j]
+                    let j = next
+                    let item = items[j]
                     group.addTask { (j, await work(item)) }
                     next += 1
                 }
@@ -95,8 +108,10 @@ public enum BatchReplay {
     }
 
     /// Writes `summary.json`, `index.html`, and per trace `<name>.events.csv` and `<name>.html`, into `directory`.
-    public static func writeOutputs(_ runs: [TraceRun], summary: ReplaySummary, scenario: Scenario, sweep: SweepResult? = nil,
-                                    to directory: String) throws -> [String] {
+    public static func writeOutputs(
+        _ runs: [TraceRun], summary: ReplaySummary, scenario: Scenario, sweep: SweepResult? = nil,
+        to directory: String
+    ) throws -> [String] {
         let fm = FileManager.default
         try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []

@@ -1,8 +1,9 @@
 import Foundation
+import RegionRefresh
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RegionRefresh
 
 /// `RegionRefreshing` over HTTP: posts the request as JSON to `<base>/v1/region-refresh` of a running `oncue serve`.
 public struct HTTPRefreshClient: RegionRefreshing {

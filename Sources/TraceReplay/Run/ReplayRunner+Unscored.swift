@@ -14,9 +14,10 @@ extension ReplayRunner {
         let fixes = FixGenerator.generate(trace, model: context.scenario.fixes, seed: seed)
         let recorder = Recorder(keepEvents: false)
         let manager = VirtualLocationManager(os: context.scenario.os, seed: seed &+ 1)
-        let app = PhoneApp(strategy: strategy, scenario: context.scenario, wallet: context.wallet, manager: manager,
-                           refresher: context.refresher, recorder: recorder, oracleRegions: [], seed: seed &+ 2,
-                           traceStart: fixes.first?.time ?? 0)
+        let app = PhoneApp(
+            strategy: strategy, scenario: context.scenario, wallet: context.wallet, manager: manager,
+            refresher: context.refresher, recorder: recorder, oracleRegions: [], seed: seed &+ 2,
+            traceStart: fixes.first?.time ?? 0)
         await ReplayRunner.simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
         return UnscoredRun(fixes: fixes.count, refreshCalls: recorder.refreshCalls)
     }

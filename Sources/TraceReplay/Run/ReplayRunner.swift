@@ -58,7 +58,11 @@ public enum ReplayRunner {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ v: UInt64) { for i in 0..<8 { h = (h ^ ((v >> UInt64(8 * i)) & 0xff)) &* 0x100_0000_01b3 } }
         for segment in trace.segments {
-            for f in segment { mix(f.time.bitPattern); mix(f.latitude.bitPattern); mix(f.longitude.bitPattern) }
+            for f in segment {
+                mix(f.time.bitPattern)
+                mix(f.latitude.bitPattern)
+                mix(f.longitude.bitPattern)
+            }
         }
         return base ^ h
     }
@@ -72,52 +76,63 @@ public enum ReplayRunner {
         let moments = CardMoments.merge(found.visits, gapSeconds: scenario.app.cooldownSeconds)
         let hours = trace.activeSeconds / 3600
         let fixes = FixGenerator.generate(trace, model: scenario.fixes, seed: seed)
-        var input = MomentScoring.Input(strategy: "", hours: hours, moments: moments, visits: found.visits, passThroughs: found.passThroughs,
-                                        model: scenario.groundTruth, cooldownSeconds: scenario.app.cooldownSeconds, oracleOSCaught: nil)
+        var input = MomentScoring.Input(
+            strategy: "", hours: hours, moments: moments, visits: found.visits, passThroughs: found.passThroughs,
+            model: scenario.groundTruth, cooldownSeconds: scenario.app.cooldownSeconds, oracleOSCaught: nil)
 
         // oracle-os first: the other runs' misses are classified against what it caught.
         var unlimited = scenario.os
         unlimited.maxRegions = 1_000_000
         let osRegions = oracleRegions(stores, radius: { max($0 + scenario.groundTruth.nominalAccuracyMeters, scenario.os.minReliableRadiusMeters) })
-        let oracleOS = await runOne(.oracleOS, fixes: fixes, os: unlimited, scenario: scenario, seed: seed, input: input,
-                                    oracleRegions: osRegions, context: context)
+        let oracleOS = await runOne(
+            .oracleOS, fixes: fixes, os: unlimited, scenario: scenario, seed: seed, input: input,
+            oracleRegions: osRegions, context: context)
         input.oracleOSCaught = Set(oracleOS.outcomes.indices.filter { oracleOS.outcomes[$0].status != .missed })
 
         var runs: [StrategyRun] = []
         for strategy in strategies {
-            runs.append(await runOne(strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, input: input,
-                                     oracleRegions: [], context: context))
+            runs.append(
+                await runOne(
+                    strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, input: input,
+                    oracleRegions: [], context: context))
         }
         // The ideal oracle: every card store's footprint, ideal OS, exact positions on the true path.
         var ideal = scenario
         ideal.network = .instant
         let exact = FixGenerator.generate(truthTrace, model: .exact, seed: seed)
-        let oracle = await runOne(.oracle, fixes: exact, os: .ideal, scenario: ideal, seed: seed, input: input,
-                                  oracleRegions: oracleRegions(stores, radius: { $0 + scenario.groundTruth.nominalAccuracyMeters }), context: context)
-        return TraceRun(trace: trace, truth: truthTrace, seed: seed, phoneFixes: fixes.count, stores: stores, visits: found.visits,
-                        passThroughs: found.passThroughs, moments: moments, runs: runs, oracle: oracle, oracleOS: oracleOS)
+        let oracle = await runOne(
+            .oracle, fixes: exact, os: .ideal, scenario: ideal, seed: seed, input: input,
+            oracleRegions: oracleRegions(stores, radius: { $0 + scenario.groundTruth.nominalAccuracyMeters }), context: context)
+        return TraceRun(
+            trace: trace, truth: truthTrace, seed: seed, phoneFixes: fixes.count, stores: stores, visits: found.visits,
+            passThroughs: found.passThroughs, moments: moments, runs: runs, oracle: oracle, oracleOS: oracleOS)
     }
 
     static func oracleRegions(_ stores: [CandidateStore], radius: (Double) -> Double) -> [Region] {
         stores.map {
-            Region(id: $0.location.id, networkId: $0.location.networkId, lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
-                   radiusMeters: radius($0.radiusMeters), priority: 1, name: $0.location.name, address: $0.location.address)
+            Region(
+                id: $0.location.id, networkId: $0.location.networkId, lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
+                radiusMeters: radius($0.radiusMeters), priority: 1, name: $0.location.name, address: $0.location.address)
         }
     }
 
-    static func runOne(_ strategy: Strategy, fixes: [PhoneFix], os: OSModel, scenario: Scenario, seed: UInt64, input: MomentScoring.Input,
-                       oracleRegions: [Region], context: ReplayContext) async -> StrategyRun {
+    static func runOne(
+        _ strategy: Strategy, fixes: [PhoneFix], os: OSModel, scenario: Scenario, seed: UInt64, input: MomentScoring.Input,
+        oracleRegions: [Region], context: ReplayContext
+    ) async -> StrategyRun {
         let recorder = Recorder(keepEvents: context.keepEvents)
         let manager = VirtualLocationManager(os: os, seed: seed &+ 1)
-        let app = PhoneApp(strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
-                           refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
-                           seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions)
+        let app = PhoneApp(
+            strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
+            refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
+            seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions)
         await simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
         var scoring = input
         scoring.strategy = strategy.name
         let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
-        return StrategyRun(strategy: strategy, metrics: metrics, events: recorder.events, intervals: recorder.intervals,
-                           notifications: recorder.notifications, outcomes: outcomes)
+        return StrategyRun(
+            strategy: strategy, metrics: metrics, events: recorder.events, intervals: recorder.intervals,
+            notifications: recorder.notifications, outcomes: outcomes)
     }
 
     /// The virtual clock: callbacks due before a fix are delivered first; the OS sees the fix (fences at its own

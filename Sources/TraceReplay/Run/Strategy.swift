@@ -55,10 +55,15 @@ public struct Strategy: Sendable, Hashable, Codable {
             maxRegions = n
         }
         let words = (parts.first.map(String.init) ?? "").split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        var s = Strategy(name: spec, role: .app, threshold: .server, refreshRegion: false, maxRegions: maxRegions, diff: true,
-                         requestState: true, literal: false, clamp: false, staged: false, gps: false)
+        var s = Strategy(
+            name: spec, role: .app, threshold: .server, refreshRegion: false, maxRegions: maxRegions, diff: true,
+            requestState: true, literal: false, clamp: false, staged: false, gps: false)
         switch words.first ?? "" {
-        case "document": s.threshold = .fixed; s.diff = false; s.requestState = false; s.literal = true
+        case "document":
+            s.threshold = .fixed
+            s.diff = false
+            s.requestState = false
+            s.literal = true
         case "fixed": s.threshold = .fixed
         case "guaranteed": break
         case "bubble": s.refreshRegion = true

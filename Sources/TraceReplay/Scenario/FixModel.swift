@@ -41,11 +41,13 @@ public struct FixModel: Codable, Sendable, Hashable {
     public var errorCorrelationSeconds: Double
 
     /// A phone in the background: mostly Wi-Fi positioning, GPS when something has it on, cell towers otherwise.
-    public static let phone = FixModel(sources: [
-        Source(name: "gps", weight: 0.25, accuracyMinMeters: 5, accuracyMaxMeters: 10, recorded: true),
-        Source(name: "wifi", weight: 0.70, accuracyMinMeters: 20, accuracyMaxMeters: 50),
-        Source(name: "cell", weight: 0.05, accuracyMinMeters: 300, accuracyMaxMeters: 1_500),
-    ], dropoutProbability: 0.002, dropoutMeanSeconds: 120, errorCorrelationSeconds: 60)
-    public static let exact = FixModel(sources: [Source(name: "exact", weight: 1, accuracyMinMeters: 0, accuracyMaxMeters: 0)],
-                                       dropoutProbability: 0, dropoutMeanSeconds: 0, errorCorrelationSeconds: 0)
+    public static let phone = FixModel(
+        sources: [
+            Source(name: "gps", weight: 0.25, accuracyMinMeters: 5, accuracyMaxMeters: 10, recorded: true),
+            Source(name: "wifi", weight: 0.70, accuracyMinMeters: 20, accuracyMaxMeters: 50),
+            Source(name: "cell", weight: 0.05, accuracyMinMeters: 300, accuracyMaxMeters: 1_500),
+        ], dropoutProbability: 0.002, dropoutMeanSeconds: 120, errorCorrelationSeconds: 60)
+    public static let exact = FixModel(
+        sources: [Source(name: "exact", weight: 1, accuracyMinMeters: 0, accuracyMaxMeters: 0)],
+        dropoutProbability: 0, dropoutMeanSeconds: 0, errorCorrelationSeconds: 0)
 }

@@ -11,5 +11,10 @@ public struct NetworkModel: Codable, Sendable, Hashable {
     public var backoffMaxSeconds: Double = 1_800
 
     public init() {}
-    public static let instant: NetworkModel = { var n = NetworkModel(); n.latencyMinSeconds = 0; n.latencyMaxSeconds = 0; return n }()
+    public static let instant: NetworkModel = {
+        var n = NetworkModel()
+        n.latencyMinSeconds = 0
+        n.latencyMaxSeconds = 0
+        return n
+    }()
 }

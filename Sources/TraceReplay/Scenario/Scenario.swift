@@ -22,12 +22,18 @@ public struct Scenario: Codable, Sendable, Hashable {
     /// The defaults of a profile.
     public static func profile(_ name: String) throws -> Scenario {
         switch name {
-        case "ios": return Scenario(name: "ios", profile: "ios", seed: 1, os: .ios, fixes: .phone, network: .init(), app: .init(),
-                                    groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
-        case "android": return Scenario(name: "android", profile: "android", seed: 1, os: .android, fixes: .phone, network: .init(), app: .init(),
-                                        groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
-        case "ideal": return Scenario(name: "ideal", profile: "ideal", seed: 1, os: .ideal, fixes: .exact, network: .instant, app: .init(),
-                                      groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        case "ios":
+            return Scenario(
+                name: "ios", profile: "ios", seed: 1, os: .ios, fixes: .phone, network: .init(), app: .init(),
+                groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        case "android":
+            return Scenario(
+                name: "android", profile: "android", seed: 1, os: .android, fixes: .phone, network: .init(), app: .init(),
+                groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
+        case "ideal":
+            return Scenario(
+                name: "ideal", profile: "ideal", seed: 1, os: .ideal, fixes: .exact, network: .instant, app: .init(),
+                groundTruth: .init(), trace: .init(), strategies: Strategy.defaultComparison)
         default: throw ScenarioError.invalid("unknown profile '\(name)' (expected ios, android or ideal)")
         }
     }
@@ -63,27 +69,34 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("os.loitering_delay_seconds", os.loiteringDelaySeconds), ("os.fence_check_moving_seconds", os.fenceCheckMovingSeconds),
             ("os.fence_check_stationary_seconds", os.fenceCheckStationarySeconds), ("os.responsiveness_seconds", os.responsivenessSeconds),
             ("os.min_reliable_radius_meters", os.minReliableRadiusMeters), ("os.periodic_wake_seconds", os.periodicWakeSeconds),
-            ("os.background_seconds", os.backgroundSeconds), ("app.cooldown_seconds", app.cooldownSeconds), ("app.confirm_seconds", app.confirmSeconds),
+            ("os.background_seconds", os.backgroundSeconds), ("app.cooldown_seconds", app.cooldownSeconds),
+            ("app.confirm_seconds", app.confirmSeconds),
             ("app.min_refresh_interval_seconds", app.minRefreshIntervalSeconds),
             ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
             ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
-            ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds), ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
-            ("ground_truth.on_time_before_seconds", groundTruth.onTimeBeforeSeconds), ("ground_truth.on_time_after_seconds", groundTruth.onTimeAfterSeconds),
+            ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
+            ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
+            ("ground_truth.on_time_before_seconds", groundTruth.onTimeBeforeSeconds),
+            ("ground_truth.on_time_after_seconds", groundTruth.onTimeAfterSeconds),
             ("fixes.dropout_mean_seconds", fixes.dropoutMeanSeconds), ("fixes.error_correlation_seconds", fixes.errorCorrelationSeconds),
         ]
         for (name, value) in numbers { try check(value.isFinite && value >= 0, "\(name) must be a number >= 0 (got \(value))") }
         try check(os.maxRegions >= 1, "os.max_regions must be at least 1")
         try check(["cushion", "overlap", "exact"].contains(os.detection), "os.detection must be cushion, overlap or exact")
         try check(os.detectionDelayMaxSeconds >= os.detectionDelayMinSeconds, "os.detection_delay_max_seconds is below the minimum")
-        for (name, v) in [("entry_overlap", os.entryOverlap), ("exit_overlap", os.exitOverlap), ("entry_overlap_coarse_fix", os.entryOverlapCoarseFix),
-                          ("exit_overlap_coarse_fix", os.exitOverlapCoarseFix)] {
+        for (name, v) in [
+            ("entry_overlap", os.entryOverlap), ("exit_overlap", os.exitOverlap), ("entry_overlap_coarse_fix", os.entryOverlapCoarseFix),
+            ("exit_overlap_coarse_fix", os.exitOverlapCoarseFix),
+        ] {
             try check(v >= 0 && v <= 1, "os.\(name) must be within 0...1")
         }
         try check(AppModel.cooldownScopes.contains(app.cooldownScope), "app.cooldown_scope must be network or location")
         try check(app.stagedSlots >= 0 && app.stagedSlots < os.maxRegions, "app.staged_slots must be within 0..<os.max_regions")
-        try check(!fixes.sources.isEmpty && fixes.sources.allSatisfy { $0.weight >= 0 && $0.accuracyMaxMeters >= $0.accuracyMinMeters && $0.accuracyMinMeters >= 0 },
-                  "fixes.sources needs at least one source, weights >= 0 and 0 <= accuracy_min_meters <= accuracy_max_meters")
+        try check(
+            !fixes.sources.isEmpty
+                && fixes.sources.allSatisfy { $0.weight >= 0 && $0.accuracyMaxMeters >= $0.accuracyMinMeters && $0.accuracyMinMeters >= 0 },
+            "fixes.sources needs at least one source, weights >= 0 and 0 <= accuracy_min_meters <= accuracy_max_meters")
         try check((0...1).contains(fixes.dropoutProbability), "fixes.dropout_probability must be within 0...1")
         for spec in strategies { _ = try Strategy.parse(spec) }
     }
@@ -124,5 +137,9 @@ public struct Scenario: Codable, Sendable, Hashable {
 /// A scenario file that cannot be used.
 public enum ScenarioError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
-    public var description: String { switch self { case .invalid(let m): m } }
+    public var description: String {
+        switch self {
+        case .invalid(let m): m
+        }
+    }
 }

@@ -27,9 +27,11 @@ public struct Interval: Sendable, Hashable, Codable {
 
     /// The two-sided 95 % quantile of Student's t distribution.
     static func t975(degrees: Int) -> Double {
-        let table: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                               2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                               2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+        let table: [Double] = [
+            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+            2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+            2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        ]
         guard degrees >= 1 else { return .nan }
         return degrees <= table.count ? table[degrees - 1] : 1.96
     }

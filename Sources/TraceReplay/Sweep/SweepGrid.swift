@@ -58,10 +58,14 @@ public struct SweepGrid: Sendable, Hashable {
             for (name, value) in settings {
                 switch name {
                 case "radius_scale":
-                    guard let v = Double(value), v > 0, v.isFinite else { throw ScenarioError.invalid("--sweep radius_scale: '\(value)' is not a positive number") }
+                    guard let v = Double(value), v > 0, v.isFinite else {
+                        throw ScenarioError.invalid("--sweep radius_scale: '\(value)' is not a positive number")
+                    }
                     scale = v
                 case "cooldown":
-                    guard let v = Double(value), v >= 0, v.isFinite else { throw ScenarioError.invalid("--sweep cooldown: '\(value)' is not seconds >= 0") }
+                    guard let v = Double(value), v >= 0, v.isFinite else {
+                        throw ScenarioError.invalid("--sweep cooldown: '\(value)' is not seconds >= 0")
+                    }
                     scenario.app.cooldownSeconds = v
                 default:
                     scenario = try scenario.applying(Self.override(path: name, value: value))

@@ -39,11 +39,13 @@ public struct SweepResult: Sendable, Codable {
     ]
 
     static func values(_ m: StrategyMetrics) -> [String: Double?] {
-        ["recall": m.recall, "on_time_recall": m.onTimeRecall, "precision": m.precision, "delay_p50_s": m.delayP50, "delay_p90_s": m.delayP90,
-         "refresh_calls_per_hour": m.refreshCallsPerHour, "region_churn_per_hour": m.regionChurnPerHour, "wakes_per_hour": m.wakesPerHour,
-         "gps_seconds_per_hour": m.gpsSecondsPerHour, "duplicates": Double(m.duplicates), "missed_not_monitored": Double(m.missedNotMonitored),
-         "missed_os_detection": Double(m.missedOSDetection), "missed_region_detection": Double(m.missedRegionDetection),
-         "missed_notification_policy": Double(m.missedPolicy), "card_moments": Double(m.cardMoments), "location_recall": m.locationRecall]
+        [
+            "recall": m.recall, "on_time_recall": m.onTimeRecall, "precision": m.precision, "delay_p50_s": m.delayP50, "delay_p90_s": m.delayP90,
+            "refresh_calls_per_hour": m.refreshCallsPerHour, "region_churn_per_hour": m.regionChurnPerHour, "wakes_per_hour": m.wakesPerHour,
+            "gps_seconds_per_hour": m.gpsSecondsPerHour, "duplicates": Double(m.duplicates), "missed_not_monitored": Double(m.missedNotMonitored),
+            "missed_os_detection": Double(m.missedOSDetection), "missed_region_detection": Double(m.missedRegionDetection),
+            "missed_notification_policy": Double(m.missedPolicy), "card_moments": Double(m.cardMoments), "location_recall": m.locationRecall,
+        ]
     }
 
     static func point(label: String, strategy: String, settings: [String: String], perSeed: [StrategyMetrics], oracleOS: [StrategyMetrics]) -> Point {
@@ -67,8 +69,10 @@ public struct SweepResult: Sendable, Codable {
 
     /// The printed table: one row per point, mean [95 % interval].
     public func table() -> (header: [String], rows: [[String]]) {
-        let header = ["configuration", "moments", "recall", "vs oracle-os", "on time", "precision", "p50 s", "p90 s", "refresh/h",
-                      "churn/h", "wakes/h", "GPS s/h", "not mon.", "OS det.", "region det.", "policy"]
+        let header = [
+            "configuration", "moments", "recall", "vs oracle-os", "on time", "precision", "p50 s", "p90 s", "refresh/h",
+            "churn/h", "wakes/h", "GPS s/h", "not mon.", "OS det.", "region det.", "policy",
+        ]
         func pct(_ name: String, _ p: Point) -> String {
             guard let i = p.intervals[name] else { return "-" }
             return i.n > 1 ? String(format: "%.1f%% [%.1f–%.1f]", i.mean * 100, i.low * 100, i.high * 100) : String(format: "%.1f%%", i.mean * 100)
@@ -78,11 +82,13 @@ public struct SweepResult: Sendable, Codable {
             return i.n > 1 ? String(format: "\(format) [\(format)–\(format)]", i.mean, i.low, i.high) : String(format: format, i.mean)
         }
         let rows = points.map { p in
-            [p.label, num("card_moments", p, "%.0f"), pct("recall", p), pct("recall_vs_oracle_os", p), pct("on_time_recall", p),
-             pct("precision", p), num("delay_p50_s", p, "%.0f"), num("delay_p90_s", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"),
-             num("region_churn_per_hour", p, "%.1f"), num("wakes_per_hour", p, "%.1f"), num("gps_seconds_per_hour", p, "%.0f"),
-             num("missed_not_monitored", p, "%.1f"), num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"),
-             num("missed_notification_policy", p, "%.1f")]
+            [
+                p.label, num("card_moments", p, "%.0f"), pct("recall", p), pct("recall_vs_oracle_os", p), pct("on_time_recall", p),
+                pct("precision", p), num("delay_p50_s", p, "%.0f"), num("delay_p90_s", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"),
+                num("region_churn_per_hour", p, "%.1f"), num("wakes_per_hour", p, "%.1f"), num("gps_seconds_per_hour", p, "%.0f"),
+                num("missed_not_monitored", p, "%.1f"), num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"),
+                num("missed_notification_policy", p, "%.1f"),
+            ]
         }
         return (header, rows)
     }

@@ -5,33 +5,40 @@ import RegionRefresh
 /// batch totals of each seed and their intervals.
 public enum SweepRunner {
     /// `refreshers` holds one engine per radius scale the variants use.
-    public static func run(_ traces: [LoadedTrace], grid: SweepGrid, variants: [SweepGrid.Variant], seeds: [UInt64], wallet: Wallet,
-                           catalog: StoreCatalog, refreshers: [Double: any RegionRefreshing],
-                           parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SweepResult {
+    public static func run(
+        _ traces: [LoadedTrace], grid: SweepGrid, variants: [SweepGrid.Variant], seeds: [UInt64], wallet: Wallet,
+        catalog: StoreCatalog, refreshers: [Double: any RegionRefreshing],
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> SweepResult {
         let started = ContinuousClock.now
         var contexts: [[ReplayContext]] = []
         var parsed: [[Strategy]] = []
         for v in variants {
             guard let refresher = refreshers[v.radiusScale] else { throw ScenarioError.invalid("no engine for radius scale \(v.radiusScale)") }
             let radius = v.scenario.groundTruth.storeRadiusMeters
-            let variantCatalog = catalog.storeRadiusMeters == radius ? catalog
+            let variantCatalog =
+                catalog.storeRadiusMeters == radius
+                ? catalog
                 : StoreCatalog(locations: catalog.stores.map(\.location), storeRadiusMeters: radius)
-            contexts.append(seeds.map { seed in
-                var sc = v.scenario
-                sc.seed = seed
-                return ReplayContext(scenario: sc, wallet: wallet, catalog: variantCatalog, refresher: refresher, keepEvents: false)
-            })
+            contexts.append(
+                seeds.map { seed in
+                    var sc = v.scenario
+                    sc.seed = seed
+                    return ReplayContext(scenario: sc, wallet: wallet, catalog: variantCatalog, refresher: refresher, keepEvents: false)
+                })
             parsed.append(try v.strategies.map(Strategy.parse))
         }
         struct Job: Sendable { var variant: Int, seed: Int, trace: Int }
         var jobs: [Job] = []
         for vi in variants.indices { for si in seeds.indices { for ti in traces.indices { jobs.append(Job(variant: vi, seed: si, trace: ti)) } } }
-        let frozenContexts = contexts, frozenStrategies = parsed
+        let frozenContexts = contexts
+        let frozenStrategies = parsed
         let results = await BatchReplay.inParallel(jobs, parallelism: parallelism, progress: progress) { job -> [StrategyMetrics] in
             let t = traces[job.trace]
-            let run = await ReplayRunner.run(t.trace, truth: t.truth, strategies: frozenStrategies[job.variant],
-                                             context: frozenContexts[job.variant][job.seed])
+            let run = await ReplayRunner.run(
+                t.trace, truth: t.truth, strategies: frozenStrategies[job.variant],
+                context: frozenContexts[job.variant][job.seed])
             return run.allRuns.map(\.metrics)
         }
         var points: [SweepResult.Point] = []
@@ -48,14 +55,17 @@ public enum SweepRunner {
             let suffix = v.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
             for k in names.indices {
                 let label = suffix.isEmpty ? names[k] : "\(names[k]) \(suffix)"
-                points.append(SweepResult.point(label: label, strategy: names[k], settings: settings, perSeed: k == v.strategies.count ? oracleOS : totals(k),
-                                                oracleOS: oracleOS))
+                points.append(
+                    SweepResult.point(
+                        label: label, strategy: names[k], settings: settings, perSeed: k == v.strategies.count ? oracleOS : totals(k),
+                        oracleOS: oracleOS))
             }
         }
         let d = started.duration(to: .now)
         var axes: [String: [String]] = [:]
         for a in grid.axes { axes[a.name] = a.values }
-        return SweepResult(axes: axes, seeds: seeds, traces: traces.count, hours: traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600,
-                           points: points, wallSeconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        return SweepResult(
+            axes: axes, seeds: seeds, traces: traces.count, hours: traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600,
+            points: points, wallSeconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
     }
 }

@@ -66,7 +66,8 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
     private func timedInOrder(_ raw: [RawFix], report: inout TraceReport) -> [TraceFix] {
         var fixes = synthesiseTimes(raw)
         if report.pointsWithoutTime > 0 {
-            report.warnings.append("\(report.pointsWithoutTime) points have no time; times synthesised at \(synthesisedSpeedMetersPerSecond) m/s and flagged")
+            report.warnings.append(
+                "\(report.pointsWithoutTime) points have no time; times synthesised at \(synthesisedSpeedMetersPerSecond) m/s and flagged")
         }
         // Synthesised times can overrun the next timed fix (points far apart between two close times), so order is
         // checked on the times as synthesised, not only on the file's.
@@ -77,7 +78,8 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         if report.timeGoesBackwards > 0 || synthesisedOutOfOrder {
             report.sorted = true
             if report.timeGoesBackwards > 0 {
-                report.warnings.append("time goes backwards \(report.timeGoesBackwards) times (concatenated or overlapping tracks); fixes sorted by time")
+                report.warnings.append(
+                    "time goes backwards \(report.timeGoesBackwards) times (concatenated or overlapping tracks); fixes sorted by time")
             }
             // Stable: fixes with equal times keep file order, so exact copies end up adjacent.
             fixes = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -94,7 +96,11 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         var lastKept: TraceFix?
         var drops = 0
         for fix in fixes {
-            guard let last = lastKept else { current.append(fix); lastKept = fix; continue }
+            guard let last = lastKept else {
+                current.append(fix)
+                lastKept = fix
+                continue
+            }
             if fix.time == last.time && fix.latitude == last.latitude && fix.longitude == last.longitude {
                 report.duplicatesRemoved += 1
                 continue
@@ -140,11 +146,18 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
             for i in segments[s].indices {
                 let t = segments[s][i].time
                 // Labels are few (hundreds) and sorted; a linear scan from a binary-search start is plenty.
-                var lo = 0, hi = labels.count
-                while lo < hi { let mid = (lo + hi) / 2; if labels[mid].start <= t { lo = mid + 1 } else { hi = mid } }
+                var lo = 0
+                var hi = labels.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if labels[mid].start <= t { lo = mid + 1 } else { hi = mid }
+                }
                 var j = lo - 1
                 while j >= 0 {
-                    if labels[j].end >= t { segments[s][i].mode = labels[j].mode; break }
+                    if labels[j].end >= t {
+                        segments[s][i].mode = labels[j].mode
+                        break
+                    }
                     if t - labels[j].start > 86_400 * 7 { break }
                     j -= 1
                 }
@@ -157,8 +170,9 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
     /// at all starts at 2000-01-01T00:00:00Z.
     func synthesiseTimes(_ raw: [RawFix]) -> [TraceFix] {
         var out = raw.map {
-            TraceFix(time: $0.time ?? .nan, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
-                     altitude: $0.altitude, timeSynthesised: $0.time == nil)
+            TraceFix(
+                time: $0.time ?? .nan, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
+                altitude: $0.altitude, timeSynthesised: $0.time == nil)
         }
         guard out.contains(where: { $0.timeSynthesised }) else { return out }
         let speed = max(0.1, synthesisedSpeedMetersPerSecond)

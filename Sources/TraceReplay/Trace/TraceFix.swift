@@ -13,8 +13,10 @@ public struct TraceFix: Sendable, Hashable {
     /// True when the file had no time for this fix and the reader synthesised one from a travel speed.
     public var timeSynthesised: Bool
 
-    public init(time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
-                mode: String? = nil, timeSynthesised: Bool = false) {
+    public init(
+        time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
+        mode: String? = nil, timeSynthesised: Bool = false
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
@@ -56,8 +58,10 @@ public struct RawTrace: Sendable {
     /// GeoLife transport-mode labels, applied after cleaning.
     public var labels: [ModeLabel]
 
-    public init(fixes: [RawFix] = [], parts: Int = 0, emptyParts: Int = 0, ignoredWaypoints: Int = 0, skipped: Int = 0,
-                warnings: [String] = [], labels: [ModeLabel] = []) {
+    public init(
+        fixes: [RawFix] = [], parts: Int = 0, emptyParts: Int = 0, ignoredWaypoints: Int = 0, skipped: Int = 0,
+        warnings: [String] = [], labels: [ModeLabel] = []
+    ) {
         self.fixes = fixes
         self.parts = parts
         self.emptyParts = emptyParts

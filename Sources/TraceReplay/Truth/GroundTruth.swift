@@ -35,8 +35,10 @@ public enum GroundTruth {
                     guard let s = runStart else { return }
                     let loc = store.location
                     if segment[runEnd].time - segment[s].time >= model.minDwellSeconds {
-                        visits.append(Visit(locationId: loc.id, networkId: loc.networkId, name: loc.name, lat: loc.coordinate.latitude,
-                                            lon: loc.coordinate.longitude, arrival: segment[s].time, departure: segment[runEnd].time))
+                        visits.append(
+                            Visit(
+                                locationId: loc.id, networkId: loc.networkId, name: loc.name, lat: loc.coordinate.latitude,
+                                lon: loc.coordinate.longitude, arrival: segment[s].time, departure: segment[runEnd].time))
                     } else {
                         passes.append(PassThrough(locationId: loc.id, networkId: loc.networkId, time: segment[s].time))
                     }
@@ -52,9 +54,12 @@ public enum GroundTruth {
                         close()
                         // A chord between two outside fixes can still cut the circle (fast movement, sparse fixes).
                         if i > 0, units[i - 1].dot(store.unit) < UnitVector.cosOf(meters: r + acc),
-                           chordDistance(units[i - 1], units[i], store.unit) <= r {
-                            passes.append(PassThrough(locationId: store.location.id, networkId: store.location.networkId,
-                                                      time: (segment[i - 1].time + segment[i].time) / 2))
+                            chordDistance(units[i - 1], units[i], store.unit) <= r
+                        {
+                            passes.append(
+                                PassThrough(
+                                    locationId: store.location.id, networkId: store.location.networkId,
+                                    time: (segment[i - 1].time + segment[i].time) / 2))
                         }
                     }
                 }
@@ -68,7 +73,8 @@ public enum GroundTruth {
 
     /// Closest approach (metres) of the great-circle chord a→b to c, in a local tangent plane (chords are short).
     static func chordDistance(_ a: UnitVector, _ b: UnitVector, _ c: UnitVector) -> Double {
-        let ab = (b.x - a.x, b.y - a.y, b.z - a.z), ac = (c.x - a.x, c.y - a.y, c.z - a.z)
+        let ab = (b.x - a.x, b.y - a.y, b.z - a.z)
+        let ac = (c.x - a.x, c.y - a.y, c.z - a.z)
         let len2 = ab.0 * ab.0 + ab.1 * ab.1 + ab.2 * ab.2
         guard len2 > 0 else { return a.meters(to: c) }
         let t = max(0, min(1, (ac.0 * ab.0 + ac.1 * ab.1 + ac.2 * ab.2) / len2))

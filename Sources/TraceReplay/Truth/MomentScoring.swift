@@ -56,9 +56,11 @@ enum MomentScoring {
                 m.caught += 1
                 m.delays.append(delay)
                 m.duplicates += matched[i].count - 1
-                outcomes.append(MomentOutcome(moment: c, status: status, delay: delay, notifications: matched[i].count, trigger: n.trigger,
-                                              notifiedLocationId: n.locationIds.first, miss: nil,
-                                              detail: "\(n.trigger.rawValue) \(signed(delay)) after arrival"))
+                outcomes.append(
+                    MomentOutcome(
+                        moment: c, status: status, delay: delay, notifications: matched[i].count, trigger: n.trigger,
+                        notifiedLocationId: n.locationIds.first, miss: nil,
+                        detail: "\(n.trigger.rawValue) \(signed(delay)) after arrival"))
             } else {
                 let (miss, detail) = classify(c, index: i, input: input, recorder: recorder)
                 switch miss {
@@ -67,8 +69,10 @@ enum MomentScoring {
                 case .regionDetection: m.missedRegionDetection += 1
                 case .policy: m.missedPolicy += 1
                 }
-                outcomes.append(MomentOutcome(moment: c, status: .missed, delay: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
-                                              miss: miss, detail: detail))
+                outcomes.append(
+                    MomentOutcome(
+                        moment: c, status: .missed, delay: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
+                        miss: miss, detail: detail))
             }
         }
 
@@ -84,14 +88,17 @@ enum MomentScoring {
 
     static func classify(_ c: CardMoment, index: Int, input: Input, recorder: Recorder) -> (MomentOutcome.Miss, String) {
         let model = input.model
-        let lo = c.arrival - model.matchBeforeSeconds, hi = c.departure + model.matchAfterSeconds
+        let lo = c.arrival - model.matchBeforeSeconds
+        let hi = c.departure + model.matchAfterSeconds
         if let held = recorder.suppressed.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
             return (.policy, "\(held.trigger.rawValue) \(signed(held.time - c.arrival)) after arrival held back by the cool-down")
         }
         if let gone = recorder.withdrawn.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
             return (.policy, "card withdrawn \(signed(gone.time - c.arrival)) after arrival: the region's exit came before the confirmation delay")
         }
-        if let early = recorder.notifications.last(where: { $0.networkId == c.networkId && $0.time < lo && $0.time >= c.arrival - input.cooldownSeconds }) {
+        if let early = recorder.notifications.last(where: {
+            $0.networkId == c.networkId && $0.time < lo && $0.time >= c.arrival - input.cooldownSeconds
+        }) {
             return (.policy, "card already shown \(Int((c.arrival - early.time).rounded())) s before arrival (\(early.trigger.rawValue))")
         }
         let ids = Set(c.locationIds)

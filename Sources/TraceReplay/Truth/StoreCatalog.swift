@@ -21,8 +21,9 @@ public struct StoreCatalog: Sendable {
     public init(locations: [Location], storeRadiusMeters: Double) {
         self.storeRadiusMeters = storeRadiusMeters
         stores = locations.map {
-            CandidateStore(location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
-                           unit: UnitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
+            CandidateStore(
+                location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
+                unit: UnitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude))
         }.sorted { $0.location.id < $1.location.id }
         positions = Dictionary(stores.map { ($0.location.id, $0.unit) }, uniquingKeysWith: { a, _ in a })
     }
@@ -40,8 +41,16 @@ public struct StoreCatalog: Sendable {
     public func candidates(for trace: Trace, margin: Double) -> [CandidateStore] {
         let fixes = trace.fixes
         guard !fixes.isEmpty else { return [] }
-        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
-        for f in fixes { minLat = min(minLat, f.latitude); maxLat = max(maxLat, f.latitude); minLon = min(minLon, f.longitude); maxLon = max(maxLon, f.longitude) }
+        var minLat = 90.0
+        var maxLat = -90.0
+        var minLon = 180.0
+        var maxLon = -180.0
+        for f in fixes {
+            minLat = min(minLat, f.latitude)
+            maxLat = max(maxLat, f.latitude)
+            minLon = min(minLon, f.longitude)
+            maxLon = max(maxLon, f.longitude)
+        }
         let dLat = margin / 111_000
         let dLon = margin / (111_000 * max(0.05, cos(max(abs(minLat), abs(maxLat)) * .pi / 180)))
         let boxed = stores.filter {

@@ -108,16 +108,30 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     public static func total(_ parts: [StrategyMetrics], strategy: String) -> StrategyMetrics {
         var t = StrategyMetrics(strategy: strategy)
         for p in parts {
-            t.hours += p.hours; t.cardMoments += p.cardMoments; t.caught += p.caught
-            t.onTime += p.onTime; t.early += p.early; t.late += p.late
-            t.notifications += p.notifications; t.correctNotifications += p.correctNotifications
-            t.duplicates += p.duplicates; t.suppressed += p.suppressed; t.withdrawn += p.withdrawn
-            t.missedNotMonitored += p.missedNotMonitored; t.missedOSDetection += p.missedOSDetection
-            t.missedRegionDetection += p.missedRegionDetection; t.missedPolicy += p.missedPolicy
-            t.locationVisits += p.locationVisits; t.locationCaught += p.locationCaught
-            t.refreshCalls += p.refreshCalls; t.refreshFailures += p.refreshFailures
-            t.regionStarts += p.regionStarts; t.regionStops += p.regionStops; t.monitorFailures += p.monitorFailures
-            t.wakes += p.wakes; t.gpsSeconds += p.gpsSeconds
+            t.hours += p.hours
+            t.cardMoments += p.cardMoments
+            t.caught += p.caught
+            t.onTime += p.onTime
+            t.early += p.early
+            t.late += p.late
+            t.notifications += p.notifications
+            t.correctNotifications += p.correctNotifications
+            t.duplicates += p.duplicates
+            t.suppressed += p.suppressed
+            t.withdrawn += p.withdrawn
+            t.missedNotMonitored += p.missedNotMonitored
+            t.missedOSDetection += p.missedOSDetection
+            t.missedRegionDetection += p.missedRegionDetection
+            t.missedPolicy += p.missedPolicy
+            t.locationVisits += p.locationVisits
+            t.locationCaught += p.locationCaught
+            t.refreshCalls += p.refreshCalls
+            t.refreshFailures += p.refreshFailures
+            t.regionStarts += p.regionStarts
+            t.regionStops += p.regionStops
+            t.monitorFailures += p.monitorFailures
+            t.wakes += p.wakes
+            t.gpsSeconds += p.gpsSeconds
             t.delays += p.delays
         }
         t.finishRatios()

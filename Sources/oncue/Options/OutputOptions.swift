@@ -16,8 +16,9 @@ struct OutputOptions: ParsableArguments {
 
 /// `--network`, repeatable, each value also a comma-separated list: `--network a --network b` = `--network a,b`.
 struct NetworkListOptions: ParsableArguments {
-    @Option(name: [.customLong("network"), .customLong("networks")],
-            help: ArgumentHelp("A network id (repeatable; a comma-separated list works too).", valueName: "id"))
+    @Option(
+        name: [.customLong("network"), .customLong("networks")],
+        help: ArgumentHelp("A network id (repeatable; a comma-separated list works too).", valueName: "id"))
     var raw: [String] = []
 
     /// Every id given, in order, without blanks or repeats.

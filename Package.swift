@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "oncue", targets: ["oncue"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "LocationStore", targets: ["LocationStore"]),
+        .library(name: "PostGISStore", targets: ["PostGISStore"]),
+        .library(name: "StoreOpening", targets: ["StoreOpening"]),
         .library(name: "RegionRefresh", targets: ["RegionRefresh"]),
         .library(name: "ChainImport", targets: ["ChainImport"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),

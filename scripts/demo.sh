@@ -2,11 +2,15 @@
 # The main job on the embedded default: build, create a SQLite+SpatiaLite store from the sample
 # public-library outlets in datasets/, and print the 20 nearest to a point (Austin, TX by default).
 #   bash scripts/demo.sh [LAT LON]
+# A debug build: on a fresh clone it is ready in a few minutes (a release build optimises every dependency, PostgreSQL's
+# TLS stack included, and takes several times longer), and the sample is small enough for it. `make release` for speed;
+# ONCUE_DEMO_CONFIGURATION=release uses that build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
-swift build -c release --product oncue
-ONCUE=.build/release/oncue
+configuration="${ONCUE_DEMO_CONFIGURATION:-debug}"
+swift build -c "$configuration" --product oncue
+ONCUE=".build/$configuration/oncue"
 STORE="${ONCUE_DEMO_STORE:-/tmp/oncue-demo.sqlite}"
 rm -f "$STORE" "$STORE-wal" "$STORE-shm"
 $ONCUE db init --db "$STORE"

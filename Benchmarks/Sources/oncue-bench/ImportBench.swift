@@ -3,6 +3,7 @@ import ChainImport
 import CommandLineOutput
 import Foundation
 import LocationStore
+import PostGISStore
 import SyntheticData
 
 /// `oncue-bench import`: a seeded chain CSV imported by `oncue import` (first load, then a re-import

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Module order (docs/architecture.md): Geo ← LocationStore ← (PostGISStore, RegionRefresh, ChainImport) ←
-// (PostGISImport, TraceReplay) ← StoreOpening ← RefreshServer ← oncue. A module never imports one above it; only
-// StoreOpening names the store types. CSQLite, CLibCrypto and CPrefetch are C leaves.
+// (TraceReplay, StoreOpening) ← RefreshServer ← oncue. A module never imports one above it; only StoreOpening names
+// the store types. CSQLite, CLibCrypto and CPrefetch are C leaves.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -78,14 +78,11 @@ let package = Package(
             dependencies: ["Geo", "LocationStore", "CLibCrypto"],
             swiftSettings: strict + fuzzed
         ),
-        // The import's rows written the PostGIS way (staging COPY, deferred indexes); ChainImport's rules, shared as
-        // `package` declarations.
-        .target(name: "PostGISImport", dependencies: ["Geo", "LocationStore", "ChainImport", "PostGISStore"], swiftSettings: strict),
-        // The one module that names the store types: opens a store from its address, picks its importer.
+        // The one module that names the store types: opens a store from its address.
         .target(
             name: "StoreOpening",
             dependencies: [
-                "LocationStore", "PostGISStore", "ChainImport", "PostGISImport",
+                "LocationStore", "PostGISStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,11 +125,11 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "StoreOpening", "PostGISStore", "PostGISImport", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
         .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
-            dependencies: ["TestSupport", "PostGISImport", "StoreOpening", "SyntheticData", 
+            dependencies: ["TestSupport", "StoreOpening", "SyntheticData",
                 "Geo", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),

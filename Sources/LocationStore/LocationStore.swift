@@ -44,6 +44,8 @@ public protocol LocationStore: AnyObject {
     // Health and life cycle
     /// The store's own consistency checks; empty when healthy.
     func verify() async throws -> [String]
+    /// The names of what `verify()` checks, for the line that says they passed.
+    var consistencyChecks: [String] { get }
     /// Releases the connection (a file store closes with its last reference; a database connection must be closed).
     func close() async
 }

@@ -72,7 +72,7 @@ public struct PostGISBulkWriter: Sendable {
 
     /// Rows for the staging table (`PostGISLocationStore.beginStaging`), encoded for `copy`. Needs no connection: an
     /// import encodes a batch while the server stores the one before.
-    public static func encodeStaged(_ rows: [StagedRow]) -> CopyBatch {
+    public static func encodeStaged(_ rows: [ImportRow]) -> CopyBatch {
         var out = CopyTextEncoder(capacity: rows.count * 220)
         for r in rows {
             let l = r.location
@@ -98,7 +98,7 @@ public struct PostGISBulkWriter: Sendable {
 
     /// Rows straight for `locations` (the geography as hex EWKB), encoded for `copy`: for rows of networks that had no
     /// locations when the import began, which cannot conflict with a stored row.
-    public static func encodeLocations(_ rows: [StagedRow], timestamp: String) -> CopyBatch {
+    public static func encodeLocations(_ rows: [ImportRow], timestamp: String) -> CopyBatch {
         var out = CopyTextEncoder(capacity: rows.count * 240)
         for r in rows {
             out.location(r.location, timestamp: timestamp)

@@ -4,33 +4,6 @@ import LocationStore
 import NIOCore
 import PostgresNIO
 
-/// A row of a bulk import on its way into the store: the location, where it came from, and what its warnings need.
-public struct StagedRow: Sendable {
-    public var fileNumber: Int
-    public var line: Int
-    public var location: Location
-    /// Where a geocoded location's point came from; nil for a point from the file.
-    public var provenance: GeocodeProvenance?
-    /// The decimals and implied error of coarse file coordinates, for near-duplicate messages.
-    public var coarseDecimals: Int?
-    public var coarseErrorMeters: Double?
-    /// Whether the row already has a warning (a later near-duplicate warning then does not count it again).
-    public var warned: Bool
-
-    public init(
-        fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, coarseDecimals: Int?,
-        coarseErrorMeters: Double?, warned: Bool
-    ) {
-        self.fileNumber = fileNumber
-        self.line = line
-        self.location = location
-        self.provenance = provenance
-        self.coarseDecimals = coarseDecimals
-        self.coarseErrorMeters = coarseErrorMeters
-        self.warned = warned
-    }
-}
-
 /// A staged row within the near-duplicate distance of another location of its network.
 public struct StagedNeighbour: Sendable {
     public var fileNumber: Int
@@ -46,17 +19,6 @@ public struct StagedNeighbour: Sendable {
     /// Where the import listed the neighbour (nil: a location already in the store that the import does not list).
     public var neighbourFile: Int?
     public var neighbourLine: Int?
-}
-
-/// Per file of a bulk upsert: rows inserted and rows updated (the rest of the staged rows were unchanged).
-public struct StagedCounts: Sendable, Equatable {
-    public var inserted = 0
-    public var updated = 0
-
-    public init(inserted: Int = 0, updated: Int = 0) {
-        self.inserted = inserted
-        self.updated = updated
-    }
 }
 
 extension PostGISLocationStore {
@@ -83,7 +45,7 @@ extension PostGISLocationStore {
 
     /// Upserts every staged row in one statement. A row whose content equals the stored one is not written (its
     /// `source_import_id` stays), exactly as in the SQLite store; `xmax = 0` tells an insert from an update.
-    public func upsertStaged() async throws -> [Int: StagedCounts] {
+    public func upsertStaged() async throws -> [Int: ImportRowCounts] {
         let rows = try await rows(
             """
             WITH up AS (
@@ -97,10 +59,10 @@ extension PostGISLocationStore {
             SELECT s.file_no, count(*) FILTER (WHERE up.inserted), count(*) FILTER (WHERE NOT up.inserted)
             FROM up JOIN oncue_stage s ON s.id = up.id GROUP BY s.file_no
             """)
-        var counts: [Int: StagedCounts] = [:]
+        var counts: [Int: ImportRowCounts] = [:]
         for row in rows {
             let (file, inserted, updated) = try row.decode((Int32, Int64, Int64).self)
-            counts[Int(file)] = StagedCounts(inserted: Int(inserted), updated: Int(updated))
+            counts[Int(file)] = ImportRowCounts(inserted: Int(inserted), updated: Int(updated))
         }
         return counts
     }

@@ -3,6 +3,8 @@ import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
+    public var consistencyChecks: [String] { ["indexes", "geog and geohash in step with lat/lon", "networks", "amcheck"] }
+
     /// The store's health: the schema's indexes present and valid, every `geog` and `geohash` in step with `lat`/`lon`,
     /// every location's network present, and `amcheck`'s B-tree check of the location indexes when the extension can be
     /// used; returns the problems found (empty = healthy).

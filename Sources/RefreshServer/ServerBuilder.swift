@@ -106,7 +106,7 @@ extension ServerBuilder.Built {
         var configuration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
             logger: application.logger)
-        configuration.maximumGracefulShutdownDuration = .seconds(limits.shutdownSeconds + 5)
+        configuration.maximumGracefulShutdownDuration = limits.shutdownTimeout + .seconds(5)
         configuration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
     }

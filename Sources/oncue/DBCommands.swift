@@ -112,13 +112,9 @@ struct DB: AsyncParsableCommand {
         mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "check") }
 
         func run() async throws {
-            let address = try store.address()
-            let problems = try await store.withStore { try await $0.verify() }
+            let (problems, checks) = try await store.withStore { (try await $0.verify(), $0.consistencyChecks) }
             if problems.isEmpty {
-                print(
-                    address.isPostgres
-                        ? "ok: indexes, geog and geohash in step with lat/lon, networks, amcheck"
-                        : "ok: integrity_check, CheckSpatialMetaData, CheckSpatialIndex")
+                print("ok: " + checks.joined(separator: ", "))
             } else {
                 for p in problems { FileHandleOutput.standardError.write("problem: \(p.forMessage(limit: 500))\n") }
                 throw ExitCode(1)

@@ -29,7 +29,10 @@ struct GeocoderArguments: ParsableArguments {
             if geocode != nil || requireGeocode { throw ValidationError("--geocode and --require-geocode need --geocoder URL (or ONCUE_GEOCODER)") }
             return nil
         }
-        var settings = GeocoderSettings(baseURL: try Self.url(named))
+        guard let url = GeocoderSettings.baseURL(named) else {
+            throw ValidationError("the geocoder must be an http:// or https:// URL with a host")
+        }
+        var settings = GeocoderSettings(baseURL: url)
         guard geocoderRps > 0, geocoderRps.isFinite else { throw ValidationError("--geocoder-rps must be above 0") }
         guard geocoderTimeout > 0, geocoderTimeout.isFinite else { throw ValidationError("--geocoder-timeout must be above 0") }
         settings.requestsPerSecond = geocoderRps
@@ -37,16 +40,6 @@ struct GeocoderArguments: ParsableArguments {
         var options = GeocodingOptions(settings: settings, mode: geocode ?? .missing, requireGeocode: requireGeocode)
         options.searchByName = geocodeNames
         return options
-    }
-
-    /// An http(s) URL with a host; the message never repeats a password it was given.
-    static func url(_ text: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = url.host, !host.isEmpty
-        else {
-            throw ValidationError("the geocoder must be an http:// or https:// URL with a host")
-        }
-        return url
     }
 }
 

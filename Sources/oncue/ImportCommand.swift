@@ -3,7 +3,6 @@ import ChainImport
 import CommandLineOutput
 import Foundation
 import LocationStore
-import StoreOpening
 
 /// `oncue import`: a thin shell over `ChainImporter`.
 struct Import: AsyncParsableCommand {
@@ -114,7 +113,7 @@ struct Import: AsyncParsableCommand {
         let report: ImportReport
         do {
             report = try await store.withStore { store in
-                let importer = try StoreOpening.importer(for: store, options: options)
+                let importer = try ChainImporter(for: store, options: options)
                 if showProgress { importer.progress = { renderer.show($0) } }
                 if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }
                 return try await importer.run(inputs)

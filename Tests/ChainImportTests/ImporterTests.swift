@@ -148,7 +148,7 @@ struct ImporterTests {
         #expect(last.fraction == 1)
         #expect(last.totalBytes == Int64(text.utf8.count))
         // After the rows, the slow tail of a large import is announced too.
-        #expect(seen.compactMap(\.stage) == ["updating the spatial index", "committing"])
+        #expect(seen.compactMap(\.stage) == ["checking near duplicates", "updating the spatial index", "committing"])
         #expect(seen.last?.rows == 5000)
     }
 

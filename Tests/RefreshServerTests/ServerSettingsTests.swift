@@ -179,7 +179,7 @@ struct ServerSettingsTests {
         #expect(SettingText.duration(.seconds(900)) == "15m")
         #expect(SettingText.duration(.zero) == "0s")
         let configuration = try ServerSettings.configuration(environment: ["ONCUE_HEAD_TIMEOUT": "250ms"])
-        #expect(configuration.connections.headSeconds == 0.25)
+        #expect(configuration.connections.headTimeout == .milliseconds(250))
     }
 
     /// The defaults a library user gets from `ServerConfiguration(database:)` and `ConnectionLimits()` are the table's.

@@ -125,8 +125,8 @@ extension ConnectionLimits {
     /// themselves are tested on the real binary (SlowClientTests).
     static var forTests: ConnectionLimits {
         var limits = ConnectionLimits()
-        limits.headSeconds = 600
-        limits.idleSeconds = 600
+        limits.headTimeout = .seconds(600)
+        limits.idleTimeout = .seconds(600)
         return limits
     }
 }

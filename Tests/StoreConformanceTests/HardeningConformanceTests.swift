@@ -30,7 +30,7 @@ struct HardeningConformanceTests {
         try await TestStore.with(kind) { store, _ in
             var options = ImportOptions(network: "acme", networkColumn: "brand")
             options.maxLineBytes = 512
-            let report = try await StoreOpening.importer(for: store, options: options).run([.bytes(Self.file, name: "h.csv", chunkSize: 97)])
+            let report = try await ChainImporter(for: store, options: options).run([.bytes(Self.file, name: "h.csv", chunkSize: 97)])
             let f = report.files[0]
             #expect(f.counts == ImportCounts(read: 11, inserted: 4, rejected: 7, warned: 1))
             #expect(f.rejectedByReason == ["field_count": 2, "nul_byte": 1, "field_too_long": 2, "line_too_long": 1, "unparseable_coordinates": 1])

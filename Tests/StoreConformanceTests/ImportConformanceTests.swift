@@ -30,7 +30,7 @@ struct ImportConformanceTests {
     }
 
     static func importing(_ store: any LocationStore, _ paths: [String], _ options: ImportOptions) async throws -> ImportReport {
-        try await StoreOpening.importer(for: store, options: options).run(try paths.map { try ImportInput.file($0) })
+        try await ChainImporter(for: store, options: options).run(try paths.map { try ImportInput.file($0) })
     }
 
     static func snapshot(_ store: any LocationStore) async throws -> [Location] {

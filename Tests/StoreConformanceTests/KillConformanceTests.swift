@@ -27,7 +27,7 @@ struct KillConformanceTests {
             defer { try? FileManager.default.removeItem(at: dir) }
             let seed = dir.appendingPathComponent("seed.csv").path
             try Data("id,name,lat,lon\n1,Alpha,40.012345,-75.012345\n2,Beta,41.012345,-76.012345\n".utf8).write(to: URL(fileURLWithPath: seed))
-            _ = try await StoreOpening.importer(for: store, options: ImportOptions(network: "acme-market")).run([try ImportInput.file(seed)])
+            _ = try await ChainImporter(for: store, options: ImportOptions(network: "acme-market")).run([try ImportInput.file(seed)])
             let before = try await ImportConformanceTests.snapshot(store)
             let importsBefore = try await store.imports(limit: 100)
             let networksBefore = try await store.networks()

@@ -24,6 +24,15 @@ public struct GeocoderSettings: Sendable {
 
     public init(baseURL: URL) { self.baseURL = baseURL }
 
+    /// `text` as a geocoder's base URL: an http(s) URL with a host, or nil. The one rule for the CLI's `--geocoder`, the
+    /// server's setting and the admin API's `geocoder` parameter.
+    public static func baseURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
     /// The search endpoint for a structured query.
     func searchURL(_ query: AddressQuery) -> URL? {
         guard var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)

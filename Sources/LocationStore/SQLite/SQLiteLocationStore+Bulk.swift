@@ -366,12 +366,6 @@ extension SQLiteLocationStore {
         return db.changes
     }
 
-    /// Appends issues to an import's log as they are found, so the rejected rows of a huge file
-    /// never have to be held in memory.
-    public func appendImportIssues(_ issues: [ImportIssue], importId: Int64) throws(StoreError) {
-        try writeIssues(issues, importId: importId)
-    }
-
     /// Updates the import's header row (status, counts, times) without touching its issues.
     public func finishImport(_ record: ImportRecord) throws(StoreError) {
         guard let id = record.id else { throw .invalidArgument("finishImport needs a record with an id") }

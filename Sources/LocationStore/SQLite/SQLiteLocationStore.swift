@@ -150,6 +150,8 @@ public final class SQLiteLocationStore: LocationStore {
 
     /// `PRAGMA integrity_check`, SpatiaLite's `CheckSpatialMetaData()` and `CheckSpatialIndex()`, and SQLite's
     /// `rtreecheck()`; returns the problems found (empty = healthy).
+    public var consistencyChecks: [String] { ["integrity_check", "CheckSpatialMetaData", "CheckSpatialIndex"] }
+
     public func verify() throws(StoreError) -> [String] {
         var problems: [String] = []
         let s = try db.statement("PRAGMA integrity_check")

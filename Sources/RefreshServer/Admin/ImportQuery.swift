@@ -73,9 +73,7 @@ enum ImportQuery {
             } ?? .missing
         let url: URL
         if let named {
-            guard let parsed = URL(string: named), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                parsed.host?.isEmpty == false
-            else {
+            guard let parsed = GeocoderSettings.baseURL(named) else {
                 throw APIError.badRequest("invalid_parameter", "'geocoder' must be an http:// or https:// URL", field: "geocoder")
             }
             url = parsed

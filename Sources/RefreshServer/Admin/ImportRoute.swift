@@ -6,7 +6,6 @@ import LocationStore
 import Logging
 import NIOCore
 import RegionRefresh
-import StoreOpening
 import Synchronization
 
 /// `POST /admin/imports`: stage the CSV on disk, import it on the blocking-work thread in one
@@ -96,7 +95,7 @@ struct ImportRoute: Sendable {
             report = try await access.withPrimary(long: true) { store in
                 var input = try ImportInput.file(staged.path)
                 input.name = fileName
-                let importer = try StoreOpening.importer(for: store, options: options)
+                let importer = try ChainImporter(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }
                 return try await importer.run([input])
             }

@@ -165,8 +165,8 @@ public enum ServerSettings {
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
         default: .seconds(10),
         summary: "Time to receive a request head, then 408",
-        read: { .seconds($0.connections.headSeconds) },
-        write: { $0.connections.headSeconds = $1.inSeconds }
+        read: { $0.connections.headTimeout },
+        write: { $0.connections.headTimeout = $1 }
     )
 
     public static let bodyTimeout = ServerSetting<Duration>(
@@ -175,8 +175,8 @@ public enum ServerSettings {
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
         default: .seconds(30),
         summary: "Time to receive a request body, then 408",
-        read: { .seconds($0.connections.bodySeconds) },
-        write: { $0.connections.bodySeconds = $1.inSeconds }
+        read: { $0.connections.bodyTimeout },
+        write: { $0.connections.bodyTimeout = $1 }
     )
 
     public static let uploadTimeout = ServerSetting<Duration>(
@@ -185,8 +185,8 @@ public enum ServerSettings {
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(86_400)),
         default: .seconds(900),
         summary: "Time to receive a POST /admin/imports body",
-        read: { .seconds($0.connections.uploadSeconds) },
-        write: { $0.connections.uploadSeconds = $1.inSeconds }
+        read: { $0.connections.uploadTimeout },
+        write: { $0.connections.uploadTimeout = $1 }
     )
 
     public static let idleTimeout = ServerSetting<Duration>(
@@ -195,8 +195,8 @@ public enum ServerSettings {
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
         default: .seconds(60),
         summary: "Time an idle keep-alive connection stays open",
-        read: { .seconds($0.connections.idleSeconds) },
-        write: { $0.connections.idleSeconds = $1.inSeconds }
+        read: { $0.connections.idleTimeout },
+        write: { $0.connections.idleTimeout = $1 }
     )
 
     public static let maxConnections = ServerSetting<Int>(
@@ -216,8 +216,8 @@ public enum ServerSettings {
         type: .duration(in: Duration.zero...Duration.seconds(3_600)),
         default: .seconds(15),
         summary: "Time after SIGTERM before open connections are closed",
-        read: { .seconds($0.connections.shutdownSeconds) },
-        write: { $0.connections.shutdownSeconds = $1.inSeconds }
+        read: { $0.connections.shutdownTimeout },
+        write: { $0.connections.shutdownTimeout = $1 }
     )
 
     public static let logLevel = ServerSetting<Logger.Level>(

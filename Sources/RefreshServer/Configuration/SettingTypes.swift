@@ -1,3 +1,4 @@
+import ChainImport
 import Foundation
 import HTTPTypes
 import LocationStore
@@ -163,11 +164,7 @@ extension SettingType where Value == URL? {
             valueName: "url",
             bounds: .form("an http:// or https:// URL with a host"),
             parse: { text throws(SettingRefusal) in
-                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                    let host = url.host, !host.isEmpty
-                else {
-                    throw SettingRefusal("must be an http:// or https:// URL with a host")
-                }
+                guard let url = GeocoderSettings.baseURL(text) else { throw SettingRefusal("must be an http:// or https:// URL with a host") }
                 return url
             },
             format: { url in

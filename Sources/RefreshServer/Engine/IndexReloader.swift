@@ -67,7 +67,8 @@ public final class IndexReloader: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.rebuildOnRequest() }
-                if self.access.isPostgres {
+                // A store with a version (one that announces its changes) is written by other processes too.
+                if self.current.indexVersion != nil {
                     group.addTask { await self.listen() }
                     group.addTask { await self.poll() }
                 }

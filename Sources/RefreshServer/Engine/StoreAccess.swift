@@ -22,8 +22,6 @@ struct StoreAccess: Sendable {
         self.logger = logger
     }
 
-    var isPostgres: Bool { primary.isPostgres }
-
     /// Runs `body` with the primary store, read-write; long work (imports) goes on the rebuild thread, so that short
     /// admin reads and writes are not queued behind it.
     func withPrimary<T: Sendable>(long: Bool = false, _ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {

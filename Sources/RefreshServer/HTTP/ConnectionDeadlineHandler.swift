@@ -42,11 +42,11 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func handlerAdded(context: ChannelHandlerContext) {
         metrics.connectionOpened()
-        if context.channel.isActive { arm(.head, seconds: limits.headSeconds, context: context) }
+        if context.channel.isActive { arm(.head, after: limits.headTimeout, context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if deadline == nil { arm(.head, seconds: limits.headSeconds, context: context) }
+        if deadline == nil { arm(.head, after: limits.headTimeout, context: context) }
         context.fireChannelActive()
     }
 
@@ -63,7 +63,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             unanswered += 1
             readingBody = true
             let isUpload = head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
-            arm(.body, seconds: limits.bodySeconds(isUpload: isUpload), context: context)
+            arm(.body, after: limits.bodyTimeout(isUpload: isUpload), context: context)
         case .body:
             break
         case .end:
@@ -89,7 +89,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
                 context.close(promise: nil)
             } else {
                 context.write(data, promise: promise)
-                arm(.idle, seconds: limits.idleSeconds, context: context)
+                arm(.idle, after: limits.idleTimeout, context: context)
             }
         default:
             context.write(data, promise: promise)
@@ -100,7 +100,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         if event is ChannelShouldQuiesceEvent, !closing {
             closing = true
             let loop = context.eventLoop.assumeIsolated()
-            shutdownDeadline = loop.scheduleTask(in: .nanoseconds(Int64(limits.shutdownSeconds * 1e9))) { [self] in
+            shutdownDeadline = loop.scheduleTask(in: TimeAmount(limits.shutdownTimeout)) { [self] in
                 metrics.connectionTimedOut(.shutdown)
                 context.close(promise: nil)
             }
@@ -110,10 +110,10 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     // MARK: Deadlines
 
-    private func arm(_ phase: Phase, seconds: Double, context: ChannelHandlerContext) {
+    private func arm(_ phase: Phase, after timeout: Duration, context: ChannelHandlerContext) {
         disarm()
         let loop = context.eventLoop.assumeIsolated()
-        deadline = loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [self] in
+        deadline = loop.scheduleTask(in: TimeAmount(timeout)) { [self] in
             deadline = nil
             expire(phase, context: context)
         }
@@ -136,7 +136,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             readingBody = false
             context.fireErrorCaught(ClientTimeout(phase: .body))
             // A route that never reads its body must not keep the connection either.
-            arm(.shutdown, seconds: 2, context: context)
+            arm(.shutdown, after: .seconds(2), context: context)
         case .idle, .shutdown:
             context.close(promise: nil)
         }

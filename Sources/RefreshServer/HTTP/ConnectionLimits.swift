@@ -6,21 +6,21 @@
 /// `oncue serve` sets each from a flag or an environment variable.
 public struct ConnectionLimits: Sendable, Hashable {
     /// From accepting a connection to the end of the first request's head. Answered 408, then closed.
-    public var headSeconds: Double = 10
+    public var headTimeout: Duration = .seconds(10)
     /// From a request's head to the end of its body. Answered 408, then closed.
-    public var bodySeconds: Double = 30
+    public var bodyTimeout: Duration = .seconds(30)
     /// The same for `POST /admin/imports`, whose CSV bodies run to hundreds of megabytes.
-    public var uploadSeconds: Double = 900
+    public var uploadTimeout: Duration = .seconds(900)
     /// From the end of a response to the end of the next request's head on a keep-alive connection. Closed silently,
     /// as every HTTP/1.1 client expects of an idle connection.
-    public var idleSeconds: Double = 60
+    public var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; past it the server stops accepting (they wait in the listen backlog).
     public var maxConnections: Int = 1_000
     /// After SIGTERM, connections still open this long are closed, so that the process exits.
-    public var shutdownSeconds: Double = 15
+    public var shutdownTimeout: Duration = .seconds(15)
 
     public init() {}
 
     /// The limit of a request's body: uploads get longer.
-    func bodySeconds(isUpload: Bool) -> Double { isUpload ? uploadSeconds : bodySeconds }
+    func bodyTimeout(isUpload: Bool) -> Duration { isUpload ? uploadTimeout : bodyTimeout }
 }

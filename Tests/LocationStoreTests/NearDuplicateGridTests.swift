@@ -1,12 +1,10 @@
 import Foundation
 import Geo
-import LocationStore
 import Testing
 
-@testable import ChainImport
-@testable import PostGISImport
+@testable import LocationStore
 
-@Suite("Near-duplicate grid of the PostGIS import")
+@Suite("Near-duplicate grid of the PostGIS import writer")
 struct NearDuplicateGridTests {
     @Test("the grid finds exactly the earlier rows within the radius, at any latitude and across the antimeridian")
     func matchesBruteForce() {

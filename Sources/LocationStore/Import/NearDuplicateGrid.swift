@@ -1,17 +1,14 @@
-import ChainImport
 import Foundation
 import Geo
-import LocationStore
-import PostGISStore
 
 /// The rows an import has listed so far, on a grid of cells at least `radius` wide, per network: a row's near
-/// duplicates among them are in the 3 × 3 cells around it. The PostGIS import finds them here as the rows go by (as
-/// the SQLite import finds them in its store's index), since the database cannot be asked while rows stream in.
+/// duplicates among them are in the 3 × 3 cells around it. The PostGIS writer finds them here as the rows go by (the
+/// SQLite writer finds them in its store's index), since the database cannot be asked while rows stream in.
 ///
 /// Rows lie in latitude bands two radii high; each band's cells are two radii wide at the band's poleward edge. The
 /// box of one radius around a point then meets at most two bands and two cells of each (four lookups, where cells of
 /// one radius need nine), however far north; columns wrap at the antimeridian.
-struct NearDuplicateGrid {
+package struct NearDuplicateGrid {
     struct Entry {
         var latitude: Double
         var longitude: Double
@@ -31,7 +28,7 @@ struct NearDuplicateGrid {
     /// The network asked last: rows come in runs of one network, and each is asked about twice (neighbours, insert).
     private var lastNetwork: (name: String, number: UInt32)?
 
-    init(radiusMeters: Double) {
+    package init(radiusMeters: Double) {
         self.radiusMeters = radiusMeters
         // Two radii, and a little over, so that rounding never puts a neighbour beyond the box's cells.
         bandDegrees = 2 * max(radiusMeters, 0.01) / 111_195.08 * 1.001
@@ -70,7 +67,7 @@ struct NearDuplicateGrid {
 
     /// Rows listed so far of `network` within the radius of `coordinate` (another id than `id`), in the order the
     /// SQLite store's geohash index would give them (so both stores word a file's warnings alike).
-    mutating func neighbours(
+    package mutating func neighbours(
         network: String, coordinate: Coordinate, excludingId id: String
     )
         -> [(id: String, line: Int, file: Int, distance: Double)]
@@ -110,7 +107,7 @@ struct NearDuplicateGrid {
         return found.sorted { ($0.geohash, $0.id) < ($1.geohash, $1.id) }.map { ($0.id, $0.line, $0.file, $0.distance) }
     }
 
-    mutating func insert(network: String, coordinate: Coordinate, id: String, line: Int, file: Int) {
+    package mutating func insert(network: String, coordinate: Coordinate, id: String, line: Int, file: Int) {
         let n = number(network)
         let b = band(coordinate.latitude)
         let cell = Self.key(n, b, column(coordinate.longitude, in: b))

@@ -1,32 +1,20 @@
 import LocationStore
 
-/// The networks and aliases an import resolves row values against and creates networks in, synchronously: the
-/// SQLite store answers from its file inside the import's transaction; a PostGIS import answers from a copy in memory
-/// (it cannot ask the database while rows stream into it) and writes the changes before the rows.
-package protocol NetworkDirectory: AnyObject {
-    func network(id: String) throws -> Network?
-    func resolveNetwork(_ nameOrAlias: String) throws -> String?
-    func upsertNetwork(_ network: Network) throws
-    func addAlias(_ alias: String, networkId: String) throws
-}
-
-extension SQLiteLocationStore: NetworkDirectory {}
-
 /// Networks and aliases as a PostGIS store had them when the import began, plus what the import changes, to be
 /// written in its transaction before its rows.
-package final class StagedNetworks: NetworkDirectory {
+final class StagedNetworks: NetworkDirectory {
     private var networks: [String: Network]
     private var aliases: [String: String]
     /// Created or changed networks by id, and aliases written by this import by alias key (the last spelling wins, as
     /// in the SQLite store).
-    package private(set) var changedNetworks: [String: Network] = [:]
-    package private(set) var changedAliases: [String: (alias: String, networkId: String)] = [:]
+    private(set) var changedNetworks: [String: Network] = [:]
+    private(set) var changedAliases: [String: (alias: String, networkId: String)] = [:]
     /// Networks that held locations when the import began; the others are new to this import's rows.
-    package let occupied: Set<String>
+    let occupied: Set<String>
     /// Networks changed since `takePending()` last ran.
     private var pending = Set<String>()
 
-    package init(networks: [NetworkSummary]) {
+    init(networks: [NetworkSummary]) {
         occupied = Set(networks.filter { $0.locationCount > 0 }.map(\.network.id))
         self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.network.id, $0.network) })
         var aliases: [String: String] = [:]
@@ -34,25 +22,25 @@ package final class StagedNetworks: NetworkDirectory {
         self.aliases = aliases
     }
 
-    package func network(id: String) -> Network? { networks[id] }
+    func network(id: String) -> Network? { networks[id] }
 
-    package func resolveNetwork(_ nameOrAlias: String) -> String? {
+    func resolveNetwork(_ nameOrAlias: String) -> String? {
         networks[nameOrAlias] != nil ? nameOrAlias : aliases[Network.aliasKey(nameOrAlias)]
     }
 
-    package func upsertNetwork(_ network: Network) {
+    func upsertNetwork(_ network: Network) {
         networks[network.id] = network
         changedNetworks[network.id] = network
         pending.insert(network.id)
     }
 
     /// The networks created or changed since the last call: written before rows that refer to them.
-    package func takePending() -> [Network] {
+    func takePending() -> [Network] {
         defer { pending.removeAll() }
         return pending.sorted().compactMap { networks[$0] }
     }
 
-    package func addAlias(_ alias: String, networkId: String) throws {
+    func addAlias(_ alias: String, networkId: String) throws {
         let key = Network.aliasKey(alias)
         guard !key.isEmpty else { throw StoreError.invalidArgument("alias '\(alias)' has no letters or digits") }
         guard networks[networkId] != nil else { throw StoreError.unknownNetwork(networkId) }

@@ -1,10 +1,9 @@
 import Synchronization
 import Testing
 
-@testable import ChainImport
-@testable import PostGISImport
+@testable import PostGISStore
 
-/// The PostGIS import's pipeline of batches: written in the order sent, one at a time, an error stops the batches
+/// The PostGIS import writer's pipeline of batches: written in the order sent, one at a time, an error stops the batches
 /// after it, and nothing is written once the importer has abandoned or settled.
 @Suite("Batches in flight")
 struct BatchInFlightTests {

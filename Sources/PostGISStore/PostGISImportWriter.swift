@@ -76,8 +76,8 @@ final class PostGISImportWriter: BulkImportWriter {
         return first
     }
 
-    func listedNeighbours(of location: Location) -> [ListedNeighbour] {
-        grid.neighbours(network: location.networkId, coordinate: location.coordinate, excludingId: location.id).map {
+    func listedNeighbours(of location: Location, limit: Int) -> [ListedNeighbour] {
+        grid.neighbours(network: location.networkId, coordinate: location.coordinate, excludingId: location.id, limit: limit).map {
             ListedNeighbour(id: $0.id, line: $0.line, distanceMeters: $0.distance)
         }
     }

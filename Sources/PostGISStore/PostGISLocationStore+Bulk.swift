@@ -74,8 +74,10 @@ extension PostGISLocationStore {
     }
 
     /// Staged rows near a location of their network that the import does not list (after the upsert): probed from those
-    /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index.
-    public func unlistedNeighbours(networks: [String], withinMeters meters: Double) async throws -> [StagedNeighbour] {
+    /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index. Each
+    /// probe looks at the first `limit` locations it finds, so that a pile-up on one point costs per location, not per
+    /// pair.
+    public func unlistedNeighbours(networks: [String], withinMeters meters: Double, limit: Int = 16) async throws -> [StagedNeighbour] {
         guard !networks.isEmpty else { return [] }
         // Widened a little: OnCue's haversine decides, on the coordinates returned.
         let reach = meters * (1 + 1e-6) + 0.01
@@ -87,7 +89,8 @@ extension PostGISLocationStore {
             FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geog FROM locations l
                   WHERE l.network_id = ANY(\(networks)) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
             CROSS JOIN LATERAL (SELECT m.id FROM locations m
-                  WHERE ST_DWithin(m.geog, u.geog, \(reach), false) AND m.network_id = u.network_id AND m.id <> u.id OFFSET 0) m
+                  WHERE ST_DWithin(m.geog, u.geog, \(reach), false) AND m.network_id = u.network_id AND m.id <> u.id
+                  LIMIT \(Int64(limit))) m
             JOIN oncue_stage a ON a.id = m.id
             ORDER BY a.file_no, a.line, u.geohash, u.id
             """)

@@ -74,7 +74,8 @@ public enum ServerBuilder {
         limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
         limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
-        let admin = limited.group().add(middleware: BearerAuthMiddleware(token: configuration.adminToken.map { Array($0.utf8) }))
+        let adminToken = configuration.adminToken.map { Array($0.utf8) }
+        let admin = limited.group().add(middleware: BearerAuthMiddleware(token: adminToken))
         admin.on(RouterPath(RouteTable.createImport.routerPath), method: .post, use: importRoute.createImport)
         admin.on(RouterPath(RouteTable.listImports.routerPath), method: .get, use: storeRoutes.listImports)
         admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
@@ -86,7 +87,10 @@ public enum ServerBuilder {
         let connectionLogger = logger
         var application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlineHandler(limits: limits, metrics: metrics)])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminToken: adminToken)
+                ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
                 availableConnectionsDelegate: .maximum(limits.maxConnections, logger: connectionLogger)),

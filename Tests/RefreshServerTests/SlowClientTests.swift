@@ -54,6 +54,36 @@ struct SlowClientTests {
         #expect(!server.log.contains(" error "), "\(server.log.split(separator: "\n").filter { $0.contains(" error ") }.prefix(3))")
     }
 
+    @Test("unauthenticated slow uploads are answered and closed at once, never held for the upload deadline")
+    func unauthenticatedUploadsAreNotHeld() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(
+            store: store.path, environment: ["ONCUE_RATE_LIMIT_RPS": "0", "ONCUE_ADMIN_TOKEN": "the-right-token-0123456789"])
+        // A huge declared body, two bytes sent: the default deadlines would hold these 30 s (body) or 15 min (upload).
+        let heads = [
+            ("POST /admin/imports HTTP/1.1\r\n", "HTTP/1.1 401"),
+            ("POST /admin/imports?network=x HTTP/1.1\r\nAuthorization: Bearer a-wrong-token-0123456789\r\n", "HTTP/1.1 403"),
+            ("POST /admin/importsX HTTP/1.1\r\n", "HTTP/1.1 4"),  // no such route: 401 or 404, either way at once
+        ]
+        var slow: [(RawConnection, String)] = []
+        for i in 0..<150 {
+            let (head, expected) = heads[i % heads.count]
+            let connection = try RawConnection(port: server.port)
+            try connection.write(head + "Host: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: 100000000\r\n\r\nab")
+            slow.append((connection, expected))
+        }
+        #expect(RawConnection.get(port: server.port, "/healthz")?.hasPrefix("HTTP/1.1 200") == true)
+        // Each is answered and closed: the read ends well within its 15 s receive timeout, not at a deadline.
+        for (connection, expected) in slow {
+            let (text, closed) = connection.readUntilClosed()
+            #expect(closed, "an unauthenticated upload's connection was held open")
+            #expect(text.hasPrefix(expected), "\(text.prefix(60))")
+            #expect(text.lowercased().contains("connection: close"))
+        }
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"body\"") == 0)
+    }
+
     @Test("a client that leaves mid-body or sends a bad chunk size is a 4xx, never a 5xx or an error in the log")
     func brokenClientsAreClientFaults() async throws {
         let store = try TestStore()

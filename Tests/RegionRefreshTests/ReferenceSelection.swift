@@ -74,8 +74,9 @@ struct ReferenceSelection {
             let e = r.entry
             if !e.isSplit,
                 let j = placed.firstIndex(where: { pl in
+                    // A region's first members (its lead first) are the circles later ones merge with.
                     !pl.split && pl.network == e.location.networkId
-                        && pl.members.contains { m in
+                        && pl.members.prefix(EngineConfiguration().mergeableCirclesPerRegion).contains { m in
                             Sphere.distance(m.location.coordinate, e.location.coordinate) <= max(e.radius, m.radius)
                         }
                 })

@@ -44,4 +44,41 @@ struct HardeningConformanceTests {
             #expect(try await store.verify() == [])
         }
     }
+
+    /// 3,000 rows on one point, and 2,000 more 3 m away that a second file lists with 1,000 of the first: each row gets
+    /// one near-duplicate warning (not one per earlier row), the log keeps `logIssueLimitPerReason` of each reason while
+    /// the counts stay exact, and nothing grows with the number of pairs (which used to be 4.5 million here).
+    @Test("a pile-up on one point costs per row, not per pair", arguments: TestStore.kinds)
+    func pileUp(kind: StoreKind) async throws {
+        var first = "id,lat,lon\n"
+        for i in 0..<3_000 { first += "\(i),40.712345,-74.012345\n" }
+        var second = "id,lat,lon\n"
+        for i in 0..<1_000 { second += "\(i),40.712345,-74.012345\n" }
+        for i in 3_000..<5_000 { second += "\(i),40.712372,-74.012345\n" }
+        try await TestStore.with(kind) { store, _ in
+            var options = ImportOptions(network: "pile")
+            options.logIssueLimitPerReason = 500
+            let one = try await ChainImporter(for: store, options: options).run([.bytes(Array(first.utf8), name: "one.csv")]).files[0]
+            #expect(one.counts == ImportCounts(read: 3_000, inserted: 3_000, warned: 2_999))
+            #expect(one.warningsByReason == ["near_duplicate": 2_999])
+            let sample = try #require(one.issues.last)
+            #expect(sample.message.contains("0 m from line") && sample.message.contains("or more rows of this import within 10 m"))
+            let oneId = try #require(one.importId)
+            let logged = try #require(try await store.importRecord(id: oneId))
+            #expect(logged.issues.count == 500)
+            // The second file lists 1,000 of the pile (2,000 stay unlisted) and a new pile 3 m away.
+            let two = try await ChainImporter(for: store, options: options).run([.bytes(Array(second.utf8), name: "two.csv")]).files[0]
+            #expect(two.counts.read == 3_000 && two.counts.unchanged == 1_000 && two.counts.inserted == 2_000)
+            // Every row but the first is near earlier rows of the file. Rows are also near the 2,000 stored ones the file
+            // does not list; in a pile-up each store looks at the first 16 locations it finds, so how many rows say so
+            // differs by store — but never more than one warning of each reason per row.
+            #expect((two.warningsByReason["near_duplicate"] ?? 0) == 2_999)
+            #expect((two.warningsByReason["near_existing"] ?? 0) <= 3_000)
+            #expect(two.counts.warned >= 2_999)
+            let twoId = try #require(two.importId)
+            let logged2 = try #require(try await store.importRecord(id: twoId))
+            #expect(logged2.issues.count <= 1_000)
+            #expect(try await store.verify() == [])
+        }
+    }
 }

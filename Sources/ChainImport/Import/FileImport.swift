@@ -15,10 +15,14 @@ struct FileImport {
         self.input = input
         self.index = index
         self.importId = importId
-        ledger = FileLedger(issueLimit: session.options.reportIssueLimit)
+        ledger = FileLedger(issueLimit: session.options.reportIssueLimit, logLimitPerReason: session.options.logIssueLimitPerReason)
     }
 
     private var writer: any BulkImportWriter { session.writer }
+
+    /// Locations a row's near-duplicate search stops at: a row gets one warning however many rows share its point, and
+    /// a pile-up of thousands at one point costs each row this many, not all the rows before it.
+    static let neighbourLimit = 16
 
     mutating func begin(headers: [String], mapping: ColumnMapping) throws {
         self.mapping = mapping
@@ -71,12 +75,13 @@ struct FileImport {
             return nil
         }
         let coarse = geocodedFrom == nil ? row.coarse : nil
-        for n in try writer.listedNeighbours(of: location) {
+        let neighbours = try writer.listedNeighbours(of: location, limit: Self.neighbourLimit)
+        if !neighbours.isEmpty {
             ledger.warn(
                 line, .nearDuplicate,
                 RowInterpreter.nearDuplicateMessage(
-                    distance: n.distanceMeters, otherLine: n.line, otherId: n.id, geocoded: geocodedFrom != nil,
-                    roundedAlike: coarse), externalId: location.externalId)
+                    neighbours, radius: session.options.duplicateRadiusMeters, searchedAll: neighbours.count < Self.neighbourLimit,
+                    geocoded: geocodedFrom != nil, roundedAlike: coarse), externalId: location.externalId)
         }
         var provenance = geocodedFrom
         provenance?.locationId = location.id

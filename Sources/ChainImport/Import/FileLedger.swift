@@ -2,9 +2,12 @@ import LocationStore
 
 /// One file's counts and issues as its rows go by, the same for every store: a row's warnings are held until it is
 /// accepted (a rejection drops them, since the rejection is what the admin has to act on), every issue is counted by
-/// reason, the first ones are kept for the report and all of them wait in `buffer` to be written to the import log.
+/// reason, the first ones are kept for the report and the first `logLimitPerReason` of each reason wait in `buffer` to
+/// be written to the import log.
 package struct FileLedger {
     let issueLimit: Int
+    let logLimitPerReason: Int
+    private var loggedByReason: [String: Int] = [:]
     package var counts = ImportCounts()
     var rejectedByReason: [String: Int] = [:]
     package var warningsByReason: [String: Int] = [:]
@@ -19,7 +22,10 @@ package struct FileLedger {
     /// The current row's warnings.
     private(set) var rowIssues: [ImportIssue] = []
 
-    package init(issueLimit: Int) { self.issueLimit = issueLimit }
+    package init(issueLimit: Int, logLimitPerReason: Int = .max) {
+        self.issueLimit = issueLimit
+        self.logLimitPerReason = logLimitPerReason
+    }
 
     package mutating func beginRow() {
         counts.read += 1
@@ -61,6 +67,9 @@ package struct FileLedger {
     private mutating func log(_ issue: ImportIssue) {
         if issue.severity == .rejected { rejectedByReason[issue.code, default: 0] += 1 } else { warningsByReason[issue.code, default: 0] += 1 }
         if sample.count < issueLimit { sample.append(issue) } else { truncated = true }
+        let logged = loggedByReason[issue.code, default: 0]
+        guard logged < logLimitPerReason else { return }
+        loggedByReason[issue.code] = logged + 1
         buffer.append(issue)
     }
 

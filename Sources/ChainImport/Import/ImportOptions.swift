@@ -35,8 +35,11 @@ public struct ImportOptions: Sendable {
     public var strictUTF8 = false
     /// Rows of the same network closer than this (metres) are flagged as near duplicates.
     public var duplicateRadiusMeters = 10.0
-    /// How many issues per file the report carries (all of them go to the import log).
+    /// How many issues per file the report carries.
     public var reportIssueLimit = 100
+    /// How many issues of one reason per file go to the import log (the counts by reason stay exact): a file whose
+    /// every row has the same problem grows the log by this much, not by its row count.
+    public var logIssueLimitPerReason = 10_000
     /// Seconds between progress callbacks.
     public var progressInterval = 0.25
     /// Send rows without usable coordinates to a Nominatim-compatible geocoder (nil: such rows are rejected).

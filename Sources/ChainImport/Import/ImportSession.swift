@@ -121,19 +121,27 @@ final class ImportSession {
 
     /// Rows near a location the import does not list, which was in the store before it: `near_existing`, settled at
     /// the end since a later row may list it. (Near duplicates within the import were warned as the rows went by.)
+    /// One warning per row, about the nearest such location and how many more there are.
     private func warnNearExisting() async throws {
         struct RowKey: Hashable {
             var file: Int
             var line: Int
         }
-        var warnedNow = Set<RowKey>()
+        var byRow: [RowKey: [NearExistingRow]] = [:]
+        var order: [RowKey] = []
         for n in try await writer.nearExisting(networks: touchedNetworks) {
+            let key = RowKey(file: n.fileNumber, line: n.line)
+            if byRow[key] == nil { order.append(key) }
+            byRow[key, default: []].append(n)
+        }
+        for key in order {
+            let all = byRow[key]!.sorted { ($0.distanceMeters, $0.neighbourId) < ($1.distanceMeters, $1.neighbourId) }
+            let n = all[0]
+            var message = "within \(Int(n.distanceMeters.rounded())) m of \(n.neighbourId), already in the store and not in this import"
+            if all.count > 1 { message += "; and of \(all.count - 1) more such" }
             let issue = ImportIssue(
-                line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue,
-                message: "within \(Int(n.distanceMeters.rounded())) m of \(n.neighbourId), already in the store and not in this import",
-                externalId: n.externalId)
-            let first = warnedNow.insert(RowKey(file: n.fileNumber, line: n.line)).inserted
-            ledgers[n.fileNumber].lateWarning(issue, rowWarned: n.warned || !first)
+                line: n.line, severity: .warning, code: ReasonCode.nearExisting.rawValue, message: message, externalId: n.externalId)
+            ledgers[n.fileNumber].lateWarning(issue, rowWarned: n.warned)
         }
     }
 

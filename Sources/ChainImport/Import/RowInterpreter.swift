@@ -132,9 +132,26 @@ package struct RowInterpreter {
         }
     }
 
-    /// The message of a near-duplicate warning: rows equal only because the file rounds its coordinates, or because
-    /// the geocoder gave them one address point, are not known to be one place, and the message says so.
-    package static func nearDuplicateMessage(
+    /// The one near-duplicate warning of a row: about the nearest row listed before it, and how many more there are
+    /// (`searchedAll` false: the search stopped at its limit, so at least that many).
+    static func nearDuplicateMessage(
+        _ neighbours: [ListedNeighbour], radius: Double, searchedAll: Bool, geocoded: Bool, roundedAlike: CoarseCoordinates?
+    ) -> String {
+        let sorted = neighbours.sorted { ($0.distanceMeters, $0.line) < ($1.distanceMeters, $1.line) }
+        let nearest = sorted[0]
+        let first = nearDuplicateMessage(
+            distance: nearest.distanceMeters, otherLine: nearest.line, otherId: nearest.id, geocoded: geocoded, roundedAlike: roundedAlike)
+        guard sorted.count > 1 else { return first }
+        let lines = sorted.dropFirst().prefix(3).map { String($0.line) }.joined(separator: ", ")
+        let more = sorted.count - 1
+        let count = searchedAll ? "\(more) more" : "\(more) or more"
+        let radiusText = radius == radius.rounded() ? String(Int(radius)) : String(radius)
+        return first + "; and \(count) rows of this import within \(radiusText) m (lines \(lines)\(more > 3 ? ", …" : ""))"
+    }
+
+    /// The message about one near duplicate: rows equal only because the file rounds its coordinates, or because the
+    /// geocoder gave them one address point, are not known to be one place, and the message says so.
+    static func nearDuplicateMessage(
         distance: Double, otherLine: Int, otherId: String, geocoded: Bool,
         roundedAlike: CoarseCoordinates?
     ) -> String {

@@ -68,7 +68,7 @@ package struct NearDuplicateGrid {
     /// Rows listed so far of `network` within the radius of `coordinate` (another id than `id`), in the order the
     /// SQLite store's geohash index would give them (so both stores word a file's warnings alike).
     package mutating func neighbours(
-        network: String, coordinate: Coordinate, excludingId id: String
+        network: String, coordinate: Coordinate, excludingId id: String, limit: Int = .max
     )
         -> [(id: String, line: Int, file: Int, distance: Double)]
     {
@@ -84,7 +84,7 @@ package struct NearDuplicateGrid {
             var col = first
             while true {
                 var i = heads[Self.key(n, b, col)] ?? -1
-                while i >= 0 {
+                while i >= 0 && found.count < limit {
                     // Fields read one by one: copying the entry would retain its id for every row in the cell.
                     let latitude = entries[Int(i)].latitude
                     let longitude = entries[Int(i)].longitude

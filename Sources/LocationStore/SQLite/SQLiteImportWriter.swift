@@ -38,12 +38,12 @@ final class SQLiteImportWriter: BulkImportWriter {
 
     func list(_ id: String, line: Int) throws -> Int? { try store.markSeen(id, line: line) }
 
-    func listedNeighbours(of location: Location) throws -> [ListedNeighbour] {
+    func listedNeighbours(of location: Location, limit: Int) throws -> [ListedNeighbour] {
         unlistedNearCurrent.removeAll(keepingCapacity: true)
         var listed: [ListedNeighbour] = []
         for n in try store.neighbours(
             networkId: location.networkId, center: location.coordinate, withinMeters: plan.duplicateRadiusMeters,
-            excludingId: location.id)
+            excludingId: location.id, limit: limit)
         {
             if let line = try store.seenLine(n.id) {
                 listed.append(ListedNeighbour(id: n.id, line: line, distanceMeters: n.distanceMeters))

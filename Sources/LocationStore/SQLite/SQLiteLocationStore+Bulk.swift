@@ -319,38 +319,41 @@ extension SQLiteLocationStore {
         try s.step()
     }
 
-    /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances.
+    /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances: all of
+    /// them, or the first `limit` the index gives.
     /// Reads only the (network, geohash, lat, lon) index, and, during a bulk import, not even that for a network
     /// that was empty when the import began and whose rows so far fill none of the cells around `center`.
     public func neighbours(
         networkId: String, center: Coordinate, withinMeters meters: Double,
-        excludingId: String
+        excludingId: String, limit: Int = .max
     ) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
         if let number = try bulkEmptyNetworkNumber(networkId), let occupied = bulk?.occupied,
             !occupied.mayHoldRow(network: number, near: center, withinMeters: meters)
         {
             return []
         }
-        // A fixed precision skips the precision search: cells of ≈ 38 × 19 m suit the metre-scale radii this serves.
-        let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : 6)
+        // A fixed precision skips the precision search: cells about as wide as the radius (≈ 38 × 19 m, 153 × 153 m,
+        // 1.2 × 0.6 km) keep the rows read per probe near those within reach, however dense the area.
+        let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : meters <= 150 ? 7 : 6)
         let s = try db.statement(
             """
             SELECT id, lat, lon FROM locations INDEXED BY locations_by_network_geohash
             WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3
             """)
         var found: [(id: String, distanceMeters: Double)] = []
-        for range in cover.stringRanges {
+        for range in cover.stringRanges where found.count < limit {
             s.reset()
             s.bind(1, networkId)
             s.bind(2, range.lower)
             s.bind(3, range.upper)
-            while try s.step() {
+            while found.count < limit, try s.step() {
                 let d = Sphere.distance(lat1: center.latitude, lon1: center.longitude, lat2: s.double(1), lon2: s.double(2))
                 if d <= meters {
                     let id = s.text(0)
                     if id != excludingId { found.append((id, d)) }
                 }
             }
+            s.reset()
         }
         return found
     }

@@ -27,6 +27,16 @@ struct BearerAuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// Whether an `Authorization` header carries the admin token (the middleware's rule, without its messages): for
+    /// decisions taken on a request's head before any route runs.
+    static func admits(_ header: String?, token: [UInt8]?) -> Bool {
+        let prefix = "bearer "
+        guard let token, let header, header.utf8.count > prefix.utf8.count, header.prefix(prefix.count).lowercased() == prefix else {
+            return false
+        }
+        return constantTimeEquals(Array(header.utf8.dropFirst(prefix.utf8.count)), token)
+    }
+
     /// Compares in time that depends only on the lengths, so response timing does not reveal how
     /// many leading bytes of a guess were right.
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {

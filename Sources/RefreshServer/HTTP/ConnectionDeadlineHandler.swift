@@ -11,6 +11,10 @@ import NIOHTTPTypes
 /// - a head that does not arrive in time is answered 408 and the connection closed; a body that does not is failed
 ///   with `ClientTimeout`, which the route's body reader throws and the error middleware answers 408; an idle
 ///   connection is closed without a word;
+/// - the long upload deadline applies only to an import that carries the admin token: anyone else's body has the normal
+///   deadline, so that unauthenticated slow uploads cannot hold connections for the upload's 15 minutes;
+/// - a response that starts before its request's body has arrived (a 401, 404 or 413 decided on the head) closes the
+///   connection after it ends, so that the rest of that body is never waited for;
 /// - once the server begins to shut down (`ChannelShouldQuiesceEvent`) every response carries `Connection: close`, so
 ///   that a keep-alive client does not send another request into a closing socket, and whatever is still open when
 ///   the shutdown deadline passes is closed, so that a client holding half a body cannot keep the process alive.
@@ -27,6 +31,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private let limits: ConnectionLimits
     private let metrics: ServerMetrics
+    private let adminToken: [UInt8]?
     private var deadline: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
     /// Requests whose head has arrived and whose response has not ended (more than one when pipelined).
@@ -34,10 +39,13 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     private var readingBody = false
     /// Every later response says `Connection: close`; after the last one the connection closes.
     private var closing = false
+    /// The response being written began before its request's body ended: the connection closes after it.
+    private var answeredEarly = false
 
-    init(limits: ConnectionLimits, metrics: ServerMetrics) {
+    init(limits: ConnectionLimits, metrics: ServerMetrics, adminToken: [UInt8]?) {
         self.limits = limits
         self.metrics = metrics
+        self.adminToken = adminToken
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -62,7 +70,9 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         case .head(let head):
             unanswered += 1
             readingBody = true
-            let isUpload = head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
+            let isUpload =
+                head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
+                && BearerAuthMiddleware.admits(head.headerFields[.authorization], token: adminToken)
             arm(.body, after: limits.bodyTimeout(isUpload: isUpload), context: context)
         case .body:
             break
@@ -75,9 +85,15 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where closing:
+        // An interim response (100 Continue) asks for the body; it is not an answer.
+        case .head(var head) where closing || (readingBody && head.status.code >= 200):
+            answeredEarly = readingBody
             head.headerFields[.connection] = "close"
             context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where answeredEarly:
+            disarm()
+            context.writeAndFlush(data, promise: promise)
+            context.close(promise: nil)
         case .end:
             unanswered = max(0, unanswered - 1)
             guard unanswered == 0, !readingBody else {

@@ -11,7 +11,7 @@ extension RegionRefreshResponse {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed
+            coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited == true
         ) { w in
             for region in regions { region.write(to: &w) }
         }
@@ -21,7 +21,7 @@ extension RegionRefreshResponse {
 extension JSONWriter {
     /// The response object around its regions, which `writeRegions` writes (with `region(…)`, one call each).
     mutating func regionRefreshResponse(
-        refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+        refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool, selectionLimited: Bool,
         writeRegions: (inout JSONWriter) -> Void
     ) {
         beginObject()
@@ -37,6 +37,10 @@ extension JSONWriter {
         string(serverTime)
         key("coverage_guaranteed")
         bool(coverageGuaranteed)
+        if selectionLimited {
+            key("selection_limited")
+            bool(true)
+        }
         endObject()
     }
 }
@@ -55,12 +59,14 @@ struct RegionView {
     var address: String? = nil
     var kind: Region.Kind?
     var mergedLocationIds: [String]? = nil
+    var mergedCount: Int? = nil
     var explain: Region.Explanation? = nil
 
     var region: Region {
         Region(
             id: idSuffix.map { "\(id)#\($0)" } ?? id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters,
-            priority: priority, name: name, address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain)
+            priority: priority, name: name, address: address, kind: kind, mergedLocationIds: mergedLocationIds,
+            mergedCount: mergedCount, explain: explain)
     }
 }
 
@@ -69,7 +75,7 @@ extension Region {
         w.region(
             RegionView(
                 id: id, networkId: networkId, lat: lat, lon: lon, radiusMeters: radiusMeters, priority: priority, name: name,
-                address: address, kind: kind, mergedLocationIds: mergedLocationIds, explain: explain))
+                address: address, kind: kind, mergedLocationIds: mergedLocationIds, mergedCount: mergedCount, explain: explain))
     }
 }
 
@@ -111,6 +117,10 @@ extension JSONWriter {
             beginArray()
             for id in mergedLocationIds { string(id) }
             endArray()
+        }
+        if let mergedCount = r.mergedCount {
+            key("merged_count")
+            int(mergedCount)
         }
         if let explain = r.explain {
             key("explain")

@@ -8,13 +8,20 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
     public var serverTime: String
     /// True when no unmonitored card-network location can be entered before moving `refresh_after_meters`.
     public var coverageGuaranteed: Bool
+    /// True (else absent) when the engine stopped at its work budget in a dense cluster and answered with the regions
+    /// it had found; `coverage_guaranteed` and `refresh_after_meters` still hold for them.
+    public var selectionLimited: Bool?
 
-    public init(regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool) {
+    public init(
+        regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+        selectionLimited: Bool? = nil
+    ) {
         self.regions = regions
         self.refreshAfterMeters = refreshAfterMeters
         self.cacheTtlSeconds = cacheTtlSeconds
         self.serverTime = serverTime
         self.coverageGuaranteed = coverageGuaranteed
+        self.selectionLimited = selectionLimited
     }
 
     enum CodingKeys: String, CodingKey {
@@ -23,6 +30,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         case cacheTtlSeconds = "cache_ttl_seconds"
         case serverTime = "server_time"
         case coverageGuaranteed = "coverage_guaranteed"
+        case selectionLimited = "selection_limited"
     }
 }
 
@@ -41,8 +49,12 @@ public struct Region: Codable, Sendable, Hashable {
     public var address: String?
     /// `location` or `refresh` (the refresh region). Absent in the product document; added, optional.
     public var kind: Kind?
-    /// Ids of same-network locations merged into this region (besides `id`), when any.
+    /// Ids of same-network locations merged into this region (besides `id`), when any: the best-ranked ones, at most
+    /// the engine's `mergedIdsLimit`.
     public var mergedLocationIds: [String]?
+    /// How many locations were merged into this region (besides `id`), when any; more than `merged_location_ids` lists
+    /// when that was cut at its limit.
+    public var mergedCount: Int?
     /// Score parts, when the request asked for `explain`.
     public var explain: Explanation?
 
@@ -50,7 +62,8 @@ public struct Region: Codable, Sendable, Hashable {
 
     public init(
         id: String, networkId: String, lat: Double, lon: Double, radiusMeters: Double, priority: Int, name: String,
-        address: String?, kind: Kind? = .location, mergedLocationIds: [String]? = nil, explain: Explanation? = nil
+        address: String?, kind: Kind? = .location, mergedLocationIds: [String]? = nil, mergedCount: Int? = nil,
+        explain: Explanation? = nil
     ) {
         self.id = id
         self.networkId = networkId
@@ -62,6 +75,7 @@ public struct Region: Codable, Sendable, Hashable {
         self.address = address
         self.kind = kind
         self.mergedLocationIds = mergedLocationIds
+        self.mergedCount = mergedCount ?? mergedLocationIds.map(\.count)
         self.explain = explain
     }
 
@@ -72,6 +86,7 @@ public struct Region: Codable, Sendable, Hashable {
         case radiusMeters = "radius_meters"
         case priority, name, address, kind
         case mergedLocationIds = "merged_location_ids"
+        case mergedCount = "merged_count"
         case explain
     }
 

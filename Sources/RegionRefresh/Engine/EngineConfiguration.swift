@@ -12,6 +12,16 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var accuracyCapMeters: Double
     public var radiusPolicy: RadiusPolicy
     public var boosts: BoostTable
+    /// Candidates one tier may rank before the selection answers with the regions it has (and says so): merges can
+    /// consume candidates without filling slots, and in a dense cluster (thousands of one network within a few hundred
+    /// metres, or piled on one point) they would consume the whole cluster. Bounds a request's work.
+    public var candidateBudget: Int
+    /// A merged region lists at most this many member ids (`merged_location_ids`, the best-ranked ones);
+    /// `merged_count` says how many there are.
+    public var mergedIdsLimit: Int
+    /// Members of one region that later candidates are compared with for merging (the lead and the first ones merged):
+    /// keeps each candidate's merge check to a few hundred circles however many join a region.
+    public var mergeableCirclesPerRegion: Int
 
     public init(
         refreshFloorMeters: Double = 100,
@@ -19,7 +29,10 @@ public struct EngineConfiguration: Sendable, Hashable {
         cacheTTLSeconds: Int = 21_600,
         accuracyCapMeters: Double = 1_000,
         radiusPolicy: RadiusPolicy = .standard,
-        boosts: BoostTable = .standard
+        boosts: BoostTable = .standard,
+        candidateBudget: Int = 4_096,
+        mergedIdsLimit: Int = 50,
+        mergeableCirclesPerRegion: Int = 16
     ) {
         self.refreshFloorMeters = refreshFloorMeters
         self.refreshCeilingMeters = refreshCeilingMeters
@@ -27,6 +40,9 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.accuracyCapMeters = accuracyCapMeters
         self.radiusPolicy = radiusPolicy
         self.boosts = boosts
+        self.candidateBudget = max(1, candidateBudget)
+        self.mergedIdsLimit = max(0, mergedIdsLimit)
+        self.mergeableCirclesPerRegion = max(1, mergeableCirclesPerRegion)
     }
 }
 

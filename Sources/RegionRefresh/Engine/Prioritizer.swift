@@ -29,7 +29,8 @@ struct Prioritizer: ~Copyable {
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
         let q = UnitVector(latitude: p.center.latitude, longitude: p.center.longitude)
         let boosts = QueryBoosts.of(p, index: index, table: configuration.boosts)
-        let assembler = RegionAssembler(index: index, policy: index.policy)
+        let assembler = RegionAssembler(
+            index: index, policy: index.policy, mergeableLimit: configuration.mergeableCirclesPerRegion)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         var cards: [UInt32] = []
         for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
@@ -54,14 +55,17 @@ struct Prioritizer: ~Copyable {
                 }
             }
         }
+        var limited = tier1.budgetReached
         if p.includeOtherNetworks && regions.slotsUsed < slots {
-            _ = fill(
-                &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                lookout: 0, excluded: cards
-            ) { collector in
-                collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
-                index.globalTree.search(q.x, q.y, q.z, &collector)
-            }
+            limited =
+                fill(
+                    &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
+                    lookout: 0, excluded: cards
+                ) { collector in
+                    collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
+                    index.globalTree.search(q.x, q.y, q.z, &collector)
+                }
+                .budgetReached || limited
         }
 
         let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, collection: tier1, q: q, p: p, boosts: boosts)
@@ -70,10 +74,11 @@ struct Prioritizer: ~Copyable {
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
         return RegionSelection(
-            index: index, regions: regions, explanations: p.explain ? explanations(regions, boosts: boosts) : [],
+            index: index, regions: regions, mergedIdsLimit: configuration.mergedIdsLimit,
+            explanations: p.explain ? explanations(regions, boosts: boosts) : [],
             phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
             coverageGuaranteed: distance >= floorMeters, cacheTTLSeconds: configuration.cacheTTLSeconds,
-            serverTime: ServerTime.string(now), refreshDistanceFromCollection: fromCollection)
+            serverTime: ServerTime.string(now), selectionLimited: limited, refreshDistanceFromCollection: fromCollection)
     }
 
     /// What the tier-1 collection leaves for the refresh distance.
@@ -85,15 +90,19 @@ struct Prioritizer: ~Copyable {
         var last: (distance: Double, key: Double)?
         /// When it was not full: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
         var nearestBeyond: Double?
+        /// Merges consumed `candidateBudget` candidates before the slots filled: the tier placed what it had.
+        var budgetReached = false
     }
 
-    /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled.
+    /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled,
+    /// up to `candidateBudget` of them.
     private func fill(
         _ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
         assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
         search: (inout RankedCollector) -> Void
     ) -> TierOneCollection {
-        var want = slots - regions.slotsUsed + Self.candidateSlack
+        let budget = max(configuration.candidateBudget, slots + Self.candidateSlack)
+        var want = min(slots - regions.slotsUsed + Self.candidateSlack, budget)
         let kept = regions.drafts.count
         while true {
             // The candidates live on the stack: they are placed and summed up before this returns.
@@ -104,8 +113,10 @@ struct Prioritizer: ~Copyable {
                 search(&collector)
                 let ranked = collector.ranked
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
-                guard regions.slotsUsed >= slots || !collector.isFull || consumed < ranked.count else { return nil }
+                let exhausted = regions.slotsUsed < slots && collector.isFull && consumed == ranked.count
+                guard !exhausted || want >= budget else { return nil }
                 var outcome = TierOneCollection(full: collector.isFull, nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
+                outcome.budgetReached = exhausted
                 for c in ranked[consumed...] { outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - Double(c.point.radius)) }
                 if let w = ranked.last { outcome.last = (w.distance, w.distance - Double(w.point.radius)) }
                 return outcome
@@ -114,7 +125,7 @@ struct Prioritizer: ~Copyable {
             // Merges used up every candidate before the slots filled: start this tier again with more. Only this
             // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
             regions.truncate(to: kept)
-            want *= 2
+            want = min(want * 2, budget)
         }
     }
 

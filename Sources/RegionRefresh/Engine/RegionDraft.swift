@@ -10,6 +10,8 @@ struct RegionDraft {
     var network: UInt32
     /// How many same-network locations were merged into the lead's region.
     var mergedCount = 0
+    /// How many of its circles (lead and members) later candidates are compared with (see `RegionList.mergeable`).
+    var mergeableCount = 0
     /// Extra circles of a split venue (the ring circles kept, nearest the phone first).
     var partCount = 0
     /// The region's centre when merging moved it; nil while it is the lead location's own coordinate, which is read
@@ -51,20 +53,24 @@ struct RegionList {
     }
 
     mutating func append(_ draft: RegionDraft) {
-        // A location without a same-network neighbour close enough to merge with can be left out: no later candidate
-        // overlaps it (see `TreePoint.mayMerge`).
-        if draft.rule != .splitVenue && draft.lead.point.mayMerge { addMergeable(draft.lead, region: drafts.count) }
         drafts.append(draft)
         slotsUsed += draft.slotCount
+        // A location without a same-network neighbour close enough to merge with can be left out: no later candidate
+        // overlaps it (see `TreePoint.mayMerge`).
+        if draft.rule != .splitVenue && draft.lead.point.mayMerge { addMergeable(draft.lead, region: drafts.count - 1, limit: 1) }
     }
 
-    mutating func merge(_ candidate: Candidate, into region: Int) {
+    /// Joins `candidate` to `region`; it becomes one of the circles later candidates merge with while the region has
+    /// fewer than `mergeableLimit` (past that, a candidate overlapping only the later members forms a region of its own).
+    mutating func merge(_ candidate: Candidate, into region: Int, mergeableLimit: Int) {
         merged.append(Merged(region: region, point: candidate.point))
         drafts[region].mergedCount += 1
-        addMergeable(candidate, region: region)
+        addMergeable(candidate, region: region, limit: mergeableLimit)
     }
 
-    private mutating func addMergeable(_ c: Candidate, region: Int) {
+    private mutating func addMergeable(_ c: Candidate, region: Int, limit: Int) {
+        guard drafts[region].mergeableCount < limit else { return }
+        drafts[region].mergeableCount += 1
         let p = c.point
         mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
     }
@@ -90,6 +96,8 @@ struct RegionList {
 struct RegionAssembler {
     let index: LocationIndex
     let policy: RadiusPolicy
+    /// See `EngineConfiguration.mergeableCirclesPerRegion`.
+    var mergeableLimit = Int.max
 
     /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
     func place(_ candidates: UnsafeBufferPointer<Candidate>, tier: Int, slots: Int, into regions: inout RegionList, phone: Coordinate) -> Int {
@@ -101,7 +109,7 @@ struct RegionAssembler {
             let rule = c.point.rule
             used += 1
             if rule != .splitVenue && c.point.mayMerge, let j = firstOverlapping(c, r, in: regions) {
-                regions.merge(c, into: j)
+                regions.merge(c, into: j, mergeableLimit: mergeableLimit)
                 merge(c.point, index.coordinate(g), r, into: &regions.drafts[j])
                 continue
             }

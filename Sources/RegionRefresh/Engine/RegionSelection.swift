@@ -12,6 +12,8 @@ import LocationStore
 public struct RegionSelection: Sendable {
     let index: LocationIndex
     let regions: RegionList
+    /// See `EngineConfiguration.mergedIdsLimit`.
+    let mergedIdsLimit: Int
     /// Score parts of each draft, when the request asked for `explain`; otherwise empty.
     let explanations: [Region.Explanation]
     let phone: Coordinate
@@ -21,6 +23,8 @@ public struct RegionSelection: Sendable {
     public let coverageGuaranteed: Bool
     public let cacheTTLSeconds: Int
     public let serverTime: String
+    /// Whether a tier stopped at the engine's candidate budget (a dense cluster), answering with the regions it had.
+    public let selectionLimited: Bool
     /// Whether the refresh distance came from the tier-1 collection without a search of its own (for tests).
     let refreshDistanceFromCollection: Bool
 
@@ -34,7 +38,7 @@ public struct RegionSelection: Sendable {
         forEachRegion { output.append($0.region) }
         return RegionRefreshResponse(
             regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
-            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed)
+            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited ? true : nil)
     }
 
     /// The wire form of the response, as `POST /v1/region-refresh` sends it.
@@ -49,7 +53,7 @@ public struct RegionSelection: Sendable {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed
+            coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited
         ) { w in
             forEachRegion { w.region($0) }
         }
@@ -65,14 +69,17 @@ public struct RegionSelection: Sendable {
                 let g = Int(draft.lead.member)
                 let center = draft.movedCenter ?? texts[g].coordinate
                 let networkId = index.networks[Int(draft.network)].id
-                let merged = draft.mergedCount == 0 ? nil : regions.members(of: j).map { texts[Int($0.member)].id }.sorted()
+                let merged =
+                    draft.mergedCount == 0
+                    ? nil : regions.members(of: j).prefix(mergedIdsLimit).map { texts[Int($0.member)].id }.sorted()
                 let explanation = explanations.isEmpty ? nil : explanations[j]
                 priority += 1
                 body(
                     RegionView(
                         id: texts[g].id, networkId: networkId, lat: center.latitude, lon: center.longitude,
                         radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
-                        kind: .location, mergedLocationIds: merged, explain: explanation))
+                        kind: .location, mergedLocationIds: merged, mergedCount: draft.mergedCount == 0 ? nil : draft.mergedCount,
+                        explain: explanation))
                 guard draft.partCount > 0 else { continue }
                 let ring = RegionAssembler.ringParts(center: center, venue: Double(draft.lead.point.radius), phone: phone, policy: index.policy)
                 for part in ring.prefix(draft.partCount) {

@@ -100,6 +100,6 @@ struct ReferenceSelection {
         for e in entries where cards.contains(e.location.networkId) && !covered.contains(e.location.id) {
             best = min(best, Sphere.distance(p.center, e.location.coordinate) - e.radius)
         }
-        return (ids, merged, best - min(max(p.accuracyMeters ?? 0, 0), 1_000))
+        return (ids, merged, best - max(p.accuracyMeters ?? 0, 0))
     }
 }

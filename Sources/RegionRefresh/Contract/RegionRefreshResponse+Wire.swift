@@ -11,7 +11,7 @@ extension RegionRefreshResponse {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited == true
+            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited == true
         ) { w in
             for region in regions { region.write(to: &w) }
         }
@@ -21,7 +21,8 @@ extension RegionRefreshResponse {
 extension JSONWriter {
     /// The response object around its regions, which `writeRegions` writes (with `region(…)`, one call each).
     mutating func regionRefreshResponse(
-        refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool, selectionLimited: Bool,
+        refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
+        coverageReason: CoverageReason?, selectionLimited: Bool,
         writeRegions: (inout JSONWriter) -> Void
     ) {
         beginObject()
@@ -37,6 +38,10 @@ extension JSONWriter {
         string(serverTime)
         key("coverage_guaranteed")
         bool(coverageGuaranteed)
+        if let coverageReason {
+            key("coverage_reason")
+            string(coverageReason.rawValue)
+        }
         if selectionLimited {
             key("selection_limited")
             bool(true)

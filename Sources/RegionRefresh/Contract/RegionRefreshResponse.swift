@@ -8,19 +8,22 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
     public var serverTime: String
     /// True when no unmonitored card-network location can be entered before moving `refresh_after_meters`.
     public var coverageGuaranteed: Bool
+    /// Why `coverage_guaranteed` is false (absent when it is true).
+    public var coverageReason: CoverageReason?
     /// True (else absent) when the engine stopped at its work budget in a dense cluster and answered with the regions
     /// it had found; `coverage_guaranteed` and `refresh_after_meters` still hold for them.
     public var selectionLimited: Bool?
 
     public init(
         regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-        selectionLimited: Bool? = nil
+        coverageReason: CoverageReason? = nil, selectionLimited: Bool? = nil
     ) {
         self.regions = regions
         self.refreshAfterMeters = refreshAfterMeters
         self.cacheTtlSeconds = cacheTtlSeconds
         self.serverTime = serverTime
         self.coverageGuaranteed = coverageGuaranteed
+        self.coverageReason = coverageReason
         self.selectionLimited = selectionLimited
     }
 
@@ -30,8 +33,18 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         case cacheTtlSeconds = "cache_ttl_seconds"
         case serverTime = "server_time"
         case coverageGuaranteed = "coverage_guaranteed"
+        case coverageReason = "coverage_reason"
         case selectionLimited = "selection_limited"
     }
+}
+
+/// Why a response has no coverage guarantee.
+public enum CoverageReason: String, Codable, Sendable, Hashable {
+    /// The fix's accuracy circle is too wide: the phone may already be within the floor distance (100 m) of a card
+    /// location it does not monitor, though the point it sent is not.
+    case accuracy
+    /// A card location the response does not monitor starts within the floor distance of the point sent.
+    case unmonitoredNearby = "unmonitored_nearby"
 }
 
 /// One circular region to monitor.

@@ -6,10 +6,6 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var refreshCeilingMeters: Double
     /// `cache_ttl_seconds` of every response (6 h, the product document's time threshold).
     public var cacheTTLSeconds: Int
-    /// A fix's accuracy is counted up to this (metres). The guarantee must hold wherever the phone truly is, so every
-    /// distance is shortened by the accuracy; past a kilometre a fix says little, and shortening by more would only
-    /// make the phone wake up at once.
-    public var accuracyCapMeters: Double
     public var radiusPolicy: RadiusPolicy
     public var boosts: BoostTable
     /// Candidates one tier may rank before the selection answers with the regions it has (and says so): merges can
@@ -27,7 +23,6 @@ public struct EngineConfiguration: Sendable, Hashable {
         refreshFloorMeters: Double = 100,
         refreshCeilingMeters: Double = 50_000,
         cacheTTLSeconds: Int = 21_600,
-        accuracyCapMeters: Double = 1_000,
         radiusPolicy: RadiusPolicy = .standard,
         boosts: BoostTable = .standard,
         candidateBudget: Int = 4_096,
@@ -37,7 +32,6 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.refreshFloorMeters = refreshFloorMeters
         self.refreshCeilingMeters = refreshCeilingMeters
         self.cacheTTLSeconds = cacheTTLSeconds
-        self.accuracyCapMeters = accuracyCapMeters
         self.radiusPolicy = radiusPolicy
         self.boosts = boosts
         self.candidateBudget = max(1, candidateBudget)

@@ -73,11 +73,13 @@ struct Prioritizer: ~Copyable {
         for draft in regions.drafts { index.prefetchText(draft.lead.member) }
         let floorMeters = configuration.refreshFloorMeters
         let refreshAfter = max(floorMeters, min(distance, configuration.refreshCeilingMeters)).rounded(.down)
+        let reason: CoverageReason? =
+            distance >= floorMeters ? nil : distance + uncertainty(p) >= floorMeters ? .accuracy : .unmonitoredNearby
         return RegionSelection(
             index: index, regions: regions, mergedIdsLimit: configuration.mergedIdsLimit,
             explanations: p.explain ? explanations(regions, boosts: boosts) : [],
             phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
-            coverageGuaranteed: distance >= floorMeters, cacheTTLSeconds: configuration.cacheTTLSeconds,
+            coverageGuaranteed: distance >= floorMeters, coverageReason: reason, cacheTTLSeconds: configuration.cacheTTLSeconds,
             serverTime: ServerTime.string(now), selectionLimited: limited, refreshDistanceFromCollection: fromCollection)
     }
 
@@ -129,8 +131,10 @@ struct Prioritizer: ~Copyable {
         }
     }
 
-    /// How far the phone may be from where it says (metres): the guarantee must hold for its true position.
-    func uncertainty(_ p: RefreshParameters) -> Double { min(max(p.accuracyMeters ?? 0, 0), configuration.accuracyCapMeters) }
+    /// How far the phone may be from where it says (metres): the guarantee must hold for its true position, so every
+    /// distance is shortened by the whole accuracy the phone sent (no cap: a cap would promise coverage the fix cannot
+    /// back). A poor fix then has no guarantee, and the answer says why (`CoverageReason.accuracy`).
+    func uncertainty(_ p: RefreshParameters) -> Double { max(p.accuracyMeters ?? 0, 0) }
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.

@@ -21,6 +21,8 @@ public struct RegionSelection: Sendable {
     /// Refresh after moving this far from where the request was made (metres, whole).
     public let refreshAfterMeters: Double
     public let coverageGuaranteed: Bool
+    /// Why there is no guarantee (nil when there is one).
+    public let coverageReason: CoverageReason?
     public let cacheTTLSeconds: Int
     public let serverTime: String
     /// Whether a tier stopped at the engine's candidate budget (a dense cluster), answering with the regions it had.
@@ -38,7 +40,8 @@ public struct RegionSelection: Sendable {
         forEachRegion { output.append($0.region) }
         return RegionRefreshResponse(
             regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
-            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited ? true : nil)
+            serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason,
+            selectionLimited: selectionLimited ? true : nil)
     }
 
     /// The wire form of the response, as `POST /v1/region-refresh` sends it.
@@ -53,7 +56,7 @@ public struct RegionSelection: Sendable {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed, selectionLimited: selectionLimited
+            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited
         ) { w in
             forEachRegion { w.region($0) }
         }

@@ -59,13 +59,7 @@ public enum ServerBuilder {
         router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
 
         let limited = router.group()
-        if let limit = configuration.rateLimit {
-            let limiter = TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst)
-            limited.add(
-                middleware: RateLimitMiddleware(
-                    limiter: limiter, clientHeader: configuration.clientIPHeader.flatMap { HTTPField.Name($0) },
-                    metrics: metrics))
-        }
+        if let rateLimit = rateLimitMiddleware(configuration, metrics: metrics) { limited.add(middleware: rateLimit) }
         limited.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
         limited.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
         limited.on(RouterPath(RouteTable.openapi.routerPath), method: .get, use: publicRoutes.openAPIDocument)
@@ -99,6 +93,17 @@ public enum ServerBuilder {
         )
         application.addServices(reloader)
         return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, limits: limits)
+    }
+}
+
+extension ServerBuilder {
+    /// The per-client rate limit of every route but the probes, when the configuration has one.
+    static func rateLimitMiddleware(_ configuration: ServerConfiguration, metrics: ServerMetrics) -> RateLimitMiddleware? {
+        guard let limit = configuration.rateLimit else { return nil }
+        return RateLimitMiddleware(
+            limiter: TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst),
+            clients: ClientResolver(header: configuration.clientIPHeader.flatMap { HTTPField.Name($0) }, trusted: configuration.trustedProxies),
+            metrics: metrics)
     }
 }
 

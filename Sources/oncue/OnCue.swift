@@ -11,11 +11,17 @@ struct OnCue: AsyncParsableCommand {
             Exit codes: 0 success, 1 runtime failure, 2 bad usage.
 
             Example:
-              oncue db init stores.sqlite
+              oncue db init --db stores.sqlite
               oncue nearest --db stores.sqlite 40.7128 -74.0060 --limit 5
             """,
+        version: OnCue.version,
         subcommands: [DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self]
     )
+}
+
+extension OnCue {
+    /// The release, printed by `oncue --version`; the store's schema version is `oncue db stats`'s.
+    static let version = "0.10.0"
 }
 
 @main

@@ -48,6 +48,8 @@ struct Replay: AsyncParsableCommand {
     @Option(name: .customLong("sweep"), help: "NAME=v1,v2,… (repeatable): replay every combination.") var sweeps: [String] = []
     @Option(help: "Seeds per configuration (means and 95 % intervals when more than 1).") var seeds: Int = 1
     @Option(help: "Ask a running `oncue serve` at this base URL instead of the in-process engine.") var server: String?
+    @Flag(help: "With --server: exit 0 even when the server refused or failed refresh calls (429, 5xx, no answer).")
+    var allowServerErrors = false
     @Option(help: "Write summary.json, sweep.json, index.html, per-trace events CSV and HTML report here.") var out: String?
     @Option(help: "Random seed (default: the scenario's).") var seed: UInt64?
     @Option(help: "Replays run at once (default: all cores).") var jobs: Int?
@@ -143,6 +145,27 @@ struct Replay: AsyncParsableCommand {
         }
         try printResults(heading: heading, sweep: sweep, summary: summary, seed: sc.seed)
         if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
+        try checkServerAnswered(refreshers.values)
+    }
+
+    /// A replay against a server measures the strategies only if the server answered: refusals the scenario did not
+    /// inject (a default `oncue serve` limits each client to 50 requests/s) end the run with exit 1 and the remedy.
+    private func checkServerAnswered(_ refreshers: some Sequence<any RegionRefreshing>) throws {
+        let clients = refreshers.compactMap { $0 as? HTTPRefreshClient }
+        let failed = clients.reduce(0) { $0 + $1.failures.count }
+        guard failed > 0 else { return }
+        let first = clients.lazy.compactMap(\.failures.first).first ?? ""
+        var message = "\(failed) refresh calls to the server failed (first: \(first.forMessage(limit: 300)))"
+        if first.contains("HTTP 429") {
+            message += "; the server's rate limit refused them: start it with --rate-limit-rps 0 (or ONCUE_RATE_LIMIT_RPS=0) for replays"
+        }
+        message += ". The figures above count them as refresh failures"
+        if allowServerErrors {
+            FileHandleOutput.standardError.write("warning: \(message).\n")
+            return
+        }
+        FileHandleOutput.standardError.write("error: \(message); pass --allow-server-errors to accept them.\n")
+        throw ExitCode(1)
     }
 
     /// The card locations of the wallet's networks, and a refresher per radius scale: the server given by --server,

@@ -64,6 +64,8 @@ struct MappingTests {
         }
         let message = MappingError.noCoordinateColumns(headers: ["name", "address"]).description
         #expect(message.contains("'name', 'address'"))
+        // A file of addresses only is what a geocoder is for: the message says so.
+        #expect(message.contains("--geocoder"))
     }
 
     @Test func mappingFileOverridesAndCanSwitchRolesOff() throws {

@@ -25,6 +25,13 @@ import Testing
         return (dir, path)
     }
 
+    @Test("--version prints the release and exits 0")
+    func versionIsPrinted() throws {
+        let result = try CLIRunner.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(result.stdout)")
+    }
+
     @Test("db init|stats|check take --db; the old positional still works with a deprecation line; both at once is refused")
     func dbCommandsTakeTheStoreOneWay() throws {
         let (dir, _) = try Self.store()

@@ -1,3 +1,4 @@
+import HTTPTypes
 import NIOCore
 import Testing
 
@@ -37,5 +38,36 @@ import Testing
         #expect(limiter.acquire(client: a) == .allowed)
         #expect(limiter.acquire(client: a) == .denied(retryAfter: 1))
         #expect(limiter.acquire(client: b) == .allowed)
+    }
+
+    @Test func cidrBlocksHoldWhatTheirPrefixSays() throws {
+        let ten = try #require(IPNetwork("10.0.0.0/8"))
+        #expect(ten.contains(try #require(IPNetwork.addressBytes("10.200.3.4"))))
+        #expect(!ten.contains(try #require(IPNetwork.addressBytes("11.0.0.1"))))
+        #expect(!ten.contains(try #require(IPNetwork.addressBytes("::ffff:10.0.0.1"))))
+        let doc = try #require(IPNetwork("2001:db8::1/33"))
+        #expect(doc.description == "2001:db8::/33")
+        #expect(doc.contains(try #require(IPNetwork.addressBytes("2001:db8:7fff::9"))))
+        #expect(!doc.contains(try #require(IPNetwork.addressBytes("2001:db8:8000::9"))))
+        #expect(IPNetwork("192.0.2.7")?.description == "192.0.2.7/32")
+        for bad in ["10.0.0.0/33", "300.1.1.1", "10.0.0.0/", "fe80::/x", "", "10.0.0.0/٣", "example.com"] { #expect(IPNetwork(bad) == nil, "\(bad)") }
+    }
+
+    @Test func theClientIsTheRightMostAddressNotATrustedProxy() throws {
+        let resolver = ClientResolver(header: .init("X-Forwarded-For"), trusted: [IPNetwork("10.0.0.0/8")!, IPNetwork("127.0.0.1")!])
+        let proxy = ClientKey(try SocketAddress(ipAddress: "10.1.1.1", port: 1))
+        let stranger = ClientKey(try SocketAddress(ipAddress: "192.0.2.50", port: 1))
+        func key(_ text: String) -> ClientKey { ClientKey(bytes: IPNetwork.addressBytes(text)!) }
+        #expect(resolver.client(peer: proxy, headerValues: ["1.2.3.4, 198.51.100.7, 10.0.0.9"]) == key("198.51.100.7"))
+        #expect(resolver.client(peer: proxy, headerValues: ["1.2.3.4", "198.51.100.7:4431"]) == key("198.51.100.7"))
+        #expect(resolver.client(peer: proxy, headerValues: ["10.0.0.2, 10.0.0.3"]) == key("10.0.0.2"))
+        #expect(resolver.client(peer: proxy, headerValues: ["1.2.3.4, unknown"]) == .named("unknown"))
+        #expect(resolver.client(peer: stranger, headerValues: ["198.51.100.7"]) == stranger)
+        #expect(resolver.client(peer: proxy, headerValues: []) == proxy)
+        let forwarded = ClientResolver(header: .init("Forwarded"), trusted: [])
+        let loopback = ClientKey(try SocketAddress(ipAddress: "127.0.0.1", port: 1))
+        #expect(
+            forwarded.client(peer: loopback, headerValues: [#"for=1.2.3.4;proto=https, for="[2001:db8::7]:4711";by=x"#])
+                == key("2001:db8::7"))
     }
 }

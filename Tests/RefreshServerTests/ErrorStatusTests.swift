@@ -111,6 +111,54 @@ struct ErrorStatusTests {
         }
     }
 
+    /// As nginx forwards it (`$proxy_add_x_forwarded_for`): whatever the client wrote, then the address nginx saw. A
+    /// client rotating what it writes stays one client: only the right-most address not a trusted proxy counts.
+    @Test func spoofedForwardedEntriesDoNotEscapeTheLimit() async throws {
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.rateLimit = .init(requestsPerSecond: 0.1, burst: 1)
+            $0.clientIPHeader = "X-Forwarded-For"
+        }
+        try await withServer(configure: configure) { client, _ in
+            var statuses: [Int] = []
+            for i in 0..<30 {
+                let spoofed: HTTPFields = [.init("X-Forwarded-For")!: "10.9.\(i).1, 192.0.2.\(i), 198.51.100.7"]
+                statuses.append(try await client.send(.get, "/v1/networks", headers: spoofed).status)
+            }
+            #expect(statuses.first == 200)
+            #expect(statuses.dropFirst().allSatisfy { $0 == 429 }, "\(statuses)")
+            // RFC 7239's header names the client the same way.
+        }
+    }
+
+    /// A peer that is not a trusted proxy cannot name a client at all: its header is ignored.
+    @Test func anUntrustedPeersHeaderIsIgnored() async throws {
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.rateLimit = .init(requestsPerSecond: 0.1, burst: 1)
+            $0.clientIPHeader = "Forwarded"
+            $0.trustedProxies = [IPNetwork("10.255.0.0/16")!]
+        }
+        try await withServer(configure: configure) { client, _ in
+            let first = try await client.send(.get, "/v1/networks", headers: [.init("Forwarded")!: "for=203.0.113.1"])
+            let second = try await client.send(.get, "/v1/networks", headers: [.init("Forwarded")!: "for=203.0.113.2"])
+            #expect(first.status == 200)
+            #expect(second.status == 429)
+        }
+    }
+
+    /// Request ids are random: sequential ones (Hummingbird's counter) told any client the server's request volume.
+    @Test func requestIdsRevealNoCount() async throws {
+        try await withServer { client, _ in
+            var ids: [UInt64] = []
+            for _ in 0..<5 {
+                let id = try #require(try await client.send(.get, "/healthz").headers[.requestID])
+                #expect(id.count == 16 && UInt64(id, radix: 16) != nil, "\(id)")
+                ids.append(UInt64(id, radix: 16) ?? 0)
+            }
+            #expect(Set(ids).count == 5)
+            #expect(zip(ids, ids.dropFirst()).contains { $1 &- $0 > 1_000_000 })
+        }
+    }
+
     @Test func notReadyIs503UntilTheIndexLoads() async throws {
         // Hold the rebuild thread so that the first load cannot finish until the checks are done.
         let gate = Gate()

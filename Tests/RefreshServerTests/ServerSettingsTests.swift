@@ -104,6 +104,9 @@ struct ServerSettingsTests {
             "ONCUE_HOST": ["0.0.0.0", "::1", "localhost", "my host", "a\tb", ""],
             "ONCUE_ADMIN_TOKEN_FILE": [files.good, files.short, files.directory, files.missing, ""],
             "ONCUE_CLIENT_IP_HEADER": ["X-Forwarded-For", "x-real-ip", "X Forwarded", "X-Forwarded-For:", "é", ""],
+            "ONCUE_TRUSTED_PROXIES": [
+                "10.0.0.0/8", "10.1.2.3,::1", "2001:db8::/32", " 192.168.0.0/16 ", "10.0.0.0/33", "300.1.1.1", "10.0.0.0/8,", "fe80::/x", "",
+            ],
             "ONCUE_GEOCODER": [
                 "http://127.0.0.1:8088", "https://u:pw@nominatim.example/search", "ftp://nominatim.example",
                 "http://", "nominatim.example", "",

@@ -14,7 +14,8 @@ public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noCoordinateColumns(let headers):
             "no usable latitude/longitude columns; headers found: \(Self.list(headers)). "
-                + "Name them in a mapping file: {\"columns\": {\"latitude\": \"…\", \"longitude\": \"…\"}}"
+                + "Name them in a mapping file: {\"columns\": {\"latitude\": \"…\", \"longitude\": \"…\"}}, "
+                + "or place the rows by their addresses with a geocoder: --geocoder URL (or ONCUE_GEOCODER)"
         case .unknownColumn(let role, let column, let headers):
             "the \(role) column '\(column.clipped())' is not in the file; headers found: \(Self.list(headers))"
         case .unreadableMappingFile(let path, let reason):

@@ -61,7 +61,9 @@ struct ImportRoute: Sendable {
             } catch let error as APIError {
                 jobs.fail(id, error)
             } catch {
-                jobs.fail(id, APIError(.internalServerError, code: "import_failed", message: "the import failed: \(error)"))
+                // As generic as the synchronous route's answer: the detail (a store's own message) goes to the log only.
+                logger.error("import job failed", metadata: ["job": .string(id), "error": "\(error)"])
+                jobs.fail(id, APIError(.internalServerError, code: "import_failed", message: "the import failed; the failure was logged"))
             }
         }
         var w = JSONWriter(capacity: 96)
@@ -109,7 +111,11 @@ struct ImportRoute: Sendable {
             throw error
         }
         metrics.importFinished(status: report.committed ? "committed" : (report.dryRun ? "dry-run" : "failed"), rowsRead: report.totals.read)
-        if report.committed { reloader.scheduleReload() }
+        // Read your writes: the answer waits until this process serves the committed rows (other replicas follow
+        // within their poll or notification delay).
+        if report.committed, !(await reloader.reloadAndWait()) {
+            logger.warning("the import committed but the index was not rebuilt in time; it serves the earlier rows meanwhile")
+        }
         logger.notice(
             "import finished",
             metadata: [

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var rateLimitBurst: Double = ServerSettings.rateLimitBurst.defaultValue
     /// A header carrying the client address (e.g. `X-Forwarded-For` behind a proxy); nil uses the peer address.
     public var clientIPHeader: String?
+    /// The proxies whose `clientIPHeader` is believed; empty: loopback only.
+    public var trustedProxies: [IPNetwork] = []
     /// Minimum level of the server's log.
     public var logLevel: Logger.Level
     /// Where uploaded CSV files are staged before import.

@@ -135,6 +135,19 @@ public enum ServerSettings {
         write: { $0.clientIPHeader = $1 }
     )
 
+    public static let trustedProxies = ServerSetting<[IPNetwork]>(
+        flag: "trusted-proxy",
+        variable: "ONCUE_TRUSTED_PROXIES",
+        type: .ipNetworks,
+        default: [],
+        defaultNote: "loopback",
+        summary:
+            "Proxies (CIDR; repeat the flag or list them with commas) whose client header is believed: the client is the right-most address in it that is not one of them",
+        read: { $0.trustedProxies },
+
+        write: { $0.trustedProxies = $1 }
+    )
+
     public static let geocoder = ServerSetting<URL?>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
@@ -235,7 +248,7 @@ public enum ServerSettings {
     /// halves of one thing). Resolution applies them in this order.
     public static let rows: [[any ServerSettingDescription]] = [
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
-        [rateLimitRPS, rateLimitBurst], [clientIPHeader], [geocoder, geocoderRPS],
+        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [geocoder, geocoderRPS],
         [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [shutdownTimeout], [logLevel],
     ]
 

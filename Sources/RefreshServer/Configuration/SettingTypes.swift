@@ -95,6 +95,28 @@ extension SettingType where Value == String {
     }
 }
 
+extension SettingType where Value == [IPNetwork] {
+    /// IP address blocks in CIDR notation, separated by commas (a repeated flag is joined so).
+    static var ipNetworks: Self {
+        Self(
+            valueName: "cidr",
+            bounds: .form("IPv4 or IPv6 blocks in CIDR notation, comma-separated"),
+            parse: { text throws(SettingRefusal) in
+                var networks: [IPNetwork] = []
+                for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    let trimmed = part.trimmingCharacters(in: .whitespaces)
+                    guard let network = IPNetwork(trimmed) else {
+                        throw SettingRefusal("must be IP blocks in CIDR notation (10.0.0.0/8, 2001:db8::/32)")
+                    }
+                    networks.append(network)
+                }
+                return networks
+            },
+            format: { $0.map(\.description).joined(separator: ",") }
+        )
+    }
+}
+
 extension SettingType where Value == String? {
     /// An HTTP header name (a token: letters, digits and ``!#$%&'*+-.^_`|~``).
     static var headerName: Self {

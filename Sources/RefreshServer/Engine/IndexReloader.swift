@@ -27,6 +27,10 @@ public final class IndexReloader: Service, Sendable {
     private let requests: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let generation = Atomic<Int>(0)
+    /// Rebuilds asked for (`scheduleReload`), and the number of asks the serving index answers: a rebuild covers every
+    /// ask made before it began.
+    private let asked = Atomic<Int>(0)
+    private let answered = Atomic<Int>(0)
     private let state = Mutex(State())
 
     /// What `/readyz` and `/metrics` tell about the index and the store.
@@ -60,7 +64,22 @@ public final class IndexReloader: Service, Sendable {
     public var current: State { state.withLock { $0 } }
 
     /// Asks for a rebuild; returns at once.
-    func scheduleReload() { continuation.yield() }
+    func scheduleReload() {
+        asked.add(1, ordering: .sequentiallyConsistent)
+        continuation.yield()
+    }
+
+    /// Asks for a rebuild and returns once an index built after the ask is serving (so a write committed before the
+    /// call is visible to the next request), or after `timeout` when rebuilds fail or take longer; says which.
+    func reloadAndWait(timeout: Duration = .seconds(120)) async -> Bool {
+        let ticket = asked.add(1, ordering: .sequentiallyConsistent).newValue
+        continuation.yield()
+        let deadline = ContinuousClock.now + timeout
+        while answered.load(ordering: .sequentiallyConsistent) < ticket {
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else { return false }
+        }
+        return true
+    }
 
     public func run() async throws {
         try await firstLoad()
@@ -105,7 +124,11 @@ public final class IndexReloader: Service, Sendable {
 
     private func rebuildOnRequest() async {
         for await _ in requests {
-            do { try await reload() } catch {
+            let covered = asked.load(ordering: .sequentiallyConsistent)
+            do {
+                try await reload()
+                answered.store(covered, ordering: .sequentiallyConsistent)
+            } catch {
                 // The old index keeps serving; the next change or poll retries.
                 logger.error("index rebuild failed; the previous index keeps serving", metadata: ["error": "\(error)"])
             }

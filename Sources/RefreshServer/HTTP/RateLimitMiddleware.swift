@@ -2,13 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Answers 429 with `Retry-After` once a client has used up its bucket. The client is the peer
-/// address, or the first address in a configured header when the server sits behind a proxy.
+/// Answers 429 with `Retry-After` once a client has used up its bucket. The client is the peer address, or behind
+/// trusted proxies the address they forwarded (`ClientResolver`).
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let limiter: TokenBucketLimiter
-    let clientHeader: HTTPField.Name?
+    let clients: ClientResolver
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -22,11 +22,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     }
 
     private func client(of request: Request, context: Context) -> ClientKey {
-        if let clientHeader, let value = request.headers[clientHeader] {
-            // X-Forwarded-For lists the original client first.
-            let first = value.split(separator: ",", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if !first.isEmpty { return .named(String(first.prefix(100))) }
-        }
-        return context.peer
+        guard let header = clients.header else { return context.peer }
+        return clients.client(peer: context.peer, headerValues: request.headers[values: header])
     }
 }

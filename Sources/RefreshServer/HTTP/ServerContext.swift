@@ -41,4 +41,25 @@ enum ClientKey: Hashable, Sendable {
             self = .named("unknown")
         }
     }
+
+    /// The key of an address's bytes (4 or 16; anything else is named by its bytes).
+    init(bytes: [UInt8]) {
+        switch bytes.count {
+        case 4: self = bytes.withUnsafeBytes { .v4($0.loadUnaligned(as: UInt32.self)) }
+        case 16:
+            self = bytes.withUnsafeBytes {
+                .v6($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        default: self = .named(bytes.map(String.init).joined(separator: "."))
+        }
+    }
+
+    /// The address's bytes in network order; nil for a named client.
+    var bytes: [UInt8]? {
+        switch self {
+        case .v4(let a): withUnsafeBytes(of: a) { Array($0) }
+        case .v6(let hi, let lo): withUnsafeBytes(of: hi) { Array($0) } + withUnsafeBytes(of: lo) { Array($0) }
+        case .named: nil
+        }
+    }
 }

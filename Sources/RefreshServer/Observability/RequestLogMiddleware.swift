@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 
 /// The outermost middleware: gives each request an id (the client's `X-Request-Id` when it is a
-/// plain token, else Hummingbird's), times it, counts it in the metrics and writes one access line.
+/// plain token, else a random one), times it, counts it in the metrics and writes one access line.
 ///
 /// The access line holds the path but never the query or the body, where coordinates travel.
 struct RequestLogMiddleware: RouterMiddleware {
@@ -15,7 +15,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         var context = context
-        let requestID = Self.clientRequestID(request) ?? context.id
+        let requestID = Self.clientRequestID(request) ?? Self.randomID()
         context.logger[metadataKey: "request_id"] = .string(requestID)
         var response: Response
         do {
@@ -52,6 +52,13 @@ struct RequestLogMiddleware: RouterMiddleware {
             )
         else { return nil }
         return value
+    }
+
+    /// 64 random bits in hex: a counter (Hummingbird's ids) would tell any client how many requests the server
+    /// answered between two of its own.
+    static func randomID() -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     private static func milliseconds(_ seconds: Double) -> String {

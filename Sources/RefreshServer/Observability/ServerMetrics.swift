@@ -43,6 +43,7 @@ public final class ServerMetrics: Sendable {
     private let unmatched = RouteMetrics(method: "", path: "unmatched")
     private let index = Mutex(IndexState())
     private let limited = Atomic<Int>(0)
+    private let unknownCardNetworks = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
     /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
     private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
@@ -71,6 +72,9 @@ public final class ServerMetrics: Sendable {
     }
 
     func rateLimited() { limited.add(1, ordering: .relaxed) }
+
+    /// Card networks a region-refresh request named that no network matches.
+    func unknownCardNetworks(_ count: Int) { unknownCardNetworks.add(count, ordering: .relaxed) }
 
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
@@ -128,6 +132,9 @@ public final class ServerMetrics: Sendable {
         }
         out.header("oncue_rate_limited_total", "Requests refused with 429.", type: "counter")
         out.sample("oncue_rate_limited_total", [:], Double(limited.load(ordering: .relaxed)))
+        out.header(
+            "oncue_unknown_card_networks_total", "user_networks entries that named no network (answered in unknown_networks).", type: "counter")
+        out.sample("oncue_unknown_card_networks_total", [:], Double(unknownCardNetworks.load(ordering: .relaxed)))
         out.header("oncue_connections_open", "HTTP connections open now.", type: "gauge")
         out.sample("oncue_connections_open", [:], Double(connectionsOpen))
         out.header(

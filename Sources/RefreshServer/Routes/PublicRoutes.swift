@@ -68,6 +68,7 @@ struct PublicRoutes: Sendable {
         let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
         let selection = try engine.select(parameters, now: Date())
+        if !selection.unknownNetworks.isEmpty { metrics.unknownCardNetworks(selection.unknownNetworks.count) }
         if context.logger.logLevel <= .debug {
             // A 5-character geohash is a ~5 km cell: enough to debug locality, too coarse to track a person.
             let cell = Geohash(latitude: parameters.center.latitude, longitude: parameters.center.longitude, precision: 5).string

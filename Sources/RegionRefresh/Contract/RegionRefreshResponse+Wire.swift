@@ -11,7 +11,8 @@ extension RegionRefreshResponse {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited == true
+            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited == true,
+            unknownNetworks: unknownNetworks ?? []
         ) { w in
             for region in regions { region.write(to: &w) }
         }
@@ -22,7 +23,7 @@ extension JSONWriter {
     /// The response object around its regions, which `writeRegions` writes (with `region(…)`, one call each).
     mutating func regionRefreshResponse(
         refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-        coverageReason: CoverageReason?, selectionLimited: Bool,
+        coverageReason: CoverageReason?, selectionLimited: Bool, unknownNetworks: [String],
         writeRegions: (inout JSONWriter) -> Void
     ) {
         beginObject()
@@ -45,6 +46,12 @@ extension JSONWriter {
         if selectionLimited {
             key("selection_limited")
             bool(true)
+        }
+        if !unknownNetworks.isEmpty {
+            key("unknown_networks")
+            beginArray()
+            for id in unknownNetworks { string(id) }
+            endArray()
         }
         endObject()
     }

@@ -13,10 +13,12 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
     /// True (else absent) when the engine stopped at its work budget in a dense cluster and answered with the regions
     /// it had found; `coverage_guaranteed` and `refresh_after_meters` still hold for them.
     public var selectionLimited: Bool?
+    /// The `user_networks` that name no network (by id, alias or display name), as sent; absent when all are known.
+    public var unknownNetworks: [String]?
 
     public init(
         regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-        coverageReason: CoverageReason? = nil, selectionLimited: Bool? = nil
+        coverageReason: CoverageReason? = nil, selectionLimited: Bool? = nil, unknownNetworks: [String]? = nil
     ) {
         self.regions = regions
         self.refreshAfterMeters = refreshAfterMeters
@@ -25,6 +27,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         self.coverageGuaranteed = coverageGuaranteed
         self.coverageReason = coverageReason
         self.selectionLimited = selectionLimited
+        self.unknownNetworks = unknownNetworks
     }
 
     enum CodingKeys: String, CodingKey {
@@ -35,6 +38,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         case coverageGuaranteed = "coverage_guaranteed"
         case coverageReason = "coverage_reason"
         case selectionLimited = "selection_limited"
+        case unknownNetworks = "unknown_networks"
     }
 }
 

@@ -33,7 +33,14 @@ struct Prioritizer: ~Copyable {
             index: index, policy: index.policy, mergeableLimit: configuration.mergeableCirclesPerRegion)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         var cards: [UInt32] = []
-        for id in p.cardNetworks { if let k = index.networkNumber[id], !cards.contains(k) { cards.append(k) } }
+        var unknown: [String] = []
+        for id in p.cardNetworks {
+            guard let k = index.networkNumber(named: id) else {
+                if !unknown.contains(id) { unknown.append(id) }
+                continue
+            }
+            if !cards.contains(k) { cards.append(k) }
+        }
         var regions = RegionList(capacity: p.maxRegions)
 
         var tier1 = TierOneCollection()
@@ -80,7 +87,8 @@ struct Prioritizer: ~Copyable {
             explanations: p.explain ? explanations(regions, boosts: boosts) : [],
             phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
             coverageGuaranteed: distance >= floorMeters, coverageReason: reason, cacheTTLSeconds: configuration.cacheTTLSeconds,
-            serverTime: ServerTime.string(now), selectionLimited: limited, refreshDistanceFromCollection: fromCollection)
+            serverTime: ServerTime.string(now), selectionLimited: limited, unknownNetworks: unknown,
+            refreshDistanceFromCollection: fromCollection)
     }
 
     /// What the tier-1 collection leaves for the refresh distance.

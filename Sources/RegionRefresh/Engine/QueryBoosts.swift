@@ -36,7 +36,7 @@ final class QueryBoosts: Sendable {
     init(parameters: RefreshParameters, index: LocationIndex, table: BoostTable) {
         var visits: [UInt32: Double] = [:]
         for (id, count) in parameters.networkVisits {
-            if let k = index.networkNumber[id] { visits[k] = table.visitBoost(visits: count) }
+            if let k = index.networkNumber(named: id) { visits[k] = table.visitBoost(visits: count) }
         }
         visitBoost = visits
         maxVisitBoost = visits.values.max().map { max(1, $0) } ?? 1

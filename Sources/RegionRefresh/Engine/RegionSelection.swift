@@ -27,6 +27,8 @@ public struct RegionSelection: Sendable {
     public let serverTime: String
     /// Whether a tier stopped at the engine's candidate budget (a dense cluster), answering with the regions it had.
     public let selectionLimited: Bool
+    /// The card networks the request named that no network, alias or display name matches, as given.
+    public let unknownNetworks: [String]
     /// Whether the refresh distance came from the tier-1 collection without a search of its own (for tests).
     let refreshDistanceFromCollection: Bool
 
@@ -41,7 +43,7 @@ public struct RegionSelection: Sendable {
         return RegionRefreshResponse(
             regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
             serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason,
-            selectionLimited: selectionLimited ? true : nil)
+            selectionLimited: selectionLimited ? true : nil, unknownNetworks: unknownNetworks.isEmpty ? nil : unknownNetworks)
     }
 
     /// The wire form of the response, as `POST /v1/region-refresh` sends it.
@@ -56,7 +58,8 @@ public struct RegionSelection: Sendable {
     public func write(to w: inout JSONWriter) {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
-            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited
+            coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited,
+            unknownNetworks: unknownNetworks
         ) { w in
             forEachRegion { w.region($0) }
         }

@@ -46,6 +46,8 @@ public final class LocationIndex: Sendable {
     // Per network (index = network number).
     let networks: [Network]
     let networkNumber: [String: UInt32]
+    /// Every other spelling a request may name a network by (see `networkNumber(named:)`), by its alias key.
+    let spellings: [String: UInt32]
     let networkCounts: [Int]
     /// Category number of each network, for time-of-day boosts.
     let networkCategory: [Int32]
@@ -68,8 +70,12 @@ public final class LocationIndex: Sendable {
     }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
-    public static func build(locations: some Sequence<Location>, networks: [Network], policy: RadiusPolicy = .standard) -> LocationIndex {
+    public static func build(
+        locations: some Sequence<Location>, networks: [Network], aliases: [(alias: String, networkId: String)] = [],
+        policy: RadiusPolicy = .standard
+    ) -> LocationIndex {
         var builder = Builder(networks: networks)
+        builder.aliases = aliases
         builder.reserveCapacity(locations.underestimatedCount)
         for location in locations { builder.add(IndexRecord(location)) }
         return builder.finish(policy: policy)
@@ -77,8 +83,9 @@ public final class LocationIndex: Sendable {
 
     /// Reads every location of a store and builds a snapshot.
     public static func build(from store: any LocationStore, policy: RadiusPolicy = .standard) async throws -> LocationIndex {
-        let networks = try await store.networks().map(\.network)
-        var builder = Builder(networks: networks)
+        let summaries = try await store.networks()
+        var builder = Builder(networks: summaries.map(\.network))
+        builder.aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
         try await store.forEachIndexRecord(batchSize: 20_000) { batch in
             for record in batch { builder.add(record) }
         }
@@ -95,6 +102,7 @@ public final class LocationIndex: Sendable {
         network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
+        spellings = Self.spellings(networks: b.networks, numbers: b.networkNumber, aliases: b.aliases)
         let categorized = Self.numberCategories(of: b.networks)
         networkCategory = categorized.perNetwork
         categories = categorized.names
@@ -298,6 +306,8 @@ extension LocationIndex {
     struct Builder: ~Copyable {
         var networks: [Network]
         var networkNumber: [String: UInt32] = [:]
+        /// The store's aliases, for `spellings`.
+        var aliases: [(alias: String, networkId: String)] = []
         var latitudes: [Double] = []
         var longitudes: [Double] = []
         var network: [UInt32] = []

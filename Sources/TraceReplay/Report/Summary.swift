@@ -81,7 +81,8 @@ public struct ReplaySummary: Sendable, Codable {
     public func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
             "strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
-            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "churn/h", "wakes/h", "GPS s/h", "21st fails", "location recall",
+            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h", "21st fails",
+            "location recall",
         ]
         let rows = allTotals.map { m in
             [
@@ -90,7 +91,8 @@ public struct ReplaySummary: Sendable, Codable {
                 String(m.late), Self.pct(m.precision), String(m.duplicates), Self.secs(m.delayP50), Self.secs(m.delayP90),
                 String(m.missedNotMonitored),
                 String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy), String(format: "%.2f", m.refreshCallsPerHour),
-                String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour),
+                String(m.refreshFailures), String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour),
+                String(format: "%.0f", m.gpsSecondsPerHour),
                 String(m.monitorFailures), Self.pct(m.locationRecall),
             ]
         }

@@ -1,0 +1,26 @@
+import LocationStore
+
+extension LocationIndex {
+    /// The network a request names by `spelling`, resolved as the admin side resolves it: the id itself, else by its
+    /// alias key (case, spaces and punctuation ignored) an alias of the store, a network's id, or a network's display
+    /// name, in that order of precedence. Nil: no network is spelled so.
+    func networkNumber(named spelling: String) -> UInt32? {
+        if let k = networkNumber[spelling] { return k }
+        let key = Network.aliasKey(spelling)
+        return key.isEmpty ? nil : spellings[key]
+    }
+
+    /// Alias keys to network numbers, the lower precedence written first so that the higher overwrites it.
+    static func spellings(
+        networks: [Network], numbers: [String: UInt32], aliases: [(alias: String, networkId: String)]
+    )
+        -> [String: UInt32]
+    {
+        var out: [String: UInt32] = [:]
+        for (k, n) in networks.enumerated() { out[Network.aliasKey(n.name)] = UInt32(k) }
+        for (k, n) in networks.enumerated() { out[Network.aliasKey(n.id)] = UInt32(k) }
+        for a in aliases { if let k = numbers[a.networkId] { out[Network.aliasKey(a.alias)] = k } }
+        out[""] = nil
+        return out
+    }
+}

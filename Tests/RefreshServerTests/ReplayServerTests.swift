@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `oncue replay --server` measures the strategies only if the server answered: calls a default server refuses (its
+/// per-client rate limit) used to count as scenario failures, silently, with exit 0.
+@Suite("replay against a server", .serialized)
+struct ReplayServerTests {
+    /// A walk of 40 minutes through San Francisco past the test store's Costco, a fix every 10 s.
+    static func gpx() -> String {
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"#
+        let start = Date(timeIntervalSince1970: 1_750_000_000)
+        for i in 0..<240 {
+            let lat = 37.7400 + Double(i) * 0.00025
+            let lon = -122.4130 + sin(Double(i) / 20) * 0.002
+            let time = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(i) * 10))
+            text += #"<trkpt lat="\#(lat)" lon="\#(lon)"><time>\#(time)</time></trkpt>"#
+        }
+        return text + "</trkseg></trk></gpx>"
+    }
+
+    @Test("refused calls end the replay with exit 1 and the remedy, unless --allow-server-errors")
+    func refusedCallsAreNotMeasuredSilently() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let trace = store.directory.appendingPathComponent("walk.gpx")
+        try Data(Self.gpx().utf8).write(to: trace)
+        let wallet = store.directory.appendingPathComponent("wallet.json")
+        try Data(#"{"cards": [{"network_id": "costco", "name": "Costco"}]}"#.utf8).write(to: wallet)
+        let server = try await ServeProcess(store: store.path, arguments: ["--rate-limit-rps", "0.01", "--rate-limit-burst", "1"])
+        func replay(port: Int) -> [String] {
+            [
+                "replay", trace.path, "--db", store.path, "--wallet", wallet.path, "--server", "http://127.0.0.1:\(port)",
+                "--strategy", "guaranteed", "--strategy", "fixed",
+            ]
+        }
+        let refused = try OncueBinary.run(replay(port: server.port))
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refresh calls to the server failed"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("HTTP 429") && refused.stderr.contains("--rate-limit-rps 0"), "\(refused.stderr)")
+        // The table still shows what happened, with the failures in a column of their own.
+        #expect(refused.stdout.contains("refresh fails"), "\(refused.stdout)")
+        let allowed = try OncueBinary.run(replay(port: server.port) + ["--allow-server-errors"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stderr.contains("warning:"))
+        // A server that answers every call: no message, exit 0.
+        let open = try await ServeProcess(store: store.path, arguments: ["--rate-limit-rps", "0"])
+        let answered = try OncueBinary.run(replay(port: open.port))
+        #expect(answered.status == 0, "\(answered.stderr)")
+        #expect(!answered.stderr.contains("failed"))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Geo
+import LocationStore
+import Testing
+
+@testable import RegionRefresh
+
+/// `user_networks` resolve as the admin side resolves a spelling: the id, else (case, spaces and punctuation ignored)
+/// an alias, a network's id or its display name. What matches nothing comes back in `unknown_networks`, once each,
+/// instead of being dropped in silence.
+@Suite struct CardNetworkSpellingTests {
+    static let phone = Coordinate(uncheckedLatitude: 37.77, longitude: -122.42)
+
+    static func engine() -> RegionRefreshEngine {
+        func at(_ meters: Double, _ bearing: Double) -> Coordinate { Sphere.destination(from: phone, meters: meters, bearing: bearing) }
+        let locations = [
+            Location(networkId: "costco", externalId: "1", name: "Costco SF", coordinate: at(2_000, 10)),
+            Location(networkId: "chipotle-mexican-grill", externalId: "1", name: "Chipotle", coordinate: at(900, 100)),
+            Location(networkId: "sonic-drive-in", externalId: "1", name: "Sonic", coordinate: at(300, 200)),
+        ]
+        let networks = [
+            Network(id: "costco", name: "Costco Wholesale"), Network(id: "chipotle-mexican-grill", name: "Chipotle Mexican Grill"),
+            Network(id: "sonic-drive-in", name: "Sonic"),
+        ]
+        let index = LocationIndex.build(locations: locations, networks: networks, aliases: [(alias: "Chipotle", networkId: "chipotle-mexican-grill")])
+        return RegionRefreshEngine(index: index)
+    }
+
+    func cardRegions(_ spellings: [String]) throws -> (networks: Set<String>, response: RegionRefreshResponse) {
+        let response = try Self.engine().refresh(
+            RefreshParameters(center: Self.phone, cardNetworks: spellings, maxRegions: 20, includeOtherNetworks: false), now: Date())
+        return (Set(response.regions.map(\.networkId)), response)
+    }
+
+    @Test func idsAliasesAndDisplayNamesAllNameTheirNetwork() throws {
+        for (spelling, network) in [
+            ("costco", "costco"), ("Costco", "costco"), ("Costco Wholesale", "costco"), ("COSTCO-WHOLESALE", "costco"),
+            ("chipotle", "chipotle-mexican-grill"), ("Chipotle Mexican Grill", "chipotle-mexican-grill"),
+            ("Sonic Drive-In", "sonic-drive-in"), ("SONIC", "sonic-drive-in"),
+        ] {
+            let (networks, response) = try cardRegions([spelling])
+            #expect(networks == [network], "\(spelling)")
+            #expect(response.unknownNetworks == nil)
+        }
+    }
+
+    @Test func unmatchedSpellingsComeBackOnce() throws {
+        let (networks, response) = try cardRegions(["costco", "Trader Joe's", "Trader Joe's", "", "!!!"])
+        #expect(networks == ["costco"])
+        #expect(response.unknownNetworks == ["Trader Joe's", "", "!!!"])
+        let wire = String(decoding: response.wireJSON(), as: UTF8.self)
+        #expect(wire.contains(#""unknown_networks":["Trader Joe's","","!!!"]"#), "\(wire)")
+        // Visits name networks the same way.
+        let boosted = try Self.engine().refresh(
+            RefreshParameters(center: Self.phone, networkVisits: ["Costco Wholesale": 20], explain: true), now: Date())
+        #expect(boosted.regions.first { $0.networkId == "costco" }?.explain?.visitBoost == 2)
+    }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Reproduces the hostile and careless inputs of issue #28 at their full sizes and prints what each costs; the figures
+# go to RELIABILITY.md. Tests hold each case at a smaller size (DenseClusterTests, HardeningConformanceTests,
+# SlowClientTests, ErrorStatusTests); this script shows the sizes a test cannot afford.
+#
+#   bash scripts/abuse.sh            # CLUSTER=50000 SIDE=600 PILE=10000 SLOW=1000 SPOOF=300 DURATION=10
+#
+# Needs a release build (ONCUE_BIN, default .build/release/oncue), wrk, python3 and /usr/bin/time (GNU time).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BIN="${ONCUE_BIN:-$ROOT/.build/release/oncue}"
+CLUSTER="${CLUSTER:-50000}"
+SIDE="${SIDE:-600}"
+PILE="${PILE:-10000}"
+SLOW="${SLOW:-1000}"
+SPOOF="${SPOOF:-300}"
+DURATION="${DURATION:-10}"
+for tool in wrk python3 /usr/bin/time; do command -v "$tool" >/dev/null || { echo "abuse.sh: $tool is missing" >&2; exit 1; }; done
+[ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
+WORK="$(mktemp -d /tmp/oncue-abuse.XXXXXX)"
+# shellcheck source=lib/server.sh
+. "$ROOT/scripts/lib/server.sh"
+trap 'server_stop >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+export ONCUE_ADMIN_TOKEN="abuse-script-token-0123456789"
+
+# An import, timed under GNU time: wall seconds, peak RSS, the store's size and its import log's rows.
+timed_import() {
+  local name=$1 label=$2 csv="$WORK/$1.csv" store="$WORK/$1.sqlite"
+  "$BIN" db init --db "$store" >/dev/null
+  /usr/bin/time -f "%e %M" -o "$WORK/$name.time" "$BIN" import --db "$store" --network dense --progress never "$csv" >/dev/null 2>"$WORK/$name.err" || {
+    echo "abuse.sh: the $name import failed:" >&2; tail -5 "$WORK/$name.err" >&2; exit 1; }
+  read -r seconds kib <"$WORK/$name.time"
+  local rows issues size
+  rows=$(sqlite3 "$store" "SELECT count(*) FROM locations")
+  issues=$(sqlite3 "$store" "SELECT count(*) FROM import_issues")
+  size=$(du -m "$store" | cut -f1)
+  printf '%-26s %8s s %8d rows/s  peak RSS %5d MB  store %5d MB  %8d locations  %8d logged issues\n' \
+    "$label" "$seconds" "$(awk -v r="$rows" -v s="$seconds" 'BEGIN { print int(r / (s > 0 ? s : 1)) }')" \
+    $((kib / 1024)) "$size" "$rows" "$issues"
+}
+
+echo "== imports"
+python3 "$ROOT/scripts/abuse/make_csv.py" cluster "$CLUSTER" "$SIDE" >"$WORK/cluster.csv"
+python3 "$ROOT/scripts/abuse/make_csv.py" pile "$PILE" >"$WORK/pile.csv"
+python3 "$ROOT/scripts/abuse/make_csv.py" cluster "$CLUSTER" 1000000 >"$WORK/normal.csv"
+timed_import normal "$CLUSTER rows over 1,000 km"
+timed_import cluster "$CLUSTER rows in $SIDE m"
+timed_import pile "$PILE rows on one point"
+
+echo "== region-refresh at the cluster ($CLUSTER locations within $SIDE × $SIDE m), no user_networks"
+store="$WORK/cluster.sqlite"
+server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --rate-limit-rps 0
+cat >"$WORK/refresh.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"lat": 40.758, "lon": -73.9855, "max_regions": 20}'
+LUA
+curl -s -o "$WORK/one.json" -w 'one request: %{time_total} s, %{size_download} bytes\n' -H 'Content-Type: application/json' \
+  -d '{"lat": 40.758, "lon": -73.9855, "max_regions": 20}' "$SERVER_URL/v1/region-refresh"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('regions', len(r['regions']), 'selection_limited', r.get('selection_limited', False), 'largest merged_count', max([x.get('merged_count', 0) for x in r['regions']] or [0]))" "$WORK/one.json"
+wrk -t1 -c1 -d"${DURATION}s" --latency -s "$WORK/refresh.lua" "$SERVER_URL/v1/region-refresh" >"$WORK/single.txt"
+echo "single client: $(grep -E 'Requests/sec' "$WORK/single.txt" | awk '{print $2}') req/s, p50 $(awk '/ 50%/ {print $2}' "$WORK/single.txt"), p99 $(awk '/ 99%/ {print $2}' "$WORK/single.txt")"
+wrk -t2 -c16 -d"${DURATION}s" -s "$WORK/refresh.lua" "$SERVER_URL/v1/region-refresh" >"$WORK/hammer.txt" &
+hammer=$!
+sleep 1
+wrk -t1 -c1 -d"$((DURATION - 2))s" --latency "$SERVER_URL/healthz" >"$WORK/healthz.txt"
+wait "$hammer"
+echo "16 clients hammering: $(grep -E 'Requests/sec' "$WORK/hammer.txt" | awk '{print $2}') req/s; /healthz meanwhile p50 $(awk '/ 50%/ {print $2}' "$WORK/healthz.txt"), p99 $(awk '/ 99%/ {print $2}' "$WORK/healthz.txt")"
+server_stop >/dev/null
+
+echo "== unauthenticated slow uploads ($SLOW connections, --max-connections $((SLOW + 50)))"
+server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --max-connections $((SLOW + 50))
+python3 "$ROOT/scripts/abuse/slow_clients.py" slow-uploads "$SERVER_PORT" "$SLOW"
+server_stop >/dev/null
+
+echo "== rotating X-Forwarded-For behind a proxy ($SPOOF requests, --client-ip-header X-Forwarded-For, rate 1/s, burst 5)"
+server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --client-ip-header X-Forwarded-For \
+  --rate-limit-rps 1 --rate-limit-burst 5
+python3 "$ROOT/scripts/abuse/slow_clients.py" spoof "$SERVER_PORT" "$SPOOF"
+server_stop >/dev/null

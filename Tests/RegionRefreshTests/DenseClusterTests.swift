@@ -28,7 +28,7 @@ struct DenseClusterTests {
         LocationIndex.build(locations: locations, networks: [Network(id: "dense", name: "Dense", category: "coffee")])
     }
 
-    static func engine(_ locations: [Location], budget: Int = 4_096) -> RegionRefreshEngine {
+    static func engine(_ locations: [Location], budget: Int = EngineConfiguration().candidateBudget) -> RegionRefreshEngine {
         RegionRefreshEngine(index: index(locations), configuration: EngineConfiguration(candidateBudget: budget))
     }
 

@@ -22,7 +22,7 @@ struct FileImport {
 
     /// Locations a row's near-duplicate search stops at: a row gets one warning however many rows share its point, and
     /// a pile-up of thousands at one point costs each row this many, not all the rows before it.
-    static let neighbourLimit = 16
+    static let neighbourLimit = 8
 
     mutating func begin(headers: [String], mapping: ColumnMapping) throws {
         self.mapping = mapping

@@ -25,7 +25,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         cacheTTLSeconds: Int = 21_600,
         radiusPolicy: RadiusPolicy = .standard,
         boosts: BoostTable = .standard,
-        candidateBudget: Int = 4_096,
+        candidateBudget: Int = 2_048,
         mergedIdsLimit: Int = 50,
         mergeableCirclesPerRegion: Int = 16
     ) {

@@ -13,6 +13,8 @@ final class BlockingWorkExecutor: TaskExecutor, Sendable {
     static let rebuilds = BlockingWorkExecutor(name: "oncue-rebuild")
     /// Short store reads and writes of the admin API, so that they are not queued behind a rebuild.
     static let storeAccess = BlockingWorkExecutor(name: "oncue-store")
+    /// Region selections in dense clusters, which take milliseconds: one at a time, off the I/O threads.
+    static let selections = BlockingWorkExecutor(name: "oncue-select")
 
     private init(name: String) {
         let thread = Thread { [self] in self.runLoop() }

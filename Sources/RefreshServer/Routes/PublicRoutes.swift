@@ -63,11 +63,22 @@ struct PublicRoutes: Sendable {
         return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: w.buffer))
     }
 
+    /// Candidates a selection may rank on the I/O thread (a few hundred microseconds at most); one that needs more is
+    /// done again, in full, on `BlockingWorkExecutor.selections`. Ordinary requests rank 23.
+    static let inlineCandidateBudget = 256
+
     func regionRefresh(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await bodies.json(request)
         let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
-        let selection = try engine.select(parameters, now: Date())
+        let now = Date()
+        var selection = try engine.select(parameters, now: now, candidateBudget: Self.inlineCandidateBudget)
+        if selection.selectionLimited {
+            // A dense cluster: its full selection takes milliseconds, so it runs on a thread of its own, one at a time,
+            // and the I/O threads keep answering probes and other requests meanwhile.
+            let engine = engine
+            selection = try await BlockingWorkExecutor.selections.run { try engine.select(parameters, now: now) }
+        }
         if !selection.unknownNetworks.isEmpty { metrics.unknownCardNetworks(selection.unknownNetworks.count) }
         if context.logger.logLevel <= .debug {
             // A 5-character geohash is a ~5 km cell: enough to debug locality, too coarse to track a person.

@@ -58,4 +58,13 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
         guard let index else { throw .notReady }
         return Prioritizer(index: index, configuration: configuration).select(parameters, now: now)
     }
+
+    /// The same with a smaller candidate budget (never a larger one than the configuration's): a caller can try a
+    /// cheap selection first and move the rare expensive one (`selectionLimited`) elsewhere.
+    public func select(_ parameters: RefreshParameters, now: Date, candidateBudget: Int) throws(RegionRefreshError) -> RegionSelection {
+        guard let index else { throw .notReady }
+        var bounded = configuration
+        bounded.candidateBudget = max(1, min(candidateBudget, configuration.candidateBudget))
+        return Prioritizer(index: index, configuration: bounded).select(parameters, now: now)
+    }
 }

@@ -17,7 +17,7 @@ public struct PostGISBulkWriter: Sendable {
 
     static let stageColumns = [
         "file_no", "line", "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country",
-        "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded", "coarse_decimals", "coarse_error",
+        "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded",
         "warned", "prov_source", "prov_display_name", "prov_place_rank", "prov_importance", "prov_original_lat", "prov_original_lon",
         "prov_shift_m",
     ]
@@ -81,8 +81,6 @@ public struct PostGISBulkWriter: Sendable {
             out.field(r.line)
             out.location(l, timestamp: nil)
             out.field(p == nil ? "f" : "t")
-            out.field(r.coarseDecimals)
-            out.field(r.coarseErrorMeters)
             out.field(r.warned ? "t" : "f")
             out.field(p?.source)
             out.field(p?.displayName)

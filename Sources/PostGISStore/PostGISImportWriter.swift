@@ -156,14 +156,6 @@ final class PostGISImportWriter: BulkImportWriter {
 
     func nearExisting(networks: Set<String>) async throws -> [NearExistingRow] {
         try await store.unlistedNeighbours(networks: occupied(networks), withinMeters: plan.duplicateRadiusMeters)
-            .compactMap { n in
-                // The join's distance is PostGIS's; OnCue's haversine decides, as for rows within the import.
-                let distance = Sphere.distance(n.coordinate, n.neighbourCoordinate)
-                guard distance <= plan.duplicateRadiusMeters else { return nil }
-                return NearExistingRow(
-                    fileNumber: n.fileNumber, line: n.line, externalId: n.externalId, neighbourId: n.neighbourId,
-                    distanceMeters: distance, warned: n.warned)
-            }
     }
 
     func removeUnlisted(networks: Set<String>) async throws -> Int {

@@ -4,23 +4,6 @@ import LocationStore
 import NIOCore
 import PostgresNIO
 
-/// A staged row within the near-duplicate distance of another location of its network.
-public struct StagedNeighbour: Sendable {
-    public var fileNumber: Int
-    public var line: Int
-    public var externalId: String
-    public var coordinate: Coordinate
-    public var geocoded: Bool
-    public var coarseDecimals: Int?
-    public var coarseErrorMeters: Double?
-    public var warned: Bool
-    public var neighbourId: String
-    public var neighbourCoordinate: Coordinate
-    /// Where the import listed the neighbour (nil: a location already in the store that the import does not list).
-    public var neighbourFile: Int?
-    public var neighbourLine: Int?
-}
-
 extension PostGISLocationStore {
     /// The staging table of a bulk import: temporary, dropped when the transaction ends, whether it commits or not.
     public func beginStaging() async throws {
@@ -31,7 +14,7 @@ extension PostGISLocationStore {
                 external_id text NOT NULL, name text NOT NULL, address text, city text, region text, postal_code text, country text,
                 lat double precision NOT NULL, lon double precision NOT NULL, geohash text COLLATE "C" NOT NULL,
                 radius_m double precision, venue_radius_m double precision, source_import_id bigint,
-                geocoded boolean NOT NULL, coarse_decimals integer, coarse_error double precision, warned boolean NOT NULL,
+                geocoded boolean NOT NULL, warned boolean NOT NULL,
                 prov_source text, prov_display_name text, prov_place_rank integer, prov_importance double precision,
                 prov_original_lat double precision, prov_original_lon double precision, prov_shift_m double precision)
             ON COMMIT DROP
@@ -77,15 +60,14 @@ extension PostGISLocationStore {
     /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index. Each
     /// probe looks at the first `limit` locations it finds, so that a pile-up on one point costs per location, not per
     /// pair.
-    public func unlistedNeighbours(networks: [String], withinMeters meters: Double, limit: Int = 16) async throws -> [StagedNeighbour] {
+    public func unlistedNeighbours(networks: [String], withinMeters meters: Double, limit: Int = 16) async throws -> [NearExistingRow] {
         guard !networks.isEmpty else { return [] }
-        // Widened a little: OnCue's haversine decides, on the coordinates returned.
+        // Widened a little: OnCue's haversine decides, on the coordinates returned, as for rows within the import.
         let reach = meters * (1 + 1e-6) + 0.01
-        var out: [StagedNeighbour] = []
+        var out: [NearExistingRow] = []
         for try await row in try await query(
             """
-            SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.geocoded, a.coarse_decimals, a.coarse_error, a.warned,
-                   u.id, u.lat, u.lon
+            SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.warned, u.id, u.lat, u.lon
             FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geog FROM locations l
                   WHERE l.network_id = ANY(\(networks)) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
             CROSS JOIN LATERAL (SELECT m.id FROM locations m
@@ -95,15 +77,14 @@ extension PostGISLocationStore {
             ORDER BY a.file_no, a.line, u.geohash, u.id
             """)
         {
-            let (file, line, external, lat, lon, geocoded, decimals, error, warned, uid, ulat, ulon) = try row.decode(
-                (Int32, Int64, String, Double, Double, Bool, Int32?, Double?, Bool, String, Double, Double).self)
+            let (file, line, external, lat, lon, warned, uid, ulat, ulon) = try row.decode(
+                (Int32, Int64, String, Double, Double, Bool, String, Double, Double).self)
+            let distance = Sphere.distance(lat1: lat, lon1: lon, lat2: ulat, lon2: ulon)
+            guard distance <= meters else { continue }
             out.append(
-                StagedNeighbour(
-                    fileNumber: Int(file), line: Int(line), externalId: external,
-                    coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), geocoded: geocoded,
-                    coarseDecimals: decimals.map { Int($0) }, coarseErrorMeters: error, warned: warned, neighbourId: uid,
-                    neighbourCoordinate: Coordinate(uncheckedLatitude: ulat, longitude: ulon),
-                    neighbourFile: nil, neighbourLine: nil))
+                NearExistingRow(
+                    fileNumber: Int(file), line: Int(line), externalId: external, neighbourId: uid, distanceMeters: distance,
+                    warned: warned))
         }
         return out
     }

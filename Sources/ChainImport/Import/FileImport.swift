@@ -86,8 +86,7 @@ struct FileImport {
         var provenance = geocodedFrom
         provenance?.locationId = location.id
         let accepted = ImportRow(
-            fileNumber: index, line: line, location: location, provenance: provenance, coarseDecimals: coarse?.decimals,
-            coarseErrorMeters: coarse?.errorMeters, warned: ledger.rowHasWarnings)
+            fileNumber: index, line: line, location: location, provenance: provenance, warned: ledger.rowHasWarnings)
         ledger.accept(network: networkId)
         return accepted
     }

@@ -70,22 +70,16 @@ public struct ImportRow: Sendable {
     public var location: Location
     /// Where a geocoded location's point came from; nil for a point from the file.
     public var provenance: GeocodeProvenance?
-    /// The decimals and implied error of coarse file coordinates, for near-duplicate messages.
-    public var coarseDecimals: Int?
-    public var coarseErrorMeters: Double?
     /// Whether the row already has a warning (a later near-duplicate warning then does not count it again).
     public var warned: Bool
 
     public init(
-        fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, coarseDecimals: Int?,
-        coarseErrorMeters: Double?, warned: Bool
+        fileNumber: Int, line: Int, location: Location, provenance: GeocodeProvenance?, warned: Bool
     ) {
         self.fileNumber = fileNumber
         self.line = line
         self.location = location
         self.provenance = provenance
-        self.coarseDecimals = coarseDecimals
-        self.coarseErrorMeters = coarseErrorMeters
         self.warned = warned
     }
 }

@@ -21,7 +21,7 @@ final class SQLiteImportWriter: BulkImportWriter {
     /// Locations near the current row that the import has not listed (yet): settled in `nearExisting`, once every row
     /// is in, since a later row may still list them.
     private var unlistedNearCurrent: [(id: String, distanceMeters: Double)] = []
-    private var unlistedNear: [(row: NearExistingRow, neighbourId: String)] = []
+    private var unlistedNear: [NearExistingRow] = []
     /// Whether any location of the store has a geocoded point (then a row placed by its file forgets it).
     private var hasGeocodedLocations: Bool
 
@@ -57,11 +57,9 @@ final class SQLiteImportWriter: BulkImportWriter {
     func write(_ row: ImportRow) throws {
         for n in unlistedNearCurrent {
             unlistedNear.append(
-                (
-                    NearExistingRow(
-                        fileNumber: row.fileNumber, line: row.line, externalId: row.location.externalId, neighbourId: n.id,
-                        distanceMeters: n.distanceMeters, warned: row.warned), n.id
-                ))
+                NearExistingRow(
+                    fileNumber: row.fileNumber, line: row.line, externalId: row.location.externalId, neighbourId: n.id,
+                    distanceMeters: n.distanceMeters, warned: row.warned))
         }
         unlistedNearCurrent.removeAll(keepingCapacity: true)
         switch try store.bulkUpsert(row.location, timestamp: timestamp) {
@@ -84,7 +82,7 @@ final class SQLiteImportWriter: BulkImportWriter {
     func finishRows(stage: (String) -> Void) -> [Int: ImportRowCounts] { counts }
 
     func nearExisting(networks: Set<String>) throws -> [NearExistingRow] {
-        try unlistedNear.filter { try store.seenLine($0.neighbourId) == nil }.map(\.row)
+        try unlistedNear.filter { try store.seenLine($0.neighbourId) == nil }
     }
 
     func removeUnlisted(networks: Set<String>) throws -> Int {

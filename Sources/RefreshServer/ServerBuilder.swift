@@ -21,9 +21,10 @@ public enum ServerBuilder {
     /// Builds the server for `configuration`. The index is loaded by a service of the application
     /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads.
     public static func build(
-        configuration: ServerConfiguration, engine: RegionRefreshEngine = RegionRefreshEngine(),
+        configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil,
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> Built {
+        let engine = engine ?? RegionRefreshEngine(configuration: EngineConfiguration(minRadiusMeters: configuration.minRadiusMeters))
         let metrics = ServerMetrics()
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()

@@ -24,6 +24,8 @@ struct Refresh: AsyncParsableCommand {
     @Option(help: "Regions to return, 1...100.") var maxRegions: Int = 20
     @Option(help: "Search radius in km, (0, 200].") var radiusKm: Double = 50
     @Option(help: "Fix accuracy in metres.") var accuracy: Double?
+    @Option(help: "Smallest region radius the phone monitors reliably, 0...1000 m (min_radius_meters); default 0.")
+    var minRadius: Double?
     @Option(help: "Phone's local time, ISO-8601 with offset (time-of-day boosts).") var localTime: String?
     @Option(help: "Per-network visit counts, e.g. costco=12,sfpl=3.") var visits: String?
     @Flag(help: "Only card networks (include_other_networks = false).") var onlyCardNetworks = false
@@ -51,7 +53,8 @@ struct Refresh: AsyncParsableCommand {
             lat: c.latitude, lon: c.longitude, accuracy: accuracy, radiusKm: radiusKm,
             userNetworks: networks.ids,
             maxRegions: maxRegions, networkVisits: visitCounts, localTime: localTime,
-            includeOtherNetworks: !onlyCardNetworks, reserveRefreshRegion: reserveRefreshRegion, explain: explain)
+            includeOtherNetworks: !onlyCardNetworks, reserveRefreshRegion: reserveRefreshRegion, explain: explain,
+            minRadiusMeters: minRadius)
         do { _ = try request.validated() } catch { throw ValidationError(error.description) }
         return request
     }
@@ -67,14 +70,17 @@ struct Refresh: AsyncParsableCommand {
             print(pretty ? try jsonString(response) : String(decoding: response.wireJSON(), as: UTF8.self))
             return
         }
-        // With --explain the table also says why each radius: its rule (tier), people per km² and stores within 1 km.
-        let why = explain ? ["rule", "people/km²", "stores≤1km"] : []
+        // With --explain the table also says why each radius: its rule (tier), the radius before the floor, people per
+        // km² and stores within 1 km.
+        let why = explain ? ["rule", "own_m", "people/km²", "stores≤1km"] : []
         print(
             textTable(
                 ["#", "network", "id", "radius_m"] + why + ["lat", "lon", "name"],
                 response.regions.map { r in
                     let reasons =
-                        r.explain.map { [$0.radiusRule, String($0.placeDensity), String($0.localDensity)] } ?? (explain ? ["", "", ""] : [])
+                        r.explain.map {
+                            [$0.radiusRule, String(Int($0.radiusBeforeFloorMeters)), String($0.placeDensity), String($0.localDensity)]
+                        } ?? (explain ? ["", "", "", ""] : [])
                     return [String(r.priority), r.networkId, r.id, String(Int(r.radiusMeters))] + reasons
                         + [String(format: "%.6f", r.lat), String(format: "%.6f", r.lon), r.name]
                 }), terminator: "")

@@ -17,8 +17,8 @@ struct Replay: AsyncParsableCommand {
 
             Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m)
             or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region), staged
-            (wide regions wake the app, which watches the store's own small region until arrival); +clamp registers
-            no region below the OS's reliable minimum radius; @N sets max_regions (e.g. guaranteed+clamp@10).
+            (wide regions wake the app, which watches the store's own small region until arrival); +clamp asks the
+            server for no region below the OS's reliable minimum radius (min_radius_meters); @N sets max_regions (e.g. guaranteed+clamp@10).
             Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit)
             and oracle (ideal OS).
 

@@ -55,6 +55,25 @@ struct PublicAPITests {
         }
     }
 
+    @Test func minRadiusComesFromTheRequestOrTheServerSetting() async throws {
+        let floor: (inout ServerConfiguration) -> Void = { $0.minRadiusMeters = 250 }
+        try await withServer(configure: floor) { client, built in
+            func radii(_ body: String) async throws -> [Double] {
+                let reply = try await client.send(.post, "/v1/region-refresh", body: body)
+                #expect(reply.status == 200)
+                return try JSONDecoder().decode(RegionRefreshResponse.self, from: Data(reply.body)).regions.map(\.radiusMeters)
+            }
+            #expect(built.engine.configuration.minRadiusMeters == 250)
+            #expect(try await radii(#"{"lat": 37.75, "lon": -122.45}"#).allSatisfy { $0 >= 250 })
+            #expect(try await radii(#"{"lat": 37.75, "lon": -122.45, "min_radius_meters": 600}"#).allSatisfy { $0 >= 600 })
+            // The request's own 0 wins over the server's floor: the density tiers' radii (here all under 250 m) come back.
+            #expect(try await radii(#"{"lat": 37.75, "lon": -122.45, "min_radius_meters": 0}"#).contains { $0 < 250 })
+            let bad = try await client.send(.post, "/v1/region-refresh", body: #"{"lat": 37.75, "lon": -122.45, "min_radius_meters": 5000}"#)
+            #expect(bad.status == 400)
+            #expect(String(decoding: bad.body, as: UTF8.self).contains("min_radius_meters"))
+        }
+    }
+
     @Test func networksListsEveryNetworkWithItsCount() async throws {
         try await withServer { client, _ in
             let reply = try await client.send(.get, "/v1/networks")

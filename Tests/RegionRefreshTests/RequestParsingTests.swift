@@ -27,6 +27,8 @@ struct RequestParsingTests {
         #"{ "max_regions" : 20.0 , "lon" : -0 , "lat" : 1E2 , "explain" : true }"#,
         "{\n\t\"lat\": -33.8688,\r\n\"lon\": 151.2093, \"user_networks\": [], \"network_visits\": {\"costco\": 3, \"café\": 1}}",
         #"{"lat": 40, "lon": -74, "local_time": "2025-11-22T18:30:00-05:00", "include_other_networks": false, "reserve_refresh_region": true}"#,
+        #"{"lat": 40, "lon": -74, "min_radius_meters": 100, "accuracy": 65}"#,
+        #"{"lat": 40, "lon": -74, "min_radius_meters": null}"#,
         #"{"lat": 40, "lon": -74, "accuracy": null, "radius_km": null, "user_networks": null, "max_regions": null, "explain": null}"#,
         #"{"lat": 40, "lon": -74, "app_version": "3.1", "debug": false, "build": 1234, "extra": null}"#,
         #"{"lat": 40.7128, "lon": -74.006, "user_networks": ["東京", "zürich-markt", "a b"]}"#,

@@ -6,7 +6,8 @@ import RegionRefresh
 @testable import TraceReplay
 
 /// A brute-force `RegionRefreshing`: nearest card locations first, a fixed radius, refresh distance = the nearest
-/// unselected boundary (floor 100 m), an optional refresh region. Independent of the engine on purpose.
+/// unselected boundary (floor 100 m), an optional refresh region; `min_radius_meters` raises the radius. Independent
+/// of the engine on purpose.
 struct BruteForceRefresher: RegionRefreshing {
     var locations: [Location]
     var radius: Double = 100
@@ -37,6 +38,7 @@ struct BruteForceRefresher: RegionRefreshing {
             .sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
         let bubble = request.reserveRefreshRegion == true
         let k = (request.maxRegions ?? 20) - (bubble ? 1 : 0)
+        let radius = max(self.radius, request.minRadiusMeters ?? 0)
         let chosen = ranked.prefix(k)
         let rest = ranked.dropFirst(k)
         let d = max(100, rest.map { $0.1 - radius }.min() ?? 50_000)

@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var geocoderURL: URL?
     /// At most this many requests per second to the geocoder.
     public var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
+    /// The radius floor of a region-refresh request without `min_radius_meters` (metres; 0 keeps the policy's radii).
+    public var minRadiusMeters: Double = ServerSettings.minRadius.defaultValue
     /// Timeouts, the connection cap and the shutdown deadline.
     public var connections = ConnectionLimits()
 

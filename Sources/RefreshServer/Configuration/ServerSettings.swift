@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RegionRefresh
 
 /// The settings of `oncue serve`, each declared once. `oncue serve` declares a flag for each (its name and help from
 /// here), `configuration(environment:flags:)` reads flags and variables through the same parsers, README's table is
@@ -148,6 +149,17 @@ public enum ServerSettings {
         write: { $0.trustedProxies = $1 }
     )
 
+    public static let minRadius = ServerSetting<Double>(
+        flag: "min-radius-m",
+        variable: "ONCUE_MIN_RADIUS_M",
+        type: .number(in: 0...RefreshParameters.maxMinRadiusMeters, valueName: "metres"),
+        default: 0,
+        summary: "Smallest region radius for requests without min_radius_meters; 0 keeps the density tiers",
+        read: { $0.minRadiusMeters },
+
+        write: { $0.minRadiusMeters = $1 }
+    )
+
     public static let geocoder = ServerSetting<URL?>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
@@ -248,7 +260,7 @@ public enum ServerSettings {
     /// halves of one thing). Resolution applies them in this order.
     public static let rows: [[any ServerSettingDescription]] = [
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
-        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [geocoder, geocoderRPS],
+        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [geocoder, geocoderRPS],
         [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [shutdownTimeout], [logLevel],
     ]
 

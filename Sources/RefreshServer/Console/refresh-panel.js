@@ -16,6 +16,7 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
   const list = document.getElementById('card-list');
   const maxRegions = document.getElementById('max-regions');
   const accuracy = document.getElementById('accuracy');
+  const minRadius = document.getElementById('min-radius');
   const includeOthers = document.getElementById('include-others');
   const reserve = document.getElementById('reserve-refresh');
   const result = document.getElementById('refresh-result');
@@ -94,7 +95,14 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
         return null;
       }
     }
+    if (!minRadius.checkValidity()) {
+      showResultError(new Error(`Min radius (m): ${minRadius.validationMessage}`));
+      minRadius.focus();
+      return null;
+    }
     return {
+      // Empty: the server's --min-radius-m applies.
+      ...(minRadius.value === '' ? {} : { min_radius_meters: Number(minRadius.value) }),
       accuracy: Number(accuracy.value),
       user_networks: [...selected],
       max_regions: Number(maxRegions.value),

@@ -16,19 +16,24 @@ public struct RefreshParameters: Sendable, Hashable {
     public var includeOtherNetworks: Bool
     public var reserveRefreshRegion: Bool
     public var explain: Bool
+    /// The request's radius floor (metres); nil: the engine's `EngineConfiguration.minRadiusMeters`.
+    public var minRadiusMeters: Double?
 
     public static let defaultRadiusKm = 50.0
     public static let maxRadiusKm = 200.0
     public static let defaultMaxRegions = 20
     public static let maxRegionsLimit = 100
     static let maxNetworks = 1_000
+    /// The largest floor a request may ask for (metres): past a kilometre a floor is no longer a phone's limit.
+    public static let maxMinRadiusMeters = 1_000.0
     /// A visit count above this is not a count (the document says so too).
     public static let maxVisits = 1_000_000_000
 
     public init(
         center: Coordinate, accuracyMeters: Double? = nil, radiusMeters: Double = defaultRadiusKm * 1000,
         cardNetworks: [String] = [], maxRegions: Int = defaultMaxRegions, networkVisits: [String: Int] = [:],
-        localHour: Int? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false
+        localHour: Int? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false,
+        minRadiusMeters: Double? = nil
     ) {
         self.center = center
         self.accuracyMeters = accuracyMeters
@@ -40,7 +45,16 @@ public struct RefreshParameters: Sendable, Hashable {
         self.includeOtherNetworks = includeOtherNetworks
         self.reserveRefreshRegion = reserveRefreshRegion
         self.explain = explain
+        self.minRadiusMeters = minRadiusMeters
     }
+}
+
+extension RefreshParameters {
+    /// The one rule for a radius floor, the request's `min_radius_meters` and the server's default alike.
+    public static func isValidMinRadius(_ meters: Double) -> Bool { meters.isFinite && meters >= 0 && meters <= maxMinRadiusMeters }
+
+    /// `isValidMinRadius` in words, for the messages that refuse a floor.
+    public static let minRadiusRule = "a number of metres in [0, 1000]"
 }
 
 extension RegionRefreshRequest {
@@ -53,6 +67,9 @@ extension RegionRefreshRequest {
         let center = Coordinate(uncheckedLatitude: lat, longitude: lon)
         if let accuracy, !(accuracy.isFinite && accuracy >= 0 && accuracy <= 100_000) {
             throw .invalidField(field: "accuracy", reason: "must be a number of metres in [0, 100000], got \(accuracy)")
+        }
+        if let minRadiusMeters, !RefreshParameters.isValidMinRadius(minRadiusMeters) {
+            throw .invalidField(field: "min_radius_meters", reason: "must be \(RefreshParameters.minRadiusRule), got \(minRadiusMeters)")
         }
         let radiusKm = self.radiusKm ?? RefreshParameters.defaultRadiusKm
         guard radiusKm.isFinite, radiusKm > 0, radiusKm <= RefreshParameters.maxRadiusKm else {
@@ -100,7 +117,8 @@ extension RegionRefreshRequest {
             center: center, accuracyMeters: accuracy, radiusMeters: radiusKm * 1000, cardNetworks: networks,
             maxRegions: maxRegions, networkVisits: visits, localHour: hour,
             includeOtherNetworks: includeOtherNetworks ?? true,
-            reserveRefreshRegion: reserveRefreshRegion ?? false, explain: explain ?? false)
+            reserveRefreshRegion: reserveRefreshRegion ?? false, explain: explain ?? false,
+            minRadiusMeters: minRadiusMeters)
     }
 }
 

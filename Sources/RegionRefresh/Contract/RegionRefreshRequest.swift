@@ -23,11 +23,15 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
     public var reserveRefreshRegion: Bool?
     /// Attach the score parts to each region.
     public var explain: Bool?
+    /// The smallest region the phone monitors reliably, [0, 1000] m: every region is at least this large before
+    /// same-network regions are merged and the refresh distance is computed. Absent: the server's setting.
+    public var minRadiusMeters: Double?
 
     public init(
         lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil,
         maxRegions: Int? = nil, networkVisits: [String: Int]? = nil, localTime: String? = nil,
-        includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil
+        includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil,
+        minRadiusMeters: Double? = nil
     ) {
         self.lat = lat
         self.lon = lon
@@ -40,6 +44,7 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         self.includeOtherNetworks = includeOtherNetworks
         self.reserveRefreshRegion = reserveRefreshRegion
         self.explain = explain
+        self.minRadiusMeters = minRadiusMeters
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -52,6 +57,7 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         case includeOtherNetworks = "include_other_networks"
         case reserveRefreshRegion = "reserve_refresh_region"
         case explain
+        case minRadiusMeters = "min_radius_meters"
     }
 
     /// Decodes field by field so that integers given as fractions (`"max_regions": 2.5`) are refused, not truncated.
@@ -79,6 +85,7 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         includeOtherNetworks = try c.decodeIfPresent(Bool.self, forKey: .includeOtherNetworks)
         reserveRefreshRegion = try c.decodeIfPresent(Bool.self, forKey: .reserveRefreshRegion)
         explain = try c.decodeIfPresent(Bool.self, forKey: .explain)
+        minRadiusMeters = try c.decodeIfPresent(Double.self, forKey: .minRadiusMeters)
     }
 
     private static func integer(_ value: Double?, key: CodingKeys, in c: KeyedDecodingContainer<CodingKeys>) throws -> Int? {

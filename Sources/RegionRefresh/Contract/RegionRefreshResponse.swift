@@ -114,6 +114,10 @@ public struct Region: Codable, Sendable, Hashable {
         public var distanceMeters: Double
         /// max(0, distance − radius): how far the phone is from entering.
         public var boundaryDistanceMeters: Double
+        /// The lead location's own radius (explicit, network default or density tier), before `min_radius_meters`.
+        public var radiusBeforeFloorMeters: Double
+        /// That radius raised to the request's floor: what merging and the refresh distance used.
+        public var radiusAfterFloorMeters: Double
         public var visitBoost: Double
         public var timeOfDayBoost: Double
         /// boundary distance ÷ (visit boost × time boost); lower ranks first within a tier.
@@ -126,12 +130,15 @@ public struct Region: Codable, Sendable, Hashable {
         public var placeDensity: Int
 
         public init(
-            tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
+            tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, radiusBeforeFloorMeters: Double,
+            radiusAfterFloorMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
             score: Double, radiusRule: String, localDensity: Int, placeDensity: Int
         ) {
             self.tier = tier
             self.distanceMeters = distanceMeters
             self.boundaryDistanceMeters = boundaryDistanceMeters
+            self.radiusBeforeFloorMeters = radiusBeforeFloorMeters
+            self.radiusAfterFloorMeters = radiusAfterFloorMeters
             self.visitBoost = visitBoost
             self.timeOfDayBoost = timeOfDayBoost
             self.score = score
@@ -144,6 +151,8 @@ public struct Region: Codable, Sendable, Hashable {
             case tier
             case distanceMeters = "distance_meters"
             case boundaryDistanceMeters = "boundary_distance_meters"
+            case radiusBeforeFloorMeters = "radius_before_floor_meters"
+            case radiusAfterFloorMeters = "radius_after_floor_meters"
             case visitBoost = "visit_boost"
             case timeOfDayBoost = "time_of_day_boost"
             case score

@@ -20,17 +20,8 @@ struct RequestFastParser {
     private mutating func request() -> RegionRefreshRequest? {
         skipSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
-        var lat: Double?
-        var lon: Double?
-        var accuracy: Double?
-        var radiusKm: Double?
-        var userNetworks: [String]?
-        var maxRegions: Int?
-        var networkVisits: [String: Int]?
-        var localTime: String?
-        var includeOthers: Bool?
-        var reserve: Bool?
-        var explain: Bool?
+        // lat and lon are placeholders until their keys are seen (bits 0 and 1 of `seen`).
+        var request = RegionRefreshRequest(lat: .nan, lon: .nan)
         var seen: UInt16 = 0
         skipSpace()
         if !take(UInt8(ascii: "}")) {
@@ -51,51 +42,49 @@ struct RequestFastParser {
                 if takeNull() {
                     guard field >= 2 else { return nil }  // lat and lon are required
                 } else {
-                    switch field {
-                    case 0:
-                        guard let v = number() else { return nil }
-                        lat = v
-                    case 1:
-                        guard let v = number() else { return nil }
-                        lon = v
-                    case 2:
-                        guard let v = number() else { return nil }
-                        accuracy = v
-                    case 3:
-                        guard let v = number() else { return nil }
-                        radiusKm = v
-                    case 4:
-                        guard let v = stringArray() else { return nil }
-                        userNetworks = v
-                    case 5:
-                        guard let v = integer() else { return nil }
-                        maxRegions = v
-                    case 6:
-                        guard let v = countObject() else { return nil }
-                        networkVisits = v
-                    case 7:
-                        guard let v = string() else { return nil }
-                        localTime = v
-                    case 8:
-                        guard let v = bool() else { return nil }
-                        includeOthers = v
-                    case 9:
-                        guard let v = bool() else { return nil }
-                        reserve = v
-                    default:
-                        guard let v = bool() else { return nil }
-                        explain = v
-                    }
+                    guard read(field, into: &request) else { return nil }
                 }
                 if !nextMember() { break }
             }
         }
         skipSpace()
-        guard i == bytes.count, let lat, let lon else { return nil }
-        return RegionRefreshRequest(
-            lat: lat, lon: lon, accuracy: accuracy, radiusKm: radiusKm, userNetworks: userNetworks,
-            maxRegions: maxRegions, networkVisits: networkVisits, localTime: localTime,
-            includeOtherNetworks: includeOthers, reserveRefreshRegion: reserve, explain: explain)
+        guard i == bytes.count, seen & 0b11 == 0b11 else { return nil }
+        return request
+    }
+
+    /// Reads the value of field number `field` (see `field(_:)`) into `request`; false when it is not of the field's type.
+    private mutating func read(_ field: Int, into request: inout RegionRefreshRequest) -> Bool {
+        switch field {
+        case 0, 1, 2, 3, 11:
+            guard let v = number() else { return false }
+            switch field {
+            case 0: request.lat = v
+            case 1: request.lon = v
+            case 2: request.accuracy = v
+            case 3: request.radiusKm = v
+            default: request.minRadiusMeters = v
+            }
+        case 4:
+            guard let v = stringArray() else { return false }
+            request.userNetworks = v
+        case 5:
+            guard let v = integer() else { return false }
+            request.maxRegions = v
+        case 6:
+            guard let v = countObject() else { return false }
+            request.networkVisits = v
+        case 7:
+            guard let v = string() else { return false }
+            request.localTime = v
+        default:
+            guard let v = bool() else { return false }
+            switch field {
+            case 8: request.includeOtherNetworks = v
+            case 9: request.reserveRefreshRegion = v
+            default: request.explain = v
+            }
+        }
+        return true
     }
 
     /// After a member: true at `,` (another follows), false at `}`; nil-like failure is folded into `i` past the end.
@@ -117,6 +106,7 @@ struct RequestFastParser {
         case 11: return equals(key, "max_regions") ? 5 : nil
         case 13: return equals(key, "user_networks") ? 4 : nil
         case 14: return equals(key, "network_visits") ? 6 : nil
+        case 17: return equals(key, "min_radius_meters") ? 11 : nil
         case 22: return equals(key, "include_other_networks") ? 8 : equals(key, "reserve_refresh_region") ? 9 : nil
         default: return nil
         }

@@ -18,6 +18,8 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Members of one region that later candidates are compared with for merging (the lead and the first ones merged):
     /// keeps each candidate's merge check to a few hundred circles however many join a region.
     public var mergeableCirclesPerRegion: Int
+    /// The radius floor of a request that names none (`min_radius_meters`): 0 keeps the radius policy's tiers.
+    public var minRadiusMeters: Double
 
     public init(
         refreshFloorMeters: Double = 100,
@@ -27,7 +29,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         boosts: BoostTable = .standard,
         candidateBudget: Int = 2_048,
         mergedIdsLimit: Int = 50,
-        mergeableCirclesPerRegion: Int = 16
+        mergeableCirclesPerRegion: Int = 16,
+        minRadiusMeters: Double = 0
     ) {
         self.refreshFloorMeters = refreshFloorMeters
         self.refreshCeilingMeters = refreshCeilingMeters
@@ -37,6 +40,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.candidateBudget = max(1, candidateBudget)
         self.mergedIdsLimit = max(0, mergedIdsLimit)
         self.mergeableCirclesPerRegion = max(1, mergeableCirclesPerRegion)
+        self.minRadiusMeters = min(max(0, minRadiusMeters), RefreshParameters.maxMinRadiusMeters)
     }
 }
 

@@ -4,22 +4,26 @@ import Geo
 /// already monitored: the refresh distance D of one card network.
 struct NearestBoundary: KDTreeVisitor {
     let maxRadius: Double
+    /// See `RankedCollector.radiusFloor`.
+    let radiusFloor: Double
     /// Sorted location numbers that are monitored (selected or merged into a selected region).
     let covered: [UInt32]
     var best: Double
     var boundSquared: Double
-    var reachMeters: Double { best }
+    /// The tree's nodes know the policy's radii, not the floor (see `RankedCollector.reachMeters`).
+    var reachMeters: Double { best + radiusFloor }
 
-    init(maxRadius: Double, covered: [UInt32], ceiling: Double) {
-        self.maxRadius = maxRadius
+    init(maxRadius: Double, covered: [UInt32], ceiling: Double, radiusFloor: Double = 0) {
+        self.maxRadius = max(maxRadius, radiusFloor)
+        self.radiusFloor = radiusFloor
         self.covered = covered
         self.best = ceiling
-        self.boundSquared = UnitVector.chordSquared(meters: ceiling + maxRadius)
+        self.boundSquared = UnitVector.chordSquared(meters: ceiling + self.maxRadius)
     }
 
     mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
         let point = record.pointee
-        let key = UnitVector.meters(chordSquared: chordSquared) - Double(point.radius)
+        let key = UnitVector.meters(chordSquared: chordSquared) - max(Double(point.radius), radiusFloor)
         guard key < best, !isCovered(point.member) else { return }
         best = key
         let reach = best + maxRadius

@@ -29,8 +29,9 @@ struct Prioritizer: ~Copyable {
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
         let q = UnitVector(latitude: p.center.latitude, longitude: p.center.longitude)
         let boosts = QueryBoosts.of(p, index: index, table: configuration.boosts)
+        let floor = radiusFloor(p)
         let assembler = RegionAssembler(
-            index: index, policy: index.policy, mergeableLimit: configuration.mergeableCirclesPerRegion)
+            index: index, policy: index.policy, mergeableLimit: configuration.mergeableCirclesPerRegion, radiusFloor: floor)
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         var cards: [UInt32] = []
         var unknown: [String] = []
@@ -47,7 +48,7 @@ struct Prioritizer: ~Copyable {
         if slots > 0 && !cards.isEmpty {
             // Looking as far as a location whose region starts within the largest refresh distance lets a collection
             // that does not fill up settle that distance too (see `refreshDistance`).
-            var largestRadius = 0.0
+            var largestRadius = floor
             for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(
@@ -84,7 +85,7 @@ struct Prioritizer: ~Copyable {
             distance >= floorMeters ? nil : distance + uncertainty(p) >= floorMeters ? .accuracy : .unmonitoredNearby
         return RegionSelection(
             index: index, regions: regions, mergedIdsLimit: configuration.mergedIdsLimit,
-            explanations: p.explain ? explanations(regions, boosts: boosts) : [],
+            explanations: p.explain ? explanations(regions, boosts: boosts, floor: floor) : [],
             phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
             coverageGuaranteed: distance >= floorMeters, coverageReason: reason, cacheTTLSeconds: configuration.cacheTTLSeconds,
             serverTime: ServerTime.string(now), selectionLimited: limited, unknownNetworks: unknown,
@@ -119,7 +120,7 @@ struct Prioritizer: ~Copyable {
             let done = withUnsafeTemporaryAllocation(of: Candidate.self, capacity: want) { storage -> TierOneCollection? in
                 var collector = RankedCollector(
                     storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
-                    maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout)
+                    maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout, radiusFloor: assembler.radiusFloor)
                 search(&collector)
                 let ranked = collector.ranked
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
@@ -127,8 +128,11 @@ struct Prioritizer: ~Copyable {
                 guard !exhausted || want >= budget else { return nil }
                 var outcome = TierOneCollection(full: collector.isFull, nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
                 outcome.budgetReached = exhausted
-                for c in ranked[consumed...] { outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - Double(c.point.radius)) }
-                if let w = ranked.last { outcome.last = (w.distance, w.distance - Double(w.point.radius)) }
+                let floor = assembler.radiusFloor
+                for c in ranked[consumed...] {
+                    outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - max(Double(c.point.radius), floor))
+                }
+                if let w = ranked.last { outcome.last = (w.distance, w.distance - max(Double(w.point.radius), floor)) }
                 return outcome
             }
             if let done { return done }
@@ -143,6 +147,9 @@ struct Prioritizer: ~Copyable {
     /// distance is shortened by the whole accuracy the phone sent (no cap: a cap would promise coverage the fix cannot
     /// back). A poor fix then has no guarantee, and the answer says why (`CoverageReason.accuracy`).
     func uncertainty(_ p: RefreshParameters) -> Double { max(p.accuracyMeters ?? 0, 0) }
+
+    /// The request's radius floor, or the server's when it names none.
+    func radiusFloor(_ p: RefreshParameters) -> Double { p.minRadiusMeters ?? configuration.minRadiusMeters }
 
     /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
     /// the tier-1 collection settled it without a search.
@@ -165,6 +172,7 @@ struct Prioritizer: ~Copyable {
                 return (min(best, ceiling + uncertainty) - uncertainty, true)
             }
         }
+        let floor = radiusFloor(p)
         var covered: [UInt32] = []
         covered.reserveCapacity(regions.drafts.count + regions.merged.count)
         for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
@@ -173,7 +181,7 @@ struct Prioritizer: ~Copyable {
         for k in cards {
             let tree = index.networkTrees[Int(k)]
             guard !tree.isEmpty else { continue }
-            var finder = NearestBoundary(maxRadius: tree.maxRadius, covered: covered, ceiling: best)
+            var finder = NearestBoundary(maxRadius: tree.maxRadius, covered: covered, ceiling: best, radiusFloor: floor)
             tree.search(q.x, q.y, q.z, &finder)
             best = min(best, finder.best)
         }
@@ -195,7 +203,7 @@ struct Prioritizer: ~Copyable {
     ) -> Bool {
         guard collection.full, let w = collection.last else { return false }
         var boost: Double?
-        var largestRadius = 0.0
+        var largestRadius = radiusFloor(p)
         for k in cards where !index.networkTrees[Int(k)].isEmpty {
             let b = boosts.combined(k)
             guard boost == nil || boost == b else { return false }
@@ -208,12 +216,14 @@ struct Prioritizer: ~Copyable {
     }
 
     /// The score parts of each draft's lead, for `explain`.
-    private func explanations(_ regions: RegionList, boosts: QueryBoosts) -> [Region.Explanation] {
+    private func explanations(_ regions: RegionList, boosts: QueryBoosts, floor: Double) -> [Region.Explanation] {
         regions.drafts.map { draft in
             let c = draft.lead
+            let own = Double(c.point.radius)
             return Region.Explanation(
                 tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
-                boundaryDistanceMeters: (max(0, c.distance - Double(c.point.radius)) * 10).rounded() / 10,
+                boundaryDistanceMeters: (max(0, c.distance - max(own, floor)) * 10).rounded() / 10,
+                radiusBeforeFloorMeters: own.rounded(.up), radiusAfterFloorMeters: max(own, floor).rounded(.up),
                 visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
                 score: (c.score * 10).rounded() / 10, radiusRule: draft.rule.name,
                 localDensity: Int(index.density[Int(c.member)]),

@@ -26,9 +26,14 @@ struct RankedCollector: KDTreeVisitor {
     private(set) var maxRadius: Double
     /// Networks to skip (the card networks, when collecting the other tier).
     let excluded: [UInt32]
+    /// Every region is at least this large (the request's `min_radius_meters`); 0 leaves the policy's radii.
+    let radiusFloor: Double
     var boundSquared: Double
     /// Once full, nothing ranks before the worst kept unless its boundary distance is within worst score × largest boost.
-    private(set) var reachMeters = Double.infinity
+    private var scoreReach = Double.infinity
+    /// What the tree prunes by: its nodes know the policy's radii, not the floor, and a node whose points are all
+    /// smaller than the floor is `radiusFloor` nearer to entering than those radii say.
+    var reachMeters: Double { scoreReach + radiusFloor }
     /// Room for `limit` candidates, owned by the caller: the first `count` are the best so far, best first.
     private let storage: UnsafeMutablePointer<Candidate>
     private(set) var count = 0
@@ -42,7 +47,7 @@ struct RankedCollector: KDTreeVisitor {
     /// A collector of at most `storage.count` candidates, kept in `storage` (which must outlive it).
     init(
         storage: UnsafeMutableBufferPointer<Candidate>, index: LocationIndex, boosts: QueryBoosts, radiusLimit: Double,
-        maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0
+        maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0, radiusFloor: Double = 0
     ) {
         self.storage = storage.baseAddress!
         self.limit = storage.count
@@ -50,8 +55,9 @@ struct RankedCollector: KDTreeVisitor {
         self.boosts = boosts
         self.radiusLimit = radiusLimit
         self.maxBoost = maxBoost
-        self.maxRadius = maxRadius
+        self.maxRadius = max(maxRadius, radiusFloor)
         self.excluded = excluded
+        self.radiusFloor = radiusFloor
         self.lookout = lookout
         self.boundSquared = UnitVector.chordSquared(meters: max(radiusLimit, lookout))
     }
@@ -76,10 +82,10 @@ struct RankedCollector: KDTreeVisitor {
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
         if d > radiusLimit {
-            nearestBeyond = min(nearestBeyond, d - Double(point.radius))
+            nearestBeyond = min(nearestBeyond, d - max(Double(point.radius), radiusFloor))
             return
         }
-        var score = max(0, d - Double(point.radius))
+        var score = max(0, d - max(Double(point.radius), radiusFloor))
         // Most requests carry no boost: no division then (the slowest step here; x / 1 is x).
         if !boosts.isNeutral { score = Self.divide(score, by: boosts.combined(network)) }
         let c = Candidate(record: record, distance: d, score: score)
@@ -104,18 +110,18 @@ struct RankedCollector: KDTreeVisitor {
 
     @inline(__always)
     private mutating func tighten() {
-        reachMeters = storage[limit - 1].score * maxBoost
-        boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, reachMeters + maxRadius))
+        scoreReach = storage[limit - 1].score * maxBoost
+        boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, scoreReach + maxRadius))
     }
 
     /// Prepares the collector for a search of another tree (several card networks share one ranking).
     mutating func retarget(maxBoost: Double, maxRadius: Double) {
         self.maxBoost = maxBoost
-        self.maxRadius = maxRadius
+        self.maxRadius = max(maxRadius, radiusFloor)
         if count >= limit {
             tighten()
         } else {
-            reachMeters = .infinity
+            scoreReach = .infinity
             boundSquared = UnitVector.chordSquared(meters: max(radiusLimit, lookout))
         }
     }

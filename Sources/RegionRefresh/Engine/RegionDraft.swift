@@ -52,27 +52,28 @@ struct RegionList {
         drafts.reserveCapacity(capacity)
     }
 
-    mutating func append(_ draft: RegionDraft) {
+    /// Places `draft`; `mayMerge` says whether a later candidate of its network could overlap it.
+    mutating func append(_ draft: RegionDraft, mayMerge: Bool) {
         drafts.append(draft)
         slotsUsed += draft.slotCount
         // A location without a same-network neighbour close enough to merge with can be left out: no later candidate
         // overlaps it (see `TreePoint.mayMerge`).
-        if draft.rule != .splitVenue && draft.lead.point.mayMerge { addMergeable(draft.lead, region: drafts.count - 1, limit: 1) }
+        if draft.rule != .splitVenue && mayMerge { addMergeable(draft.lead, radius: draft.radius, region: drafts.count - 1, limit: 1) }
     }
 
     /// Joins `candidate` to `region`; it becomes one of the circles later candidates merge with while the region has
     /// fewer than `mergeableLimit` (past that, a candidate overlapping only the later members forms a region of its own).
-    mutating func merge(_ candidate: Candidate, into region: Int, mergeableLimit: Int) {
+    mutating func merge(_ candidate: Candidate, radius: Double, into region: Int, mergeableLimit: Int) {
         merged.append(Merged(region: region, point: candidate.point))
         drafts[region].mergedCount += 1
-        addMergeable(candidate, region: region, limit: mergeableLimit)
+        addMergeable(candidate, radius: radius, region: region, limit: mergeableLimit)
     }
 
-    private mutating func addMergeable(_ c: Candidate, region: Int, limit: Int) {
+    private mutating func addMergeable(_ c: Candidate, radius: Double, region: Int, limit: Int) {
         guard drafts[region].mergeableCount < limit else { return }
         drafts[region].mergeableCount += 1
         let p = c.point
-        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: p.radius, network: p.network, region: Int32(region)))
+        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: Float(radius), network: p.network, region: Int32(region)))
     }
 
     /// Drops the drafts from `count` on, with their merged members.
@@ -97,7 +98,19 @@ struct RegionAssembler {
     let index: LocationIndex
     let policy: RadiusPolicy
     /// See `EngineConfiguration.mergeableCirclesPerRegion`.
-    var mergeableLimit = Int.max
+    let mergeableLimit: Int
+    /// Every region is at least this large (the request's `min_radius_meters`), before any merging.
+    let radiusFloor: Double
+    /// Two circles farther apart than this (squared chord) cannot overlap: the largest radius, floored.
+    private let reach: Double
+
+    init(index: LocationIndex, policy: RadiusPolicy, mergeableLimit: Int = .max, radiusFloor: Double = 0) {
+        self.index = index
+        self.policy = policy
+        self.mergeableLimit = mergeableLimit
+        self.radiusFloor = radiusFloor
+        reach = max(index.maxRadiusChordSquared, UnitVector.chordSquared(meters: radiusFloor) * (1 + 1e-9))
+    }
 
     /// Consumes `candidates` in rank order; returns how many were used (merged or placed).
     func place(_ candidates: UnsafeBufferPointer<Candidate>, tier: Int, slots: Int, into regions: inout RegionList, phone: Coordinate) -> Int {
@@ -105,20 +118,25 @@ struct RegionAssembler {
         for c in candidates {
             if regions.slotsUsed >= slots { break }
             let g = Int(c.member)
-            let r = Double(c.point.radius)
+            let ownRadius = Double(c.point.radius)
+            let r = max(ownRadius, radiusFloor)
             let rule = c.point.rule
+            // The index proves which locations have no same-network neighbour within their own radii; a floor that
+            // grows a radius voids that proof, so every candidate is then checked.
+            let mayMerge = c.point.mayMerge || r > ownRadius
             used += 1
-            if rule != .splitVenue && c.point.mayMerge, let j = firstOverlapping(c, r, in: regions) {
-                regions.merge(c, into: j, mergeableLimit: mergeableLimit)
+            if rule != .splitVenue && mayMerge, let j = firstOverlapping(c, r, in: regions) {
+                regions.merge(c, radius: r, into: j, mergeableLimit: mergeableLimit)
                 merge(c.point, index.coordinate(g), r, into: &regions.drafts[j])
                 continue
             }
             var draft = RegionDraft(lead: c, tier: tier, network: c.point.network, radius: r, rule: rule)
-            if rule == .splitVenue {
-                draft.radius = Self.partRadius(venue: r)
+            // A venue splits into circles of half its radius unless the floor makes one circle as large as the venue.
+            if rule == .splitVenue && radiusFloor < ownRadius {
+                draft.radius = max(Self.partRadius(venue: ownRadius), radiusFloor)
                 draft.partCount = min(max(0, policy.splitCircleCount - 1), max(0, slots - regions.slotsUsed - 1))
             }
-            regions.append(draft)
+            regions.append(draft, mayMerge: mayMerge)
         }
         return used
     }
@@ -127,7 +145,7 @@ struct RegionAssembler {
     /// or whose centre the new circle holds. Split venues never merge.
     private func firstOverlapping(_ candidate: Candidate, _ r: Double, in regions: RegionList) -> Int? {
         let p = candidate.point
-        let reach = index.maxRadiusChordSquared
+        let reach = self.reach
         return regions.mergeable.withUnsafeBufferPointer { circles -> Int? in
             // Most candidates are near no circle of their network: one pass without a branch per circle says so
             // (whether a circle is near is a coin toss the branch predictor loses).

@@ -122,7 +122,8 @@ final class PhoneApp {
             lat: fix.latitude, lon: fix.longitude, accuracy: fix.accuracy, radiusKm: scenario.app.radiusKm, userNetworks: walletNetworks,
             maxRegions: requestedRegions, networkVisits: networkVisits.isEmpty ? nil : networkVisits,
             localTime: nil, includeOtherNetworks: scenario.app.includeOtherNetworks,
-            reserveRefreshRegion: strategy.refreshRegion ? true : nil)
+            reserveRefreshRegion: strategy.refreshRegion ? true : nil,
+            minRadiusMeters: strategy.clamp ? manager.os.minReliableRadiusMeters : nil)
         let net = scenario.network
         let latency =
             net.latencyMaxSeconds > net.latencyMinSeconds
@@ -285,12 +286,12 @@ final class PhoneApp {
 
     // MARK: monitoring
 
-    /// The region as the app registers it: `+clamp` and `staged` never go below what the OS detects reliably, and
-    /// `staged`'s wide regions are wider still.
+    /// The region as the app registers it. `+clamp` registers what the server sent: it asked for the OS's reliable
+    /// minimum as `min_radius_meters`, so the server merged and computed the refresh distance for those radii (a floor
+    /// applied here would not be). `staged` never goes below that minimum, and its wide regions are wider still.
     private func registered(_ r: Region) -> (Region, MonitoredInterval.Role) {
         if r.kind == .refresh { return (r, .refresh) }
         var out = r
-        if strategy.clamp { out.radiusMeters = max(r.radiusMeters, manager.os.minReliableRadiusMeters) }
         if strategy.staged {
             out.radiusMeters = max(r.radiusMeters, manager.os.minReliableRadiusMeters, scenario.app.stagedWideMinMeters)
             return (out, .wide)

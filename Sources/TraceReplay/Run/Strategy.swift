@@ -1,5 +1,5 @@
 /// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `staged`, and the
-/// references `oracle` and `oracle-os`; `+clamp` registers no region below the OS's reliable minimum radius; `+gps`
+/// references `oracle` and `oracle-os`; `+clamp` asks the server for no region below the OS's reliable minimum radius (`min_radius_meters`); `+gps`
 /// confirms the stay with the app's own GPS before posting the card; `@N` sets `max_regions` (e.g.
 /// `guaranteed+clamp@10`, `staged+gps@16`).
 public struct Strategy: Sendable, Hashable, Codable {

@@ -207,6 +207,7 @@ public final class PostGISLocationStore: LocationStore {
         try await transaction {
             for step in version..<PostGISSchema.currentVersion {
                 for statement in PostGISSchema.steps[step] { try await query(PostgresQuery(unsafeSQL: statement)) }
+                if step == 1 { try await rekeyDerivedIds() }
             }
             let target = String(PostGISSchema.currentVersion)
             try await query(

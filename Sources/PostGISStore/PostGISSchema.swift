@@ -3,7 +3,7 @@
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -119,7 +119,9 @@ enum PostGISSchema {
             """,
             "INSERT INTO oncue_store_version (one, version, changed_at) VALUES (true, 1, now())",
             "INSERT INTO oncue_meta (key, value) VALUES ('application', 'oncue')",
-        ]
+        ],
+        // Version 2 re-keys locations in code (`rekeyDerivedIds`), after this step's statements (none).
+        [],
     ]
 
     /// The indexes of `locations` that `verify()` expects.

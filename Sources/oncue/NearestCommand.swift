@@ -44,10 +44,19 @@ struct Nearest: AsyncParsableCommand {
         let query = NearbyQuery(
             center: center, radiusMeters: radiusKm * 1000, limit: limit,
             networks: networks.ids.isEmpty ? nil : Set(networks.ids))
-        let results = try await store.withStore(readOnly: true) { try await $0.nearby(query) }
+        let (results, networkNames) = try await store.withStore(readOnly: true) { store in
+            let found = try await store.nearby(query)
+            // A location without a name of its own is shown with its network's, as the server serves it.
+            let names =
+                found.contains { $0.location.name.isEmpty }
+                ? Dictionary(try await store.networks().map { ($0.network.id, $0.network.name) }, uniquingKeysWith: { a, _ in a }) : [:]
+            return (found, names)
+        }
         let rows = results.map {
             Row(
-                id: $0.location.id, network_id: $0.location.networkId, name: $0.location.name, address: $0.location.address,
+                id: $0.location.id, network_id: $0.location.networkId,
+                name: $0.location.name.isEmpty ? networkNames[$0.location.networkId] ?? $0.location.networkId : $0.location.name,
+                address: $0.location.address,
                 lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
                 distance_m: ($0.distanceMeters * 10).rounded() / 10)
         }

@@ -63,6 +63,21 @@ struct ImporterTests {
         #expect(ids1.allSatisfy { $0.hasPrefix("h") && $0.count == 17 })
     }
 
+    @Test func derivedIdsComeFromAddressAndPointNeverTheName() async throws {
+        let t = try TempStore()
+        // The same place under two names is one row; the same name at two places is two.
+        let text = "name,address,lat,lon\nA,1 Main,40.1234,-75.1234\nA Renamed,1 Main,40.1234,-75.1234\nA,2 Main,40.2345,-75.2345\n"
+        let r = try await t.importText(text, ImportOptions(network: "n"))
+        #expect(r.totals == ImportCounts(read: 3, inserted: 2, rejected: 1))
+        #expect(r.files[0].rejectedByReason == ["duplicate_row": 1])
+        #expect(
+            try t.snapshot().map(\.externalId).sorted()
+                == [
+                    StableId.derive(address: "1 Main", latitude: 40.1234, longitude: -75.1234),
+                    StableId.derive(address: "2 Main", latitude: 40.2345, longitude: -75.2345),
+                ].sorted())
+    }
+
     @Test func duplicateIdsAndNearDuplicatesInsideAFile() async throws {
         let t = try TempStore()
         // Row 3 repeats id 1; row 4 is 5 m from row 2 (another id): a warning, kept.

@@ -67,7 +67,8 @@ struct FileImport {
         guard let networkId = try session.resolver.network(of: row, fallback: session.fixedNetwork, mapping: mapping, ledger: &ledger)
         else { return nil }
         session.touchedNetworks.insert(networkId)
-        let name = try row.name ?? session.networkName(networkId)
+        // A row without a name of its own stores none: it is served with its network's name of the day.
+        let name = row.name ?? ""
         let (location, idFromFile) = session.interpreter.location(
             row, networkId: networkId, name: name, coordinate: coordinate, importId: importId, ledger: &ledger)
         if let first = try writer.list(location.id, line: line) {

@@ -20,7 +20,6 @@ final class ImportSession {
     var touchedNetworks = Set<String>()
     /// The network of every row when the options or the mapping name one; resolved at the first file's header.
     var fixedNetwork: String?
-    private var networkNames: [String: String] = [:]
     private var rowsBefore = 0
     private var bytesBefore: Int64 = 0
     private var lastProgress = Date()
@@ -65,14 +64,6 @@ final class ImportSession {
         records.append(record)
         rowsBefore += file.ledger.counts.read
         bytesBefore += parsed.bytesRead
-    }
-
-    /// The display name of a network, for rows that have no name of their own (Costco's file).
-    func networkName(_ id: String) throws -> String {
-        if let name = networkNames[id] { return name }
-        let name = try writer.networks.network(id: id)?.name ?? id
-        networkNames[id] = name
-        return name
     }
 
     /// Everything after the last row: the writes' counts, near duplicates of unlisted locations, `--replace-network`,

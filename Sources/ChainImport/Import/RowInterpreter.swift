@@ -112,8 +112,8 @@ package struct RowInterpreter {
         let externalId =
             row.id ?? row.derivedId
             ?? (row.hasFileCoordinates
-                ? StableId.derive(name: name, address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
-                : StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode))
+                ? StableId.derive(address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
+                : StableId.derive(address: row.address, city: row.city, postalCode: row.postalCode))
         let location = Location(
             networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
             region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
@@ -128,7 +128,7 @@ package struct RowInterpreter {
                 line, .duplicateId, "network \(location.networkId) id '\(location.externalId)' already on line \(firstLine)",
                 externalId: location.externalId)
         } else {
-            ledger.reject(line, .duplicateRow, "repeats line \(firstLine) (same name, address and coordinates)", externalId: location.externalId)
+            ledger.reject(line, .duplicateRow, "repeats line \(firstLine) (same address and coordinates)", externalId: location.externalId)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationStore
 
 /// The byte side of importing a file: checksum, encoding, CSV records, the mapped fields decoded and the
 /// coordinates checked. It reads no store, so it can run ahead of the writes on another core (`ParsePipeline`).
@@ -352,11 +353,11 @@ package struct RowParser: Sendable {
         case .rejected(.missingCoordinates, _) where options.geocoding != nil: break
         case .rejected: return  // only its id was read, for the log
         }
-        if row.id == nil, let name = row.name {
+        if row.id == nil {
+            // From the file's own point, before any geocoding moves it, and never from a name (see `StableId`).
             row.derivedId =
-                coordinate.map {
-                    StableId.derive(name: name, address: row.address, latitude: $0.latitude, longitude: $0.longitude)
-                } ?? StableId.derive(name: name, address: row.address, city: row.city, postalCode: row.postalCode)
+                coordinate.map { StableId.derive(address: row.address, latitude: $0.latitude, longitude: $0.longitude) }
+                ?? StableId.derive(address: row.address, city: row.city, postalCode: row.postalCode)
         }
         if let geocoding = options.geocoding {
             row.addressQuery = AddressQuery(

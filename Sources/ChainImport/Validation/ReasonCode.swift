@@ -14,7 +14,7 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case unknownNetwork = "unknown_network"
     /// Same network and external id as an earlier row of the same import.
     case duplicateId = "duplicate_id"
-    /// A row without an id that repeats an earlier row (same name, address and coordinates).
+    /// A row without an id that repeats an earlier row (same address and coordinates).
     case duplicateRow = "duplicate_row"
     /// Same network, another id, within 10 m of an earlier row of the same import (a warning).
     case nearDuplicate = "near_duplicate"

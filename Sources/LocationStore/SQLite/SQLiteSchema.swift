@@ -6,7 +6,7 @@
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -20,6 +20,7 @@ enum SQLiteSchema {
         switch step {
         case 0: try createStore(db)
         case 1: try addGeocoding(db)
+        case 2: try rekeyDerivedIds(db)
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }

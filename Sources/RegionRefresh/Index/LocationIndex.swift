@@ -354,7 +354,8 @@ extension LocationIndex {
             explicitRadius.append(l.radiusMeters.map(Float.init))
             venueRadius.append(l.venueRadiusMeters.map(Float.init))
             ids.append(l.id)
-            names.append(l.name)
+            // A location without a name of its own (its file had no name column) is served with its network's.
+            names.append(l.name.isEmpty ? networks[Int(k)].name : l.name)
             addresses.append(l.address)
         }
 

@@ -14,6 +14,9 @@ public protocol LocationStore: AnyObject {
     func addAlias(_ alias: String, networkId: String) async throws
     /// The network an alias or a network id resolves to, if any.
     func resolveNetwork(_ nameOrAlias: String) async throws -> String?
+    /// Removes a network with its locations, their geocoding provenance and its aliases, in one transaction; nil when
+    /// there is no such network. The import log keeps what it logged.
+    func deleteNetwork(id: String) async throws -> NetworkDeletion?
 
     // Locations
     /// Inserts or updates locations by id in one transaction; reports what happened to each.
@@ -23,6 +26,8 @@ public protocol LocationStore: AnyObject {
     func deleteLocations(ids: [String]) async throws -> Int
     /// Ids of every location of a network.
     func locationIds(networkId: String) async throws -> Set<String>
+    /// Every location of a network, in id order.
+    func locations(networkId: String) async throws -> [Location]
     /// Up to `limit` locations within the radius, nearest first; equal distances ordered by id.
     func nearby(_ query: NearbyQuery) async throws -> [NearbyLocation]
     /// Every location, in batches, for building in-memory indexes.

@@ -75,7 +75,10 @@ public enum ServerBuilder {
         admin.on(RouterPath(RouteTable.listImports.routerPath), method: .get, use: storeRoutes.listImports)
         admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
         admin.on(RouterPath(RouteTable.putNetwork.routerPath), method: .put, use: storeRoutes.putNetwork)
+        admin.on(RouterPath(RouteTable.patchNetwork.routerPath), method: .patch, use: storeRoutes.patchNetwork)
+        admin.on(RouterPath(RouteTable.deleteNetwork.routerPath), method: .delete, use: storeRoutes.deleteNetwork)
         admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
+        admin.on(RouterPath(RouteTable.mergeNetwork.routerPath), method: .post, use: storeRoutes.mergeNetwork)
         admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
 
         let limits = configuration.connections

@@ -10,7 +10,7 @@ struct Networks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "networks",
         abstract: "List networks, change their settings, and map brand spellings to them.",
-        subcommands: [List.self, Set.self, Alias.self]
+        subcommands: [List.self, Set.self, Alias.self, Delete.self, Merge.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -75,26 +75,30 @@ struct Networks: AsyncParsableCommand {
         @Option(help: "true for venues that get large regions (theme parks, airports).") var largeArea: Bool?
         @Option(help: "Radius in metres for every location of the network (0 removes it).") var defaultRadiusM: Double?
 
+        /// The options given, as the change the admin API's PATCH would make ("" and 0 remove a category and a radius).
+        var change: NetworkChange {
+            NetworkChange(
+                name: name, category: category.map { $0.isEmpty ? nil : $0 }, isLargeArea: largeArea,
+                defaultRadiusMeters: defaultRadiusM.map { $0 == 0 ? nil : $0 })
+        }
+
         func validate() throws {
             guard Network.slug(id) == id else {
                 throw ValidationError("network id '\(id.forMessage())' is not a slug; use '\(Network.slug(id).forMessage())'")
             }
             try checkLength("network id", id, FieldLimits.networkId)
-            if let name { try checkLength("--name", name, FieldLimits.networkName) }
-            if let category { try checkLength("--category", category, FieldLimits.category) }
-            // 0 is this option's spelling of "no radius" (JSON's null), not a radius; every radius keeps the engine's rule.
-            if let r = defaultRadiusM, r != 0, !EngineConfiguration.isValidNetworkRadius(r) {
-                throw ValidationError("--default-radius-m must be \(EngineConfiguration.networkRadiusRule), or 0 to remove it")
+            // The admin API's rule, worded with this command's options.
+            if let problem = change.problem() {
+                let option =
+                    ["name": "--name", "category": "--category", "default_radius_meters": "--default-radius-m"][problem.field] ?? problem.field
+                throw ValidationError("\(option) \(problem.reason.replacingOccurrences(of: "or null to remove it", with: "or 0 to remove it"))")
             }
         }
 
         func run() async throws {
+            let change = self.change
             let network = try await store.withStore { store in
-                var network = try await store.network(id: id) ?? Network(id: id, name: name ?? id)
-                if let name { network.name = name }
-                if let category { network.category = category.isEmpty ? nil : category }
-                if let largeArea { network.isLargeArea = largeArea }
-                if let r = defaultRadiusM { network.defaultRadiusMeters = r == 0 ? nil : r }
+                let network = change.applied(to: try await store.network(id: id), id: id)
                 try await store.upsertNetwork(network)
                 return network
             }
@@ -102,6 +106,61 @@ struct Networks: AsyncParsableCommand {
                 "\(network.id.forMessage(limit: nil)): \(network.name.forMessage(limit: nil)), "
                     + "category \((network.category ?? "-").forMessage(limit: nil)), large area \(network.isLargeArea ? "yes" : "no"), "
                     + "radius \(network.defaultRadiusMeters.map { String(format: "%g m", $0) } ?? "by policy")")
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a network with its locations and aliases (one transaction; the import log stays).",
+            discussion: """
+                A running server serves without them after its next index build (at once for a server that made the
+                change, within its poll for the others).
+
+                Example:
+                  oncue networks delete chipotle-mexican-grill --db stores.sqlite
+                """
+        )
+        @Argument(help: "Network id.") var id: String
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws { try checkLength("network id", id, FieldLimits.networkId) }
+
+        func run() async throws {
+            let deletion = try await store.withStore { try await $0.deleteNetwork(id: id) }
+            guard let deletion else { throw StoreError.unknownNetwork(id) }
+            print(
+                "deleted \(id.forMessage(limit: nil)): \(formatCount(deletion.locationsRemoved)) locations, "
+                    + "\(deletion.aliasesRemoved) aliases")
+        }
+    }
+
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge one network into another: its locations move, and its id, name and aliases become aliases.",
+            discussion: """
+                A location of FROM within 10 m of one INTO already has is a near-duplicate and is dropped; a moved
+                location whose id INTO already uses elsewhere gets the id FROM:ID. Imports and user_networks that name
+                FROM reach INTO afterwards. One transaction.
+
+                Example:
+                  oncue networks merge chipotle-mexican-grill chipotle --db stores.sqlite
+                """
+        )
+        @Argument(help: "The network that goes.") var from: String
+        @Argument(help: "The network that stays.") var into: String
+        @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            try checkLength("network id", from, FieldLimits.networkId)
+            try checkLength("network id", into, FieldLimits.networkId)
+            guard from != into else { throw ValidationError("a network cannot be merged into itself ('\(from.forMessage())')") }
+        }
+
+        func run() async throws {
+            let merge = try await store.withStore { try await $0.mergeNetwork(from, into: into) }
+            print(
+                "merged \(from.forMessage(limit: nil)) into \(into.forMessage(limit: nil)): \(formatCount(merge.moved)) moved, "
+                    + "\(merge.deduplicated) near-duplicates dropped, \(merge.renamed) ids prefixed with '\(from.forMessage(limit: nil)):'")
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports", "list"], ["imports", "show"],
         ["networks", "list"], ["networks", "set"],
-        ["networks", "alias"], ["serve"], ["replay"],
+        ["networks", "alias"], ["networks", "delete"], ["networks", "merge"], ["serve"], ["replay"],
     ]
 
     @Test(arguments: commands)
@@ -55,6 +55,37 @@ import Testing
         let missing = try CLIRunner.run(["db", "stats", "--db", dir.appendingPathComponent("nope.sqlite").path])
         #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("nope.sqlite").path))
+    }
+
+    @Test func networksSetDeleteAndMerge() throws {
+        let (dir, path) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteLocationStore.create(path: path)
+        try store.upsertNetwork(Network(id: "cmg", name: "Chipotle Mexican Grill", category: "fast-food"))
+        try store.upsertNetwork(Network(id: "chipotle", name: "Chipotle"))
+        try store.upsertNetwork(Network(id: "sonic", name: "Sonic"))
+        let here = Coordinate(uncheckedLatitude: 40.7, longitude: -74.0)
+        _ = try store.upsert([
+            Location(networkId: "cmg", externalId: "1", name: "", coordinate: here),
+            Location(networkId: "chipotle", externalId: "1", name: "", coordinate: Sphere.destination(from: here, meters: 3_000, bearing: 0)),
+            Location(networkId: "sonic", externalId: "1", name: "", coordinate: Sphere.destination(from: here, meters: 6_000, bearing: 0)),
+        ])
+        // set changes only what is given: the category stays.
+        let set = try CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "250"])
+        #expect(set.status == 0 && set.stdout.contains("category fast-food") && set.stdout.contains("radius 250 m"), "\(set.stdout)")
+        let badRadius = try CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "-5"])
+        #expect(badRadius.status == 2 && badRadius.stderr.contains("--default-radius-m"), "\(badRadius.stderr)")
+        let merged = try CLIRunner.run(["networks", "merge", "cmg", "chipotle", "--db", path])
+        #expect(merged.status == 0 && merged.stdout.contains("1 moved"), "\(merged.stdout) \(merged.stderr)")
+        // Read through a connection of its own, opened after the command wrote.
+        let merged2 = try SQLiteLocationStore(path: path, readOnly: true)
+        #expect(try merged2.resolveNetwork("Chipotle Mexican Grill") == "chipotle")
+        #expect(try merged2.locations(networkId: "chipotle").map(\.id) == ["loc_chipotle_1", "loc_chipotle_cmg:1"])
+        let deleted = try CLIRunner.run(["networks", "delete", "sonic", "--db", path])
+        #expect(deleted.status == 0 && deleted.stdout.contains("1 locations"), "\(deleted.stdout)")
+        #expect(try SQLiteLocationStore(path: path, readOnly: true).network(id: "sonic") == nil)
+        let again = try CLIRunner.run(["networks", "delete", "sonic", "--db", path])
+        #expect(again.status == 1 && again.stderr.contains("unknown network 'sonic'"), "\(again.stderr)")
     }
 
     @Test func nearestPrintsTheStoresAnswer() throws {

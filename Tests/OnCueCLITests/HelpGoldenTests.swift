@@ -8,7 +8,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports"],
         ["imports", "list"], ["imports", "show"], ["networks"], ["networks", "list"], ["networks", "set"], ["networks", "alias"],
-        ["serve"], ["replay"],
+        ["networks", "delete"], ["networks", "merge"], ["serve"], ["replay"],
     ]
 
     /// The width help is laid out for, whatever terminal runs the tests.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LocationStore
+import Logging
 import NIOCore
 import RegionRefresh
 
@@ -17,6 +18,28 @@ struct AdminStoreRoutes: Sendable {
         var category: String?
         var isLargeArea: Bool?
         var defaultRadiusMeters: Double?
+    }
+
+    /// The body of `PATCH /admin/networks/{id}`: only the fields present change; `null` removes a category or a radius.
+    struct NetworkPatch: Decodable, Sendable {
+        var change = NetworkChange()
+
+        enum CodingKeys: String, CodingKey { case name, category, isLargeArea, defaultRadiusMeters }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if c.contains(.name) { change.name = try c.decode(String.self, forKey: .name) }
+            if c.contains(.category) { change.category = .some(try c.decodeIfPresent(String.self, forKey: .category)) }
+            if c.contains(.isLargeArea) { change.isLargeArea = try c.decode(Bool.self, forKey: .isLargeArea) }
+            if c.contains(.defaultRadiusMeters) {
+                change.defaultRadiusMeters = .some(try c.decodeIfPresent(Double.self, forKey: .defaultRadiusMeters))
+            }
+        }
+    }
+
+    /// The body of `POST /admin/networks/{id}/merge`.
+    struct MergeBody: Decodable, Sendable {
+        var into: String
     }
 
     /// The body of `POST /admin/networks/{id}/aliases`.
@@ -47,23 +70,73 @@ struct AdminStoreRoutes: Sendable {
         return try AdminJSON.response(record)
     }
 
+    /// Replaces every setting: a field left out is reset (`category` and `default_radius_meters` to none,
+    /// `is_large_area` to false). `PATCH` changes only the fields given.
     func putNetwork(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try networkID(context)
         let body = try await bodies.decode(NetworkBody.self, from: request)
+        // The document's text rule holds for the text as sent, before trimming.
         let name = try AdminText.required(body.name, field: "name", limit: FieldLimits.networkName)
-        if let radius = body.defaultRadiusMeters, !EngineConfiguration.isValidNetworkRadius(radius) {
-            throw APIError.badRequest(
-                "invalid_field", "field 'default_radius_meters' must be \(EngineConfiguration.networkRadiusRule), or null",
-                field: "default_radius_meters")
-        }
         if let category = body.category { try AdminText.check(category, field: "category", limit: FieldLimits.category) }
-        let network = Network(
-            id: id, name: name, category: body.category, isLargeArea: body.isLargeArea ?? false,
-            defaultRadiusMeters: body.defaultRadiusMeters)
-        try await access.withPrimary { try await $0.upsertNetwork(network) }
+        let change = NetworkChange(
+            name: name, category: .some(body.category), isLargeArea: body.isLargeArea ?? false,
+            defaultRadiusMeters: .some(body.defaultRadiusMeters))
+        return try await save(change, id: id, creating: true)
+    }
+
+    func patchNetwork(_ request: Request, context: ServerContext) async throws -> Response {
+        let id = try networkID(context)
+        var change = try await bodies.decode(NetworkPatch.self, from: request).change
+        if let name = change.name { change.name = try AdminText.required(name, field: "name", limit: FieldLimits.networkName) }
+        if case .some(.some(let category)) = change.category { try AdminText.check(category, field: "category", limit: FieldLimits.category) }
+        return try await save(change, id: id, creating: false)
+    }
+
+    /// Checks `change` by the shared rule, applies it and answers the network as stored.
+    private func save(_ change: NetworkChange, id: String, creating: Bool) async throws -> Response {
+        if let problem = change.problem() {
+            throw APIError.badRequest("invalid_field", "field '\(problem.field)' \(problem.reason)", field: problem.field)
+        }
+        let network = try await access.withPrimary { store -> Network? in
+            let current = try await store.network(id: id)
+            guard current != nil || creating else { return nil }
+            let network = change.applied(to: current, id: id)
+            try await store.upsertNetwork(network)
+            return network
+        }
+        guard let network else { throw APIError.notFound("no network '\(id)'") }
         // Radius defaults and large-area flags are baked into the index.
         reloader.scheduleReload()
         return try AdminJSON.response(network)
+    }
+
+    func deleteNetwork(_ request: Request, context: ServerContext) async throws -> Response {
+        let id = try networkID(context)
+        let deletion = try await access.withPrimary { try await $0.deleteNetwork(id: id) }
+        guard let deletion else { throw APIError.notFound("no network '\(id)'") }
+        context.logger.notice(
+            "network deleted", metadata: ["network": "\(id)", "locations": "\(deletion.locationsRemoved)", "aliases": "\(deletion.aliasesRemoved)"])
+        _ = await reloader.reloadAndWait()
+        return try AdminJSON.response(deletion)
+    }
+
+    func mergeNetwork(_ request: Request, context: ServerContext) async throws -> Response {
+        let from = try networkID(context)
+        let body = try await bodies.decode(MergeBody.self, from: request)
+        let target = Network.slug(try AdminText.required(body.into, field: "into", limit: FieldLimits.networkId))
+        guard target != from else {
+            throw APIError.badRequest("invalid_field", "field 'into' names the network being merged ('\(from)')", field: "into")
+        }
+        let merge = try await access.withPrimary { store -> NetworkMerge? in
+            guard try await store.network(id: from) != nil, try await store.network(id: target) != nil else { return nil }
+            return try await store.mergeNetwork(from, into: target)
+        }
+        guard let merge else { throw APIError.notFound("no network '\(from)' or '\(target)'") }
+        context.logger.notice(
+            "networks merged",
+            metadata: ["from": "\(from)", "into": "\(target)", "moved": "\(merge.moved)", "deduplicated": "\(merge.deduplicated)"])
+        _ = await reloader.reloadAndWait()
+        return try AdminJSON.response(merge)
     }
 
     func addAlias(_ request: Request, context: ServerContext) async throws -> Response {

@@ -41,13 +41,16 @@ public enum RouteTable {
     public static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
     public static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
     public static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
+    public static let patchNetwork = RouteSpec(method: .patch, path: "/admin/networks/{id}", access: .admin)
+    public static let deleteNetwork = RouteSpec(method: .delete, path: "/admin/networks/{id}", access: .admin)
     public static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
+    public static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin)
     public static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
         healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,
         listImports,
-        showImport, putNetwork, addAlias, showJob,
+        showImport, putNetwork, patchNetwork, deleteNetwork, addAlias, mergeNetwork, showJob,
     ]
 
     /// The methods allowed on a concrete path, empty when no route has that path (404 rather than 405).

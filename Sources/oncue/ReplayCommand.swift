@@ -213,6 +213,7 @@ struct Replay: AsyncParsableCommand {
             print("seed \(seed)")
             let table = summary.comparisonTable()
             print(textTable(table.header, table.rows), terminator: "")
+            print(ReplaySummary.columnNotes)
         }
     }
 }

@@ -86,6 +86,10 @@ struct Serve: AsyncParsableCommand {
             print(ServerSettings.printed(configuration))
             return
         }
+        // A busy or forbidden address is said at once, in one line, before anything loads.
+        if let problem = PortProbe.problem(host: configuration.host, port: configuration.port) {
+            throw ServeError(description: problem)
+        }
         // Refuse a missing or foreign store before binding the port, with the store's own message.
         var store = StoreOptions()
         store.db = configuration.database
@@ -135,4 +139,9 @@ extension ArgumentHelp {
     static func setting(_ setting: any ServerSettingDescription) -> ArgumentHelp {
         ArgumentHelp(setting.help, valueName: setting.valueName)
     }
+}
+
+/// A reason `oncue serve` cannot start, printed as one line (exit 1).
+struct ServeError: Error, CustomStringConvertible {
+    var description: String
 }

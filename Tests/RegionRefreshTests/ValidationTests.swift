@@ -27,6 +27,8 @@ import Testing
         (#"{"lat": 0, "lon": 0, "accuracy": -1}"#, "accuracy"),
         (#"{"lat": 0, "lon": 0, "user_networks": ["ok", ""]}"#, "user_networks[1]"),
         (#"{"lat": 0, "lon": 0, "user_networks": "costco"}"#, "user_networks"),
+        (#"{"lat": 0, "lon": 0, "network_visits": [1]}"#, "network_visits"),
+        (#"{"lat": 0, "lon": 0, "user_networks": {"a": 1}}"#, "user_networks"),
         (#"{"lat": 0, "lon": 0, "user_networks": [1]}"#, "user_networks[0]"),
         (#"{"lat": 0, "lon": 0, "network_visits": {"a": -1}}"#, "network_visits"),
         (#"{"lat": 0, "lon": 0, "network_visits": {"a": "x"}}"#, "network_visits.a"),
@@ -69,6 +71,9 @@ import Testing
         }
         #expect(e?.field == field, "\(json) → \(String(describing: e))")
         #expect(e?.description.contains(field) == true)
+        // Messages speak JSON, never Swift (`must be Array<Any>` was one).
+        let message = e?.description ?? ""
+        #expect(!["Array<", "Dictionary<", "Swift.", "Optional<"].contains { message.contains($0) }, "\(message)")
     }
 
     @Test(arguments: ["", "{", "[]", "null", "not json", "{\"lat\": 1e999, \"lon\": 0}"])

@@ -17,6 +17,19 @@ import Testing
         #expect(Interval([]) == nil && Interval([.nan]) == nil)
     }
 
+    @Test func intervalsStayWithinWhatTheMetricCanBe() throws {
+        // Recall 1.0, 1.0, 0.6 over three seeds: the t-interval reaches past 100 %; shares stop at 1, counts at 0.
+        let recall = try #require(Interval([1, 1, 0.6]))
+        #expect(recall.high > 1)
+        let clipped = recall.clipped(to: SweepResult.range(of: "recall", seeds: [1, 1, 0.6]))
+        #expect(clipped.high == 1 && clipped.low == recall.low && clipped.mean == recall.mean)
+        let calls = try #require(Interval([0, 0, 3]))
+        #expect(calls.clipped(to: SweepResult.range(of: "refresh_calls_per_hour", seeds: [0, 0, 3])).low == 0)
+        // A delay interval goes below 0 only when a seed's delay did (a card before arrival).
+        #expect(SweepResult.range(of: "delay_p90_s", seeds: [100, 3_000]).lowerBound == 0)
+        #expect(SweepResult.range(of: "delay_p90_s", seeds: [-40, 3_000]).lowerBound == -40)
+    }
+
     @Test func gridCrossesEveryAxis() throws {
         let grid = try SweepGrid.parse(["strategy=guaranteed,staged", "max_regions=10,20", "cooldown=600,3600", "os.dwell_seconds=20,40,60"])
         let variants = try grid.variants(base: try Scenario.profile("ios"), strategies: ["fixed"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TraceReplay
@@ -29,6 +30,27 @@ import Testing
         let headerless = try CSVTraceReader.read("3;4;2020-01-02T03:04:05Z\n", mapping: .init(hasHeader: false))
         #expect(headerless.fixes.first?.latitude == 3 && headerless.fixes.first?.time == 1_577_934_245)
         #expect(throws: TraceReadError.self) { try CSVTraceReader.read("a,b\n1,2\n") }
+    }
+
+    @Test func csvWithATrajectoryColumnIsOneTracePerTrajectory() throws {
+        let text =
+            "X;Y;trajectory_id;t\n116.1;39.1;7;2008-12-11 04:42:14+00\n116.2;39.2;9;2008-12-11 05:00:00+00\n"
+            + "116.11;39.11;7;2008-12-11 04:42:16+00\nbad;39.3;9;2008-12-11 05:00:02+00\n"
+        let tracks = try CSVTraceReader.readTracks(text)
+        #expect(tracks.map(\.track) == ["7", "9"])
+        #expect(tracks.map(\.trace.fixes.count) == [2, 1])
+        #expect(tracks[1].trace.skipped == 1)
+        // Read as one file, the same rows make one trace; a named column that is absent is an error.
+        #expect(try CSVTraceReader.read(text).fixes.count == 3)
+        #expect(throws: TraceReadError.self) { try CSVTraceReader.readTracks(text, mapping: CSVMapping(track: "trip")) }
+    }
+
+    @Test(.needsSharedDatasets) func geolifeDemoCSVHoldsFiveTrajectories() throws {
+        // Counts per trajectory_id from awk -F';' over the file (466, 897, 1810, 1864, 871 rows).
+        let path = try SharedDatasets.path("trace-csv-misc/demodata_geolife.csv")
+        let traces = try TraceLoader.loadAll(path: path)
+        #expect(traces.map(\.name) == (1...5).map { "demodata_geolife.csv#\($0)" })
+        #expect(traces.map(\.report.points) == [466, 897, 1_810, 1_864, 871])
     }
 
     @Test func gpx11RoutesAndWaypoints() throws {

@@ -17,7 +17,7 @@ enum ImportQuery {
     }
 
     /// The options and the file name to log; 400 names the parameter at fault.
-    static func parse(_ request: Request, geocoder defaults: GeocoderDefaults) throws -> (options: ImportOptions, fileName: String) {
+    static func parse(_ request: Request, geocoder defaults: GeocoderDefaults) throws -> (options: ImportOptions, fileName: String?) {
         let query = request.uri.queryParameters
         for (name, _) in query where !names.contains(String(name)) {
             throw APIError.badRequest("invalid_parameter", "unknown query parameter '\(name.prefix(64))'", field: String(name.prefix(64)))
@@ -37,7 +37,7 @@ enum ImportQuery {
             }
             options.encoding = value
         }
-        if let delimiter = try text(query, "delimiter") {
+        if let delimiter = try text(query, "delimiter", allowingTab: true) {
             let byte: UInt8? =
                 switch delimiter {
                 case ",": UInt8(ascii: ",")
@@ -50,7 +50,7 @@ enum ImportQuery {
             options.delimiter = byte
         }
         options.geocoding = try geocoding(query, defaults: defaults)
-        let fileName = try text(query, "file_name") ?? "upload.csv"
+        let fileName = try text(query, "file_name") ?? UploadFileName.fromHeader(request.headers[.contentDisposition])
         return (options, fileName)
     }
 
@@ -91,10 +91,16 @@ enum ImportQuery {
         return options
     }
 
-    private static func text(_ query: Parameters, _ name: String) throws -> String? {
+    /// A text parameter: 1 to 200 characters and, as every name an admin sends, no control characters (they would
+    /// reach the log and the store: a newline forges a log line, an escape drives a terminal). The delimiter's own
+    /// spelling of tab is the one exception, and it is checked against its list.
+    private static func text(_ query: Parameters, _ name: String, allowingTab: Bool = false) throws -> String? {
         guard let value = query[Substring(name)] else { return nil }
         guard !value.isEmpty, !FieldLimits.exceeds(value, 200) else {
             throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must be 1 to 200 characters", field: name)
+        }
+        if !(allowingTab && value == "\t"), value.unicodeScalars.contains(where: AdminText.isControl) {
+            throw APIError.badRequest("invalid_parameter", "query parameter '\(name)' must not hold control characters", field: name)
         }
         return String(value)
     }

@@ -29,7 +29,12 @@ struct ImportRoute: Sendable {
 
     func createImport(_ request: Request, context: ServerContext) async throws -> Response {
         try RequestBodyReader.requireMediaType(request, "text/csv", alternatives: ["application/csv", "text/plain", "application/octet-stream"])
-        let (options, fileName) = try ImportQuery.parse(request, geocoder: geocoder)
+        let (options, givenName) = try ImportQuery.parse(request, geocoder: geocoder)
+        let fileName = givenName ?? UploadFileName.madeUp()
+        if givenName == nil {
+            context.logger.notice(
+                "upload without a file name (file_name or Content-Disposition): logged as \(fileName)", metadata: ["file": .string(fileName)])
+        }
         guard running.tryEnter() else {
             throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
         }

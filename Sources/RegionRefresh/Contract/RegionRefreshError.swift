@@ -81,7 +81,10 @@ public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConverti
         case is Bool.Type: "true or false"
         case is [String].Type: "an array of strings"
         case is [String: Int].Type: "an object of integer counts"
-        default: "\(type)"
+        default:
+            // JSONDecoder names the containers it expected as Swift types (`Array<Any>`, `Dictionary<String, Any>`): a
+            // client reads JSON's words.
+            "\(type)".hasPrefix("Array") ? "an array" : "\(type)".hasPrefix("Dictionary") ? "an object" : "of another JSON type"
         }
     }
 }

@@ -42,6 +42,21 @@ public enum TraceLoader {
         return cleaning.clean(raw, name: display, format: format)
     }
 
+    /// Every trace in one file: a CSV with a trajectory or track id column holds one per id (named `FILE#ID`), any other
+    /// file one.
+    public static func loadAll(path: String, cleaning: TraceCleaning = .init(), csv: CSVMapping = .init(), name: String? = nil) throws -> [Trace] {
+        let url = URL(fileURLWithPath: path)
+        guard ["csv", "tsv", "txt"].contains(url.pathExtension.lowercased()) else {
+            return [try load(path: path, cleaning: cleaning, csv: csv, name: name)]
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw TraceReadError.io("cannot read \(path): \(error.localizedDescription)") }
+        let tracks = try CSVTraceReader.readTracks(decodeText(data), mapping: csv)
+        let display = name ?? url.lastPathComponent
+        if tracks.count == 1 { return [cleaning.clean(tracks[0].trace, name: display, format: "csv")] }
+        return tracks.map { cleaning.clean($0.trace, name: "\(display)#\($0.track)", format: "csv") }
+    }
+
     /// UTF-8, falling back to Latin-1 so a stray byte never loses a whole file.
     static func decodeText(_ data: Data) -> String {
         String(data: data, encoding: .utf8) ?? String(decoding: data.map { $0 }, as: Unicode.ASCII.self)

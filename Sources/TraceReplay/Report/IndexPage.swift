@@ -38,7 +38,7 @@ enum IndexPage {
                 }
                 rows += "<tr><td>\(isApp ? "\(i + 1)" : "")</td>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
             }
-            rows += "</table>\n<p>One seed (\(summary.seed)); run with --seeds K for intervals.</p>\n"
+            rows += "</table>\n<p>One seed (\(summary.seed)); run with --seeds K for intervals.</p>\n<p>\(HTML.esc(ReplaySummary.columnNotes))</p>\n"
         }
         var html = """
             <!DOCTYPE html>

@@ -81,7 +81,7 @@ public struct ReplaySummary: Sendable, Codable {
     public func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
             "strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
-            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h", "21st fails",
+            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h", "over OS limit",
             "location recall",
         ]
         let rows = allTotals.map { m in
@@ -98,6 +98,21 @@ public struct ReplaySummary: Sendable, Codable {
         }
         return (header, rows)
     }
+
+    /// What each column of `comparisonTable` counts, printed under it (a column name alone left readers guessing).
+    public static let columnNotes = """
+        moments: card moments (visits to a network the wallet holds); caught: moments whose card came; recall =
+        caught ÷ moments; vs oracle-os: that recall ÷ the recall of every card location monitored under this OS.
+        on time / early / late: the card within the scenario's on-time window of arrival, before it, after it;
+        precision: cards at a moment ÷ all cards; dup: extra cards at one moment; p50 s / p90 s: delay from arrival.
+        Missed moments by cause — not mon.: no region of it monitored (the strategy's loss); OS det.: monitored, not
+        reported in time, and oracle-os missed it too (the OS's loss); region det.: not reported, though oracle-os
+        caught it (the region registered was too small, or registered while inside); policy: reported, but the
+        cool-down held the card back. refresh/h: region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions
+        started and stopped per hour; wakes/h: app wake-ups; GPS s/h: seconds of the app's own GPS per hour; over OS
+        limit: regions the OS refused (more than it monitors at once); location recall: the same per store, a card
+        crediting every store of the region that fired.
+        """
 
     static func pct(_ v: Double?) -> String { v.map { String(format: "%.1f%%", $0 * 100) } ?? "-" }
     static func secs(_ v: Double?) -> String { v.map { String(format: "%.0f", $0) } ?? "-" }

@@ -22,12 +22,13 @@ public enum BatchReplay {
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
     ) async -> (traces: [LoadedTrace], failures: [Failure]) {
         let results = await inParallel(paths.indices.map { i in (paths[i], names[i]) }, parallelism: parallelism) {
-            item -> Result<LoadedTrace, Failure> in
+            item -> Result<[LoadedTrace], Failure> in
             let (path, name) = item
             do {
-                let trace = try TraceLoader.load(path: path, cleaning: scenario.trace, name: name)
-                let truth = try TruePathLoader.load(for: path, model: scenario.groundTruth, cleaning: scenario.trace)
-                return .success(LoadedTrace(path: path, trace: trace, truth: truth))
+                // A CSV of several trajectories is several traces; a true path belongs to a file of one.
+                let traces = try TraceLoader.loadAll(path: path, cleaning: scenario.trace, name: name)
+                let truth = traces.count == 1 ? try TruePathLoader.load(for: path, model: scenario.groundTruth, cleaning: scenario.trace) : nil
+                return .success(traces.map { LoadedTrace(path: path, trace: $0, truth: truth) })
             } catch {
                 return .failure(Failure(path: path, error: String(describing: error)))
             }
@@ -36,7 +37,7 @@ public enum BatchReplay {
         var failures: [Failure] = []
         for r in results {
             switch r {
-            case .success(let t): traces.append(t)
+            case .success(let t): traces += t
             case .failure(let f): failures.append(f)
             }
         }

@@ -25,6 +25,15 @@ public struct Interval: Sendable, Hashable, Codable {
         self.n = v.count
     }
 
+    /// This interval cut to `range`: a t-interval over a few seeds can reach past what the metric can be (a recall of
+    /// 103.8 %, a negative number of refresh calls), which says nothing more than the range's edge does.
+    public func clipped(to range: ClosedRange<Double>) -> Interval {
+        var i = self
+        i.low = min(max(low, range.lowerBound), range.upperBound)
+        i.high = max(min(high, range.upperBound), range.lowerBound)
+        return i
+    }
+
     /// The two-sided 95 % quantile of Student's t distribution.
     static func t975(degrees: Int) -> Double {
         let table: [Double] = [

@@ -48,6 +48,16 @@ public struct SweepResult: Sendable, Codable {
         ]
     }
 
+    /// What a metric can be: shares in [0, 1], counts and rates at least 0, delays no earlier than 0 unless a seed's
+    /// was (a card may come before arrival, within the moment's window).
+    static func range(of metric: String, seeds: [Double]) -> ClosedRange<Double> {
+        switch metric {
+        case "recall", "on_time_recall", "precision", "location_recall": 0...1
+        case "delay_p50_s", "delay_p90_s": min(0, seeds.min() ?? 0)...Double.infinity
+        default: 0...Double.infinity
+        }
+    }
+
     static func point(label: String, strategy: String, settings: [String: String], perSeed: [StrategyMetrics], oracleOS: [StrategyMetrics]) -> Point {
         let ratios: [Double?] = zip(perSeed, oracleOS).map { m, o in
             guard let r = m.recall, let ro = o.recall, ro > 0 else { return nil }
@@ -55,9 +65,10 @@ public struct SweepResult: Sendable, Codable {
         }
         var intervals: [String: Interval] = [:]
         for name in metricNames where name != "recall_vs_oracle_os" {
-            if let i = Interval(perSeed.compactMap { values($0)[name] ?? nil }) { intervals[name] = i }
+            let seeds = perSeed.compactMap { values($0)[name] ?? nil }
+            if let i = Interval(seeds) { intervals[name] = i.clipped(to: range(of: name, seeds: seeds)) }
         }
-        if let i = Interval(ratios.compactMap { $0 }) { intervals["recall_vs_oracle_os"] = i }
+        if let i = Interval(ratios.compactMap { $0 }) { intervals["recall_vs_oracle_os"] = i.clipped(to: 0...Double.infinity) }
         return Point(label: label, strategy: strategy, settings: settings, perSeed: perSeed, recallVsOracleOS: ratios, intervals: intervals)
     }
 

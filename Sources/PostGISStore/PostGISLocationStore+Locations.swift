@@ -88,7 +88,9 @@ extension PostGISLocationStore {
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
-        for try await row in try await query("SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations") {
+        for try await row in try await query(
+            "SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code FROM locations")
+        {
             var cells = IndexRowCells(row)
             let id = try cells.text()
             let network = try cells.text()
@@ -98,11 +100,15 @@ extension PostGISLocationStore {
             let lon = try cells.double()
             let radius = try cells.optionalDouble()
             let venue = try cells.optionalDouble()
+            let city = try cells.optionalText()
+            let region = try cells.optionalText()
+            let postalCode = try cells.optionalText()
             // One network's locations mostly follow each other: keep one copy of its id while it repeats.
             if network != lastNetwork { lastNetwork = network }
             batch.append(
                 IndexRecord(
-                    id: id, networkId: lastNetwork, name: name, address: address,
+                    id: id, networkId: lastNetwork, name: name,
+                    address: IndexRecord.postalAddress(street: address, city: city, region: region, postalCode: postalCode),
                     coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue))
             if batch.count >= batchSize {
                 try body(batch)

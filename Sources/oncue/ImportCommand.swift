@@ -60,6 +60,10 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Reject rows whose network is neither a known network nor an alias instead of creating one.")
     var onlyKnownNetworks = false
     @Option(help: "JSON mapping file overriding the guessed columns.") var mapping: String?
+    @Option(help: "Column with each location's own region radius in metres (found by name otherwise: radius_m, …).")
+    var radiusColumn: String?
+    @Option(help: "Column with each venue's size as a radius in metres: the location is a large venue (theme park, airport).")
+    var venueRadiusColumn: String?
     @Flag(help: "Validate and report, then roll back: the store is not changed.") var dryRun = false
     @Flag(help: "Remove locations of the imported networks that the files no longer list.") var replaceNetwork = false
     @Flag(help: "Correct sign-flipped and swapped coordinates (as warnings) instead of rejecting those rows.")
@@ -105,6 +109,8 @@ struct Import: AsyncParsableCommand {
         options.maxLineBytes = maxLineBytes
         options.strictUTF8 = strictUTF8
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
+        if let radiusColumn { options.mapColumn(.radius, to: radiusColumn) }
+        if let venueRadiusColumn { options.mapColumn(.venueRadius, to: venueRadiusColumn) }
         options.geocoding = try geocoding.options()
         let inputs = try files.map { try ImportInput.file($0) }
         let stderr = FileHandleOutput.standardError

@@ -37,6 +37,9 @@ struct Nearest: AsyncParsableCommand {
         var lat: Double
         var lon: Double
         var distance_m: Double
+        /// The location's own region radius, and its venue size, when its file gave them.
+        var radius_m: Double?
+        var venue_radius_m: Double?
     }
 
     func run() async throws {
@@ -58,7 +61,8 @@ struct Nearest: AsyncParsableCommand {
                 name: $0.location.name.isEmpty ? networkNames[$0.location.networkId] ?? $0.location.networkId : $0.location.name,
                 address: $0.location.address,
                 lat: $0.location.coordinate.latitude, lon: $0.location.coordinate.longitude,
-                distance_m: ($0.distanceMeters * 10).rounded() / 10)
+                distance_m: ($0.distanceMeters * 10).rounded() / 10, radius_m: $0.location.radiusMeters,
+                venue_radius_m: $0.location.venueRadiusMeters)
         }
         if output.isJSON {
             print(try jsonString(rows))
@@ -70,9 +74,10 @@ struct Nearest: AsyncParsableCommand {
         }
         print(
             textTable(
-                ["#", "distance_m", "network", "id", "name"],
+                ["#", "distance_m", "network", "id", "own radius", "name"],
                 rows.enumerated().map { i, r in
-                    [String(i + 1), String(format: "%.1f", r.distance_m), r.network_id, r.id, r.name]
+                    let own = r.radius_m.map { String(format: "%g m", $0) } ?? r.venue_radius_m.map { String(format: "venue %g m", $0) } ?? ""
+                    return [String(i + 1), String(format: "%.1f", r.distance_m), r.network_id, r.id, own, r.name]
                 }), terminator: "")
     }
 }

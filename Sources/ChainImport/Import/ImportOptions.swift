@@ -124,3 +124,12 @@ public struct ImportOptions: Sendable {
         return out
     }
 }
+
+extension ImportOptions {
+    /// Reads `role` from `column`, as a mapping file's `"columns": {role: column}` would (`--radius-column` and the like).
+    public mutating func mapColumn(_ role: FieldRole, to column: String) {
+        var file = mapping ?? MappingFile()
+        file.columns[role.rawValue] = .columns([column])
+        mapping = file
+    }
+}

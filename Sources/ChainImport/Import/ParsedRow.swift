@@ -21,6 +21,9 @@ package struct ParsedRow: Sendable {
     package var name: String?
     var city: String?
     var postalCode: String?
+    /// `radius_m` and `venue_radius_m` as the file wrote them (checked when the location is made).
+    var radius: String?
+    var venueRadius: String?
     /// The ZIP as the file had it, when it lost its leading zeros and `postalCode` holds the restored one.
     var zipBeforeRestoring: String?
     /// The id derived from name, address and coordinates, for a row without an id but with a name of its own.
@@ -49,6 +52,8 @@ package struct ParsedRow: Sendable {
         case .country: country
         case .network: network
         case .networkName: networkName
+        case .radius: radius
+        case .venueRadius: venueRadius
         case .latitude, .longitude: nil
         }
     }

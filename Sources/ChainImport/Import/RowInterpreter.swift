@@ -117,8 +117,19 @@ package struct RowInterpreter {
         let location = Location(
             networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
             region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
+            radiusMeters: Self.meters(row.radius, column: "radius_m", line: row.line, ledger: &ledger),
+            venueRadiusMeters: Self.meters(row.venueRadius, column: "venue_radius_m", line: row.line, ledger: &ledger),
             sourceImportId: importId)
         return (location, row.id != nil)
+    }
+
+    /// A radius column's value in metres: a plain decimal in (0, 50000], the rule of a network's default radius. Anything
+    /// else is warned `invalid_radius` and read as empty (the row keeps its place; the policy sizes its region).
+    static func meters(_ text: String?, column: String, line: Int, ledger: inout FileLedger) -> Double? {
+        guard let text, !text.isEmpty else { return nil }
+        if let value = DecimalNumber.parse(text), value > 0, value <= 50_000 { return value }
+        ledger.warn(line, .invalidRadius, "\(column) '\(text.clipped(40))' is not a number of metres in (0, 50000]; ignored")
+        return nil
     }
 
     /// Rejects a row whose location the import already listed.

@@ -342,6 +342,8 @@ package struct RowParser: Sendable {
         row.postalCode = postal
         row.id = value(.id)
         row.city = value(.city)
+        row.radius = value(.radius)
+        row.venueRadius = value(.venueRadius)
         return row
     }
 

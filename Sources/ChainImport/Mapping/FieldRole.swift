@@ -7,6 +7,11 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     case network
     /// Where a network created by this import takes its display name from (e.g. IMLS `LIBNAME`).
     case networkName = "network_name"
+    /// The location's own region radius in metres, overriding every policy.
+    case radius = "radius_m"
+    /// A venue's size as the radius of a disc of its area (metres): the location is a large venue (a theme park, an
+    /// airport), its region sized for the venue, and split into several circles past 2 km.
+    case venueRadius = "venue_radius_m"
 
     public static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
 
@@ -24,6 +29,8 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .longitude: 8
         case .network: 9
         case .networkName: 10
+        case .radius: 11
+        case .venueRadius: 12
         }
     }
 
@@ -42,6 +49,9 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .longitude: ["lon", "lng", "long", "longitude", "longitud", "x", "xcoord", "londd", "geolng", "geolon"]
         case .network: ["brand", "chain", "network", "brandname", "chainname"]
         case .networkName: []
+        // A bare "radius" is left out: files use it in miles or kilometres as often as in metres.
+        case .radius: ["radiusm", "radiusmeters", "radiusmetres", "geofenceradius", "geofenceradiusm"]
+        case .venueRadius: ["venueradiusm", "venueradius", "venueradiusmeters", "venueradiusmetres"]
         }
     }
 }

@@ -12,7 +12,7 @@ enum FieldLengthCheck {
         case .city, .region, .postalCode, .country: FieldLimits.place
         case .network: min(FieldLimits.alias, FieldLimits.networkName)
         case .networkName: FieldLimits.networkName
-        case .latitude, .longitude: nil  // parsed, never stored as text; an overlong one is unparseable
+        case .latitude, .longitude, .radius, .venueRadius: nil  // parsed, never stored as text; an overlong one is unparseable
         }
     }
 

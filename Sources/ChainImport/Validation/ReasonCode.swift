@@ -49,4 +49,7 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case geocodeNotAsked = "geocode_not_asked"
     /// The geocoded point is far from the file's own coordinates: one of the two is wrong (a warning).
     case geocodeFarFromOriginal = "geocode_far_from_original"
+    /// A `radius_m` or `venue_radius_m` value that is not a number of metres in (0, 50000] (a warning: the row is
+    /// kept, its region sized by the radius policy as if the column were empty).
+    case invalidRadius = "invalid_radius"
 }

@@ -25,8 +25,17 @@ public struct IndexRecord: Sendable, Hashable {
 
     public init(_ l: Location) {
         self.init(
-            id: l.id, networkId: l.networkId, name: l.name, address: l.address, coordinate: l.coordinate,
-            radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
+            id: l.id, networkId: l.networkId, name: l.name,
+            address: Self.postalAddress(street: l.address, city: l.city, region: l.region, postalCode: l.postalCode),
+            coordinate: l.coordinate, radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
+    }
+
+    /// The address a phone shows, as the product document writes it: "450 10th St, San Francisco, CA 94103" — the
+    /// street line, the city, and the region with the postal code, each left out when the file had none.
+    public static func postalAddress(street: String?, city: String?, region: String?, postalCode: String?) -> String? {
+        let tail = [region, postalCode].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
+        let parts = [street, city, tail].compactMap { $0?.isEmpty == false ? $0 : nil }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 }
 

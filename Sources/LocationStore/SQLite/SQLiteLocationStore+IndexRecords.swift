@@ -7,7 +7,8 @@ extension SQLiteLocationStore {
         let s = try SQLiteStatement(
             connection: db,
             sql: """
-                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m FROM locations ORDER BY rowid
+                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code
+                FROM locations ORDER BY rowid
                 """)
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
@@ -17,7 +18,9 @@ extension SQLiteLocationStore {
             lastNetwork = network
             batch.append(
                 IndexRecord(
-                    id: s.text(0), networkId: network, name: s.text(2), address: s.optionalText(3),
+                    id: s.text(0), networkId: network, name: s.text(2),
+                    address: IndexRecord.postalAddress(
+                        street: s.optionalText(3), city: s.optionalText(8), region: s.optionalText(9), postalCode: s.optionalText(10)),
                     coordinate: Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5)),
                     radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7)))
             if batch.count >= batchSize {

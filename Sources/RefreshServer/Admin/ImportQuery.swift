@@ -7,7 +7,8 @@ import LocationStore
 enum ImportQuery {
     static let names: Set<String> = [
         "network", "network_column", "network_name_column", "category", "only_known_networks", "dry_run", "replace",
-        "fix_coordinates", "encoding", "delimiter", "file_name", "geocode", "geocoder", "require_geocode", "geocode_names",
+        "fix_coordinates", "encoding", "delimiter", "file_name", "radius_column", "venue_radius_column", "geocode", "geocoder", "require_geocode",
+        "geocode_names",
     ]
 
     /// The server's geocoder, used when a request asks for geocoding without naming one.
@@ -50,6 +51,8 @@ enum ImportQuery {
             options.delimiter = byte
         }
         options.geocoding = try geocoding(query, defaults: defaults)
+        if let column = try text(query, "radius_column") { options.mapColumn(.radius, to: column) }
+        if let column = try text(query, "venue_radius_column") { options.mapColumn(.venueRadius, to: column) }
         let fileName = try text(query, "file_name") ?? UploadFileName.fromHeader(request.headers[.contentDisposition])
         return (options, fileName)
     }

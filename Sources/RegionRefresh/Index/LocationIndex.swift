@@ -186,7 +186,8 @@ public final class LocationIndex: Sendable {
             let net = b.networks[Int(b.network[i])]
             let r = policy.radius(
                 explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
-                isLargeArea: net.isLargeArea, venueRadius: b.venueRadius[i].map(Double.init),
+                // A location with a venue size of its own is a venue, whatever its network.
+                isLargeArea: net.isLargeArea || b.venueRadius[i] != nil, venueRadius: b.venueRadius[i].map(Double.init),
                 placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
             radius[i] = Float(r.meters)
             rule[i] = r.rule

@@ -24,6 +24,9 @@ struct NetworkLifecycleAPITests {
             let bad = try await client.send(
                 .patch, "/admin/networks/costco", route: Self.route, headers: .admin, body: #"{"default_radius_meters": 0}"#)
             #expect(bad.status == 400 && bad.json?["field"]?.string == "default_radius_meters")
+            let twice = try await client.send(
+                .patch, "/admin/networks/costco", route: Self.route, headers: .admin, body: #"{"name": "A", "name": "B"}"#)
+            #expect(twice.status == 400 && twice.json?["field"]?.string == "name", "\(twice.text)")
             let unknown = try await client.send(.patch, "/admin/networks/nope", route: Self.route, headers: .admin, body: #"{"name": "Nope"}"#)
             #expect(unknown.status == 404)
             // PUT replaces every setting: the radius given by PATCH is gone.

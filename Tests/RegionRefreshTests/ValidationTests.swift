@@ -55,6 +55,11 @@ import Testing
         (#"{"lat": 0, "lon": 0, "include_other_networks": "yes"}"#, "include_other_networks"),
         (#"{"lat": 0, "lon": 0, "reserve_refresh_region": 1}"#, "reserve_refresh_region"),
         (#"{"lat": 0, "lon": 0, "min_radius_meters": 1000.5}"#, "min_radius_meters"),
+        // Duplicate members: which one counts is undefined in JSON (Foundation took the first, browsers the last).
+        (#"{"lat": 40.7, "lon": 0, "lat": 95}"#, "lat"),
+        (#"{"lat": 0, "lon": 0, "l\u0061t": 1}"#, "lat"),
+        (#"{"lat": 0, "lon": 0, "network_visits": {"a": 1, "a": 2}}"#, "network_visits.a"),
+        (#"{"lat": 0, "lon": 0, "app_version": "1", "app_version": "2"}"#, "app_version"),
         (#"{"lat": 0, "lon": 0, "min_radius_meters": -1}"#, "min_radius_meters"),
         (#"{"lat": 0, "lon": 0, "min_radius_meters": "100"}"#, "min_radius_meters"),
         (#"{"lat": 0, "lon": 0, "explain": null}"#, ""),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RegionRefresh
 
 /// Reads request bodies with the server's limits: the media type first (415), then the size,
 /// refused from `Content-Length` before a byte is read and enforced again while reading (413).
@@ -25,6 +26,10 @@ struct RequestBodyReader: Sendable {
     /// Decodes a small JSON admin body with `Codable` (snake_case keys).
     func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
         let buffer = try await json(request)
+        if let member = buffer.readableBytesView.withUnsafeBytes({ DuplicateKeys.first(in: $0) }) {
+            throw APIError.badRequest(
+                "invalid_body", "member '\(member.prefix(100))' appears more than once in its object", field: String(member.prefix(100)))
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {

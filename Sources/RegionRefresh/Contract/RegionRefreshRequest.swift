@@ -132,6 +132,9 @@ extension RegionRefreshRequest {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw .malformedJSON(detail ?? "The given data was not valid JSON.")
         }
+        if let member = data.withUnsafeBytes({ DuplicateKeys.first(in: $0) }) {
+            throw .invalidField(field: member, reason: "appears more than once in its object (JSON leaves which one counts undefined)")
+        }
         do {
             return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
         } catch let error as DecodingError {

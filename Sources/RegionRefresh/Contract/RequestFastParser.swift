@@ -23,6 +23,8 @@ struct RequestFastParser {
         // lat and lon are placeholders until their keys are seen (bits 0 and 1 of `seen`).
         var request = RegionRefreshRequest(lat: .nan, lon: .nan)
         var seen: UInt16 = 0
+        // Names of members it does not read, so that a repeated one is left to the reference decoding (which refuses it).
+        var others: [Range<Int>] = []
         skipSpace()
         if !take(UInt8(ascii: "}")) {
             while true {
@@ -32,6 +34,10 @@ struct RequestFastParser {
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
                 guard let field = Self.field(key) else {
+                    let start = key.baseAddress! - bytes.baseAddress!
+                    let range = start..<start + key.count
+                    guard !others.contains(where: { bytes[$0].elementsEqual(key) }) else { return nil }
+                    others.append(range)
                     // An unknown key is ignored by JSONDecoder too, whatever its value; skipping values is not
                     // worth the code here, so only simple ones are taken.
                     guard skipScalar() else { return nil }

@@ -17,8 +17,8 @@ struct DB: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an empty store.",
             discussion: """
-                A file is a SpatiaLite database: the spatialite CLI, ogr2ogr and QGIS open its
-                `locations` table as a point layer (SRID 4326). A postgres:// URL names an existing, empty
+                A file is a SpatiaLite database: the spatialite CLI, ogr2ogr and QGIS open its \
+                `locations` table as a point layer (SRID 4326). A postgres:// URL names an existing, empty \
                 database: the schema goes in it (with CREATE EXTENSION postgis when it is missing and allowed).
 
                 Example:

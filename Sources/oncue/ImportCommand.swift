@@ -10,23 +10,25 @@ struct Import: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import chain location CSVs into a store (streaming, validated, idempotent, atomic).",
         discussion: """
-            All FILEs are imported in one transaction: if anything fails (or the process is killed)
-            the store is left exactly as it was. Rows are upserted by (network, id); importing the same
-            file again reports every row unchanged. Every rejected or flagged row is kept in the import
+            All FILEs are imported in one transaction: if anything fails (or the process is killed) \
+            the store is left exactly as it was. Rows are upserted by (network, id); importing the same \
+            file again reports every row unchanged. Every rejected or flagged row is kept in the import \
             log with its line number and a reason code (`oncue imports show ID`).
 
-            Columns are found from their header names (name/libname, lat/latitude/y, lon/lng/longitude/
-            longitud/x, address, city, state/province/stabr, zip/postcode, country, brand/chain, id/store
+            Columns are found from their header names (name/libname, lat/latitude/y, lon/lng/longitude/ \
+            longitud/x, address, city, state/province/stabr, zip/postcode, country, brand/chain, id/store \
             number/keys, FSCSKEY+FSCS_SEQ); a --mapping JSON file overrides, e.g.
               {"columns": {"latitude": "Y_COORD", "longitude": "X_COORD", "id": ["SYS", "SEQ"]}}
 
             Examples:
               oncue import costcos.csv --db stores.sqlite --network costco
-              oncue import FastFoodRestaurants.csv --db stores.sqlite --network-column name --category fast-food
+              oncue import FastFoodRestaurants.csv --db stores.sqlite --network-column name \\
+                --category fast-food
               oncue import PLS_FY19_Outlet_pud19i.csv --db stores.sqlite --network-column FSCSKEY \\
                   --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
               oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
-              oncue import shops.csv --db stores.sqlite --network-column brand --geocoder http://127.0.0.1:8088 --geocode coarse
+              oncue import shops.csv --db stores.sqlite --network-column brand \\
+                --geocoder http://127.0.0.1:8088 --geocode coarse
 
             --network with --network-column: rows whose network column is empty go to --network; the others go to the network their column names. (--network alone puts every row in one network, whatever the header holds.)
 
@@ -36,13 +38,13 @@ struct Import: AsyncParsableCommand {
 
             Reason codes (rejections and warnings in the summary, the import log and --json): \(ReasonCode.allCases.map(\.rawValue).joined(separator: ", ")).
 
-            Geocoding: with --geocoder (or ONCUE_GEOCODER), rows without coordinates (--geocode missing, the
-            default), also coarse ones (coarse) or every row (all) are placed by a Nominatim-compatible /search
-            from the address, city, state, postcode and country columns. Before the import, the addresses the
-            store's cache cannot answer are counted and the time they take at --geocoder-rps is printed; --dry-run
-            stops there and asks nothing. Each answer is cached in the store as it arrives, so an interrupted run
-            loses nothing fetched and a re-import asks nothing again. Rows the geocoder cannot place are rejected
-            (geocode_not_found, geocode_ambiguous, geocode_wrong_country, geocode_failed) unless they have
+            Geocoding: with --geocoder (or ONCUE_GEOCODER), rows without coordinates (--geocode missing, the \
+            default), also coarse ones (coarse) or every row (all) are placed by a Nominatim-compatible /search \
+            from the address, city, state, postcode and country columns. Before the import, the addresses the \
+            store's cache cannot answer are counted and the time they take at --geocoder-rps is printed; --dry-run \
+            stops there and asks nothing. Each answer is cached in the store as it arrives, so an interrupted run \
+            loses nothing fetched and a re-import asks nothing again. Rows the geocoder cannot place are rejected \
+            (geocode_not_found, geocode_ambiguous, geocode_wrong_country, geocode_failed) unless they have \
             coordinates of their own; --require-geocode imports nothing when the service failed for some row.
             """
     )

@@ -12,7 +12,8 @@ struct Nearest: AsyncParsableCommand {
 
             Example:
               oncue nearest --db stores.sqlite 40.7128 -74.0060
-              oncue nearest --db stores.sqlite 37.77 -122.42 --radius-km 10 --limit 5 --network sfpl --format json
+              oncue nearest --db stores.sqlite 37.77 -122.42 --radius-km 10 --limit 5 --network sfpl \\
+                --format json
             """
     )
 

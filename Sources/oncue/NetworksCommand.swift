@@ -113,7 +113,7 @@ struct Networks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a network with its locations and aliases (one transaction; the import log stays).",
             discussion: """
-                A running server serves without them after its next index build (at once for a server that made the
+                A running server serves without them after its next index build (at once for a server that made the \
                 change, within its poll for the others).
 
                 Example:
@@ -138,8 +138,8 @@ struct Networks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Merge one network into another: its locations move, and its id, name and aliases become aliases.",
             discussion: """
-                A location of FROM within 10 m of one INTO already has is a near-duplicate and is dropped; a moved
-                location whose id INTO already uses elsewhere gets the id FROM:ID. Imports and user_networks that name
+                A location of FROM within 10 m of one INTO already has is a near-duplicate and is dropped; a moved \
+                location whose id INTO already uses elsewhere gets the id FROM:ID. Imports and user_networks that name \
                 FROM reach INTO afterwards. One transaction.
 
                 Example:
@@ -168,7 +168,7 @@ struct Networks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a brand spelling resolve to a network when importing with --network-column.",
             discussion: """
-                Case, spaces and punctuation are ignored, so one alias covers "SONIC Drive In" and
+                Case, spaces and punctuation are ignored, so one alias covers "SONIC Drive In" and \
                 "Sonic Drive-In"; a different word ("SONIC" alone) needs its own alias.
 
                 Example:

@@ -9,7 +9,7 @@ struct Refresh: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer one region-refresh request from a store, exactly as POST /v1/region-refresh would.",
         discussion: """
-            Prints the regions as a table, or with --format json byte for byte the JSON body
+            Prints the regions as a table, or with --format json byte for byte the JSON body \
             POST /v1/region-refresh returns for the same request (only server_time differs); --pretty indents it.
 
             Example:

@@ -11,27 +11,29 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay GPS traces through a virtual phone and measure which card moments surfaced the right card.",
         discussion: """
-            TRACE is a GPX, GeoLife PLT, CSV or GeoJSON file, a folder (searched recursively) or a glob.
-            Traces are replayed in parallel on a virtual clock; the same seed gives byte-identical outputs, and a
+            TRACE is a GPX, GeoLife PLT, CSV or GeoJSON file, a folder (searched recursively) or a glob. \
+            Traces are replayed in parallel on a virtual clock; the same seed gives byte-identical outputs, and a \
             trace's randomness comes from its content, so one trace alone reproduces its row of a batch.
 
-            Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m)
-            or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region), staged
-            (wide regions wake the app, which watches the store's own small region until arrival); +clamp asks the
-            server for no region below the OS's reliable minimum radius (min_radius_meters); @N sets max_regions (e.g. guaranteed+clamp@10).
-            Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit)
+            Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m) \
+            or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region), staged \
+            (wide regions wake the app, which watches the store's own small region until arrival); +clamp asks the \
+            server for no region below the OS's reliable minimum radius (min_radius_meters); @N sets max_regions (e.g. guaranteed+clamp@10). \
+            Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit) \
             and oracle (ideal OS).
 
-            --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports means with
-            95 % intervals. --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale
-            (the engine's radius policy scaled), cooldown (seconds), or any scenario key such as
+            --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports means with \
+            95 % intervals. --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale \
+            (the engine's radius policy scaled), cooldown (seconds), or any scenario key such as \
             os.fence_check_moving_seconds or app.staged_slots.
 
             Examples:
-              oncue replay simulations/traces/helsinki --db helsinki.sqlite --wallet simulations/wallets/helsinki.json \\
+              oncue replay simulations/traces/helsinki --db helsinki.sqlite \\
+                --wallet simulations/wallets/helsinki.json \\
                 --scenario simulations/scenarios/helsinki-ios.json --compare --out /tmp/replay
-              oncue replay datasets/trace-geolife-beijing --db beijing.sqlite --wallet simulations/wallets/beijing.json \\
-                --scenario simulations/scenarios/beijing-ios.json --seeds 5 --sweep radius_scale=0.5,1,2 --sweep cooldown=1800,3600
+              oncue replay datasets/trace-geolife-beijing --db beijing.sqlite \\
+                --wallet simulations/wallets/beijing.json --scenario simulations/scenarios/beijing-ios.json \\
+                --seeds 5 --sweep radius_scale=0.5,1,2 --sweep cooldown=1800,3600
             """
     )
 

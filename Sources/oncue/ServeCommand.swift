@@ -9,15 +9,15 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the HTTP region-refresh service (public API, admin API, health, metrics).",
         discussion: """
-            Routes: POST /v1/region-refresh, GET /v1/networks, GET /healthz,
-            GET /readyz, GET /metrics, GET /openapi.yaml; with an admin token also
-            POST|GET /admin/imports, GET /admin/imports/{id},
+            Routes: POST /v1/region-refresh, GET /v1/networks, GET /healthz, \
+            GET /readyz, GET /metrics, GET /openapi.yaml; with an admin token also \
+            POST|GET /admin/imports, GET /admin/imports/{id}, \
             PUT /admin/networks/{id}, POST /admin/networks/{id}/aliases.
 
             \(ServerSettings.helpDiscussion)
 
-            SIGTERM or SIGINT stops accepting connections, finishes the requests
-            in flight (each response then says Connection: close), closes what is
+            SIGTERM or SIGINT stops accepting connections, finishes the requests \
+            in flight (each response then says Connection: close), closes what is \
             still open after --shutdown-timeout, and exits 0.
 
             Example:

@@ -28,6 +28,24 @@ import Testing
             "oncue \(command.joined(separator: " ")) --help differs from its golden file; run scripts/update-help-golden.sh and review the diff")
     }
 
+    /// Help paragraphs are one line in the source, so that the help wraps them at the terminal's width: a hard newline
+    /// in mid-sentence left a word or two alone on a line. Laid out 1,000 columns wide, no prose line may be followed by
+    /// another unindented one (examples are indented, and a line ending in ':' introduces a list). Examples fit 100.
+    @Test(arguments: commands)
+    func paragraphsAreNotBrokenByHand(command: [String]) throws {
+        let r = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "1000"])
+        var previous = ""
+        for line in r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("USAGE:") { break }
+            let prose = !line.isEmpty && !line.hasPrefix(" ")
+            #expect(
+                !(prose && !previous.isEmpty && !previous.hasPrefix(" ") && !previous.hasSuffix(":")),
+                "oncue \(command.joined(separator: " ")): a paragraph broken after '\(previous.suffix(40))'")
+            #expect(!line.hasPrefix("  oncue") || line.count <= 100, "oncue \(command.joined(separator: " ")): an example over 100 columns: \(line)")
+            previous = line
+        }
+    }
+
     @Test("every golden file belongs to a command, and every command has an example")
     func goldenFilesAreTheCommands() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".txt") }

@@ -57,7 +57,10 @@ let package = Package(
         .target(
             name: "LocationStore",
             dependencies: ["Geo", "CSQLite"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // ICU as the Swift toolchain ships it for Foundation (`_FoundationICU`): Unicode TS #39's confusable
+            // skeletons and script properties for network names (`NetworkText`).
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         // The scale-out store on PostgreSQL + PostGIS: PostgresNIO, and NIOSSL for sslmode=require|verify-full. A module
         // of its own, so that the parsers, the engine and the fuzz targets never build PostgreSQL's TLS and crypto stack.

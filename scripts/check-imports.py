@@ -14,7 +14,7 @@ import sys
 
 # Modules of the toolchain and the system, importable without a package dependency.
 SYSTEM = {
-    "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML",
+    "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "FoundationXML", "_FoundationICU",
     "Dispatch", "Glibc", "Musl", "Darwin", "Android", "WinSDK", "XCTest", "Testing", "Synchronization", "os",
     "Observation", "RegexBuilder", "Swift", "_Concurrency", "_StringProcessing", "Distributed", "PackageDescription",
 }

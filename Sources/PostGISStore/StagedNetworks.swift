@@ -24,6 +24,8 @@ final class StagedNetworks: NetworkDirectory {
 
     func network(id: String) -> Network? { networks[id] }
 
+    func networkIds() -> [String] { Array(networks.keys) }
+
     func resolveNetwork(_ nameOrAlias: String) -> String? {
         networks[nameOrAlias] != nil ? nameOrAlias : aliases[Network.aliasKey(nameOrAlias)]
     }

@@ -98,7 +98,11 @@ struct Networks: AsyncParsableCommand {
         func run() async throws {
             let change = self.change
             let network = try await store.withStore { store in
-                let network = change.applied(to: try await store.network(id: id), id: id)
+                let current = try await store.network(id: id)
+                if current == nil, let problem = NetworkChange.newIdProblem(id, existing: try await store.networks().map(\.network.id)) {
+                    throw ValidationError(problem + " (oncue networks alias ID SPELLING)")
+                }
+                let network = change.applied(to: current, id: id)
                 try await store.upsertNetwork(network)
                 return network
             }
@@ -183,6 +187,7 @@ struct Networks: AsyncParsableCommand {
         func validate() throws {
             try checkLength("network id", id, FieldLimits.networkId)
             try checkLength("the alias", name, FieldLimits.alias)
+            if NetworkText.hasBidiControl(name) { throw ValidationError("the alias must not hold bidirectional control characters") }
         }
 
         func run() async throws {

@@ -35,6 +35,22 @@ struct NetworkLifecycleAPITests {
         }
     }
 
+    @Test func lookAlikesAndBidiControlsAreRefused() async throws {
+        try await withServer { client, _ in
+            // "соstco" with Cyrillic с and о, percent-encoded in the path.
+            let lookAlike = try await client.send(
+                .put, "/admin/networks/%D1%81%D0%BEstco", route: Self.route, headers: .admin, body: #"{"name": "Costco"}"#)
+            #expect(lookAlike.status == 400 && lookAlike.text.contains("looks like the existing network 'costco'"), "\(lookAlike.text)")
+            let rlo = try await client.send(
+                .patch, "/admin/networks/costco", route: Self.route, headers: .admin, body: #"{"name": "\u202Eoctsoc"}"#)
+            #expect(rlo.status == 400 && rlo.json?["field"]?.string == "name")
+            let alias = try await client.send(
+                .post, "/admin/networks/costco/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                body: #"{"alias": "\u0441\u043Estco"}"#)
+            #expect(alias.status == 201, "a look-alike may be made an alias of the network it imitates")
+        }
+    }
+
     @Test func deleteAnswersOnceTheIndexServesWithoutTheNetwork() async throws {
         try await withServer { client, built in
             let deleted = try await client.send(.delete, "/admin/networks/bluebottle", route: Self.route, headers: .admin)

@@ -22,6 +22,8 @@ package final class NetworkResolver {
         case unknown(String)
         /// A new network's id (the value's slug) would be longer than the store keeps.
         case idTooLong(slug: String)
+        /// The value would create a network that could pass for another (see `NetworkText`).
+        case confusable(String)
     }
 
     package init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
@@ -44,14 +46,34 @@ package final class NetworkResolver {
         if try store.network(id: slug) == nil {
             if onlyKnown { return .failure(.unknown(trimmed)) }
             if FieldLimits.exceeds(slug, FieldLimits.networkId) { return .failure(.idTooLong(slug: slug)) }
+            if let existing = try lookAlike(of: slug) {
+                return .failure(
+                    .confusable(
+                        "'\(trimmed.clipped())' would be network '\(slug)', which looks like the existing '\(existing)'; "
+                            + "if it means that one, make it an alias: oncue networks alias \(existing) '\(trimmed.clipped())'"))
+            }
+            if let problem = NetworkText.problem(trimmed) { return .failure(.confusable("'\(trimmed.clipped())' \(problem)")) }
             let name = displayName().flatMap { $0.isEmpty ? nil : $0 } ?? trimmed
             try store.upsertNetwork(Network(id: slug, name: name, category: category))
             created.append(slug)
             provisionallyNamed.insert(slug)
+            skeletons?[NetworkText.skeleton(slug)] = slug
         }
         try store.addAlias(trimmed, networkId: slug)
         cache[value] = slug
         return .success(slug)
+    }
+
+    /// Skeletons of the networks' ids, read at the first new network (most imports create none or few).
+    private var skeletons: [String: String]?
+
+    private func lookAlike(of slug: String) throws -> String? {
+        if skeletons == nil {
+            var map: [String: String] = [:]
+            for id in try store.networkIds() { map[NetworkText.skeleton(id)] = id }
+            skeletons = map
+        }
+        return skeletons?[NetworkText.skeleton(slug)].flatMap { $0 == slug ? nil : $0 }
     }
 
     /// Renames a network this import created, once, from the row preferred for naming it.

@@ -28,6 +28,9 @@ extension NetworkResolver {
                 "network value '\(value.clipped(40))' would make a network id of "
                     + "\(slug.unicodeScalars.count) characters, more than the \(FieldLimits.networkId) the store keeps")
             return nil
+        case .failure(.confusable(let why)):
+            ledger.reject(row.line, .confusableNetwork, why)
+            return nil
         }
         if row.namesNetwork, let displayName = row.networkName { try rename(networkId, to: displayName) }
         return networkId
@@ -42,6 +45,7 @@ extension NetworkResolver {
             throw ImportError.invalidOption(
                 "the network '\(value.clipped(40))' would get an id of \(slug.unicodeScalars.count) "
                     + "characters, more than the \(FieldLimits.networkId) the store keeps")
+        case .failure(.confusable(let why)): throw ImportError.invalidOption("the network \(why)")
         case .failure: throw ImportError.invalidOption("unknown network '\(value.clipped())' (create it with `oncue networks set`)")
         }
     }

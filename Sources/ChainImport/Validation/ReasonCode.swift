@@ -52,4 +52,8 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     /// A `radius_m` or `venue_radius_m` value that is not a number of metres in (0, 50000] (a warning: the row is
     /// kept, its region sized by the radius policy as if the column were empty).
     case invalidRadius = "invalid_radius"
+    /// A network value that would create a network whose name mixes scripts within a word, holds a bidirectional
+    /// control, or whose id looks like an existing network's (Unicode TS #39 confusables): make it an alias of the
+    /// network it means (`oncue networks alias`), or correct the file.
+    case confusableNetwork = "confusable_network"
 }

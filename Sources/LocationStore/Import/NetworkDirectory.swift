@@ -6,4 +6,6 @@ public protocol NetworkDirectory: AnyObject {
     func resolveNetwork(_ nameOrAlias: String) throws -> String?
     func upsertNetwork(_ network: Network) throws
     func addAlias(_ alias: String, networkId: String) throws
+    /// Every network's id (to find a new id's look-alikes, see `NetworkText`).
+    func networkIds() throws -> [String]
 }

@@ -1,7 +1,14 @@
 import Foundation
 import Geo
 
-extension SQLiteLocationStore: NetworkDirectory {}
+extension SQLiteLocationStore: NetworkDirectory {
+    public func networkIds() throws -> [String] {
+        let s = try db.statement("SELECT id FROM networks")
+        var ids: [String] = []
+        while try s.step() { ids.append(s.text(0)) }
+        return ids
+    }
+}
 
 extension SQLiteLocationStore: BulkImporting {
     public func beginImport(_ plan: BulkImportPlan) throws -> any BulkImportWriter {

@@ -100,6 +100,9 @@ struct AdminStoreRoutes: Sendable {
         let network = try await access.withPrimary { store -> Network? in
             let current = try await store.network(id: id)
             guard current != nil || creating else { return nil }
+            if current == nil, let problem = NetworkChange.newIdProblem(id, existing: try await store.networks().map(\.network.id)) {
+                throw APIError.badRequest("invalid_parameter", problem, field: "id")
+            }
             let network = change.applied(to: current, id: id)
             try await store.upsertNetwork(network)
             return network
@@ -143,6 +146,9 @@ struct AdminStoreRoutes: Sendable {
         let id = try networkID(context)
         let body = try await bodies.decode(AliasBody.self, from: request)
         let alias = try AdminText.required(body.alias, field: "alias", limit: FieldLimits.alias)
+        guard !NetworkText.hasBidiControl(alias) else {
+            throw APIError.badRequest("invalid_field", "field 'alias' must not hold bidirectional control characters", field: "alias")
+        }
         let known = try await access.withPrimary { store -> Bool in
             guard try await store.network(id: id) != nil else { return false }
             try await store.addAlias(alias, networkId: id)

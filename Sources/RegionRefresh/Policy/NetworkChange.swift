@@ -29,6 +29,7 @@ public struct NetworkChange: Sendable, Hashable {
             if !name.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
                 return Problem(field: "name", reason: "must hold more than white space")
             }
+            if let p = NetworkText.problem(name) { return Problem(field: "name", reason: p) }
         }
         if case .some(.some(let category)) = category, let p = Self.textProblem(category, limit: FieldLimits.category) {
             return Problem(field: "category", reason: p)
@@ -43,6 +44,15 @@ public struct NetworkChange: Sendable, Hashable {
         if FieldLimits.exceeds(text, limit) { return "must be at most \(limit) characters" }
         if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { return "must not hold control characters" }
         return nil
+    }
+
+    /// Why a new network may not take `id`, given the ids that exist: its text (`NetworkText.problem`), or its looking
+    /// like one of them (make it an alias of that one instead).
+    public static func newIdProblem(_ id: String, existing: some Sequence<String>) -> String? {
+        if let other = NetworkText.lookAlike(of: id, among: existing) {
+            return "network id '\(id)' looks like the existing network '\(other)'; if it means that one, make it an alias of it"
+        }
+        return NetworkText.problem(id).map { "network id '\(id)' \($0)" }
     }
 
     /// `network` with this change applied (a new network named by its id when there was none).

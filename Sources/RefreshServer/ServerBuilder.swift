@@ -42,7 +42,7 @@ public enum ServerBuilder {
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
             reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
             geocoder: .init(
-                url: configuration.geocoderURL,
+                geocoders: configuration.geocoders,
                 requestsPerSecond: configuration.geocoderRequestsPerSecond),
             jobs: ImportJobs())
         let locationsRoute = LocationsRoute(engine: engine)

@@ -116,9 +116,9 @@ struct ImportSwapTests {
     }
 
     @Test func geocodingParameters() async throws {
+        let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
+        let addresses = "id,name,address,city\n1,Shop,1 Main St,Springfield\n"
         try await withServer { client, _ in
-            let csvHeaders = HTTPFields.admin.merging([.contentType: "text/csv"])
-            let addresses = "id,name,address,city\n1,Shop,1 Main St,Springfield\n"
             // Asking for geocoding from a server that has no geocoder, without naming one.
             let none = try await client.send(
                 .post, "/admin/imports?network=shops&geocode=missing", headers: csvHeaders, body: addresses,
@@ -128,17 +128,34 @@ struct ImportSwapTests {
                 .post, "/admin/imports?network=shops&geocode=some", headers: csvHeaders, body: addresses,
                 json: false)
             #expect(badMode.status == 400 && badMode.json?["field"]?.string == "geocode")
-            // A geocoder that refuses connections: the import goes through and says why the row was not placed.
+            // A URL in the request is never fetched: the admin API picks among the server's geocoders by name.
+            let url = try await client.send(
+                .post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9", headers: csvHeaders, body: addresses,
+                json: false)
+            #expect(url.status == 400 && url.json?["field"]?.string == "geocoder", "\(url.text)")
+        }
+        // A server with a geocoder that refuses connections, by name: the import goes through and says why the row
+        // was not placed.
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.geocoders = [
+                NamedGeocoder(name: "nominatim", url: URL(string: "http://127.0.0.1:8")!),
+                NamedGeocoder(name: "refused", url: URL(string: "http://127.0.0.1:9")!),
+            ]
+        }
+        try await withServer(configure: configure) { client, _ in
             let dead = try await client.send(
-                .post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9", headers: csvHeaders,
+                .post, "/admin/imports?network=shops&geocoder=refused", headers: csvHeaders,
                 body: addresses, json: false)
             #expect(dead.status == 200)
             #expect(dead.json?["files"]?.array?.first?["rejected_by_reason"]?["geocode_failed"]?.int == 1)
             #expect(dead.json?["geocoding"]?["failed"]?.int == 1)
             let required = try await client.send(
-                .post, "/admin/imports?network=shops&geocoder=http://127.0.0.1:9&require_geocode=true",
+                .post, "/admin/imports?network=shops&geocoder=refused&require_geocode=true",
                 headers: csvHeaders, body: addresses, json: false)
             #expect(required.status == 422 && required.json?["error"]?.string == "import_failed")
+            let unknown = try await client.send(
+                .post, "/admin/imports?network=shops&geocoder=photon", headers: csvHeaders, body: addresses, json: false)
+            #expect(unknown.status == 400 && unknown.text.contains("nominatim, refused"), "\(unknown.text)")
             // A file without coordinate columns or an address to geocode is unprocessable, not a bad request.
             let noColumns = try await client.send(.post, "/admin/imports?network=shops", headers: csvHeaders, body: "0\n1\n", json: false)
             #expect(noColumns.status == 422 && noColumns.json?["error"]?.string == "import_failed")

@@ -109,7 +109,8 @@ struct ServerSettingsTests {
             ],
             "ONCUE_GEOCODER": [
                 "http://127.0.0.1:8088", "https://u:pw@nominatim.example/search", "ftp://nominatim.example",
-                "http://", "nominatim.example", "",
+                "http://", "nominatim.example", "", "local=http://127.0.0.1:8088,photon=https://photon.example",
+                "Bad Name=http://127.0.0.1:8088", "a=http://x.example,a=http://y.example",
             ],
         ]
     }

@@ -13,7 +13,7 @@ enum ImportQuery {
 
     /// The server's geocoder, used when a request asks for geocoding without naming one.
     struct GeocoderDefaults: Sendable {
-        var url: URL?
+        var geocoders: [NamedGeocoder]
         var requestsPerSecond: Double
     }
 
@@ -57,7 +57,7 @@ enum ImportQuery {
         return (options, fileName)
     }
 
-    /// `geocode=missing|coarse|all` turns geocoding on, with `geocoder=URL` or the server's `--geocoder`.
+    /// `geocode=missing|coarse|all` turns geocoding on, with the server's geocoder `geocoder=NAME` (default: its first).
     private static func geocoding(_ query: Parameters, defaults: GeocoderDefaults) throws -> GeocodingOptions? {
         let modeText = try text(query, "geocode")
         let named = try text(query, "geocoder")
@@ -76,16 +76,20 @@ enum ImportQuery {
             } ?? .missing
         let url: URL
         if let named {
-            guard let parsed = GeocoderSettings.baseURL(named) else {
-                throw APIError.badRequest("invalid_parameter", "'geocoder' must be an http:// or https:// URL", field: "geocoder")
+            guard let chosen = defaults.geocoders.first(where: { $0.name == named }) else {
+                let known = defaults.geocoders.map(\.name).joined(separator: ", ")
+                throw APIError.badRequest(
+                    "invalid_parameter",
+                    "'geocoder' names one of the server's geocoders (--geocoder NAME=URL)"
+                        + (known.isEmpty ? "; it has none" : ": \(known)") + "; a URL is never taken from a request",
+                    field: "geocoder")
             }
-            url = parsed
-        } else if let configured = defaults.url {
+            url = chosen.url
+        } else if let configured = defaults.geocoders.first?.url {
             url = configured
         } else {
             throw APIError.unprocessable(
-                "invalid_parameter", "no geocoder: pass 'geocoder' or start the server with --geocoder",
-                field: "geocoder")
+                "invalid_parameter", "no geocoder: start the server with --geocoder URL (or NAME=URL, …)", field: "geocoder")
         }
         var settings = GeocoderSettings(baseURL: url)
         settings.requestsPerSecond = defaults.requestsPerSecond

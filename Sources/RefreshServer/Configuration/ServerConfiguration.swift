@@ -33,7 +33,12 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Where uploaded CSV files are staged before import.
     public var temporaryDirectory: String
     /// The Nominatim-compatible geocoder admin imports use when they ask for geocoding without naming one.
-    public var geocoderURL: URL?
+    public var geocoders: [NamedGeocoder] = []
+    /// The geocoder of an import that asks for geocoding without naming one: the first configured.
+    public var geocoderURL: URL? {
+        get { geocoders.first?.url }
+        set { geocoders = newValue.map { [NamedGeocoder(name: NamedGeocoder.defaultName, url: $0)] } ?? [] }
+    }
     /// At most this many requests per second to the geocoder.
     public var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
     /// The radius floor of a region-refresh request without `min_radius_meters` (metres; 0 keeps the policy's radii).
@@ -95,4 +100,21 @@ public struct ServerConfiguration: Sendable, Hashable {
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A geocoder the server may use, under the name an admin import picks it by: the geocoder's URL comes from the
+/// server's settings, never from a request (a URL in a request would let the admin API fetch any address).
+public struct NamedGeocoder: Sendable, Hashable {
+    public static let defaultName = "default"
+    public var name: String
+    public var url: URL
+
+    public init(name: String, url: URL) {
+        self.name = name
+        self.url = url
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 40 && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
 }

@@ -160,17 +160,18 @@ public enum ServerSettings {
         write: { $0.minRadiusMeters = $1 }
     )
 
-    public static let geocoder = ServerSetting<URL?>(
+    public static let geocoder = ServerSetting<[NamedGeocoder]>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
-        type: .httpURL,
-        default: nil,
+        type: .namedGeocoders,
+        default: [],
         defaultNote: "none",
         secret: true,
-        summary: "Nominatim-compatible geocoder for admin imports that ask for geocoding",
-        read: { $0.geocoderURL },
+        summary:
+            "Nominatim-compatible geocoders admin imports may use, picked by name (geocoder=NAME); the first is the default",
+        read: { $0.geocoders },
 
-        write: { $0.geocoderURL = $1 }
+        write: { $0.geocoders = $1 }
     )
 
     public static let geocoderRPS = ServerSetting<Double>(

@@ -227,3 +227,42 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+
+extension SettingType where Value == [NamedGeocoder] {
+    /// Geocoders: `URL` (named `default`) or `NAME=URL`, comma-separated; names are lower-case letters, digits and '-'.
+    static var namedGeocoders: Self {
+        Self(
+            valueName: "[name=]url",
+            bounds: .form("http(s) URLs, each optionally NAME=URL, comma-separated"),
+            parse: { text throws(SettingRefusal) in
+                var found: [NamedGeocoder] = []
+                for part in text.split(separator: ",") {
+                    let item = part.trimmingCharacters(in: .whitespaces)
+                    var name = NamedGeocoder.defaultName
+                    var urlText = item
+                    if let eq = item.firstIndex(of: "="), !item[..<eq].contains(":") {
+                        name = String(item[..<eq])
+                        urlText = String(item[item.index(after: eq)...])
+                    }
+                    guard NamedGeocoder.isValidName(name) else {
+                        throw SettingRefusal("geocoder names are lower-case letters, digits and '-' (got '\(name.prefix(40))')")
+                    }
+                    guard let url = GeocoderSettings.baseURL(urlText) else { throw SettingRefusal("must be http:// or https:// URLs with a host") }
+                    guard !found.contains(where: { $0.name == name }) else { throw SettingRefusal("names the geocoder '\(name)' twice") }
+                    found.append(NamedGeocoder(name: name, url: url))
+                }
+                return found
+            },
+            format: { geocoders in
+                geocoders.map { g in
+                    var shown = g.url.absoluteString
+                    if var parts = URLComponents(url: g.url, resolvingAgainstBaseURL: false), parts.password != nil {
+                        parts.password = "***"
+                        shown = parts.string ?? "(a URL)"
+                    }
+                    return g.name == NamedGeocoder.defaultName ? shown : "\(g.name)=\(shown)"
+                }.joined(separator: ",")
+            }
+        )
+    }
+}

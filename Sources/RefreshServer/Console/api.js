@@ -97,11 +97,23 @@ export function uploadCSV(path, query, file, { onUploadProgress, preferAsync = t
 
 let networksPromise = null;
 
-/** GET /v1/networks, shared by the views; force reloads it. */
+/**
+ * GET /v1/networks: its first page, shared by the views; force reloads it. A store with more networks than a page
+ * sets `more` on the list, and the views then search on the server (searchNetworks) rather than in the page.
+ */
 export function loadNetworks({ force = false } = {}) {
   if (force || !networksPromise) {
-    networksPromise = getJSON('v1/networks').then((data) => (Array.isArray(data?.networks) ? data.networks : []));
+    networksPromise = getJSON('v1/networks').then((data) => {
+      const list = Array.isArray(data?.networks) ? data.networks : [];
+      list.more = typeof data?.next_cursor === 'string';
+      return list;
+    });
     networksPromise.catch(() => { networksPromise = null; });
   }
   return networksPromise;
+}
+
+/** The networks whose id, name, category or an alias contains `q`, asked of the server (at most `limit`). */
+export function searchNetworks(q, limit = 500) {
+  return getJSON('v1/networks', { query: { q, limit } }).then((data) => (Array.isArray(data?.networks) ? data.networks : []));
 }

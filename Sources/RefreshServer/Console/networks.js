@@ -2,7 +2,7 @@
 // for a network's settings (PUT /admin/networks/{id}) and its aliases (POST /admin/networks/{id}/aliases).
 
 import { h, clear, showStatus, fmtInt, fmtMeters } from './dom.js';
-import { loadNetworks, putJSON, postJSON } from './api.js';
+import { loadNetworks, searchNetworks, putJSON, postJSON } from './api.js';
 import { hasToken, onTokenChange } from './token.js';
 
 const ROW_LIMIT = 500;
@@ -53,7 +53,7 @@ export function createNetworksView({ onChanged }) {
 
   function visible() {
     const q = filter.value.trim().toLowerCase();
-    const rows = networks.filter((n) => !q || [n.id, n.name, n.category, ...(n.aliases || [])]
+    const rows = (searchHits ?? networks).filter((n) => !q || [n.id, n.name, n.category, ...(n.aliases || [])]
       .some((v) => typeof v === 'string' && v.toLowerCase().includes(q)));
     rows.sort((a, b) => sort.dir * compare(a[sort.key], b[sort.key]) || compare(a.id, b.id));
     return rows;
@@ -73,7 +73,9 @@ export function createNetworksView({ onChanged }) {
     table.dataset.shown = String(shown.length);
     count.textContent = rows.length > ROW_LIMIT
       ? `${fmtInt(rows.length)} match, showing the first ${fmtInt(ROW_LIMIT)}: refine the filter`
-      : `${fmtInt(rows.length)} of ${fmtInt(networks.length)} networks`;
+      : networks.more
+        ? `${fmtInt(rows.length)} shown; the store has more networks than one page: search to find the others`
+        : `${fmtInt(rows.length)} of ${fmtInt(networks.length)} networks`;
   }
 
   function render() {
@@ -95,7 +97,24 @@ export function createNetworksView({ onChanged }) {
     render();
   }
 
-  filter.addEventListener('input', renderBody);
+  // More networks than the first page: a search asks the server (debounced) instead of filtering the page.
+  let searchHits = null;
+  let searchTimer = null;
+  filter.addEventListener('input', () => {
+    searchHits = null;
+    clearTimeout(searchTimer);
+    const q = filter.value.trim();
+    if (networks.more && q) {
+      searchTimer = setTimeout(() => {
+        searchNetworks(q).then((found) => {
+          if (filter.value.trim() !== q) return;
+          searchHits = found;
+          renderBody();
+        }).catch((error) => showStatus(status, error));
+      }, 250);
+    }
+    renderBody();
+  });
   reload.addEventListener('click', () => load(true));
   onTokenChange(render);
 

@@ -2,6 +2,7 @@
 // server answered with. It knows nothing about drawing; the map calls it and listens to its callbacks.
 
 import { h, clear, showStatus, fmtInt, fmtMeters, fmtTime, kvList, networkColor } from './dom.js';
+import { searchNetworks } from './api.js';
 
 const LIST_LIMIT = 60;
 
@@ -49,7 +50,7 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
     const q = filter.value.trim().toLowerCase();
     const hit = (n) => !q || n.id.toLowerCase().includes(q) || (n.name || '').toLowerCase().includes(q)
       || (n.category || '').toLowerCase().includes(q) || (n.aliases || []).some((a) => a.toLowerCase().includes(q));
-    const found = networks.filter(hit);
+    const found = (searchHits ?? networks).filter(hit);
     const rank = (n) => (n.id.toLowerCase() === q ? 0 : selected.has(n.id) ? 1 : inView.has(n.id) ? 2 : 3);
     found.sort((a, b) => rank(a) - rank(b) || (a.name || a.id).localeCompare(b.name || b.id));
     return found;
@@ -83,7 +84,26 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
     renderList();
   }
 
-  filter.addEventListener('input', renderList);
+  // A store with more networks than the first page: the search goes to the server (debounced), and its answer is
+  // what the list shows while the search text stands.
+  let searchTimer = null;
+  let searchHits = null;
+  filter.addEventListener('input', () => {
+    searchHits = null;
+    clearTimeout(searchTimer);
+    const q = filter.value.trim();
+    if (networks.more && q) {
+      searchTimer = setTimeout(() => {
+        searchNetworks(q).then((found) => {
+          if (filter.value.trim() !== q) return;
+          searchHits = found;
+          for (const n of found) byId.set(n.id, n);
+          renderList();
+        }).catch(() => {});
+      }, 250);
+    }
+    renderList();
+  });
   form.addEventListener('submit', (e) => { e.preventDefault(); onSubmit(); });
 
   /** The request fields from the form, or null (and a message) when a number is out of range. */

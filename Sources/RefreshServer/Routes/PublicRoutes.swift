@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Hummingbird
+import LocationStore
 import Logging
 import NIOCore
 import RegionRefresh
@@ -88,8 +89,29 @@ struct PublicRoutes: Sendable {
         return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: selection.jsonBuffer()))
     }
 
+    /// `GET /v1/networks?limit=N&cursor=ID&q=TEXT`: a page of networks in id order (see `NetworkCatalog`).
     func networks(_ request: Request, context: ServerContext) throws -> Response {
-        guard let body = catalog.encoded else { throw RegionRefreshError.notReady }
+        let query = request.uri.queryParameters
+        for (name, _) in query where !["limit", "cursor", "q"].contains(name) {
+            throw APIError.badRequest("invalid_parameter", "unknown query parameter '\(name.prefix(64))'", field: String(name.prefix(64)))
+        }
+        var page = NetworkCatalog.Page()
+        if let text = query["limit"] {
+            guard let value = Int(text), (1...NetworkCatalog.Page.maxLimit).contains(value) else {
+                throw APIError.badRequest(
+                    "invalid_parameter", "'limit' must be an integer in 1...\(NetworkCatalog.Page.maxLimit)", field: "limit")
+            }
+            page.limit = value
+        }
+        for (name, limit) in [("cursor", FieldLimits.networkId), ("q", FieldLimits.networkName)] {
+            guard let text = query[Substring(name)] else { continue }
+            guard !text.isEmpty, !FieldLimits.exceeds(text, limit), !text.unicodeScalars.contains(where: AdminText.isControl) else {
+                throw APIError.badRequest(
+                    "invalid_parameter", "'\(name)' must be 1 to \(limit) characters without control characters", field: name)
+            }
+            if name == "cursor" { page.cursor = String(text) } else { page.search = String(text) }
+        }
+        guard let body = catalog.page(page) else { throw RegionRefreshError.notReady }
         return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: body))
     }
 

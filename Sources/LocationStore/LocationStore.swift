@@ -39,7 +39,8 @@ public protocol LocationStore: AnyObject {
     // Import log
     func insertImport(_ record: ImportRecord) async throws -> Int64
     func updateImport(_ record: ImportRecord) async throws
-    func imports(limit: Int) async throws -> [ImportRecord]
+    /// The newest `limit` import records (without their issues), or the newest with an id below `before`.
+    func imports(limit: Int, before: Int64?) async throws -> [ImportRecord]
     /// The record with its rejected rows and warnings.
     func importRecord(id: Int64) async throws -> ImportRecord?
 

@@ -73,8 +73,10 @@ extension PostGISLocationStore {
             coordinatePrecision: RecordCodec.decodeJSON(precision))
     }
 
-    public func imports(limit: Int) async throws -> [ImportRecord] {
-        try await rows("SELECT \(unescaped: Self.importColumns) FROM imports ORDER BY id DESC LIMIT \(limit)").map(Self.readImport)
+    public func imports(limit: Int, before: Int64?) async throws -> [ImportRecord] {
+        let bound = before ?? Int64.max
+        return try await rows("SELECT \(unescaped: Self.importColumns) FROM imports WHERE id < \(bound) ORDER BY id DESC LIMIT \(limit)")
+            .map(Self.readImport)
     }
 
     public func importRecord(id: Int64) async throws -> ImportRecord? {

@@ -26,7 +26,7 @@ struct Imports: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let records = try await store.withStore(readOnly: true) { try await $0.imports(limit: limit) }
+            let records = try await store.withStore(readOnly: true) { try await $0.imports(limit: limit, before: nil) }
             if output.isJSON {
                 print(try jsonString(records.map(ImportLogEntry.init)))
                 return

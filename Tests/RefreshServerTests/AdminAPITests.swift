@@ -55,6 +55,31 @@ struct AdminAPITests {
             #expect(bad.json?["field"]?.string == "id")
             let badLimit = try await client.send(.get, "/admin/imports?limit=0", headers: .admin)
             #expect(badLimit.status == 400)
+            let badCursor = try await client.send(.get, "/admin/imports?cursor=x", headers: .admin)
+            #expect(badCursor.status == 400 && badCursor.json?["field"]?.string == "cursor")
+        }
+    }
+
+    @Test func theImportLogPagesNewestFirst() async throws {
+        try await withServer { client, _ in
+            let csv = HTTPFields.admin.merging([.contentType: "text/csv"])
+            for i in 0..<5 {
+                let r = try await client.send(
+                    .post, "/admin/imports?network=acme&file_name=f\(i).csv", headers: csv, body: "id,lat,lon\n\(i),40.7\(i)1234,-74.01234\n",
+                    json: false)
+                #expect(r.status == 200)
+            }
+            var names: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await client.send(.get, "/admin/imports?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), headers: .admin)
+                names += (page.json?["imports"]?.array ?? []).compactMap { $0["file_name"]?.string }
+                cursor = page.json?["next_cursor"]?.string
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 3)
+            #expect(names == ["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"])
         }
     }
 

@@ -29,7 +29,7 @@ struct KillConformanceTests {
             try Data("id,name,lat,lon\n1,Alpha,40.012345,-75.012345\n2,Beta,41.012345,-76.012345\n".utf8).write(to: URL(fileURLWithPath: seed))
             _ = try await ChainImporter(for: store, options: ImportOptions(network: "acme-market")).run([try ImportInput.file(seed)])
             let before = try await ImportConformanceTests.snapshot(store)
-            let importsBefore = try await store.imports(limit: 100)
+            let importsBefore = try await store.imports(limit: 100, before: nil)
             let networksBefore = try await store.networks()
             let big = dir.appendingPathComponent("big.csv").path
             try SyntheticChainCSV(rows: 120_000, seed: 7).write(to: big)
@@ -64,7 +64,7 @@ struct KillConformanceTests {
             let after = try await ImportConformanceTests.snapshot(reopened)
             #expect(after.count == before.count, "the killed import left \(after.count - before.count) rows behind")
             #expect(after == before)
-            #expect(try await reopened.imports(limit: 100) == importsBefore)
+            #expect(try await reopened.imports(limit: 100, before: nil) == importsBefore)
             #expect(try await reopened.networks() == networksBefore)
             #expect(try await reopened.verify() == [])
             await reopened.close()

@@ -41,7 +41,7 @@ struct NetworkLifecycleConformanceTests {
             #expect(try await store.locations(networkId: "chipotle-mexican-grill").isEmpty)
             #expect(try await store.locations(networkId: "chipotle").count == 3)
             #expect(try await store.locations(networkId: "sonic").count == 1)
-            #expect(try await store.imports(limit: 10).count == 1)
+            #expect(try await store.imports(limit: 10, before: nil).count == 1)
             #expect(try await store.deleteNetwork(id: "chipotle-mexican-grill") == nil)
             #expect(try await store.verify().isEmpty)
         }

@@ -141,8 +141,8 @@ struct StoreConformanceTests {
             #expect(back.startedAt == started && back.finishedAt == record.finishedAt)
             #expect(back.coordinatePrecision == record.coordinatePrecision)
             let second = try await store.insertImport(ImportRecord(fileName: "b.csv", fileSize: 1, sha256: "", startedAt: started, status: "failed"))
-            #expect(try await store.imports(limit: 10).map(\.id) == [second, id])
-            #expect(try await store.imports(limit: 1).count == 1)
+            #expect(try await store.imports(limit: 10, before: nil).map(\.id) == [second, id])
+            #expect(try await store.imports(limit: 1, before: nil).count == 1)
         }
     }
 

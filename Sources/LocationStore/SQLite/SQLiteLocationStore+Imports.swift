@@ -69,9 +69,12 @@ extension SQLiteLocationStore {
             coordinatePrecision: RecordCodec.decodeJSON(s.optionalText(18)))
     }
 
-    public func imports(limit: Int = 100) throws(StoreError) -> [ImportRecord] {
-        let s = try db.statement("SELECT \(Self.importColumns) FROM imports ORDER BY id DESC LIMIT ?1")
+    public func imports(limit: Int = 100) throws(StoreError) -> [ImportRecord] { try imports(limit: limit, before: nil) }
+
+    public func imports(limit: Int, before: Int64?) throws(StoreError) -> [ImportRecord] {
+        let s = try db.statement("SELECT \(Self.importColumns) FROM imports WHERE id < ?2 ORDER BY id DESC LIMIT ?1")
         s.bind(1, limit)
+        s.bind(2, before ?? Int64.max)
         var result: [ImportRecord] = []
         while try s.step() { result.append(Self.readImport(s)) }
         return result

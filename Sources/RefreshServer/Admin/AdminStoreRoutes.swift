@@ -47,17 +47,30 @@ struct AdminStoreRoutes: Sendable {
         var alias: String
     }
 
+    /// `GET /admin/imports?limit=N&cursor=ID`: the newest imports first, a page at a time (`next_cursor` while older
+    /// ones follow).
     func listImports(_ request: Request, context: ServerContext) async throws -> Response {
+        let query = request.uri.queryParameters
         var limit = 100
-        if let text = request.uri.queryParameters["limit"] {
+        if let text = query["limit"] {
             guard let value = Int(text), (1...1000).contains(value) else {
                 throw APIError.badRequest("invalid_parameter", "query parameter 'limit' must be an integer in 1...1000", field: "limit")
             }
             limit = value
         }
-        let count = limit
-        let records = try await access.withReader { try await $0.imports(limit: count) }
-        return try AdminJSON.response(ImportList(imports: records))
+        var before: Int64?
+        if let text = query["cursor"] {
+            guard let value = Int64(text), value > 0 else {
+                throw APIError.badRequest("invalid_parameter", "query parameter 'cursor' must be a positive import id", field: "cursor")
+            }
+            before = value
+        }
+        let (count, bound) = (limit, before)
+        // One more than asked says whether another page follows.
+        var records = try await access.withReader { try await $0.imports(limit: count + 1, before: bound) }
+        let more = records.count > count
+        if more { records.removeLast() }
+        return try AdminJSON.response(ImportList(imports: records, nextCursor: more ? records.last?.id.map(String.init) : nil))
     }
 
     func showImport(_ request: Request, context: ServerContext) async throws -> Response {
@@ -178,6 +191,7 @@ struct AdminStoreRoutes: Sendable {
 
     struct ImportList: Encodable {
         var imports: [ImportRecord]
+        var nextCursor: String?
     }
 
     struct AliasCreated: Encodable {

@@ -50,6 +50,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func handlerAdded(context: ChannelHandlerContext) {
         metrics.connectionOpened()
+        // The HTTP/1 rules need the request's version, which only the parts before Hummingbird's codec carry.
+        try? HTTP1ConformanceHandler.insert(into: context.pipeline.syncOperations)
         if context.channel.isActive { arm(.head, after: limits.headTimeout, context: context) }
     }
 

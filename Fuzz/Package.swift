@@ -20,6 +20,7 @@ let fuzzers: [(name: String, uses: [Target.Dependency])] = [
     ("GeoJSONFuzzer", ["TraceFuzzChecks", traceReplay]),
     ("RequestDiffFuzzer", [.product(name: "RegionRefresh", package: "oncue")]),
     ("GeohashFuzzer", [.product(name: "Geo", package: "oncue")]),
+    ("NameTextFuzzer", [.product(name: "RegionRefresh", package: "oncue"), .product(name: "LocationStore", package: "oncue")]),
 ]
 
 let package = Package(

@@ -21,7 +21,7 @@ bin="$fuzz/.build/release"
 nice_level=${FUZZ_NICE:-15}
 
 all_targets=(CSVTokenizerFuzzer CSVRowsFuzzer EncodingFuzzer GPXFuzzer PLTFuzzer CSVTraceFuzzer GeoJSONFuzzer
-             RequestDiffFuzzer GeohashFuzzer)
+             RequestDiffFuzzer GeohashFuzzer NameTextFuzzer)
 read -r -a targets <<< "${FUZZ_TARGETS:-${all_targets[*]}}"
 
 # Inputs longer than this are not tried: long enough for several records, rows or points and a quoted field that

@@ -42,3 +42,28 @@ struct RequestFuzzRegressionTests {
         #expect(bytes.withUnsafeBytes { RequestFastParser.parse($0) } == nil)
     }
 }
+
+/// Inputs NameTextFuzzer found: the duplicate-member scanner once looped forever on a member without a value
+/// (`{"": 1}` spelt `{""": 1}`), reachable from an admin body before its syntax was checked.
+@Suite("Fuzz regressions: names and JSON members")
+struct NameTextFuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/NameTextFuzzer")
+
+    static var inputs: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+
+    @Test(arguments: inputs)
+    func theScannerEnds(name: String) throws {
+        let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+        _ = bytes.withUnsafeBytes { DuplicateKeys.first(in: $0) }
+        for broken in [#"{"a": }"#, #"{"a" 1}"#, "[1,,2]", #"{"a": [1, }"#, "{:}", "]"] {
+            _ = Data(broken.utf8).withUnsafeBytes { DuplicateKeys.first(in: $0) }
+        }
+    }
+
+    @Test func theRegressionsAreThere() {
+        #expect(!Self.inputs.isEmpty, "no inputs in \(Self.folder.path)")
+    }
+}

@@ -23,8 +23,18 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         mapping.time = columns[variation.below(columns.count)]
         mapping.accuracy = columns[variation.below(columns.count)]
     }
-    guard let raw = try? CSVTraceReader.read(String(decoding: bytes, as: UTF8.self), mapping: mapping) else { return 0 }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let raw = try? CSVTraceReader.read(text, mapping: mapping) else { return 0 }
     checkTrace(raw, format: "csv")
+    // Split by a trajectory column: every track is a trace of its own, and together they hold the rows of the whole.
+    if variation.below(2) == 0 { mapping.track = columns[variation.below(columns.count)] }
+    guard let tracks = try? CSVTraceReader.readTracks(text, mapping: mapping) else { return 0 }
+    for track in tracks { checkTrace(track.trace, format: "csv") }
+    var whole = mapping
+    whole.track = nil
+    if let all = try? CSVTraceReader.read(text, mapping: whole) {
+        require(tracks.reduce(0) { $0 + $1.trace.fixes.count } == all.fixes.count, "the tracks hold other rows than the file")
+    }
     return 0
 }
 

@@ -4,8 +4,8 @@
 /// so `{"lat": 40.7, …, "lat": 95}` meant different things to the client and to the server. OnCue refuses such a
 /// body and names the member. Names are compared after unescaping (`"l\u0061t"` is `lat`).
 public enum DuplicateKeys {
-    /// The path of the first repeated member (`network_visits.costco`, or `lat` at the top), or nil. The text must be
-    /// valid JSON (callers check the syntax first); anything else gives nil.
+    /// The path of the first repeated member (`network_visits.costco`, or `lat` at the top), or nil. Meant for valid
+    /// JSON; on anything else it stops at the first thing it cannot read (every step consumes input, so it ends).
     public static func first(in bytes: UnsafeRawBufferPointer) -> String? {
         var scanner = Scanner(bytes: bytes)
         return scanner.value(path: "")
@@ -56,7 +56,10 @@ public enum DuplicateKeys {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
+                let before = i
                 if let found = value(path: member) { return found }
+                // Not JSON after all (a member without a value): stop rather than loop.
+                if i == before { return nil }
             }
         }
 
@@ -75,7 +78,9 @@ public enum DuplicateKeys {
                     index += 1
                     continue
                 }
+                let before = i
                 if let found = value(path: "\(path)[\(index)]") { return found }
+                if i == before { return nil }
             }
         }
 

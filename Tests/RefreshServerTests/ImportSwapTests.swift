@@ -38,7 +38,7 @@ struct ImportSwapTests {
                         var failed = 0
                         var sawTarget = false
                         for _ in 0..<100_000 where !stop.isSet {
-                            let response = try await reader.post(
+                            let response = try await reader.postWithHost(
                                 "/v1/region-refresh", headers: [.contentType: "application/json"],
                                 body: ByteBuffer(string: query))
                             if response.status == .ok { ok += 1 } else { failed += 1 }
@@ -155,7 +155,7 @@ struct ImportSwapTests {
             #expect(required.status == 422 && required.json?["error"]?.string == "import_failed")
             let unknown = try await client.send(
                 .post, "/admin/imports?network=shops&geocoder=photon", headers: csvHeaders, body: addresses, json: false)
-            #expect(unknown.status == 400 && unknown.text.contains("nominatim, refused"), "\(unknown.text)")
+            #expect(unknown.status == 422 && unknown.text.contains("nominatim, refused"), "\(unknown.text)")
             // A file without coordinate columns or an address to geocode is unprocessable, not a bad request.
             let noColumns = try await client.send(.post, "/admin/imports?network=shops", headers: csvHeaders, body: "0\n1\n", json: false)
             #expect(noColumns.status == 422 && noColumns.json?["error"]?.string == "import_failed")

@@ -40,10 +40,10 @@ struct NetworkLifecycleAPITests {
             // "соstco" with Cyrillic с and о, percent-encoded in the path.
             let lookAlike = try await client.send(
                 .put, "/admin/networks/%D1%81%D0%BEstco", route: Self.route, headers: .admin, body: #"{"name": "Costco"}"#)
-            #expect(lookAlike.status == 400 && lookAlike.text.contains("looks like the existing network 'costco'"), "\(lookAlike.text)")
+            #expect(lookAlike.status == 422 && lookAlike.text.contains("looks like the existing network 'costco'"), "\(lookAlike.text)")
             let rlo = try await client.send(
                 .patch, "/admin/networks/costco", route: Self.route, headers: .admin, body: #"{"name": "\u202Eoctsoc"}"#)
-            #expect(rlo.status == 400 && rlo.json?["field"]?.string == "name")
+            #expect(rlo.status == 422 && rlo.json?["field"]?.string == "name")
             let alias = try await client.send(
                 .post, "/admin/networks/costco/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
                 body: #"{"alias": "\u0441\u043Estco"}"#)
@@ -81,7 +81,7 @@ struct NetworkLifecycleAPITests {
             #expect(unknown.isEmpty)
             let selfMerge = try await client.send(
                 .post, "/admin/networks/costco/merge", route: "/admin/networks/{id}/merge", headers: .admin, body: #"{"into": "Costco"}"#)
-            #expect(selfMerge.status == 400)
+            #expect(selfMerge.status == 422)
         }
     }
 }

@@ -68,7 +68,8 @@ struct ReplicaTests {
         defer { Task { try? await client.shutdown() } }
         let body = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": [""# + network + #""], "max_regions": 20}"#
         while ContinuousClock.now - started < deadline {
-            let response = try await client.post("/v1/region-refresh", headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
+            let response = try await client.postWithHost(
+                "/v1/region-refresh", headers: [.contentType: "application/json"], body: ByteBuffer(string: body))
             if String(buffer: response.body ?? ByteBuffer()).contains("loc_\(network)_t") { return ContinuousClock.now - started }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -102,7 +103,7 @@ struct ReplicaTests {
                                 var ok = 0
                                 var failed = 0
                                 while !stop.isSet {
-                                    let response = try await reader.post(
+                                    let response = try await reader.postWithHost(
                                         "/v1/region-refresh", headers: [.contentType: "application/json"],
                                         body: ByteBuffer(string: Self.query))
                                     if response.status == .ok { ok += 1 } else { failed += 1 }
@@ -124,6 +125,12 @@ struct ReplicaTests {
                         .post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
                         body: ImportSwapTests.manhattanCSV(count: 400), json: false)
                     #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
+                    // Read your writes: the replica that took the import serves it with its 200, and says which version.
+                    let here = try await clientA.send(
+                        .post, "/v1/region-refresh",
+                        body: #"{"lat": 40.7300, "lon": -74.0000, "user_networks": [""# + network + #""], "max_regions": 20}"#)
+                    #expect(here.text.contains("loc_\(network)_t"), "replica A answered its own import's 200 before serving it")
+                    #expect(Int(imported.headers[ImportRoute.storeVersionHeader] ?? "") != nil, "no OnCue-Store-Version on the answer")
                     let seen = try await Self.waitFor(network, on: portB, within: .seconds(10))
                     delays.append(try #require(seen, "replica B never served the import of \(network)"))
                 }

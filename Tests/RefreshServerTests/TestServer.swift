@@ -165,3 +165,11 @@ func waitForReload(_ built: ServerBuilder.Built, count: Int) async throws {
 extension HTTPFields {
     static var admin: HTTPFields { [.authorization: "Bearer \(adminToken)"] }
 }
+
+extension TestClient {
+    /// A POST with a Host header: HTTP/1.1 requires one (the server answers 400 without it), and TestClient's own
+    /// helpers send none.
+    func postWithHost(_ uri: String, headers: HTTPFields = [:], body: ByteBuffer) async throws -> TestClient.Response {
+        try await execute(TestClient.Request(uri, method: .post, authority: "127.0.0.1", headers: headers, body: body))
+    }
+}

@@ -107,6 +107,10 @@ struct AdminStoreRoutes: Sendable {
 
     /// Checks `change` by the shared rule, applies it and answers the network as stored.
     private func save(_ change: NetworkChange, id: String, creating: Bool) async throws -> Response {
+        // A name the document's pattern allows but that could pass for another is well-formed and refused (422).
+        if let name = change.name, let problem = NetworkText.problem(name) {
+            throw APIError.unprocessable("invalid_field", "field 'name' \(problem)", field: "name")
+        }
         if let problem = change.problem() {
             throw APIError.badRequest("invalid_field", "field '\(problem.field)' \(problem.reason)", field: problem.field)
         }
@@ -114,7 +118,7 @@ struct AdminStoreRoutes: Sendable {
             let current = try await store.network(id: id)
             guard current != nil || creating else { return nil }
             if current == nil, let problem = NetworkChange.newIdProblem(id, existing: try await store.networks().map(\.network.id)) {
-                throw APIError.badRequest("invalid_parameter", problem, field: "id")
+                throw APIError.unprocessable("invalid_parameter", problem, field: "id")
             }
             let network = change.applied(to: current, id: id)
             try await store.upsertNetwork(network)
@@ -141,7 +145,7 @@ struct AdminStoreRoutes: Sendable {
         let body = try await bodies.decode(MergeBody.self, from: request)
         let target = Network.slug(try AdminText.required(body.into, field: "into", limit: FieldLimits.networkId))
         guard target != from else {
-            throw APIError.badRequest("invalid_field", "field 'into' names the network being merged ('\(from)')", field: "into")
+            throw APIError.unprocessable("invalid_field", "field 'into' names the network being merged ('\(from)')", field: "into")
         }
         let merge = try await access.withPrimary { store -> NetworkMerge? in
             guard try await store.network(id: from) != nil, try await store.network(id: target) != nil else { return nil }
@@ -160,7 +164,7 @@ struct AdminStoreRoutes: Sendable {
         let body = try await bodies.decode(AliasBody.self, from: request)
         let alias = try AdminText.required(body.alias, field: "alias", limit: FieldLimits.alias)
         guard !NetworkText.hasBidiControl(alias) else {
-            throw APIError.badRequest("invalid_field", "field 'alias' must not hold bidirectional control characters", field: "alias")
+            throw APIError.unprocessable("invalid_field", "field 'alias' must not hold bidirectional control characters", field: "alias")
         }
         let known = try await access.withPrimary { store -> Bool in
             guard try await store.network(id: id) != nil else { return false }

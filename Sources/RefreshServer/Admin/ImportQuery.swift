@@ -78,11 +78,13 @@ enum ImportQuery {
         if let named {
             guard let chosen = defaults.geocoders.first(where: { $0.name == named }) else {
                 let known = defaults.geocoders.map(\.name).joined(separator: ", ")
-                throw APIError.badRequest(
-                    "invalid_parameter",
+                // A name the document allows that this server does not have: well-formed, cannot be done (422). A URL
+                // does not match the document's pattern and is answered 400 before this.
+                let message =
                     "'geocoder' names one of the server's geocoders (--geocoder NAME=URL)"
-                        + (known.isEmpty ? "; it has none" : ": \(known)") + "; a URL is never taken from a request",
-                    field: "geocoder")
+                    + (known.isEmpty ? "; it has none" : ": \(known)") + "; a URL is never taken from a request"
+                if named.contains(":") || named.contains("/") { throw APIError.badRequest("invalid_parameter", message, field: "geocoder") }
+                throw APIError.unprocessable("invalid_parameter", message, field: "geocoder")
             }
             url = chosen.url
         } else if let configured = defaults.geocoders.first?.url {

@@ -51,7 +51,11 @@ struct ImportRoute: Sendable {
                 running.leave()
             }
             let report = try await runImport(staged, fileName: fileName, options: options, logger: context.logger, progress: nil)
-            return try AdminJSON.response(report)
+            var response = try AdminJSON.response(report)
+            // The store version this server serves now (a store with versions: PostGIS), so that a client can ask
+            // another replica whether it has caught up (its /readyz says which version it serves).
+            if let version = reloader.current.indexVersion { response.headers[Self.storeVersionHeader] = String(version) }
+            return response
         }
         let id = jobs.start()
         let logger = context.logger
@@ -82,6 +86,8 @@ struct ImportRoute: Sendable {
             status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
             body: .init(byteBuffer: w.buffer))
     }
+
+    static let storeVersionHeader = HTTPField.Name("OnCue-Store-Version")!
 
     /// RFC 7240: `Prefer: respond-async`, possibly among other preferences.
     static func wantsAsync(_ request: Request) -> Bool {

@@ -90,10 +90,16 @@ struct Serve: AsyncParsableCommand {
         if let problem = PortProbe.problem(host: configuration.host, port: configuration.port) {
             throw ServeError(description: problem)
         }
-        // Refuse a missing or foreign store before binding the port, with the store's own message.
+        // Refuse a missing or foreign store before binding the port, with the store's own message. Opened for writing
+        // (the server imports into it), which also brings a store of an earlier schema up to date, as any writing
+        // command does; a store this process may only read is checked read-only.
         var store = StoreOptions()
         store.db = configuration.database
-        try await store.withStore(readOnly: true) { _ in }
+        do {
+            try await store.withStore { _ in }
+        } catch StoreError.sqlite(let code, _) where code & 0xFF == 8 || code & 0xFF == 14 {  // SQLITE_READONLY, _CANTOPEN
+            try await store.withStore(readOnly: true) { _ in }
+        }
 
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in

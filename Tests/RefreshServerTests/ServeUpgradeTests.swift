@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+
+@testable import LocationStore
+
+/// `oncue serve` on a store of an earlier schema brings it up to date, as any writing command does, instead of
+/// refusing with "needs a schema upgrade" (it opened the store read-only to check it).
+@Suite("serve upgrades an older store", .serialized)
+struct ServeUpgradeTests {
+    @Test func serveMigratesAnOlderStore() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try SQLiteLocationStore(path: store.path).db.execute("PRAGMA user_version = 2")
+        let server = try await ServeProcess(store: store.path)
+        #expect(RawConnection.get(port: server.port, "/readyz")?.hasPrefix("HTTP/1.1 200") == true)
+        #expect(try SQLiteLocationStore(path: store.path, readOnly: true).schemaVersion == SQLiteSchema.currentVersion)
+    }
+}

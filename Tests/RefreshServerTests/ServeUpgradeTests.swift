@@ -1,4 +1,5 @@
 import Foundation
+import StoreOpening
 import Testing
 
 @testable import LocationStore
@@ -13,6 +14,8 @@ struct ServeUpgradeTests {
         try SQLiteLocationStore(path: store.path).db.execute("PRAGMA user_version = 2")
         let server = try await ServeProcess(store: store.path)
         #expect(RawConnection.get(port: server.port, "/readyz")?.hasPrefix("HTTP/1.1 200") == true)
-        #expect(try SQLiteLocationStore(path: store.path, readOnly: true).schemaVersion == SQLiteSchema.currentVersion)
+        let reopened = try await StoreAddress.file(store.path).open(readOnly: true)
+        #expect(try await reopened.stats().schemaVersion == SQLiteSchema.currentVersion)
+        await reopened.close()
     }
 }

@@ -16,6 +16,12 @@ public enum FieldLimits {
     /// City, region, country and postal code: short by nature.
     public static let place = 100
 
+    /// C0 and C1 controls and DEL, which have no business in a name or a logged value and can drive a terminal: the one
+    /// rule of the admin API, the import's network names and `oncue networks`.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Whether `text` is longer than `limit` scalars; stops counting at the limit.
     public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool {
         guard text.utf8.count > limit else { return false }  // a scalar is at least one byte

@@ -9,7 +9,7 @@ import _FoundationICU
 public enum NetworkText {
     /// Why `text` cannot name a network, or nil.
     public static func problem(_ text: String) -> String? {
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        if text.unicodeScalars.contains(where: FieldLimits.isControl) {
             return "holds a control character"
         }
         if let control = text.unicodeScalars.first(where: isBidiControl) {

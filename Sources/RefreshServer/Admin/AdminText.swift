@@ -24,10 +24,8 @@ enum AdminText {
         }
     }
 
-    /// C0 and C1 controls and DEL, which have no business in a name and can drive a terminal.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    /// `FieldLimits.isControl`: the store's rule, which imports and the CLI keep too.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { FieldLimits.isControl(scalar) }
 
     /// White space as the document's patterns list it (Unicode's space separators, the line and paragraph
     /// separators, the byte-order mark), and controls.

@@ -113,6 +113,24 @@ export function loadNetworks({ force = false } = {}) {
   return networksPromise;
 }
 
+/**
+ * Wires `input` for a store with more networks than the first page (`list().more`): typing asks the server
+ * (debounced) and hands `onHits` the networks found, or null while the text is empty or the page holds everything;
+ * `onError` gets a failed search. Returns nothing; the caller renders on every call of onHits.
+ */
+export function serverSearchOn(input, { list, onHits, onError = () => {} }) {
+  let timer = null;
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    const q = input.value.trim();
+    onHits(null);
+    if (!list().more || !q) return;
+    timer = setTimeout(() => {
+      searchNetworks(q).then((found) => { if (input.value.trim() === q) onHits(found); }).catch(onError);
+    }, 250);
+  });
+}
+
 /** The networks whose id, name, category or an alias contains `q`, asked of the server (at most `limit`). */
 export function searchNetworks(q, limit = 500) {
   return getJSON('v1/networks', { query: { q, limit } }).then((data) => (Array.isArray(data?.networks) ? data.networks : []));

@@ -2,7 +2,7 @@
 // for a network's settings (PUT /admin/networks/{id}) and its aliases (POST /admin/networks/{id}/aliases).
 
 import { h, clear, showStatus, fmtInt, fmtMeters } from './dom.js';
-import { loadNetworks, searchNetworks, putJSON, postJSON } from './api.js';
+import { loadNetworks, serverSearchOn, putJSON, postJSON } from './api.js';
 import { hasToken, onTokenChange } from './token.js';
 
 const ROW_LIMIT = 500;
@@ -97,23 +97,12 @@ export function createNetworksView({ onChanged }) {
     render();
   }
 
-  // More networks than the first page: a search asks the server (debounced) instead of filtering the page.
+  // More networks than the first page: a search asks the server instead of filtering the page.
   let searchHits = null;
-  let searchTimer = null;
-  filter.addEventListener('input', () => {
-    searchHits = null;
-    clearTimeout(searchTimer);
-    const q = filter.value.trim();
-    if (networks.more && q) {
-      searchTimer = setTimeout(() => {
-        searchNetworks(q).then((found) => {
-          if (filter.value.trim() !== q) return;
-          searchHits = found;
-          renderBody();
-        }).catch((error) => showStatus(status, error));
-      }, 250);
-    }
-    renderBody();
+  serverSearchOn(filter, {
+    list: () => networks,
+    onHits: (found) => { searchHits = found; renderBody(); },
+    onError: (error) => showStatus(status, error),
   });
   reload.addEventListener('click', () => load(true));
   onTokenChange(render);

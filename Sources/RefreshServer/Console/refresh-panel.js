@@ -2,7 +2,7 @@
 // server answered with. It knows nothing about drawing; the map calls it and listens to its callbacks.
 
 import { h, clear, showStatus, fmtInt, fmtMeters, fmtTime, kvList, networkColor } from './dom.js';
-import { searchNetworks } from './api.js';
+import { serverSearchOn } from './api.js';
 
 const LIST_LIMIT = 60;
 
@@ -84,25 +84,16 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
     renderList();
   }
 
-  // A store with more networks than the first page: the search goes to the server (debounced), and its answer is
-  // what the list shows while the search text stands.
-  let searchTimer = null;
+  // A store with more networks than the first page: the search goes to the server, and its answer is what the list
+  // shows while the search text stands.
   let searchHits = null;
-  filter.addEventListener('input', () => {
-    searchHits = null;
-    clearTimeout(searchTimer);
-    const q = filter.value.trim();
-    if (networks.more && q) {
-      searchTimer = setTimeout(() => {
-        searchNetworks(q).then((found) => {
-          if (filter.value.trim() !== q) return;
-          searchHits = found;
-          for (const n of found) byId.set(n.id, n);
-          renderList();
-        }).catch(() => {});
-      }, 250);
-    }
-    renderList();
+  serverSearchOn(filter, {
+    list: () => networks,
+    onHits: (found) => {
+      searchHits = found;
+      for (const n of found || []) byId.set(n.id, n);
+      renderList();
+    },
   });
   form.addEventListener('submit', (e) => { e.preventDefault(); onSubmit(); });
 

@@ -26,9 +26,6 @@ final class NetworkCatalog: Sendable {
 
     private let state = Mutex<(entries: [Entry], firstPage: ByteBuffer)?>(nil)
 
-    /// Whether the first load happened.
-    var isLoaded: Bool { state.withLock { $0 != nil } }
-
     func update(_ networks: [NetworkSummary]) {
         let entries = networks.sorted(by: { $0.network.id < $1.network.id }).map(Self.entry)
         let first = Self.body(entries.prefix(Page.defaultLimit), more: entries.count > Page.defaultLimit)

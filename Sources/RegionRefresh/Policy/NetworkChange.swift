@@ -42,7 +42,7 @@ public struct NetworkChange: Sendable, Hashable {
 
     private static func textProblem(_ text: String, limit: Int) -> String? {
         if FieldLimits.exceeds(text, limit) { return "must be at most \(limit) characters" }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { return "must not hold control characters" }
+        if text.unicodeScalars.contains(where: FieldLimits.isControl) { return "must not hold control characters" }
         return nil
     }
 

@@ -4,6 +4,7 @@
 # SlowClientTests, ErrorStatusTests); this script shows the sizes a test cannot afford.
 #
 #   bash scripts/abuse.sh            # CLUSTER=50000 SIDE=600 PILE=10000 SLOW=1000 SPOOF=300 DURATION=10
+#   CLUSTER=3000000 SIDE=11400 bash scripts/abuse.sh   # the 3M-location box (about 13 × 10 km) of issue #28
 #
 # Needs a release build (ONCUE_BIN, default .build/release/oncue), wrk, python3 and /usr/bin/time (GNU time).
 set -euo pipefail

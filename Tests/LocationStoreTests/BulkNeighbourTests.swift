@@ -48,11 +48,14 @@ struct BulkNeighbourTests {
         let incoming = all.prefix(600).filter { $0.networkId == "fresh" } + all.dropFirst(600)
         var inStore = before
         var matchedRows = 0
+        var lines: [String: Int] = [:]
         let stamp = SQLiteLocationStore.storeTimestamp(Date())
         try await store.transaction {
             try store.beginBulkImport(expectedRows: incoming.count, deferIndexAfterInserts: 500)
             defer { store.abandonBulkImport() }
-            for l in incoming {
+            for (line, l) in incoming.enumerated() {
+                #expect(try store.markSeen(l.id, line: line) == nil)
+                lines[l.id] = line
                 let found = try store.neighbours(networkId: l.networkId, center: l.coordinate, withinMeters: Self.radius, excludingId: l.id)
                 let expected = inStore.filter {
                     $0.networkId == l.networkId && $0.id != l.id
@@ -61,6 +64,8 @@ struct BulkNeighbourTests {
                             lat2: $0.coordinate.latitude, lon2: $0.coordinate.longitude) <= Self.radius
                 }
                 #expect(Set(found.map(\.id)) == Set(expected.map(\.id)), "row \(l.id)")
+                // The line the import listed each at; rows stored before the import were not listed.
+                #expect(found.allSatisfy { $0.listedLine == lines[$0.id] }, "row \(l.id)")
                 if !expected.isEmpty { matchedRows += 1 }
                 #expect(try store.bulkUpsert(l, timestamp: stamp) == .inserted)
                 inStore.append(l)
@@ -70,5 +75,62 @@ struct BulkNeighbourTests {
         // The fixture must exercise both answers: rows with neighbours and rows without.
         #expect(matchedRows > 300 && matchedRows < incoming.count - 300, "\(matchedRows) rows had neighbours")
         #expect(try store.verify().isEmpty)
+    }
+
+    /// 6,000 rows in 150 × 150 m (about 40 within 10 m of each): a search for 4 neighbours reads the centre's cell
+    /// first and stops at its 4th hit, so it reads a few rows, where the cells in index order cost over 50 per row.
+    /// Asked for one listed neighbour, it also stops at the first listed one, however many unlisted rows lie near.
+    @Test func aDenseClusterCostsAFewRowsPerSearch() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let store = try SQLiteLocationStore.create(path: dir.path("s.sqlite"))
+        try store.upsertNetwork(Network(id: "dense", name: "Dense"))
+        var rng = SeededRandom(seed: 28)
+        let rows = (0..<6_000).map { i in
+            Location(
+                networkId: "dense", externalId: "\(i)", name: "",
+                coordinate: Coordinate(
+                    uncheckedLatitude: 40.758 + Double.random(in: 0..<0.00135, using: &rng),
+                    longitude: -73.9855 + Double.random(in: 0..<0.00178, using: &rng)))
+        }
+        let stamp = SQLiteLocationStore.storeTimestamp(Date())
+        try await store.transaction {
+            try store.beginBulkImport(expectedRows: rows.count)
+            defer { store.abandonBulkImport() }
+            var withFour = 0
+            for (line, l) in rows.enumerated() {
+                _ = try store.markSeen(l.id, line: line)
+                let found = try store.neighbours(
+                    networkId: "dense", center: l.coordinate, withinMeters: Self.radius, excludingId: l.id, limit: 4)
+                #expect(found.count <= 4 && found.allSatisfy { $0.distanceMeters <= Self.radius && $0.listedLine != nil })
+                if found.count == 4 { withFour += 1 }
+                _ = try store.bulkUpsert(l, timestamp: stamp)
+            }
+            #expect(withFour > 5_000, "\(withFour) of 6,000 rows found 4 neighbours")
+            try store.finishBulkImport()
+        }
+        let (searches, rowsRead) = store.neighbourSearches
+        #expect(searches > 5_900 && searches <= rows.count)
+        #expect(Double(rowsRead) / Double(searches) < 30, "\(rowsRead) index rows read by \(searches) searches")
+        // A second import lists the rows again: at first none is listed, and a search for one listed neighbour reads on
+        // past the unlisted ones, up to `limit` rows within reach.
+        try await store.transaction {
+            try store.beginBulkImport(expectedRows: rows.count)
+            defer { store.abandonBulkImport() }
+            var unlistedFirst = 0
+            for (line, l) in rows.prefix(3_000).enumerated() {
+                _ = try store.markSeen(l.id, line: line)
+                let found = try store.neighbours(
+                    networkId: "dense", center: l.coordinate, withinMeters: Self.radius, excludingId: l.id, limit: 4,
+                    listedLimit: 1)
+                // Stopped at the first listed one (then it is the last found), or at 4, or when the cells ran out.
+                #expect(found.count <= 4 && found.filter { $0.listedLine != nil }.count <= 1)
+                if let listedAt = found.firstIndex(where: { $0.listedLine != nil }) { #expect(listedAt == found.count - 1) }
+                if line > 100 { unlistedFirst += found.first?.listedLine == nil ? 1 : 0 }
+            }
+            // The fixture must hold searches that read past unlisted rows.
+            #expect(unlistedFirst > 1_000, "\(unlistedFirst) searches met an unlisted row first")
+            try store.finishBulkImport()
+        }
     }
 }

@@ -70,7 +70,7 @@ struct HardeningConformanceTests {
             let two = try await ChainImporter(for: store, options: options).run([.bytes(Array(second.utf8), name: "two.csv")]).files[0]
             #expect(two.counts.read == 3_000 && two.counts.unchanged == 1_000 && two.counts.inserted == 2_000)
             // Every row but the first is near earlier rows of the file. Rows are also near the 2,000 stored ones the file
-            // does not list; in a pile-up each store looks at the first 8 locations it finds, so how many rows say so
+            // does not list; in a pile-up each store looks at the first 4 locations it finds, so how many rows say so
             // differs by store — but never more than one warning of each reason per row.
             #expect((two.warningsByReason["near_duplicate"] ?? 0) == 2_999)
             #expect((two.warningsByReason["near_existing"] ?? 0) <= 3_000)

@@ -22,7 +22,7 @@ struct FileImport {
 
     /// Locations a row's near-duplicate search stops at: a row gets one warning however many rows share its point, and
     /// a pile-up of thousands at one point costs each row this many, not all the rows before it.
-    static let neighbourLimit = 8
+    static let neighbourLimit = 4
 
     mutating func begin(headers: [String], mapping: ColumnMapping) throws {
         self.mapping = mapping
@@ -76,12 +76,15 @@ struct FileImport {
             return nil
         }
         let coarse = geocodedFrom == nil ? row.coarse : nil
-        let neighbours = try writer.listedNeighbours(of: location, limit: Self.neighbourLimit)
+        // Once no near-duplicate warning is kept any more, one listed neighbour decides the row's warning: in a dense
+        // cluster that keeps each row's search to its first hit.
+        let limit = ledger.keepsIssues(.nearDuplicate) ? Self.neighbourLimit : 1
+        let neighbours = try writer.listedNeighbours(of: location, limit: limit)
         if !neighbours.isEmpty {
             ledger.warn(
                 line, .nearDuplicate,
                 RowInterpreter.nearDuplicateMessage(
-                    neighbours, radius: session.options.duplicateRadiusMeters, searchedAll: neighbours.count < Self.neighbourLimit,
+                    neighbours, radius: session.options.duplicateRadiusMeters, searchedAll: neighbours.count < limit,
                     geocoded: geocodedFrom != nil, roundedAlike: coarse), externalId: location.externalId)
         }
         var provenance = geocodedFrom

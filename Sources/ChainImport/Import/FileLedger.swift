@@ -59,6 +59,12 @@ package struct FileLedger {
         log(issue)
     }
 
+    /// Whether an issue of `code` would still be kept (in the report's sample or the import log): once neither keeps
+    /// it, only its count matters, and the search that words it can stop at the first finding.
+    func keepsIssues(_ code: ReasonCode) -> Bool {
+        sample.count < issueLimit || loggedByReason[code.rawValue, default: 0] < logLimitPerReason
+    }
+
     package mutating func takeBuffer() -> [ImportIssue] {
         defer { buffer.removeAll(keepingCapacity: true) }
         return buffer

@@ -39,9 +39,9 @@ public protocol BulkImportWriter: AnyObject {
     func startFile(_ record: ImportRecord) async throws -> Int64
     /// Records that the import lists `id` at `line`: nil the first time, else the line that listed it first.
     func list(_ id: String, line: Int) throws -> Int?
-    /// Rows this import listed before, of `location`'s network and within the duplicate radius of it; the search stops
-    /// at `limit` locations found (listed or not), so that a pile-up of rows at one point costs no more per row than a
-    /// few neighbours do.
+    /// Rows this import listed before, of `location`'s network and within the duplicate radius of it: at most `limit`,
+    /// and the search also stops after a few locations found (listed or not), so that a pile-up of rows at one point
+    /// costs no more per row than a few neighbours do.
     func listedNeighbours(of location: Location, limit: Int) throws -> [ListedNeighbour]
     /// Writes (or queues) an accepted row.
     func write(_ row: ImportRow) async throws

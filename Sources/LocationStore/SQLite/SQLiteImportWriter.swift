@@ -32,6 +32,10 @@ final class SQLiteImportWriter: BulkImportWriter {
     /// Whether any location of the store has a geocoded point (then a row placed by its file forgets it).
     private var hasGeocodedLocations: Bool
 
+    /// The rows within reach a near-duplicate search reads at most, listed or not: the store holds rows the import has
+    /// not listed (yet), and a search asked for one listed neighbour should not give up at the first unlisted one.
+    static let scanLimit = 4
+
     init(store: SQLiteLocationStore, plan: BulkImportPlan) throws {
         self.store = store
         self.plan = plan
@@ -50,12 +54,12 @@ final class SQLiteImportWriter: BulkImportWriter {
         var listed: [ListedNeighbour] = []
         for n in try store.neighbours(
             networkId: location.networkId, center: location.coordinate, withinMeters: plan.duplicateRadiusMeters,
-            excludingId: location.id, limit: limit)
+            excludingId: location.id, limit: max(limit, Self.scanLimit), listedLimit: limit)
         {
-            if let line = try store.seenLine(n.id) {
+            if let line = n.listedLine {
                 listed.append(ListedNeighbour(id: n.id, line: line, distanceMeters: n.distanceMeters))
             } else {
-                unlistedNearCurrent.append(n)
+                unlistedNearCurrent.append((n.id, n.distanceMeters))
             }
         }
         return listed

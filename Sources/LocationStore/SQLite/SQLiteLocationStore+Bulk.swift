@@ -319,14 +319,15 @@ extension SQLiteLocationStore {
         try s.step()
     }
 
-    /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances: all of
-    /// them, or the first `limit` the index gives.
+    /// Locations of one network within `meters` of `center` (other than `excludingId`), with their distances and, during
+    /// a bulk import, the line at which the import listed each (nil: not listed so far): all of them, or the first
+    /// `limit` the index gives, or fewer once `listedLimit` of them are listed.
     /// Reads only the (network, geohash, lat, lon) index, and, during a bulk import, not even that for a network
     /// that was empty when the import began and whose rows so far fill none of the cells around `center`.
     public func neighbours(
         networkId: String, center: Coordinate, withinMeters meters: Double,
-        excludingId: String, limit: Int = .max
-    ) throws(StoreError) -> [(id: String, distanceMeters: Double)] {
+        excludingId: String, limit: Int = .max, listedLimit: Int = .max
+    ) throws(StoreError) -> [(id: String, distanceMeters: Double, listedLine: Int?)] {
         if let number = try bulkEmptyNetworkNumber(networkId), let occupied = bulk?.occupied,
             !occupied.mayHoldRow(network: number, near: center, withinMeters: meters)
         {
@@ -335,22 +336,43 @@ extension SQLiteLocationStore {
         // A fixed precision skips the precision search: cells about as wide as the radius (≈ 38 × 19 m, 153 × 153 m,
         // 1.2 × 0.6 km) keep the rows read per probe near those within reach, however dense the area.
         let cover = GeohashCover(center: center, radiusMeters: meters, precision: meters <= 20 ? 8 : meters <= 150 ? 7 : 6)
+        // The scan reads the index alone (it holds the rowid, not the id): in a dense cluster most rows of the cells
+        // lie out of reach, and a table lookup for each of them was most of the import's time there.
         let s = try db.statement(
             """
-            SELECT id, lat, lon FROM locations INDEXED BY locations_by_network_geohash
+            SELECT rowid, lat, lon FROM locations INDEXED BY locations_by_network_geohash
             WHERE network_id = ?1 AND geohash >= ?2 AND geohash < ?3
             """)
-        var found: [(id: String, distanceMeters: Double)] = []
-        for range in cover.stringRanges where found.count < limit {
+        // The id and the import's line in one step: both are needed for every neighbour within reach.
+        let idOf = try db.statement(
+            bulk == nil
+                ? "SELECT id, NULL FROM locations WHERE rowid = ?1"
+                : "SELECT l.id, s.line FROM locations AS l LEFT JOIN \(scratch).oncue_import_seen AS s ON s.id = l.id WHERE l.rowid = ?1")
+        var found: [(id: String, distanceMeters: Double, listedLine: Int?)] = []
+        // The centre's cell first: in a dense area its rows are the likeliest within reach, so the search stops at
+        // `limit` after reading a fraction of the rows the other cells would have cost.
+        let home = Geohash(center, precision: cover.precision)
+        let cells = cover.cells.filter { $0 == home } + cover.cells.filter { $0 != home }
+        neighbourSearches.searches += 1
+        var listed = 0
+        for cell in cells where found.count < limit && listed < listedLimit {
             s.reset()
             s.bind(1, networkId)
-            s.bind(2, range.lower)
-            s.bind(3, range.upper)
-            while found.count < limit, try s.step() {
+            s.bind(2, cell.string)
+            s.bind(3, cell.string(suffix: UInt8(ascii: "{")))
+            while found.count < limit, listed < listedLimit, try s.step() {
+                neighbourSearches.rowsRead += 1
                 let d = Sphere.distance(lat1: center.latitude, lon1: center.longitude, lat2: s.double(1), lon2: s.double(2))
-                if d <= meters {
-                    let id = s.text(0)
-                    if id != excludingId { found.append((id, d)) }
+                guard d <= meters else { continue }
+                idOf.reset()
+                idOf.bind(1, s.int64(0))
+                guard try idOf.step() else { continue }
+                let id = idOf.text(0)
+                let line = idOf.isNull(1) ? nil : Int(idOf.int64(1))
+                idOf.reset()
+                if id != excludingId {
+                    found.append((id, d, line))
+                    if line != nil { listed += 1 }
                 }
             }
             s.reset()

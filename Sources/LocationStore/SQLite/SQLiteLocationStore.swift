@@ -13,6 +13,9 @@ public final class SQLiteLocationStore: LocationStore {
     static let mmapBytes = 1 << 30
     /// The state of the bulk import in progress, if any.
     var bulk: BulkImportState?
+    /// Near-duplicate searches (`neighbours`) since the store was opened, and the index rows they read: the work a
+    /// dense area costs an import, which a search stopping at its first few hits keeps to a few rows each.
+    public internal(set) var neighbourSearches = (searches: 0, rowsRead: 0)
     /// Set by a bulk import that moved temporary files to disk (see `sortToFiles`); SQLite allows moving them
     /// back only outside a transaction.
     var restoreTempStoreAfterTransaction = false

@@ -2,7 +2,8 @@
 # Regenerates simulations/results/*: the study of issue 19 (see README.md). Every scenario with 5 seeds: the printed
 # table (results/<scenario>.txt), the sweep's per-seed totals and intervals (sweep.json), the scenario seed's full
 # summary (summary.json) and, not checked in, index.html with the Pareto plot, the per-trace pages and event CSVs.
-# Then every scenario again without and with a 30-minute minimum between refresh calls (results/<scenario>-refresh-cap*).
+# Then every scenario again without and with a 30-minute minimum between refresh calls (results/<scenario>-refresh-cap*),
+# and the configuration simulations/recommended.json names for its profile (results/<scenario>-recommended*).
 # Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,6 +30,9 @@ for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
 done
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-refresh-cap --seeds "$SEEDS" --sweep app.min_refresh_interval_seconds=0,1800 --out simulations/results/$s-refresh-cap
+done
+for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
+  replay $s $s-recommended --seeds "$SEEDS" --recommended simulations/recommended.json --out simulations/results/$s-recommended
 done
 replay beijing-ideal beijing-ideal --compare --out simulations/results/beijing-ideal
 replay beijing-ios-flaky-network beijing-ios-flaky-network --seeds "$SEEDS"

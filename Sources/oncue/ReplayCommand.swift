@@ -22,10 +22,18 @@ struct Replay: AsyncParsableCommand {
             Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit) \
             and oracle (ideal OS).
 
-            --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports means with \
-            95 % intervals. --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale \
-            (the engine's radius policy scaled), cooldown (seconds), or any scenario key such as \
-            os.fence_check_moving_seconds or app.staged_slots.
+            The headline is served recall: moments whose card came in time to use it, from 5 min before arrival to \
+            the till (arrival + min(10 min, half the stay); ground_truth.pay_after_seconds, per category \
+            ground_truth.pay_after_by_category), and precision counted the same way; "before leaving" counts a card \
+            any time until the person left. References: oracle (each card at arrival, from the true path), ideal-os \
+            (exact positions under the scenario's OS) and oracle-os (the phone's fixes); none waits to confirm.
+
+            --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports served \
+            recall and precision pooled, with 95 % intervals over people (GeoLife's user folders, else each file). \
+            --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale (the engine's \
+            radius policy scaled), cooldown (seconds), or any scenario key such as os.fence_check_moving_seconds or \
+            app.staged_slots. --set KEY=VALUE (repeatable) sets one scenario key without a sweep; --recommended FILE \
+            runs the strategy and settings a recommendation file holds for the scenario's profile.
 
             Examples:
               oncue replay simulations/traces/helsinki --db helsinki.sqlite \\
@@ -34,6 +42,9 @@ struct Replay: AsyncParsableCommand {
               oncue replay datasets/trace-geolife-beijing --db beijing.sqlite \\
                 --wallet simulations/wallets/beijing.json --scenario simulations/scenarios/beijing-ios.json \\
                 --seeds 5 --sweep radius_scale=0.5,1,2 --sweep cooldown=1800,3600
+              oncue replay simulations/traces/helsinki --db helsinki.sqlite \\
+                --wallet simulations/wallets/helsinki.json --profile android \\
+                --recommended simulations/recommended.json --seeds 5
             """
     )
 
@@ -48,6 +59,9 @@ struct Replay: AsyncParsableCommand {
     var strategies: [String] = []
     @Flag(help: "Compare the scenario's strategies (or the --strategy list) in one table.") var compare = false
     @Option(name: .customLong("sweep"), help: "NAME=v1,v2,… (repeatable): replay every combination.") var sweeps: [String] = []
+    @Option(name: .customLong("set"), help: "KEY=VALUE (repeatable): set one scenario key, e.g. app.min_refresh_interval_seconds=1800.")
+    var settings: [String] = []
+    @Option(help: "A recommendation file: run its strategy and settings for the scenario's profile.") var recommended: String?
     @Option(help: "Seeds per configuration (means and 95 % intervals when more than 1).") var seeds: Int = 1
     @Option(help: "Ask a running `oncue serve` at this base URL instead of the in-process engine.") var server: String?
     @Flag(help: "With --server: exit 0 even when the server refused or failed refresh calls (429, 5xx, no answer).")
@@ -67,6 +81,10 @@ struct Replay: AsyncParsableCommand {
             if parsed.isOracle { throw ValidationError("--strategy \(s): oracle and oracle-os are always replayed beside the strategies") }
         }
         do { _ = try SweepGrid.parse(sweeps) } catch { throw ValidationError(String(describing: error)) }
+        do { _ = try settings.map(Recommendation.parseSetting) } catch { throw ValidationError(String(describing: error)) }
+        if recommended != nil && !strategies.isEmpty {
+            throw ValidationError("--recommended names its strategy; leave out --strategy (or drop --recommended)")
+        }
         if server != nil && sweeps.contains(where: { $0.hasPrefix("radius_scale=") }) {
             throw ValidationError("--sweep radius_scale needs the in-process engine (it rebuilds the index), not --server")
         }
@@ -91,14 +109,20 @@ struct Replay: AsyncParsableCommand {
             sc = try Scenario.profile(profile?.rawValue ?? "ios")
         }
         if let seed { sc.seed = seed }
-        return sc
+        if let recommended {
+            let file = try Recommendation.load(json: Data(contentsOf: URL(fileURLWithPath: recommended)))
+            let (applied, strategy) = try file.apply(to: sc)
+            sc = applied
+            sc.strategies = [strategy]
+        }
+        return try Recommendation.set(try settings.map(Recommendation.parseSetting), on: sc)
     }
 
     func run() async throws {
         let sc = try loadScenario()
         let grid = try SweepGrid.parse(sweeps)
         let studying = seeds > 1 || !grid.isEmpty
-        let specs = strategies.isEmpty ? (compare || studying ? sc.strategies : ["guaranteed"]) : strategies
+        let specs = strategies.isEmpty ? (compare || studying || recommended != nil ? sc.strategies : ["guaranteed"]) : strategies
         let variants = try grid.variants(base: sc, strategies: specs)
         let walletValue = try Wallet.load(json: Data(contentsOf: URL(fileURLWithPath: wallet)))
         let paths = try TraceLoader.expand(traces)
@@ -204,7 +228,10 @@ struct Replay: AsyncParsableCommand {
         let stderr = FileHandleOutput.standardError
         print(heading)
         if let sweep {
-            print("seeds \(sweep.seeds.map(String.init).joined(separator: ", ")); mean [95 % interval] over seeds")
+            print(
+                "seeds \(sweep.seeds.map(String.init).joined(separator: ", ")); \(sweep.traces) traces of \(sweep.people) people; served "
+                    + "recall and precision pooled [95 % interval over people], the rest means over seeds; * fewer than "
+                    + "\(SweepResult.fewMoments) card moments")
             let table = sweep.table()
             print(textTable(table.header, table.rows), terminator: "")
             stderr.write(

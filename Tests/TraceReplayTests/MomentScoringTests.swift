@@ -91,9 +91,38 @@ import Testing
         #expect(outcomes.map(\.delay) == [30, -250, 200, nil])
         #expect(m.onTime == 1 && m.early == 1 && m.late == 1)
         #expect(m.notifications == 6 && m.correctNotifications == 4 && m.duplicates == 1)
-        #expect(m.precision == 4.0 / 6)
+        #expect(m.precisionBeforeLeaving == 4.0 / 6)
+        // In time to use (till: arrival + min(600 s, half the stay)): A's till is 1,250 (1,030 serves it, the
+        // duplicate at 1,400 is past it), B's 10,200 (the early card serves it), C's 20,150 (the card at 20,200 is late).
+        #expect(m.served == 2 && m.servedRecall == 0.5 && m.servedNotifications == 2 && m.precision == 2.0 / 6)
+        #expect(m.cardBy == [2, 2, 3, 3], "delays 30, -250 and 200 s against +1, +2, +5 and +10 min")
         // Per location: A (1,030 credited to A), A2 (1,400), B, C (through the merged id); D is zeta's, not caught.
         #expect(m.locationVisits == 5 && m.locationCaught == 4)
+    }
+
+    /// The card in time to use it: a long stay's till comes 10 minutes after arrival, not at departure; a category's
+    /// own till time applies to its networks; a card on a walk-by (no moment) is wrong either way.
+    @Test func servedWindowByHand() {
+        let visits = [
+            Hand.visit("L", 0, 7_200),  // a two-hour stay: till at +600 s
+            Hand.visit("K", 10_000, 11_000, network: "coffee"),  // till at +120 s (the category's)
+            Hand.visit("S", 30_000, 30_300),  // a five-minute stop: till at +150 s (half the stay)
+        ]
+        let moments = CardMoments.merge(visits, gapSeconds: 0)
+        let rec = Recorder(keepEvents: false)
+        rec.notify(note(900, ["L"]))  // +15 min: before leaving, not in time
+        rec.notify(note(10_200, ["K"], network: "coffee"))  // +200 s at a coffee shop: late
+        rec.notify(note(20_000, ["W"]))  // a walk-by: no moment
+        rec.notify(note(30_100, ["S"]))  // +100 s: served
+        var scoring = input(moments, visits: visits)
+        scoring.model.payAfterByCategory = [.init(category: "cafe", seconds: 120)]
+        scoring.categories = ["coffee": "cafe"]
+        let (m, outcomes) = MomentScoring.score(scoring, recorder: rec)
+        #expect(m.caught == 3 && m.served == 1 && m.servedRecall == 1.0 / 3)
+        #expect(m.precision == 1.0 / 4 && m.precisionBeforeLeaving == 3.0 / 4)
+        #expect(outcomes.map(\.delay) == [900, 200, 100])
+        #expect(m.cardBy == [0, 1, 2, 2], "delays 900, 200 and 100 s")
+        #expect(scoring.model.payBy(moments[0], category: nil) == 600 && scoring.model.payBy(moments[2], category: nil) == 30_150)
     }
 
     @Test func lossSplitByHand() {

@@ -32,4 +32,41 @@ import Testing
             #expect(throws: ScenarioError.self, "\(bad)") { try Strategy.parse(bad) }
         }
     }
+
+    /// A recommendation file runs by name: its strategy, and its settings applied as `--set` applies them.
+    @Test func recommendationFiles() throws {
+        let text = #"""
+            {"ios": {"strategy": "guaranteed+clamp+gps", "set": {"app.min_refresh_interval_seconds": 1800, "app.cooldown_scope": "location"}},
+             "android": {"strategy": "staged+gps"}}
+            """#
+        let file = try Recommendation.load(json: Data(text.utf8))
+        let (ios, strategy) = try file.apply(to: try Scenario.profile("ios"))
+        #expect(strategy == "guaranteed+clamp+gps")
+        #expect(ios.app.minRefreshIntervalSeconds == 1_800 && ios.app.cooldownScope == "location")
+        let (android, other) = try file.apply(to: try Scenario.profile("android"))
+        let androidDefaults = try Scenario.profile("android")
+        #expect(other == "staged+gps" && android == androidDefaults)
+        #expect(throws: ScenarioError.self) { try file.apply(to: try Scenario.profile("ideal")) }
+        let bad = [
+            #"{"nokia": {"strategy": "fixed"}}"#, #"{"ios": {"strategy": "oracle"}}"#, #"{"ios": {"strategy": "teleport"}}"#,
+            #"{"ios": {"strategy": "fixed", "sett": {}}}"#, #"{"ios": {"strategy": "fixed", "set": {"app.no_such_key": 1}}}"#,
+            #"{"ios": {"strategy": "fixed", "set": {"app.confirm_seconds": -5}}}"#,
+            #"{"ios": {"strategy": "fixed", "set": {"app.confirm_seconds": [1]}}}"#,
+            "[]", "not json",
+        ]
+        for b in bad {
+            #expect(throws: ScenarioError.self, "\(b)") { try Recommendation.load(json: Data(b.utf8)).apply(to: try Scenario.profile("ios")) }
+        }
+        // --set: one key at a time, numbers and booleans typed, a bad value refused by the scenario's own checks.
+        let set = try Recommendation.set(
+            ["ground_truth.pay_after_seconds=300", "app.include_other_networks=true"].map(Recommendation.parseSetting),
+            on: try Scenario.profile("ios"))
+        #expect(set.groundTruth.payAfterSeconds == 300 && set.app.includeOtherNetworks)
+        for b in ["=1", "app.confirm_seconds", "app.confirm_seconds="] {
+            #expect(throws: ScenarioError.self, "\(b)") { try Recommendation.parseSetting(b) }
+        }
+        #expect(throws: ScenarioError.self) {
+            try Recommendation.set([("ground_truth.pay_after_seconds", "-1")], on: try Scenario.profile("ios"))
+        }
+    }
 }

@@ -21,13 +21,13 @@ import Testing
         // Recall 1.0, 1.0, 0.6 over three seeds: the t-interval reaches past 100 %; shares stop at 1, counts at 0.
         let recall = try #require(Interval([1, 1, 0.6]))
         #expect(recall.high > 1)
-        let clipped = recall.clipped(to: SweepResult.range(of: "recall", seeds: [1, 1, 0.6]))
+        let clipped = recall.clipped(to: SweepResult.range(of: "served_recall", seeds: [1, 1, 0.6]))
         #expect(clipped.high == 1 && clipped.low == recall.low && clipped.mean == recall.mean)
         let calls = try #require(Interval([0, 0, 3]))
         #expect(calls.clipped(to: SweepResult.range(of: "refresh_calls_per_hour", seeds: [0, 0, 3])).low == 0)
         // A delay interval goes below 0 only when a seed's delay did (a card before arrival).
-        #expect(SweepResult.range(of: "delay_p90_s", seeds: [100, 3_000]).lowerBound == 0)
-        #expect(SweepResult.range(of: "delay_p90_s", seeds: [-40, 3_000]).lowerBound == -40)
+        #expect(SweepResult.range(of: "delay_p90_seconds", seeds: [100, 3_000]).lowerBound == 0)
+        #expect(SweepResult.range(of: "delay_p90_seconds", seeds: [-40, 3_000]).lowerBound == -40)
     }
 
     @Test func gridCrossesEveryAxis() throws {
@@ -95,7 +95,7 @@ import Testing
         let result = try await SweepRunner.run(
             loaded, grid: grid, variants: variants, seeds: seeds, wallet: Hand.wallet, catalog: catalog,
             refreshers: [1: refresher], parallelism: 2)
-        #expect(result.points.count == 2 * 4, "2 strategies and 2 oracles per cool-down")
+        #expect(result.points.count == 2 * 5, "2 strategies and 3 references per cool-down")
         for (vi, v) in variants.enumerated() {
             for (si, seed) in seeds.enumerated() {
                 var s = v.scenario
@@ -103,10 +103,15 @@ import Testing
                 let one = await ReplayRunner.run(
                     trace, strategies: try v.strategies.map(Strategy.parse),
                     context: ReplayContext(scenario: s, wallet: Hand.wallet, catalog: catalog, refresher: refresher))
+                // The references bound: oracle serves every moment with no wrong card, and nothing serves more.
+                #expect(one.oracle.metrics.servedRecall == 1 && one.oracle.metrics.precision == 1)
+                #expect(one.allRuns.allSatisfy { $0.metrics.served <= one.oracle.metrics.served })
+                #expect(one.allRuns.map(\.strategy.name).suffix(3) == ["oracle-os", "ideal-os", "oracle"])
                 for (k, run) in one.allRuns.enumerated() {
-                    let point = result.points[vi * 4 + k]
+                    let point = result.points[vi * 5 + k]
                     #expect(
-                        point.perSeed[si].recall == run.metrics.recall && point.perSeed[si].refreshCalls == run.metrics.refreshCalls
+                        point.perSeed[si].recall == run.metrics.recall && point.perSeed[si].servedRecall == run.metrics.servedRecall
+                            && point.perSeed[si].refreshCalls == run.metrics.refreshCalls
                             && point.perSeed[si].notifications == run.metrics.notifications, "\(point.label) seed \(seed)")
                 }
             }
@@ -114,8 +119,37 @@ import Testing
         let p = try #require(result.points.first)
         #expect(p.label == "guaranteed cooldown=600")
         // Three stops 23 min apart: three card moments with a 10 min cool-down, one with an hour's.
-        #expect(result.points[3].perSeed.first?.cardMoments == 3 && result.points[7].perSeed.first?.cardMoments == 1)
-        let recalls = p.perSeed.compactMap(\.recall)
-        #expect(p.intervals["recall"]?.mean == recalls.reduce(0, +) / Double(recalls.count))
+        #expect(result.points[4].perSeed.first?.cardMoments == 3 && result.points[9].perSeed.first?.cardMoments == 1)
+        #expect(result.points[4].strategy == "oracle" && result.points[4].peopleIntervals["served_recall"]?.mean == 1)
+        let recalls = p.perSeed.compactMap(\.servedRecall)
+        #expect(p.intervals["served_recall"]?.mean == recalls.reduce(0, +) / Double(recalls.count))
+        // One person: the pooled figure over both seeds, and an interval over one person has no width.
+        let served = p.perSeed.reduce(0) { $0 + $1.served }
+        let moments = p.perSeed.reduce(0) { $0 + $1.cardMoments }
+        #expect(result.people == 1 && p.peopleIntervals["served_recall"]?.mean == Double(served) / Double(moments))
+        #expect(p.peopleIntervals["served_recall"]?.low == p.peopleIntervals["served_recall"]?.high)
+    }
+
+    /// Resampling people: the estimate is the pooled ratio; the interval holds it, widens with people who differ,
+    /// and is the same for the same seed. GeoLife's `<person>/Trajectory/<file>` groups a person's files.
+    @Test func intervalsOverPeople() throws {
+        #expect(ClusterBootstrap.person(ofPath: "/d/geolife/010/Trajectory/2008.plt") == "/d/geolife/010")
+        #expect(ClusterBootstrap.person(ofPath: "walk-01.gpx") == "walk-01.gpx")
+        func person(served: Int, of moments: Int) -> ClusterBootstrap.Counts {
+            var m = StrategyMetrics(strategy: "x")
+            m.cardMoments = moments
+            m.served = served
+            m.hours = 1
+            var c = ClusterBootstrap.Counts()
+            c.add(m)
+            return c
+        }
+        let alike = (0..<20).map { _ in person(served: 5, of: 10) }
+        let same = try #require(ClusterBootstrap.intervals(alike, seed: 1)["served_recall"])
+        #expect(same.mean == 0.5 && same.low == 0.5 && same.high == 0.5 && same.n == 20)
+        let mixed = (0..<20).map { i in person(served: i % 2 == 0 ? 9 : 1, of: 10) }
+        let wide = try #require(ClusterBootstrap.intervals(mixed, seed: 1)["served_recall"])
+        #expect(wide.mean == 0.5 && wide.low < 0.4 && wide.high > 0.6 && wide.low >= 0.1 && wide.high <= 0.9)
+        #expect(ClusterBootstrap.intervals(mixed, seed: 1)["served_recall"] == wide)
     }
 }

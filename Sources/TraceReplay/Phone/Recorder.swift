@@ -107,6 +107,8 @@ public struct CardNotification: Sendable, Hashable, Codable {
         case storeRegion = "store region entry"
         case appFix = "app fix at the store"
         case gps = "app GPS: stayed at the store"
+        /// `oracle`: the card at the moment of arrival, from the true path.
+        case arrival = "arrival (oracle)"
     }
 
     public var time: Double

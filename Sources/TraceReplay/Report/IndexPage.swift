@@ -1,6 +1,6 @@
 import Foundation
 
-/// `index.html` of an output folder: the Pareto plot of recall against refresh calls (from the seeds of a sweep, or
+/// `index.html` of an output folder: the Pareto plot of served recall against refresh calls (from the seeds of a sweep, or
 /// the single run), the configurations' table, and links to the per-trace maps.
 enum IndexPage {
     static func render(summary: ReplaySummary, sweep: SweepResult?, traces: [(name: String, page: String)]) -> String {
@@ -10,14 +10,16 @@ enum IndexPage {
         var rows = ""
         if let sweep {
             // The references of the first scenario variant are the plot's lines; every variant's are in the table.
-            oracleOS = sweep.points.first { $0.strategy == "oracle-os" }?.intervals["recall"]?.mean
-            oracle = sweep.points.first { $0.strategy == "oracle" }?.intervals["recall"]?.mean
+            oracleOS = sweep.points.first { $0.strategy == "oracle-os" }?.intervals["served_recall"]?.mean
+            oracle = sweep.points.first { $0.strategy == "oracle" }?.intervals["served_recall"]?.mean
             let table = sweep.table()
             rows = "<table><tr><th>#</th>" + table.header.map { "<th>\(HTML.esc($0))</th>" }.joined() + "</tr>\n"
             var n = 0
             for (p, cells) in zip(sweep.points, table.rows) {
                 var number = ""
-                if p.strategy != "oracle-os" && p.strategy != "oracle", let r = p.intervals["recall"], let c = p.intervals["refresh_calls_per_hour"] {
+                if !(try! Strategy.parse(p.strategy)).isOracle, let r = p.peopleIntervals["served_recall"] ?? p.intervals["served_recall"],
+                    let c = p.intervals["refresh_calls_per_hour"]
+                {
                     points.append(ParetoPlot.Point(label: p.label, recall: r, refresh: c))
                     n += 1
                     number = "\(n)"
@@ -25,15 +27,15 @@ enum IndexPage {
                 rows += "<tr><td>\(number)</td>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
             }
             rows +=
-                "</table>\n<p>Mean over \(sweep.seeds.count) seed(s) [95 % interval], \(sweep.traces) traces, \(String(format: "%.1f", sweep.hours)) h each seed.</p>\n"
+                "</table>\n<p>\(sweep.seeds.count) seed(s), \(sweep.traces) traces of \(sweep.people) people, \(String(format: "%.1f", sweep.hours)) h each seed; served recall and precision [95 % interval over people], the rest means over seeds; * fewer than \(SweepResult.fewMoments) card moments.</p>\n"
         } else {
-            oracleOS = summary.oracleOSTotal.recall
-            oracle = summary.oracleTotal.recall
+            oracleOS = summary.oracleOSTotal.servedRecall
+            oracle = summary.oracleTotal.servedRecall
             let table = summary.comparisonTable()
             rows = "<table><tr><th>#</th>" + table.header.map { "<th>\(HTML.esc($0))</th>" }.joined() + "</tr>\n"
             for (i, (m, cells)) in zip(summary.allTotals, table.rows).enumerated() {
                 let isApp = i < summary.totals.count
-                if isApp, let r = Interval([m.recall ?? 0]), let c = Interval([m.refreshCallsPerHour]) {
+                if isApp, let r = Interval([m.servedRecall ?? 0]), let c = Interval([m.refreshCallsPerHour]) {
                     points.append(ParetoPlot.Point(label: m.strategy, recall: r, refresh: c))
                 }
                 rows += "<tr><td>\(isApp ? "\(i + 1)" : "")</td>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
@@ -44,11 +46,11 @@ enum IndexPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>oncue replay — \(HTML.esc(summary.profile))</title>
             <style>\(HTML.style)</style></head><body>
-            <h1>\(HTML.esc(summary.scenario)): recall against refresh calls</h1>
+            <h1>\(HTML.esc(summary.scenario)): served recall against refresh calls</h1>
             <p>Profile \(HTML.esc(summary.profile)); cards: \(HTML.esc(summary.wallet.joined(separator: ", "))).</p>
             \(ParetoPlot.render(points, oracleOS: oracleOS, oracle: oracle))
             <ol class="points">\(points.map { "<li>\(HTML.esc($0.label))</li>" }.joined())</ol>
-            <p>Filled: no other configuration has both more recall and fewer refresh calls. Bars: 95 % intervals over seeds.</p>
+            <p>Filled: no other configuration has both more served recall and fewer refresh calls. Bars: 95 % intervals (over people with a sweep).</p>
             \(rows)
             <h2>Per-trace maps</h2>
             <ul>

@@ -36,7 +36,7 @@ enum ParetoPlot {
         svg += "<line x1=\"\(f(left))\" y1=\"\(f(y(0)))\" x2=\"\(f(left))\" y2=\"\(f(top))\" stroke=\"#222\"/>\n"
         svg += "<text x=\"\(f((left + width) / 2))\" y=\"\(f(height - 10))\" font-size=\"12\" text-anchor=\"middle\">refresh calls per hour</text>"
         svg +=
-            "<text x=\"14\" y=\"\(f((top + height - bottom) / 2))\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f((top + height - bottom) / 2)))\">recall (card moments)</text>\n"
+            "<text x=\"14\" y=\"\(f((top + height - bottom) / 2))\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 14 \(f((top + height - bottom) / 2)))\">served recall (card moments)</text>\n"
         if let oracle {
             svg +=
                 "<line x1=\"\(f(left))\" y1=\"\(f(y(oracle)))\" x2=\"\(f(width - right))\" y2=\"\(f(y(oracle)))\" stroke=\"#555\" stroke-width=\"1\"/>"

@@ -15,6 +15,7 @@ public struct ReplaySummary: Sendable, Codable {
         public var passThroughs: Int
         public var strategies: [StrategyMetrics]
         public var oracleOS: StrategyMetrics
+        public var idealOS: StrategyMetrics
         public var oracle: StrategyMetrics
 
         enum CodingKeys: String, CodingKey {
@@ -24,6 +25,7 @@ public struct ReplaySummary: Sendable, Codable {
             case cardMoments = "card_moments"
             case passThroughs = "pass_throughs"
             case oracleOS = "oracle_os"
+            case idealOS = "ideal_os"
         }
     }
 
@@ -36,11 +38,13 @@ public struct ReplaySummary: Sendable, Codable {
     public var traces: [TraceEntry]
     public var totals: [StrategyMetrics]
     public var oracleOSTotal: StrategyMetrics
+    public var idealOSTotal: StrategyMetrics
     public var oracleTotal: StrategyMetrics
 
     enum CodingKeys: String, CodingKey {
         case tool, scenario, profile, seed, wallet, traces, totals
         case oracleOSTotal = "oracle_os_total"
+        case idealOSTotal = "ideal_os_total"
         case oracleTotal = "oracle_total"
     }
 
@@ -53,7 +57,8 @@ public struct ReplaySummary: Sendable, Codable {
             TraceEntry(
                 trace: $0.trace.name, report: $0.trace.report, seed: $0.seed, fixes: $0.trace.fixCount, phoneFixes: $0.phoneFixes,
                 stores: $0.stores.count, locationVisits: $0.visits.count, cardMoments: $0.moments.count, passThroughs: $0.passThroughs.count,
-                strategies: $0.runs.map(\.metrics), oracleOS: $0.oracleOS.metrics, oracle: $0.oracle.metrics)
+                strategies: $0.runs.map(\.metrics), oracleOS: $0.oracleOS.metrics, idealOS: $0.idealOS.metrics,
+                oracle: $0.oracle.metrics)
         }
         let names = runs.first?.runs.map(\.strategy.name) ?? []
         let os = StrategyMetrics.total(runs.map(\.oracleOS.metrics), strategy: "oracle-os")
@@ -64,6 +69,7 @@ public struct ReplaySummary: Sendable, Codable {
         }
         totals = names.enumerated().map { i, name in relative(StrategyMetrics.total(runs.map { $0.runs[i].metrics }, strategy: name)) }
         oracleOSTotal = relative(os)
+        idealOSTotal = relative(StrategyMetrics.total(runs.map(\.idealOS.metrics), strategy: "ideal-os"))
         oracleTotal = relative(StrategyMetrics.total(runs.map(\.oracle.metrics), strategy: "oracle"))
     }
 
@@ -74,26 +80,24 @@ public struct ReplaySummary: Sendable, Codable {
         return String(decoding: try e.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// All rows of the comparison: strategies, then `oracle-os`, then `oracle`.
-    public var allTotals: [StrategyMetrics] { totals + [oracleOSTotal, oracleTotal] }
+    /// All rows of the comparison: strategies, then `oracle-os`, `ideal-os` and `oracle`.
+    public var allTotals: [StrategyMetrics] { totals + [oracleOSTotal, idealOSTotal, oracleTotal] }
 
-    /// The comparison table: one row per strategy (batch totals), both oracles last.
+    /// The comparison table: one row per strategy (batch totals), the references last.
     public func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
-            "strategy", "moments", "caught", "recall", "vs oracle-os", "on time", "early", "late", "precision", "dup", "p50 s", "p90 s",
-            "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h", "over OS limit",
-            "location recall",
+            "strategy", "moments", "served", "by +1/+2/+5/+10 min", "precision", "before leaving", "prec. before leaving", "p50 s",
+            "p90 s", "dup", "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h",
+            "over OS limit", "location recall",
         ]
         let rows = allTotals.map { m in
             [
-                m.strategy, String(m.cardMoments), String(m.caught), Self.pct(m.recall), Self.pct(m.recallVsOracleOS), String(m.onTime),
-                String(m.early),
-                String(m.late), Self.pct(m.precision), String(m.duplicates), Self.secs(m.delayP50), Self.secs(m.delayP90),
-                String(m.missedNotMonitored),
-                String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy), String(format: "%.2f", m.refreshCallsPerHour),
-                String(m.refreshFailures), String(format: "%.1f", m.regionChurnPerHour), String(format: "%.1f", m.wakesPerHour),
-                String(format: "%.0f", m.gpsSecondsPerHour),
-                String(m.monitorFailures), Self.pct(m.locationRecall),
+                m.strategy, String(m.cardMoments), Self.pct(m.servedRecall), Self.shares(m.cardByShare), Self.pct(m.precision),
+                Self.pct(m.recall), Self.pct(m.precisionBeforeLeaving), Self.secs(m.delayP50), Self.secs(m.delayP90), String(m.duplicates),
+                String(m.missedNotMonitored), String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy),
+                String(format: "%.2f", m.refreshCallsPerHour), String(m.refreshFailures), String(format: "%.1f", m.regionChurnPerHour),
+                String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour), String(m.monitorFailures),
+                Self.pct(m.locationRecall),
             ]
         }
         return (header, rows)
@@ -101,18 +105,26 @@ public struct ReplaySummary: Sendable, Codable {
 
     /// What each column of `comparisonTable` counts, printed under it (a column name alone left readers guessing).
     public static let columnNotes = """
-        moments: card moments (visits to a network the wallet holds); caught: moments whose card came; recall =
-        caught ÷ moments; vs oracle-os: that recall ÷ the recall of every card location monitored under this OS.
-        on time / early / late: the card within the scenario's on-time window of arrival, before it, after it;
-        precision: cards at a moment ÷ all cards; dup: extra cards at one moment; p50 s / p90 s: delay from arrival.
-        Missed moments by cause — not mon.: no region of it monitored (the strategy's loss); OS det.: monitored, not
-        reported in time, and oracle-os missed it too (the OS's loss); region det.: not reported, though oracle-os
-        caught it (the region registered was too small, or registered while inside); policy: reported, but the
-        cool-down held the card back. refresh/h: region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions
-        started and stopped per hour; wakes/h: app wake-ups; GPS s/h: seconds of the app's own GPS per hour; over OS
-        limit: regions the OS refused (more than it monitors at once); location recall: the same per store, a card
-        crediting every store of the region that fired.
+        moments: card moments (visits to a network the wallet holds); served: moments whose card came in time to use
+        it — from 5 min before arrival to the till, arrival + min(10 min, half the stay) by default
+        (ground_truth.pay_after_seconds, per category pay_after_by_category); by +1/+2/+5/+10 min: moments whose card
+        had come by then; precision: cards that came in time at a moment of their network ÷ all cards; before leaving:
+        moments whose card came any time before the person left, and the precision counted that way; p50 s / p90 s:
+        delay of the first card from arrival; dup: extra cards at one moment. Missed moments by cause — not mon.: no
+        region of it monitored (the strategy's loss); OS det.: monitored, not reported in time, and oracle-os missed it
+        too (the OS's loss); region det.: not reported, though oracle-os caught it (the region registered was too
+        small, or registered while inside); policy: reported, but the cool-down held the card back. refresh/h:
+        region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions started and
+        stopped per hour; wakes/h: app wake-ups; GPS s/h: seconds of the app's own GPS per hour; over OS limit: regions
+        the OS refused; location recall: the same per store, a card crediting every store of the region that fired.
+        References: oracle-os monitors every card location under this OS with the phone's fixes; ideal-os the same from
+        exact positions; oracle shows each card at arrival from the true path (100 % by construction). None waits to
+        confirm.
         """
+
+    static func shares(_ v: [Double]?) -> String {
+        v.map { $0.map { String(format: "%.0f", $0 * 100) }.joined(separator: "/") + "%" } ?? "-"
+    }
 
     static func pct(_ v: Double?) -> String { v.map { String(format: "%.1f%%", $0 * 100) } ?? "-" }
     static func secs(_ v: Double?) -> String { v.map { String(format: "%.0f", $0) } ?? "-" }

@@ -55,11 +55,11 @@ public enum TracePage {
 
     static func strategyTable(_ runs: [StrategyRun]) -> String {
         var html =
-            "<table><tr><th>strategy</th><th>moments</th><th>caught</th><th>recall</th><th>on time</th><th>late</th><th>precision</th>"
+            "<table><tr><th>strategy</th><th>moments</th><th>served</th><th>served recall</th><th>before leaving</th><th>precision</th>"
             + "<th>dup</th><th>p50 s</th><th>not mon.</th><th>OS det.</th><th>region det.</th><th>policy</th><th>refresh/h</th><th>wakes/h</th><th>GPS s/h</th></tr>\n"
         for m in runs.map(\.metrics) {
             let cells = [
-                m.strategy, "\(m.cardMoments)", "\(m.caught)", HTML.pct(m.recall), "\(m.onTime)", "\(m.late)", HTML.pct(m.precision),
+                m.strategy, "\(m.cardMoments)", "\(m.served)", HTML.pct(m.servedRecall), HTML.pct(m.recall), HTML.pct(m.precision),
                 "\(m.duplicates)", HTML.num(m.delayP50), "\(m.missedNotMonitored)", "\(m.missedOSDetection)", "\(m.missedRegionDetection)",
                 "\(m.missedPolicy)", String(format: "%.2f", m.refreshCallsPerHour), String(format: "%.1f", m.wakesPerHour),
                 String(format: "%.0f", m.gpsSecondsPerHour),

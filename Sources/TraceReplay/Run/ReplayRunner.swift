@@ -44,10 +44,11 @@ public struct TraceRun: Sendable {
     public var moments: [CardMoment]
     public var runs: [StrategyRun]
     public var oracle: StrategyRun
+    public var idealOS: StrategyRun
     public var oracleOS: StrategyRun
 
-    /// The strategies, then `oracle-os`, then `oracle`.
-    public var allRuns: [StrategyRun] { runs + [oracleOS, oracle] }
+    /// The strategies, then `oracle-os`, `ideal-os` and `oracle`.
+    public var allRuns: [StrategyRun] { runs + [oracleOS, idealOS, oracle] }
 }
 
 /// Replays traces on a virtual clock: no sleeping, every delay is a timestamp.
@@ -78,14 +79,19 @@ public enum ReplayRunner {
         let fixes = FixGenerator.generate(trace, model: scenario.fixes, seed: seed)
         var input = MomentScoring.Input(
             strategy: "", hours: hours, moments: moments, visits: found.visits, passThroughs: found.passThroughs,
-            model: scenario.groundTruth, cooldownSeconds: scenario.app.cooldownSeconds, oracleOSCaught: nil)
+            model: scenario.groundTruth, cooldownSeconds: scenario.app.cooldownSeconds, oracleOSCaught: nil,
+            categories: context.catalog.categories)
 
+        // The references post a card as soon as the OS reports the person in a region: confirmation delays are a
+        // strategy's choice, and a reference that waited would measure the wait.
+        var reference = scenario
+        reference.app.confirmSeconds = 0
         // oracle-os first: the other runs' misses are classified against what it caught.
         var unlimited = scenario.os
         unlimited.maxRegions = 1_000_000
         let osRegions = oracleRegions(stores, radius: { max($0 + scenario.groundTruth.nominalAccuracyMeters, scenario.os.minReliableRadiusMeters) })
         let oracleOS = await runOne(
-            .oracleOS, fixes: fixes, os: unlimited, scenario: scenario, seed: seed, input: input,
+            .oracleOS, fixes: fixes, os: unlimited, scenario: reference, seed: seed, input: input,
             oracleRegions: osRegions, context: context)
         input.oracleOSCaught = Set(oracleOS.outcomes.indices.filter { oracleOS.outcomes[$0].status != .missed })
 
@@ -96,16 +102,35 @@ public enum ReplayRunner {
                     strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, input: input,
                     oracleRegions: [], context: context))
         }
-        // The ideal oracle: every card store's footprint, ideal OS, exact positions on the true path.
-        var ideal = scenario
+        // ideal-os: exact positions on the true path under the scenario's OS rules, every card location monitored.
+        var ideal = reference
         ideal.network = .instant
         let exact = FixGenerator.generate(truthTrace, model: .exact, seed: seed)
-        let oracle = await runOne(
-            .oracle, fixes: exact, os: .ideal, scenario: ideal, seed: seed, input: input,
-            oracleRegions: oracleRegions(stores, radius: { $0 + scenario.groundTruth.nominalAccuracyMeters }), context: context)
+        let idealOS = await runOne(
+            .idealOS, fixes: exact, os: unlimited, scenario: ideal, seed: seed, input: input, oracleRegions: osRegions, context: context)
         return TraceRun(
             trace: trace, truth: truthTrace, seed: seed, phoneFixes: fixes.count, stores: stores, visits: found.visits,
-            passThroughs: found.passThroughs, moments: moments, runs: runs, oracle: oracle, oracleOS: oracleOS)
+            passThroughs: found.passThroughs, moments: moments, runs: runs,
+            oracle: oracleRun(moments: moments, wallet: context.wallet, input: input, keepEvents: context.keepEvents),
+            idealOS: idealOS, oracleOS: oracleOS)
+    }
+
+    /// The top of the scale: the true path known, each moment's card shown at its arrival, no other card. Its served
+    /// recall and precision are 100 % by construction; no strategy can do better on any trace.
+    static func oracleRun(moments: [CardMoment], wallet: Wallet, input: MomentScoring.Input, keepEvents: Bool) -> StrategyRun {
+        let recorder = Recorder(keepEvents: keepEvents)
+        for c in moments {
+            recorder.notify(
+                CardNotification(
+                    time: c.arrival, networkId: c.networkId, locationIds: Array(c.locationIds.prefix(1)),
+                    card: wallet.card(for: c.networkId)?.name ?? c.networkId, trigger: .arrival, distance: 0))
+        }
+        var scoring = input
+        scoring.strategy = Strategy.oracle.name
+        let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
+        return StrategyRun(
+            strategy: .oracle, metrics: metrics, events: recorder.events, intervals: [], notifications: recorder.notifications,
+            outcomes: outcomes)
     }
 
     static func oracleRegions(_ stores: [CandidateStore], radius: (Double) -> Double) -> [Region] {

@@ -1,5 +1,5 @@
 /// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `staged`, and the
-/// references `oracle` and `oracle-os`; `+clamp` asks the server for no region below the OS's reliable minimum radius (`min_radius_meters`); `+gps`
+/// references `oracle`, `ideal-os` and `oracle-os`; `+clamp` asks the server for no region below the OS's reliable minimum radius (`min_radius_meters`); `+gps`
 /// confirms the stay with the app's own GPS before posting the card; `@N` sets `max_regions` (e.g.
 /// `guaranteed+clamp@10`, `staged+gps@16`).
 public struct Strategy: Sendable, Hashable, Codable {
@@ -14,10 +14,12 @@ public struct Strategy: Sendable, Hashable, Codable {
     public enum Role: String, Sendable, Codable {
         /// The app, asking the engine.
         case app
-        /// Every card location monitored with its footprint, ideal OS and exact positions: the upper bound.
+        /// The true path known: each moment's card at its arrival, no wrong card — the top of the scale.
         case oracle
-        /// Every card location monitored with the scenario's OS and fixes, no region limit, each region as large as
-        /// the OS needs: what any strategy could reach on this OS.
+        /// Every card location monitored under the scenario's OS rules from exact positions on the true path, no
+        /// region limit, regions as large as the OS needs, no confirmation delay: what this OS allows with perfect fixes.
+        case idealOS = "ideal-os"
+        /// The same with the scenario's fixes (noise, dropouts): what any strategy could reach on this OS and phone.
         case oracleOS = "oracle-os"
     }
 
@@ -45,7 +47,7 @@ public struct Strategy: Sendable, Hashable, Codable {
     public var isOracle: Bool { role != .app }
 
     public static let defaultComparison = ["document", "fixed", "guaranteed", "bubble", "staged"]
-    public static let bases = ["document", "fixed", "guaranteed", "bubble", "staged", "oracle", "oracle-os"]
+    public static let bases = ["document", "fixed", "guaranteed", "bubble", "staged", "oracle", "ideal-os", "oracle-os"]
 
     public static func parse(_ spec: String) throws -> Strategy {
         let parts = spec.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
@@ -70,6 +72,7 @@ public struct Strategy: Sendable, Hashable, Codable {
         case "staged": s.staged = true
         case "oracle": s.role = .oracle
         case "oracle-os": s.role = .oracleOS
+        case "ideal-os": s.role = .idealOS
         default:
             throw ScenarioError.invalid("unknown strategy '\(spec)' (expected \(bases.joined(separator: ", ")), optionally +clamp and @N)")
         }
@@ -85,4 +88,5 @@ public struct Strategy: Sendable, Hashable, Codable {
 
     public static let oracle = try! parse("oracle")
     public static let oracleOS = try! parse("oracle-os")
+    public static let idealOS = try! parse("ideal-os")
 }

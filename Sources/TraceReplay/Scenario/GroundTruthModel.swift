@@ -10,6 +10,11 @@ public struct GroundTruthModel: Codable, Sendable, Hashable {
     public var matchBeforeSeconds: Double = 300
     /// ...until this long after departure (0: it must come while the person is there).
     public var matchAfterSeconds: Double = 0
+    /// The till: a moment is *served* when its card comes from `matchBeforeSeconds` before arrival until arrival +
+    /// min(this, half the stay), when the person would pay; a card after that came too late to use.
+    public var payAfterSeconds: Double = 600
+    /// `payAfterSeconds` for the networks of a category (a coffee shop's till comes sooner than a warehouse's).
+    public var payAfterByCategory: [CategoryPayAfter] = []
     /// A catch is on time from this long before arrival until this long after it; earlier is early, later is late.
     public var onTimeBeforeSeconds: Double = 120
     public var onTimeAfterSeconds: Double = 60
@@ -21,4 +26,28 @@ public struct GroundTruthModel: Codable, Sendable, Hashable {
     public var truePaths: String = ""
 
     public init() {}
+}
+
+extension GroundTruthModel {
+    /// One category's time from arrival to the till.
+    public struct CategoryPayAfter: Codable, Sendable, Hashable {
+        public var category: String
+        public var seconds: Double
+
+        public init(category: String, seconds: Double) {
+            self.category = category
+            self.seconds = seconds
+        }
+    }
+
+    /// Seconds from arrival to the till at a network of `category`.
+    public func payAfterSeconds(category: String?) -> Double {
+        guard let category, let found = payAfterByCategory.first(where: { $0.category == category }) else { return payAfterSeconds }
+        return found.seconds
+    }
+
+    /// The last moment a card is still of use at `moment`: arrival + min(the network's till time, half the stay).
+    public func payBy(_ moment: CardMoment, category: String?) -> Double {
+        moment.arrival + min(payAfterSeconds(category: category), (moment.departure - moment.arrival) / 2)
+    }
 }

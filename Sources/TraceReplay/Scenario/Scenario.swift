@@ -77,11 +77,17 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
             ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
             ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
+            ("ground_truth.pay_after_seconds", groundTruth.payAfterSeconds),
             ("ground_truth.on_time_before_seconds", groundTruth.onTimeBeforeSeconds),
             ("ground_truth.on_time_after_seconds", groundTruth.onTimeAfterSeconds),
             ("fixes.dropout_mean_seconds", fixes.dropoutMeanSeconds), ("fixes.error_correlation_seconds", fixes.errorCorrelationSeconds),
         ]
         for (name, value) in numbers { try check(value.isFinite && value >= 0, "\(name) must be a number >= 0 (got \(value))") }
+        for c in groundTruth.payAfterByCategory {
+            try check(
+                c.seconds.isFinite && c.seconds >= 0 && !c.category.isEmpty,
+                "ground_truth.pay_after_by_category needs a category and seconds >= 0 (got '\(c.category)': \(c.seconds))")
+        }
         try check(os.maxRegions >= 1, "os.max_regions must be at least 1")
         try check(["cushion", "overlap", "exact"].contains(os.detection), "os.detection must be cushion, overlap or exact")
         try check(os.detectionDelayMaxSeconds >= os.detectionDelayMinSeconds, "os.detection_delay_max_seconds is below the minimum")

@@ -5,7 +5,7 @@ public struct Interval: Sendable, Hashable, Codable {
     public var mean: Double
     public var low: Double
     public var high: Double
-    /// Seeds that had a value (a seed without card moments has no recall).
+    /// Seeds that had a value (a seed without card moments has no recall); for intervals over people, the people.
     public var n: Int
 
     /// nil when no seed had a value. One value: an interval of zero width.
@@ -23,6 +23,14 @@ public struct Interval: Sendable, Hashable, Codable {
         self.low = mean - half
         self.high = mean + half
         self.n = v.count
+    }
+
+    /// An interval found otherwise (a bootstrap's percentiles around its estimate).
+    public init(estimate: Double, low: Double, high: Double, n: Int) {
+        mean = estimate
+        self.low = low
+        self.high = high
+        self.n = n
     }
 
     /// This interval cut to `range`: a t-interval over a few seeds can reach past what the metric can be (a recall of

@@ -13,34 +13,47 @@ public struct SweepResult: Sendable, Codable {
         public var recallVsOracleOS: [Double?]
         /// Mean and 95 % interval over seeds, by metric name (see `SweepResult.metricNames`).
         public var intervals: [String: Interval]
+        /// The pooled figure over every seed and trace with its 95 % interval over people (`ClusterBootstrap`), for
+        /// the headline ratios.
+        public var peopleIntervals: [String: Interval] = [:]
 
         enum CodingKeys: String, CodingKey {
             case label, strategy, settings, intervals
             case perSeed = "per_seed"
-            case recallVsOracleOS = "recall_vs_oracle_os"
+            case recallVsOracleOS = "served_recall_vs_oracle_os"
+            case peopleIntervals = "people_intervals"
         }
     }
 
     public var axes: [String: [String]]
     public var seeds: [UInt64]
     public var traces: Int
+    /// The people the traces come from (the clusters of `ClusterBootstrap`).
+    public var people: Int = 0
     public var hours: Double
     /// App strategies, then per scenario variant `oracle-os` and `oracle`.
     public var points: [Point]
     /// Not written to JSON: the same inputs give the same bytes.
     public var wallSeconds: Double = 0
 
-    enum CodingKeys: String, CodingKey { case axes, seeds, traces, hours, points }
+    enum CodingKeys: String, CodingKey { case axes, seeds, traces, people, hours, points }
+
+    /// An interval resting on fewer card moments than this (per seed) is flagged in the table.
+    public static let fewMoments = 50
 
     public static let metricNames = [
-        "recall", "on_time_recall", "precision", "recall_vs_oracle_os", "delay_p50_s", "delay_p90_s", "refresh_calls_per_hour",
-        "region_churn_per_hour", "wakes_per_hour", "gps_seconds_per_hour", "duplicates", "missed_not_monitored",
+        "served_recall", "card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min", "precision", "recall_before_leaving",
+        "precision_before_leaving", "on_time_recall", "served_recall_vs_oracle_os", "delay_p50_seconds", "delay_p90_seconds",
+        "refresh_calls_per_hour", "region_churn_per_hour", "wakes_per_hour", "gps_seconds_per_hour", "duplicates", "missed_not_monitored",
         "missed_os_detection", "missed_region_detection", "missed_notification_policy", "card_moments", "location_recall",
     ]
 
     static func values(_ m: StrategyMetrics) -> [String: Double?] {
-        [
-            "recall": m.recall, "on_time_recall": m.onTimeRecall, "precision": m.precision, "delay_p50_s": m.delayP50, "delay_p90_s": m.delayP90,
+        let by = m.cardByShare
+        return [
+            "served_recall": m.servedRecall, "card_by_1_min": by?[0], "card_by_2_min": by?[1], "card_by_5_min": by?[2],
+            "card_by_10_min": by?[3], "recall_before_leaving": m.recall, "precision_before_leaving": m.precisionBeforeLeaving,
+            "on_time_recall": m.onTimeRecall, "precision": m.precision, "delay_p50_seconds": m.delayP50, "delay_p90_seconds": m.delayP90,
             "refresh_calls_per_hour": m.refreshCallsPerHour, "region_churn_per_hour": m.regionChurnPerHour, "wakes_per_hour": m.wakesPerHour,
             "gps_seconds_per_hour": m.gpsSecondsPerHour, "duplicates": Double(m.duplicates), "missed_not_monitored": Double(m.missedNotMonitored),
             "missed_os_detection": Double(m.missedOSDetection), "missed_region_detection": Double(m.missedRegionDetection),
@@ -52,23 +65,25 @@ public struct SweepResult: Sendable, Codable {
     /// was (a card may come before arrival, within the moment's window).
     static func range(of metric: String, seeds: [Double]) -> ClosedRange<Double> {
         switch metric {
-        case "recall", "on_time_recall", "precision", "location_recall": 0...1
-        case "delay_p50_s", "delay_p90_s": min(0, seeds.min() ?? 0)...Double.infinity
+        case "served_recall", "card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min", "recall_before_leaving",
+            "precision_before_leaving", "on_time_recall", "precision", "location_recall":
+            0...1
+        case "delay_p50_seconds", "delay_p90_seconds": min(0, seeds.min() ?? 0)...Double.infinity
         default: 0...Double.infinity
         }
     }
 
     static func point(label: String, strategy: String, settings: [String: String], perSeed: [StrategyMetrics], oracleOS: [StrategyMetrics]) -> Point {
         let ratios: [Double?] = zip(perSeed, oracleOS).map { m, o in
-            guard let r = m.recall, let ro = o.recall, ro > 0 else { return nil }
+            guard let r = m.servedRecall, let ro = o.servedRecall, ro > 0 else { return nil }
             return r / ro
         }
         var intervals: [String: Interval] = [:]
-        for name in metricNames where name != "recall_vs_oracle_os" {
+        for name in metricNames where name != "served_recall_vs_oracle_os" {
             let seeds = perSeed.compactMap { values($0)[name] ?? nil }
             if let i = Interval(seeds) { intervals[name] = i.clipped(to: range(of: name, seeds: seeds)) }
         }
-        if let i = Interval(ratios.compactMap { $0 }) { intervals["recall_vs_oracle_os"] = i.clipped(to: 0...Double.infinity) }
+        if let i = Interval(ratios.compactMap { $0 }) { intervals["served_recall_vs_oracle_os"] = i.clipped(to: 0...Double.infinity) }
         return Point(label: label, strategy: strategy, settings: settings, perSeed: perSeed, recallVsOracleOS: ratios, intervals: intervals)
     }
 
@@ -78,27 +93,36 @@ public struct SweepResult: Sendable, Codable {
         return String(decoding: try e.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// The printed table: one row per point, mean [95 % interval].
+    /// The printed table: one row per point. Served recall and precision: pooled over seeds and traces, [95 % interval
+    /// over people]; the rest: means over seeds. `*` marks a row with fewer than `fewMoments` card moments per seed.
     public func table() -> (header: [String], rows: [[String]]) {
         let header = [
-            "configuration", "moments", "recall", "vs oracle-os", "on time", "precision", "p50 s", "p90 s", "refresh/h",
-            "churn/h", "wakes/h", "GPS s/h", "not mon.", "OS det.", "region det.", "policy",
+            "configuration", "moments", "served [people 95 %]", "by +1/+2/+5/+10 min", "precision [people 95 %]", "before leaving",
+            "p50 s", "p90 s", "refresh/h", "GPS s/h", "wakes/h", "churn/h", "not mon.", "OS det.", "region det.", "policy",
         ]
+        func people(_ name: String, _ p: Point) -> String {
+            guard let i = p.peopleIntervals[name] else { return pct(name, p) }
+            return String(format: "%.1f%% [%.1f–%.1f]", i.mean * 100, i.low * 100, i.high * 100)
+        }
         func pct(_ name: String, _ p: Point) -> String {
             guard let i = p.intervals[name] else { return "-" }
-            return i.n > 1 ? String(format: "%.1f%% [%.1f–%.1f]", i.mean * 100, i.low * 100, i.high * 100) : String(format: "%.1f%%", i.mean * 100)
+            return String(format: "%.1f%%", i.mean * 100)
         }
         func num(_ name: String, _ p: Point, _ format: String) -> String {
             guard let i = p.intervals[name] else { return "-" }
-            return i.n > 1 ? String(format: "\(format) [\(format)–\(format)]", i.mean, i.low, i.high) : String(format: format, i.mean)
+            return String(format: format, i.mean)
         }
         let rows = points.map { p in
-            [
-                p.label, num("card_moments", p, "%.0f"), pct("recall", p), pct("recall_vs_oracle_os", p), pct("on_time_recall", p),
-                pct("precision", p), num("delay_p50_s", p, "%.0f"), num("delay_p90_s", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"),
-                num("region_churn_per_hour", p, "%.1f"), num("wakes_per_hour", p, "%.1f"), num("gps_seconds_per_hour", p, "%.0f"),
-                num("missed_not_monitored", p, "%.1f"), num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"),
-                num("missed_notification_policy", p, "%.1f"),
+            let moments = p.intervals["card_moments"]?.mean ?? 0
+            let by = ["card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min"].map { name in
+                p.intervals[name].map { String(format: "%.0f", $0.mean * 100) } ?? "-"
+            }
+            return [
+                p.label, String(format: "%.0f", moments) + (moments < Double(Self.fewMoments) ? "*" : ""), people("served_recall", p),
+                by.joined(separator: "/") + "%", people("precision", p), pct("recall_before_leaving", p), num("delay_p50_seconds", p, "%.0f"),
+                num("delay_p90_seconds", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"), num("gps_seconds_per_hour", p, "%.0f"),
+                num("wakes_per_hour", p, "%.1f"), num("region_churn_per_hour", p, "%.1f"), num("missed_not_monitored", p, "%.1f"),
+                num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"), num("missed_notification_policy", p, "%.1f"),
             ]
         }
         return (header, rows)

@@ -20,7 +20,7 @@ public enum SweepRunner {
             let variantCatalog =
                 catalog.storeRadiusMeters == radius
                 ? catalog
-                : StoreCatalog(locations: catalog.stores.map(\.location), storeRadiusMeters: radius)
+                : StoreCatalog(locations: catalog.stores.map(\.location), storeRadiusMeters: radius, categories: catalog.categories)
             contexts.append(
                 seeds.map { seed in
                     var sc = v.scenario
@@ -41,9 +41,17 @@ public enum SweepRunner {
                 context: frozenContexts[job.variant][job.seed])
             return run.allRuns.map(\.metrics)
         }
+        var persons: [String: Int] = [:]
+        let personOf = traces.map { t in
+            let person = ClusterBootstrap.person(ofPath: t.path)
+            if let known = persons[person] { return known }
+            persons[person] = persons.count
+            return persons.count - 1
+        }
+        let personCount = persons.count
         var points: [SweepResult.Point] = []
         for (vi, v) in variants.enumerated() {
-            let names = v.strategies + ["oracle-os", "oracle"]
+            let names = v.strategies + ["oracle-os", "ideal-os", "oracle"]
             func totals(_ k: Int) -> [StrategyMetrics] {
                 seeds.indices.map { si in
                     let parts = traces.indices.map { ti in results[(vi * seeds.count + si) * traces.count + ti][k] }
@@ -51,21 +59,30 @@ public enum SweepRunner {
                 }
             }
             let oracleOS = totals(v.strategies.count)
+            // Each person's counts over their traces and every seed, for the intervals over people.
+            func peopleCounts(_ k: Int) -> [ClusterBootstrap.Counts] {
+                var counts = [ClusterBootstrap.Counts](repeating: .init(), count: personCount)
+                for si in seeds.indices {
+                    for ti in traces.indices { counts[personOf[ti]].add(results[(vi * seeds.count + si) * traces.count + ti][k]) }
+                }
+                return counts
+            }
             let settings = Dictionary(v.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
             let suffix = v.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
             for k in names.indices {
                 let label = suffix.isEmpty ? names[k] : "\(names[k]) \(suffix)"
-                points.append(
-                    SweepResult.point(
-                        label: label, strategy: names[k], settings: settings, perSeed: k == v.strategies.count ? oracleOS : totals(k),
-                        oracleOS: oracleOS))
+                var point = SweepResult.point(
+                    label: label, strategy: names[k], settings: settings, perSeed: k == v.strategies.count ? oracleOS : totals(k),
+                    oracleOS: oracleOS)
+                point.peopleIntervals = ClusterBootstrap.intervals(peopleCounts(k), seed: seeds.first ?? 0)
+                points.append(point)
             }
         }
         let d = started.duration(to: .now)
         var axes: [String: [String]] = [:]
         for a in grid.axes { axes[a.name] = a.values }
         return SweepResult(
-            axes: axes, seeds: seeds, traces: traces.count, hours: traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600,
+            axes: axes, seeds: seeds, traces: traces.count, people: personCount, hours: traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600,
             points: points, wallSeconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
     }
 }

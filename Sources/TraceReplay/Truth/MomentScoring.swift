@@ -12,6 +12,8 @@ enum MomentScoring {
         var cooldownSeconds: Double
         /// Moments `oracle-os` caught (indices into `moments`); nil while scoring `oracle-os` itself.
         var oracleOSCaught: Set<Int>?
+        /// Each network's category (its till time: `GroundTruthModel.payAfterByCategory`).
+        var categories: [String: String] = [:]
     }
 
     static func score(_ input: Input, recorder: Recorder) -> (StrategyMetrics, [MomentOutcome]) {
@@ -40,6 +42,8 @@ enum MomentScoring {
             if let i = momentsByNetwork[n.networkId]?.first(where: { window(input.moments[$0]).contains(n.time) }) { matched[i].append(j) }
         }
         m.correctNotifications = matched.reduce(0) { $0 + $1.count }
+        let payBy = input.moments.map { model.payBy($0, category: input.categories[$0.networkId]) }
+        m.servedNotifications = servedCount(notes, input: input, payBy: payBy, momentsByNetwork: momentsByNetwork)
 
         var outcomes: [MomentOutcome] = []
         for (i, c) in input.moments.enumerated() {
@@ -54,6 +58,8 @@ enum MomentScoring {
                 case .missed: break
                 }
                 m.caught += 1
+                if n.time <= payBy[i] { m.served += 1 }
+                for (k, minutes) in StrategyMetrics.cardByMinutes.enumerated() where delay <= Double(minutes * 60) { m.cardBy[k] += 1 }
                 m.delays.append(delay)
                 m.duplicates += matched[i].count - 1
                 outcomes.append(
@@ -84,6 +90,17 @@ enum MomentScoring {
         }
         m.finishRatios()
         return (m, outcomes)
+    }
+
+    /// Cards that came in time to use at a moment of their network: from the matching window's start to its till.
+    static func servedCount(
+        _ notes: [CardNotification], input: Input, payBy: [Double], momentsByNetwork: [String: [Int]]
+    ) -> Int {
+        notes.filter { n in
+            momentsByNetwork[n.networkId]?.contains {
+                n.time >= input.moments[$0].arrival - input.model.matchBeforeSeconds && n.time <= payBy[$0]
+            } == true
+        }.count
     }
 
     static func classify(_ c: CardMoment, index: Int, input: Input, recorder: Recorder) -> (MomentOutcome.Miss, String) {

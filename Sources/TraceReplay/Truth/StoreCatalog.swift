@@ -17,9 +17,12 @@ public struct StoreCatalog: Sendable {
     public let storeRadiusMeters: Double
     /// Each location's position, by id.
     let positions: [String: UnitVector]
+    /// Each network's category, where it has one (the till comes sooner at some: `pay_after_by_category`).
+    public let categories: [String: String]
 
-    public init(locations: [Location], storeRadiusMeters: Double) {
+    public init(locations: [Location], storeRadiusMeters: Double, categories: [String: String] = [:]) {
         self.storeRadiusMeters = storeRadiusMeters
+        self.categories = categories
         stores = locations.map {
             CandidateStore(
                 location: $0, radiusMeters: $0.radiusMeters ?? $0.venueRadiusMeters ?? storeRadiusMeters,
@@ -34,7 +37,11 @@ public struct StoreCatalog: Sendable {
         try await store.forEachLocation(batchSize: 10_000) { batch in
             locations += batch.lazy.filter { networks.contains($0.networkId) }
         }
-        return StoreCatalog(locations: locations, storeRadiusMeters: storeRadiusMeters)
+        var categories: [String: String] = [:]
+        for summary in try await store.networks() where networks.contains(summary.network.id) {
+            if let category = summary.network.category { categories[summary.network.id] = category }
+        }
+        return StoreCatalog(locations: locations, storeRadiusMeters: storeRadiusMeters, categories: categories)
     }
 
     /// Stores within `margin` metres of some fix of the trace (bounding-box prefilter, then per-fix distance).

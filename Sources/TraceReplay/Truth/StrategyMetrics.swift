@@ -1,16 +1,31 @@
 import Foundation
 
-/// What one strategy achieved on one trace (or, summed, on a batch). Card moments are the headline; the
-/// per-location view (`location_*`) credits a notification to every location of the region that fired.
+/// What one strategy achieved on one trace (or, summed, on a batch). The headline is the card in time to use it:
+/// `served_recall` (moments whose card came between `match_before_seconds` before arrival and the till, see
+/// `GroundTruthModel.payBy`) and `precision` (cards that came at such a time for their network). "Before leaving"
+/// (`recall_before_leaving`, `precision_before_leaving`) counts a card any time until the person left: a secondary
+/// view, since a card 40 minutes after arrival is of no use at the till. The per-location view (`location_*`)
+/// credits a notification to every location of the region that fired.
 public struct StrategyMetrics: Sendable, Hashable, Codable {
     public var strategy: String
     public var hours: Double = 0
     public var cardMoments: Int = 0
+    /// Moments whose card came in time to use it.
+    public var served: Int = 0
+    /// served / card moments; nil without moments.
+    public var servedRecall: Double?
+    /// Cards that came within the served window of a moment of their network.
+    public var servedNotifications: Int = 0
+    /// Moments whose first card came by arrival + 1, 2, 5 and 10 minutes (and not before the matching window).
+    public var cardBy: [Int] = [0, 0, 0, 0]
+    /// `cardBy` ÷ card moments.
+    public var cardByShare: [Double]?
+    /// Moments whose card came any time before the person left.
     public var caught: Int = 0
     public var onTime: Int = 0
     public var early: Int = 0
     public var late: Int = 0
-    /// caught / card moments; nil without moments. `onTimeRecall`: on time only.
+    /// caught / card moments (before leaving); nil without moments. `onTimeRecall`: on time only.
     public var recall: Double?
     public var onTimeRecall: Double?
     /// recall / `oracle-os` recall on the same traces (batch totals only).
@@ -18,8 +33,10 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     public var notifications: Int = 0
     /// Notifications within the matching window of a card moment of their network.
     public var correctNotifications: Int = 0
-    /// correct / notifications; nil without notifications.
+    /// served notifications / notifications; nil without notifications.
     public var precision: Double?
+    /// correct / notifications (a card any time before leaving counts as right).
+    public var precisionBeforeLeaving: Double?
     /// Correct notifications beyond the first of their moment.
     public var duplicates: Int = 0
     /// Notifications the cool-down held back.
@@ -54,14 +71,20 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     var delays: [Double] = []
 
     enum CodingKeys: String, CodingKey {
-        case strategy, hours, caught, early, late, recall, notifications, precision, duplicates, suppressed, withdrawn, wakes
+        case strategy, hours, caught, early, late, notifications, precision, duplicates, suppressed, withdrawn, wakes, served
+        case recall = "recall_before_leaving"
+        case precisionBeforeLeaving = "precision_before_leaving"
+        case servedRecall = "served_recall"
+        case servedNotifications = "served_notifications"
+        case cardBy = "card_by_1_2_5_10_min"
+        case cardByShare = "card_by_1_2_5_10_min_share"
         case cardMoments = "card_moments"
         case onTime = "on_time"
         case onTimeRecall = "on_time_recall"
         case recallVsOracleOS = "recall_vs_oracle_os"
         case correctNotifications = "correct_notifications"
-        case delayP50 = "delay_p50_s"
-        case delayP90 = "delay_p90_s"
+        case delayP50 = "delay_p50_seconds"
+        case delayP90 = "delay_p90_seconds"
         case missedNotMonitored = "missed_not_monitored"
         case missedOSDetection = "missed_os_detection"
         case missedRegionDetection = "missed_region_detection"
@@ -91,10 +114,16 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
         return sorted[min(sorted.count, max(1, rank)) - 1]
     }
 
+    /// The minutes after arrival `cardBy` counts to.
+    public static let cardByMinutes = [1, 2, 5, 10]
+
     mutating func finishRatios() {
+        servedRecall = cardMoments > 0 ? Double(served) / Double(cardMoments) : nil
+        cardByShare = cardMoments > 0 ? cardBy.map { Double($0) / Double(cardMoments) } : nil
         recall = cardMoments > 0 ? Double(caught) / Double(cardMoments) : nil
         onTimeRecall = cardMoments > 0 ? Double(onTime) / Double(cardMoments) : nil
-        precision = notifications > 0 ? Double(correctNotifications) / Double(notifications) : nil
+        precision = notifications > 0 ? Double(servedNotifications) / Double(notifications) : nil
+        precisionBeforeLeaving = notifications > 0 ? Double(correctNotifications) / Double(notifications) : nil
         locationRecall = locationVisits > 0 ? Double(locationCaught) / Double(locationVisits) : nil
         delayP50 = Self.percentile(delays, 0.5)
         delayP90 = Self.percentile(delays, 0.9)
@@ -110,6 +139,9 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
         for p in parts {
             t.hours += p.hours
             t.cardMoments += p.cardMoments
+            t.served += p.served
+            t.servedNotifications += p.servedNotifications
+            for k in t.cardBy.indices { t.cardBy[k] += p.cardBy[k] }
             t.caught += p.caught
             t.onTime += p.onTime
             t.early += p.early

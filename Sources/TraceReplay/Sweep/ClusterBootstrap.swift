@@ -1,0 +1,87 @@
+import Geo
+
+/// 95 % intervals over people rather than noise seeds: the traces are resampled by person (GeoLife's user folder,
+/// else each trace file alone) with replacement, every seed's runs of a drawn person kept together, and each ratio
+/// recomputed from the drawn people's summed counts; the interval is the 2.5th to 97.5th percentile of 1,000 such
+/// draws. A seed interval says how much the noise model moves a figure on the same moments; this one says how far it
+/// would move on other people like these — the question a study that recommends a configuration has to answer.
+public enum ClusterBootstrap {
+    static let draws = 1_000
+
+    /// The counts the people intervals are ratios of, summed over one person's traces and every seed.
+    public struct Counts: Sendable, Hashable {
+        var moments = 0.0
+        var served = 0.0
+        var caught = 0.0
+        var notifications = 0.0
+        var servedNotifications = 0.0
+        var refreshCalls = 0.0
+        var gpsSeconds = 0.0
+        var hours = 0.0
+
+        mutating func add(_ m: StrategyMetrics) {
+            moments += Double(m.cardMoments)
+            served += Double(m.served)
+            caught += Double(m.caught)
+            notifications += Double(m.notifications)
+            servedNotifications += Double(m.servedNotifications)
+            refreshCalls += Double(m.refreshCalls)
+            gpsSeconds += m.gpsSeconds
+            hours += m.hours
+        }
+
+        mutating func add(_ c: Counts) {
+            moments += c.moments
+            served += c.served
+            caught += c.caught
+            notifications += c.notifications
+            servedNotifications += c.servedNotifications
+            refreshCalls += c.refreshCalls
+            gpsSeconds += c.gpsSeconds
+            hours += c.hours
+        }
+
+        /// The ratios, by the metric names of `SweepResult`; nil where the denominator is zero.
+        var ratios: [String: Double?] {
+            [
+                "served_recall": moments > 0 ? served / moments : nil,
+                "recall_before_leaving": moments > 0 ? caught / moments : nil,
+                "precision": notifications > 0 ? servedNotifications / notifications : nil,
+                "refresh_calls_per_hour": hours > 0 ? refreshCalls / hours : nil,
+                "gps_seconds_per_hour": hours > 0 ? gpsSeconds / hours : nil,
+            ]
+        }
+    }
+
+    public static let metricNames = ["served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour"]
+
+    /// The person a trace belongs to: `…/<person>/Trajectory/<file>` (GeoLife's layout), else the file itself.
+    public static func person(ofPath path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count >= 3, parts[parts.count - 2] == "Trajectory" { return parts[..<(parts.count - 2)].joined(separator: "/") }
+        return path
+    }
+
+    /// Per metric: the pooled ratio over everyone, with the percentile interval of `draws` resamples of the people.
+    /// `n` is the number of people. Deterministic for a given `seed`.
+    public static func intervals(_ people: [Counts], seed: UInt64) -> [String: Interval] {
+        guard !people.isEmpty else { return [:] }
+        var all = Counts()
+        for p in people { all.add(p) }
+        var rng = SeededRandom(seed: seed)
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<draws {
+            var drawn = Counts()
+            for _ in people.indices { drawn.add(people[Int.random(in: 0..<people.count, using: &rng)]) }
+            for (name, value) in drawn.ratios { if let value { samples[name, default: []].append(value) } }
+        }
+        var out: [String: Interval] = [:]
+        for name in metricNames {
+            guard let estimate = all.ratios[name] ?? nil, let values = samples[name], !values.isEmpty else { continue }
+            let sorted = values.sorted()
+            func quantile(_ q: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.down))))] }
+            out[name] = Interval(estimate: estimate, low: min(estimate, quantile(0.025)), high: max(estimate, quantile(0.975)), n: people.count)
+        }
+        return out
+    }
+}

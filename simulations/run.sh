@@ -3,7 +3,9 @@
 # table (results/<scenario>.txt), the sweep's per-seed totals and intervals (sweep.json), the scenario seed's full
 # summary (summary.json) and, not checked in, index.html with the Pareto plot, the per-trace pages and event CSVs.
 # Then every scenario again without and with a 30-minute minimum between refresh calls (results/<scenario>-refresh-cap*),
-# and the configuration simulations/recommended.json names for its profile (results/<scenario>-recommended*).
+# the choice made on the development walkers (results/dev-*, recommended.json), its figures on the held-out walkers
+# (results/heldout-*) and its sensitivity (results/sensitivity.md), and the recommended configuration on every
+# scenario (results/<scenario>-recommended*).
 # Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,6 +33,21 @@ done
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-refresh-cap --seeds "$SEEDS" --sweep app.min_refresh_interval_seconds=0,1800 --out simulations/results/$s-refresh-cap
 done
+# Issue 30's protocol: the configuration is chosen on the development walkers (traces/helsinki) by a rule fixed in
+# tools/choose.py, written to recommended.json, and reported on held-out walkers the choice never saw
+# (traces/helsinki-heldout, the same generator under other names); then its sensitivity to every assumed OS value.
+for p in ios android; do
+  replay helsinki-$p dev-helsinki-$p --seeds "$SEEDS" --sweep strategy=guaranteed+clamp+gps,staged+gps \
+    --sweep app.min_refresh_interval_seconds=0,900,1800 --sweep app.gps_confirm_seconds=15,30,60 --out simulations/results/dev-helsinki-$p
+done
+python3 simulations/tools/choose.py ios=simulations/results/dev-helsinki-ios/sweep.json \
+  android=simulations/results/dev-helsinki-android/sweep.json > simulations/recommended.json
+for p in ios android; do
+  "$ONCUE" replay simulations/traces/helsinki-heldout/heldout-*.gpx --db "$TMP/helsinki.sqlite" --wallet simulations/wallets/helsinki.json \
+    --scenario simulations/scenarios/helsinki-$p.json --seeds "$SEEDS" --recommended simulations/recommended.json \
+    --out simulations/results/heldout-helsinki-$p > simulations/results/heldout-helsinki-$p.txt
+done
+python3 simulations/tools/sensitivity.py "$ONCUE" "$TMP/helsinki.sqlite" "$SEEDS" > simulations/results/sensitivity.md
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-recommended --seeds "$SEEDS" --recommended simulations/recommended.json --out simulations/results/$s-recommended
 done

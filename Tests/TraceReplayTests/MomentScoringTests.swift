@@ -125,6 +125,21 @@ import Testing
         #expect(scoring.model.payBy(moments[0], category: nil) == 600 && scoring.model.payBy(moments[2], category: nil) == 30_150)
     }
 
+    /// A stay the recording broke in two (the trace's segments split at the gap) is one moment across the gap: a card
+    /// in the gap but by the till serves it; one after the till, at the second part, came only before leaving.
+    @Test func aRecordingGapInsideAStay() {
+        let visits = [Hand.visit("G", 0, 300), Hand.visit("G", 900, 2_400)]  // 10 minutes unrecorded between
+        let moments = CardMoments.merge(visits, gapSeconds: 3_600)
+        #expect(moments.count == 1 && moments[0].departure == 2_400)
+        #expect(GroundTruthModel().payBy(moments[0], category: nil) == 600, "min(600 s, half of 2,400 s)")
+        for (time, served) in [(450.0, true), (1_000.0, false)] {
+            let rec = Recorder(keepEvents: false)
+            rec.notify(note(time, ["G"]))
+            let (m, _) = MomentScoring.score(input(moments, visits: visits), recorder: rec)
+            #expect(m.caught == 1 && m.served == (served ? 1 : 0) && m.precision == (served ? 1 : 0), "card at \(time)")
+        }
+    }
+
     @Test func lossSplitByHand() {
         let visits = [
             Hand.visit("P", 1_000, 1_300), Hand.visit("Q", 10_000, 10_300), Hand.visit("R", 20_000, 20_300),

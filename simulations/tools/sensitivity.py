@@ -5,10 +5,18 @@ walkers while each value the OS model marks "assumed" moves across a plausible r
     python3 simulations/tools/sensitivity.py ONCUE STORE.sqlite SEEDS > simulations/results/sensitivity.md
 
 Each row is one replay of `oncue replay --recommended simulations/recommended.json` over
-simulations/traces/helsinki-heldout with one scenario value changed (a scenario file written beside the others, so
-array values such as the position sources can change too). Standard library only.
+simulations/traces/helsinki-heldout with one scenario value changed (a scenario file written to a temporary folder, so
+array values such as the position sources can change too), and the development sweep of run.sh at that value with
+tools/choose.py's rule applied: where the choice would differ, the row names it. Standard library only.
 """
 import glob, json, os, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+import choose  # noqa: E402  (the study's rule, beside this file)
+
+# The grid run.sh chooses from on the development walkers.
+DEV_GRID = ["--sweep", "strategy=guaranteed+clamp+gps,staged+gps", "--sweep", "app.min_refresh_interval_seconds=0,900,1800",
+            "--sweep", "app.gps_confirm_seconds=15,30,60"]
 
 # (platform, what, scenario key path, values; the profile's default first). Plausible ranges, not measurements:
 # the iOS check cadence is undocumented (Android's guide says alerts come within 2 minutes moving, 6 still).
@@ -48,17 +56,27 @@ def merge(base, over):
     return base
 
 
-def run(oncue, store, seeds, platform, path, value, tmp):
+def replay(oncue, store, seeds, scenario_file, walks, extra):
+    out = subprocess.run([oncue, "replay", *walks, "--db", store, "--wallet", "simulations/wallets/helsinki.json",
+                          "--scenario", scenario_file, "--seeds", str(seeds), "--format", "json", *extra],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def run(oncue, store, seeds, platform, path, value, tmp, rechoose):
+    """The recommendation on the held-out walkers at this value, and what the rule would choose on the development
+    walkers at it (the choice is only re-made for values other than the default)."""
     scenario = json.load(open(f"simulations/scenarios/helsinki-{platform}.json"))
     merge(scenario, nested(path, sources(value) if path == "fixes.sources" else value))
     file = os.path.join(tmp, "scenario.json")
     json.dump(scenario, open(file, "w"))
-    walks = sorted(glob.glob("simulations/traces/helsinki-heldout/heldout-*.gpx"))
-    out = subprocess.run([oncue, "replay", *walks, "--db", store, "--wallet", "simulations/wallets/helsinki.json",
-                          "--scenario", file, "--recommended", "simulations/recommended.json", "--seeds", str(seeds),
-                          "--format", "json"], check=True, capture_output=True, text=True).stdout
-    point = json.loads(out)["points"][0]
-    return point["people_intervals"]
+    heldout = sorted(glob.glob("simulations/traces/helsinki-heldout/heldout-*.gpx"))
+    point = replay(oncue, store, seeds, file, heldout, ["--recommended", "simulations/recommended.json"])["points"][0]
+    if not rechoose:
+        return point["people_intervals"], None
+    dev = sorted(glob.glob("simulations/traces/helsinki/walk-*.gpx"))
+    chosen = choose.choose(replay(oncue, store, seeds, file, dev, DEV_GRID))
+    return point["people_intervals"], chosen["label"]
 
 
 def cell(i):
@@ -67,14 +85,19 @@ def cell(i):
 
 def main():
     oncue, store, seeds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    print("| platform | assumed value | value | served [people 95 %] | precision [people 95 %] |")
-    print("|---|---|---:|---:|---:|")
+    recommended = json.load(open("simulations/recommended.json"))
+    print("| platform | assumed value | value | served [people 95 %] | precision [people 95 %] | the rule's choice on the development walkers at this value |")
+    print("|---|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for platform, what, path, values in ASSUMED:
+            rec = recommended[platform]
+            rec_label = " ".join([rec["strategy"]] + [f"{k}={v}" for k, v in rec["set"].items()])
             for k, value in enumerate(values):
-                i = run(oncue, store, seeds, platform, path, value, tmp)
+                i, chosen = run(oncue, store, seeds, platform, path, value, tmp, rechoose=k > 0)
+                same = chosen is None or sorted(chosen.split()) == sorted(rec_label.split())
                 label = f"{value}" + (" (default)" if k == 0 else "")
-                print(f"| {platform} | {what} (`{path}`) | {label} | {cell(i['served_recall'])} | {cell(i['precision'])} |", flush=True)
+                print(f"| {platform} | {what} (`{path}`) | {label} | {cell(i['served_recall'])} | {cell(i['precision'])} "
+                      f"| {'the same' if same else chosen} |", flush=True)
 
 
 if __name__ == "__main__":

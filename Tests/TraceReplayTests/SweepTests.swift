@@ -140,9 +140,7 @@ import Testing
             m.cardMoments = moments
             m.served = served
             m.hours = 1
-            var c = ClusterBootstrap.Counts()
-            c.add(m)
-            return c
+            return ClusterBootstrap.Counts(m)
         }
         let alike = (0..<20).map { _ in person(served: 5, of: 10) }
         let same = try #require(ClusterBootstrap.intervals(alike, seed: 1)["served_recall"])

@@ -351,8 +351,8 @@ extension SQLiteLocationStore {
         var found: [(id: String, distanceMeters: Double, listedLine: Int?)] = []
         // The centre's cell first: in a dense area its rows are the likeliest within reach, so the search stops at
         // `limit` after reading a fraction of the rows the other cells would have cost.
-        let home = Geohash(center, precision: cover.precision)
-        let cells = cover.cells.filter { $0 == home } + cover.cells.filter { $0 != home }
+        var cells = cover.cells
+        if let home = cells.firstIndex(of: Geohash(center, precision: cover.precision)) { cells.swapAt(0, home) }
         neighbourSearches.searches += 1
         var listed = 0
         for cell in cells where found.count < limit && listed < listedLimit {

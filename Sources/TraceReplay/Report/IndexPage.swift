@@ -17,7 +17,7 @@ enum IndexPage {
             var n = 0
             for (p, cells) in zip(sweep.points, table.rows) {
                 var number = ""
-                if !(try! Strategy.parse(p.strategy)).isOracle, let r = p.peopleIntervals["served_recall"] ?? p.intervals["served_recall"],
+                if (try? Strategy.parse(p.strategy))?.isOracle == false, let r = p.peopleIntervals["served_recall"] ?? p.intervals["served_recall"],
                     let c = p.intervals["refresh_calls_per_hour"]
                 {
                     points.append(ParetoPlot.Point(label: p.label, recall: r, refresh: c))

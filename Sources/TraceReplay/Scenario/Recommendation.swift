@@ -6,23 +6,11 @@ import Foundation
 ///      "android": {"strategy": "staged+gps", "set": {}}}
 ///
 /// `strategy` is a strategy spec; `set` holds scenario key paths with their values, applied as `--set` applies them.
-public struct Recommendation: Sendable, Hashable {
-    public struct Platform: Sendable, Hashable {
+public struct Recommendation: Sendable {
+    public struct Platform: Sendable {
         public var strategy: String
         /// (key path, value as JSON would give it), in key order.
         public var settings: [(key: String, value: String)]
-
-        public static func == (a: Platform, b: Platform) -> Bool {
-            a.strategy == b.strategy && a.settings.map(\.key) == b.settings.map(\.key) && a.settings.map(\.value) == b.settings.map(\.value)
-        }
-
-        public func hash(into h: inout Hasher) {
-            h.combine(strategy)
-            for s in settings {
-                h.combine(s.key)
-                h.combine(s.value)
-            }
-        }
     }
 
     public var platforms: [String: Platform]

@@ -19,15 +19,17 @@ public enum ClusterBootstrap {
         var gpsSeconds = 0.0
         var hours = 0.0
 
-        mutating func add(_ m: StrategyMetrics) {
-            moments += Double(m.cardMoments)
-            served += Double(m.served)
-            caught += Double(m.caught)
-            notifications += Double(m.notifications)
-            servedNotifications += Double(m.servedNotifications)
-            refreshCalls += Double(m.refreshCalls)
-            gpsSeconds += m.gpsSeconds
-            hours += m.hours
+        init() {}
+
+        init(_ m: StrategyMetrics) {
+            moments = Double(m.cardMoments)
+            served = Double(m.served)
+            caught = Double(m.caught)
+            notifications = Double(m.notifications)
+            servedNotifications = Double(m.servedNotifications)
+            refreshCalls = Double(m.refreshCalls)
+            gpsSeconds = m.gpsSeconds
+            hours = m.hours
         }
 
         mutating func add(_ c: Counts) {

@@ -63,7 +63,7 @@ public enum SweepRunner {
             func peopleCounts(_ k: Int) -> [ClusterBootstrap.Counts] {
                 var counts = [ClusterBootstrap.Counts](repeating: .init(), count: personCount)
                 for si in seeds.indices {
-                    for ti in traces.indices { counts[personOf[ti]].add(results[(vi * seeds.count + si) * traces.count + ti][k]) }
+                    for ti in traces.indices { counts[personOf[ti]].add(.init(results[(vi * seeds.count + si) * traces.count + ti][k])) }
                 }
                 return counts
             }

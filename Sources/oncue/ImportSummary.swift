@@ -18,7 +18,8 @@ enum ImportSummary {
         for file in report.files {
             out +=
                 "\(file.fileName.forMessage(limit: 200)): \(formatCount(Int(file.fileSize))) bytes, \(file.encoding)"
-                + (file.hadByteOrderMark ? " (BOM)" : "") + ", delimiter '\(file.delimiter)'"
+                + (file.hadByteOrderMark ? " (BOM)" : "")
+                + (file.format == "csv" ? ", delimiter '\(file.delimiter)'" : ", \(file.format == "geojson" ? "GeoJSON" : "GeoJSON sequence")")
                 + (file.importId.map { ", import #\($0)" } ?? "") + "\n"
             out +=
                 "  columns: "

@@ -82,7 +82,7 @@ package struct FileLedger {
     package func report(file name: String, importId: Int64?, parsed: ParsedFile, mapping: ColumnMapping?, seconds: Double) -> FileReport {
         FileReport(
             importId: importId, fileName: name, fileSize: parsed.bytesRead, sha256: parsed.sha256, encoding: parsed.encoding,
-            mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter,
+            mixedEncoding: parsed.mixedEncoding, hadByteOrderMark: parsed.hadByteOrderMark, delimiter: parsed.delimiter, format: parsed.format,
             columns: mapping?.described ?? [:], headers: mapping?.headers ?? [], counts: counts,
             rejectedByReason: rejectedByReason, warningsByReason: warningsByReason, issues: sample, issuesTruncated: truncated,
             rowsByNetwork: rowsByNetwork, seconds: seconds, geocoding: geocodeSummary,

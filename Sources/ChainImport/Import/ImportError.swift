@@ -2,6 +2,7 @@
 public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     case csv(file: String, CSVError)
+    case geojson(file: String, GeoJSONError)
     case mapping(file: String, MappingError)
     case invalidOption(String)
     /// `--require-geocode`: the service could not answer for some addresses, so nothing was imported.
@@ -11,6 +12,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
         case .csv(let file, let error): "\(file): \(error)"
+        case .geojson(let file, let error): "\(file): \(error)"
         case .mapping(let file, let error): "\(file): \(error)"
         case .invalidOption(let message): message
         case .geocodingFailed(let failed, let total, let service, let example):

@@ -69,8 +69,11 @@ public struct FileReport: Sendable, Codable, Equatable {
     /// The file's bytes were not all in one encoding (some fields UTF-8, others not).
     public var mixedEncoding: Bool
     public var hadByteOrderMark: Bool
+    /// Empty for GeoJSON.
     public var delimiter: String
-    /// Role → header name(s) used.
+    /// `csv`, `geojson` (a FeatureCollection) or `geojsonseq` (a sequence of features), told from the file's bytes.
+    public var format = "csv"
+    /// Role → header name(s) used (for GeoJSON: the properties each role reads).
     public var columns: [String: String]
     public var headers: [String]
     public var counts: ImportCounts
@@ -96,7 +99,7 @@ public struct FileReport: Sendable, Codable, Equatable {
         case sha256, encoding
         case mixedEncoding = "mixed_encoding"
         case hadByteOrderMark = "byte_order_mark"
-        case delimiter, columns, headers, counts
+        case delimiter, format, columns, headers, counts
         case rejectedByReason = "rejected_by_reason"
         case warningsByReason = "warnings_by_reason"
         case issues

@@ -106,4 +106,6 @@ package struct ParsedFile: Sendable {
     var delimiter: String
     /// The grid most of the file's first rows sit on, when it is coarse (`CoordinatePrecision.fileGrid`).
     var fileGridDecimals: Int?
+    /// `csv`, `geojson` (a FeatureCollection or one Feature) or `geojsonseq` (RFC 8142, or one feature per line).
+    var format: String
 }

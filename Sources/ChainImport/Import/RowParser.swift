@@ -2,8 +2,9 @@ import Foundation
 import Geo
 import LocationStore
 
-/// The byte side of importing a file: checksum, encoding, CSV records, the mapped fields decoded and the
-/// coordinates checked. It reads no store, so it can run ahead of the writes on another core (`ParsePipeline`).
+/// The byte side of importing a file: checksum, encoding, CSV records or GeoJSON features (told apart by the first
+/// byte), the mapped fields decoded and the coordinates checked. It reads no store, so it can run ahead of the writes
+/// on another core (`ParsePipeline`).
 package struct RowParser: Sendable {
     let fileName: String
     let options: ImportOptions
@@ -15,14 +16,17 @@ package struct RowParser: Sendable {
     let blockSize: Int
     private var block: [UInt8] = []
     private var sha = SHA256()
-    private var detector: EncodingDetector
+    var detector: EncodingDetector
     private var bytesRead: Int64 = 0
-    private var head: [UInt8] = []
+    var head: [UInt8] = []
     private var tokenizer: CSVTokenizer?
+    /// Set instead of `tokenizer` when the file is GeoJSON.
+    var geojson: GeoJSONInput?
+    private var started: Bool { tokenizer != nil || geojson != nil }
     private var sawBOM = false
-    private var fields: RowFields?
+    var fields: RowFields?
     private var check: CoordinateCheck
-    private var nameRowFilter: (index: Int, value: String)?
+    var nameRowFilter: (index: Int, value: String)?
     private var batch: [ParsedRow] = []
     /// The first rows, held until they tell whether the file sits on a coarse grid (then every row is judged alike).
     private var undecided: [ParsedRow] = []
@@ -30,7 +34,7 @@ package struct RowParser: Sendable {
     private var fileGrid: Int?
     /// An error met while rows were held: thrown by the next call, after those rows.
     private var pendingError: (any Error)?
-    private var events: [ParseEvent] = []
+    var events: [ParseEvent] = []
 
     static let defaultBlockSize = 1 << 20
 
@@ -95,7 +99,7 @@ package struct RowParser: Sendable {
             sha.update($0)
             detector.scan($0)
         }
-        if tokenizer == nil {
+        if !started {
             head.append(contentsOf: chunk)
             // The delimiter is detected from the whole header line, so wait for its end.
             guard head.contains(0x0A) || head.contains(0x0D) || head.count >= 1 << 16 else { return [] }
@@ -123,11 +127,12 @@ package struct RowParser: Sendable {
     }
 
     private mutating func finishFile() throws -> [ParseEvent] {
-        if tokenizer == nil {
+        if !started {
             guard !head.isEmpty else { throw ImportError.csv(file: fileName, .emptyFile) }
             try start()
         }
         detector.finish()
+        if geojson != nil { return try finishGeoJSON() }
         do {
             var t = tokenizer!
             tokenizer = nil  // keep the tokenizer uniquely referenced while it runs
@@ -143,7 +148,20 @@ package struct RowParser: Sendable {
                 ParsedFile(
                     bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
                     mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: delimiter,
-                    fileGridDecimals: fileGrid)))
+                    fileGridDecimals: fileGrid, format: "csv")))
+        return out
+    }
+
+    private mutating func finishGeoJSON() throws -> [ParseEvent] {
+        do { try geojson!.splitter.finish() } catch let error as GeoJSONError { throw ImportError.geojson(file: fileName, error) }
+        if !gridDecided { decideGrid() }
+        var out = takeEvents()
+        out.append(
+            .finished(
+                ParsedFile(
+                    bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
+                    mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: "",
+                    fileGridDecimals: fileGrid, format: geojson!.splitter.shape.rawValue)))
         return out
     }
 
@@ -166,6 +184,11 @@ package struct RowParser: Sendable {
             body = body.dropFirst(3)
         } else if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
             throw ImportError.csv(file: fileName, .unsupportedEncoding("UTF-16 (byte order mark found)"))
+        }
+        if let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == 0x1E
+        {
+            return try startGeoJSON(Array(body))
         }
         let forced = options.delimiter ?? options.mapping?.delimiter.flatMap { $0 == "\\t" ? 0x09 : $0.utf8.first }
         tokenizer = CSVTokenizer(delimiter: forced ?? Self.detectDelimiter(body), maxLineBytes: options.maxLineBytes)
@@ -191,6 +214,7 @@ package struct RowParser: Sendable {
     }
 
     private mutating func feed(_ bytes: [UInt8]) throws {
+        if geojson != nil { return try feedGeoJSON(bytes) }
         var t = tokenizer!
         tokenizer = nil  // keep the tokenizer uniquely referenced while it runs
         defer { tokenizer = t }
@@ -203,13 +227,18 @@ package struct RowParser: Sendable {
         } catch let error as CSVError { throw ImportError.csv(file: fileName, error) }
     }
 
-    private mutating func handle(_ record: CSVRecord) throws {
+    mutating func handle(_ record: CSVRecord) throws {
         if options.strictUTF8 && !detector.isValidUTF8 { try requireUTF8(record) }
         guard let fields else {
             if record.overlongBytes != nil { throw CSVError.headerTooLong(limit: options.maxLineBytes) }
             return try readHeader(record)
         }
-        var row = parse(record, fields)
+        enqueue(parse(record, fields))
+    }
+
+    /// A row in file order: held while the first rows decide the file's grid, then batched.
+    mutating func enqueue(_ parsed: ParsedRow) {
+        var row = parsed
         if gridDecided {
             markCoarse(&row)
             append(row)

@@ -14,6 +14,12 @@ public struct ColumnMapping: Sendable, Equatable {
         Dictionary(uniqueKeysWithValues: columns.map { role, idx in (role.rawValue, idx.map { headers[$0] }.joined(separator: " + ")) })
     }
 
+    /// A mapping the caller decided (a GeoJSON import's properties), with no header names to guess from.
+    init(headers: [String], columns: [FieldRole: [Int]]) {
+        self.headers = headers
+        self.columns = columns
+    }
+
     /// `"Address.Latitude "` → `"addresslatitude"`: case, spaces and punctuation do not matter.
     static func normalise(_ header: some StringProtocol) -> String {
         let utf8 = header.utf8

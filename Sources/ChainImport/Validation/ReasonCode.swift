@@ -56,4 +56,8 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     /// control, or whose id looks like an existing network's (Unicode TS #39 confusables): make it an alias of the
     /// network it means (`oncue networks alias`), or correct the file.
     case confusableNetwork = "confusable_network"
+    /// A GeoJSON feature that is not valid JSON, not a Feature, or whose geometry's coordinates are malformed.
+    case invalidGeoJSON = "invalid_geojson"
+    /// A GeoJSON feature whose geometry is not a place (a LineString, a GeometryCollection, several points).
+    case unsupportedGeometry = "unsupported_geometry"
 }

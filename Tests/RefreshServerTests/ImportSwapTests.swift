@@ -87,6 +87,25 @@ struct ImportSwapTests {
         }
     }
 
+    @Test("a GeoJSON upload is told from its bytes and served like a CSV")
+    func geoJSONUpload() async throws {
+        let features = (0..<30).map { i in
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(-74.0 + Double(i) * 0.001),40.73]},"#
+                + #""properties":{"ref":"g\#(i)","name":"Target \#(i)","brand":"Target"}}"#
+        }
+        try await withServer { client, _ in
+            let imported = try await client.send(
+                .post, "/admin/imports?file_name=targets.geojson", headers: .admin.merging([.contentType: "application/geo+json"]),
+                body: #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}", json: false)
+            #expect(imported.status == 200, "\(imported.text.prefix(300))")
+            #expect(imported.json?["files"]?.array?.first?["format"]?.string == "geojson")
+            #expect(imported.json?["totals"]?["inserted"]?.int == 30)
+            let refresh = try await client.send(
+                .post, "/v1/region-refresh", body: #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"]}"#)
+            #expect(refresh.json?["regions"]?.array?.first?["id"]?.string == "loc_target_g0")
+        }
+    }
+
     @Test func importRefusals() async throws {
         let configure: (inout ServerConfiguration) -> Void = { $0.maxImportBytes = 4_096 }
 

@@ -28,7 +28,12 @@ struct ImportRoute: Sendable {
     }
 
     func createImport(_ request: Request, context: ServerContext) async throws -> Response {
-        try RequestBodyReader.requireMediaType(request, "text/csv", alternatives: ["application/csv", "text/plain", "application/octet-stream"])
+        // The body's own bytes say whether it is CSV or GeoJSON (`RowParser`); the media type only has to be one of them.
+        try RequestBodyReader.requireMediaType(
+            request, "text/csv",
+            alternatives: [
+                "application/csv", "text/plain", "application/octet-stream", "application/geo+json", "application/geo+json-seq",
+            ])
         let (options, givenName) = try ImportQuery.parse(request, geocoder: geocoder)
         let fileName = givenName ?? UploadFileName.madeUp()
         if givenName == nil {

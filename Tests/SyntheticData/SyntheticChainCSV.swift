@@ -5,9 +5,13 @@ import Geo
 /// A deterministic chain CSV of any size, for benchmarks and crash tests: the same seed and row
 /// count give the same bytes on every machine. Rows are valid (each point inside the bounding box
 /// of the state it names), spread over a few brands, with quoted addresses containing commas.
+/// As `.geojsonseq` the same rows are GeoJSON features (RFC 8142) with OpenStreetMap keys, for comparing the two imports.
 public struct SyntheticChainCSV: Sendable {
     public var rows: Int
     public var seed: UInt64
+    public var format = Format.csv
+
+    public enum Format: String, Sendable { case csv, geojsonseq }
     public static let header = "store_id,brand,name,address,city,state,zip,latitude,longitude\n"
     static let brands = ["Acme Market", "Blue Bottle Pantry", "Cornerstone Pharmacy", "Delta Coffee", "Evergreen Books"]
     static let streets = ["Main St", "Oak Ave", "Maple Dr", "Washington Blvd", "Park Rd", "Lake Shore Dr", "Elm St", "2nd Ave"]
@@ -24,7 +28,7 @@ public struct SyntheticChainCSV: Sendable {
             throw ImportError.unreadableFile(path: path, reason: "cannot create")
         }
         defer { try? handle.close() }
-        var buffer = Self.header
+        var buffer = format == .csv ? Self.header : ""
         var written: Int64 = 0
         var state = SeededRandom(seed: seed)
         let regions = USRegions.all.filter { $0.code.count == 2 && $0.boxes[0].2 < -60 && $0.code != "AK" }
@@ -37,9 +41,19 @@ public struct SyntheticChainCSV: Sendable {
             let street = Self.streets[Int(Self.next(&state) % UInt64(Self.streets.count))]
             let number = 1 + Self.next(&state) % 9999
             let zip = String(format: "%05d", Int(Self.next(&state) % 99_999))
-            buffer +=
-                "\(i + 1),\(brand),\(brand) #\(i + 1),\"\(number) \(street), Suite \(i % 50)\",Town \(i % 997),"
-                + "\(region.code),\(zip),\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon))\n"
+            let (latText, lonText) = (String(format: "%.6f", lat), String(format: "%.6f", lon))
+            switch format {
+            case .csv:
+                buffer +=
+                    "\(i + 1),\(brand),\(brand) #\(i + 1),\"\(number) \(street), Suite \(i % 50)\",Town \(i % 997),"
+                    + "\(region.code),\(zip),\(latText),\(lonText)\n"
+            case .geojsonseq:
+                buffer +=
+                    "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lonText),\(latText)]},"
+                    + "\"properties\":{\"ref\":\"\(i + 1)\",\"brand\":\"\(brand)\",\"name\":\"\(brand) #\(i + 1)\","
+                    + "\"addr:full\":\"\(number) \(street), Suite \(i % 50)\",\"addr:city\":\"Town \(i % 997)\","
+                    + "\"addr:state\":\"\(region.code)\",\"addr:postcode\":\"\(zip)\"}}\n"
+            }
             if buffer.utf8.count >= 1 << 20 {
                 handle.write(Data(buffer.utf8))
                 written += Int64(buffer.utf8.count)

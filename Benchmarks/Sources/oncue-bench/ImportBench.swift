@@ -130,6 +130,18 @@ struct BenchImport: AsyncParsableCommand {
         let importArgs = [me, "import", csv, "--db", store, "--network-column", "brand", "--progress", "never"]
         runs.append(try Self.timed(importArgs).named("oncue import (first load)", rows: rows))
         runs.append(try Self.timed(importArgs).named("oncue import (re-import, unchanged)", rows: rows))
+        // The same rows as GeoJSON features (RFC 8142), into a store of their own.
+        let seq = (dir as NSString).appendingPathComponent("chain-\(rows)-\(seed).geojsonseq")
+        if !FileManager.default.fileExists(atPath: seq) {
+            var generator = SyntheticChainCSV(rows: rows, seed: seed)
+            generator.format = .geojsonseq
+            try generator.write(to: seq)
+        }
+        let seqStore = (dir as NSString).appendingPathComponent("bench-geojsonseq.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: seqStore + suffix) }
+        _ = try Self.timed([me, "db", "init", seqStore])
+        let seqArgs = [me, "import", seq, "--db", seqStore, "--network-column", "brand", "--progress", "never"]
+        runs.append(try Self.timed(seqArgs).named("oncue import GeoJSONSeq (first load)", rows: rows))
         if !skipOgr2ogr {
             let args = [
                 "ogr2ogr", "-f", "SQLite", "-dsco", "SPATIALITE=YES", ogr, csv, "-nln", "chain",

@@ -5,6 +5,10 @@ struct GeoJSONInput {
     let fields: GeoJSONFields
     /// Reused for every feature, as the CSV tokenizer reuses its record.
     var record = CSVRecord()
+    /// Whether a feature was an OpenStreetMap element (osmium's `@type` and `@id`): the import log then credits it.
+    var sawOSMElement = false
+
+    static let openStreetMapAttribution = "© OpenStreetMap contributors, ODbL 1.0 (https://www.openstreetmap.org/copyright)"
 }
 
 extension RowParser {
@@ -46,6 +50,7 @@ extension RowParser {
         case .value(let bytes, let number, _):
             switch GeoJSONFeature.decode(bytes) {
             case .success(let feature):
+                if !input.sawOSMElement && GeoJSONFields.value(.osmElement, of: feature) != nil { input.sawOSMElement = true }
                 input.fields.record(feature, number: number, into: &input.record)
                 try handle(input.record)
             case .failure(let rejection):

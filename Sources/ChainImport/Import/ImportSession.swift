@@ -56,6 +56,8 @@ final class ImportSession {
         record.fileSize = parsed.bytesRead
         record.sha256 = parsed.sha256
         record.encoding = parsed.encoding
+        if parsed.format != "csv" { record.options["format"] = parsed.format }
+        if let attribution = parsed.attribution { record.options["attribution"] = attribution }
         reports.append(
             file.ledger.report(
                 file: input.name, importId: options.dryRun ? nil : importId, parsed: parsed, mapping: file.mapping,

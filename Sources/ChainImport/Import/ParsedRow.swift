@@ -108,4 +108,6 @@ package struct ParsedFile: Sendable {
     var fileGridDecimals: Int?
     /// `csv`, `geojson` (a FeatureCollection or one Feature) or `geojsonseq` (RFC 8142, or one feature per line).
     var format: String
+    /// The licence the data asks to be credited under, when the file says whose it is (OpenStreetMap elements).
+    var attribution: String?
 }

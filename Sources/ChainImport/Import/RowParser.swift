@@ -161,7 +161,8 @@ package struct RowParser: Sendable {
                 ParsedFile(
                     bytesRead: bytesRead, sha256: sha.finalizeHex(), encoding: detector.reportedName,
                     mixedEncoding: detector.isMixed, hadByteOrderMark: sawBOM, delimiter: "",
-                    fileGridDecimals: fileGrid, format: geojson!.splitter.shape.rawValue)))
+                    fileGridDecimals: fileGrid, format: geojson!.splitter.shape.rawValue,
+                    attribution: geojson!.sawOSMElement ? GeoJSONInput.openStreetMapAttribution : nil)))
         return out
     }
 

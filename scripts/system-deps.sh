@@ -5,7 +5,7 @@
 #   tools:   sqlite3 spatialite-bin (inspect stores), python3-venv (schemathesis in CI)
 # Extra packages can be passed as arguments (e.g. gdal-bin wrk chromium for the benchmarks and report checks).
 set -euo pipefail
-packages=(libsqlite3-dev libspatialite-dev libsqlite3-mod-spatialite libssl-dev sqlite3 spatialite-bin python3-venv "$@")
+packages=(libsqlite3-dev libspatialite-dev libsqlite3-mod-spatialite libssl-dev sqlite3 spatialite-bin python3-venv osmium-tool "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

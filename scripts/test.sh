@@ -24,7 +24,9 @@ ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(service nominatim start)}"
 # PostgreSQL 15 + PostGIS with a streaming standby, for the PostGIS half of the conformance suite and the replica tests.
 ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(service postgres start)}"
 ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(service postgres start-standby)}"
-export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL
+# The same OpenStreetMap extract, for the osmium recipe's test (scripts/osm-extract.sh).
+ONCUE_OSM_EXTRACT="${ONCUE_OSM_EXTRACT:-$(service nominatim pbf)}"
+export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL ONCUE_OSM_EXTRACT
 export ONCUE_SERVICES=required
 # The shared datasets (real chain directories and GPS traces, not redistributable): beside the repository, or in a
 # parent's shared/ when the clone sits deeper.

@@ -8,7 +8,7 @@ import LocationStore
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import chain location CSVs into a store (streaming, validated, idempotent, atomic).",
+        abstract: "Import chain location CSV or GeoJSON files into a store (streaming, validated, idempotent, atomic).",
         discussion: """
             All FILEs are imported in one transaction: if anything fails (or the process is killed) \
             the store is left exactly as it was. Rows are upserted by (network, id); importing the same \
@@ -20,6 +20,12 @@ struct Import: AsyncParsableCommand {
             number/keys, FSCSKEY+FSCS_SEQ); a --mapping JSON file overrides, e.g.
               {"columns": {"latitude": "Y_COORD", "longitude": "X_COORD", "id": ["SYS", "SEQ"]}}
 
+            A file starting with { [ or the RFC 8142 record separator is GeoJSON: a FeatureCollection, a \
+            text sequence or one feature per line (osmium export -f geojsonseq). Properties are read by \
+            OpenStreetMap keys (the OSM element @type/@id, else ref, as the id; name; brand; addr:*), which \
+            a mapping file's columns replace; building outlines become a centre and a radius. \
+            scripts/osm-extract.sh makes such a file from an OpenStreetMap extract (docs/importing.md).
+
             Examples:
               oncue import costcos.csv --db stores.sqlite --network costco
               oncue import FastFoodRestaurants.csv --db stores.sqlite --network-column name \\
@@ -27,6 +33,7 @@ struct Import: AsyncParsableCommand {
               oncue import PLS_FY19_Outlet_pud19i.csv --db stores.sqlite --network-column FSCSKEY \\
                   --network-name-column LIBNAME --network-name-where C_OUT_TY=CE --category library
               oncue import target.csv --db stores.sqlite --network target --replace-network --dry-run --json
+              oncue import helsinki-places.geojsonseq --db stores.sqlite
               oncue import shops.csv --db stores.sqlite --network-column brand \\
                 --geocoder http://127.0.0.1:8088 --geocode coarse
 

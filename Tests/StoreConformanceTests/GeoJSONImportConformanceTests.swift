@@ -89,7 +89,9 @@ struct GeoJSONImportConformanceTests {
     static func square(_ side: Double, lat: Double, lon: Double) -> [[[Double]]] {
         let dLat = side / 2 / 111_195
         let dLon = dLat / cos(lat * .pi / 180)
-        return [[[lon - dLon, lat - dLat], [lon + dLon, lat - dLat], [lon + dLon, lat + dLat], [lon - dLon, lat + dLat], [lon - dLon, lat - dLat]]]
+        return [
+            [[lon - dLon, lat - dLat], [lon + dLon, lat - dLat], [lon + dLon, lat + dLat], [lon - dLon, lat + dLat], [lon - dLon, lat - dLat]]
+        ]
     }
 
     @Test("footprints become radii and venues; unusable features are rejected one by one", arguments: TestStore.kinds)

@@ -11,7 +11,8 @@ import Testing
 /// exported file with Foundation's JSON parser, independently of the import's own reader.
 @Suite(
     "OpenStreetMap extracts through osmium (SQLite and PostGIS)",
-    .enabled(if: ProcessInfo.processInfo.environment["ONCUE_OSM_EXTRACT"] != nil || ProcessInfo.processInfo.environment["ONCUE_SERVICES"] == "required"))
+    .enabled(
+        if: ProcessInfo.processInfo.environment["ONCUE_OSM_EXTRACT"] != nil || ProcessInfo.processInfo.environment["ONCUE_SERVICES"] == "required"))
 struct OSMExtractConformanceTests {
     struct Exported: Sendable {
         var id: String
@@ -51,7 +52,8 @@ struct OSMExtractConformanceTests {
 
     static func requireExport() throws -> (path: String, features: [Exported]) {
         guard let export else {
-            Issue.record("ONCUE_OSM_EXTRACT is not set or scripts/osm-extract.sh failed (needs osmium-tool; `scripts/nominatim.sh pbf` gives the extract)")
+            Issue.record(
+                "ONCUE_OSM_EXTRACT is not set or scripts/osm-extract.sh failed (needs osmium-tool; `scripts/nominatim.sh pbf` gives the extract)")
             throw CocoaError(.fileNoSuchFile)
         }
         return export

@@ -140,7 +140,9 @@ struct Footprint: Equatable {
         let xs = outer.map(\.x)
         let ys = outer.map(\.y)
         let (minX, maxX, minY, maxY) = (xs.min()!, xs.max()!, ys.min()!, ys.max()!)
-        let size = min(maxX - minX, maxY - minY)
+        // Square cells of the box's shorter side; for a sliver (a wall 1 cm wide and kilometres long) no fewer than the
+        // cell budget would cover it, so the first grid cannot cost more than the whole search may.
+        let size = max(min(maxX - minX, maxY - minY), ((maxX - minX) * (maxY - minY) / Double(searchCellLimit)).squareRoot())
         guard size > 0 else { return (minX, minY) }
         var queue = CellQueue()
         func cell(_ x: Double, _ y: Double, _ h: Double) -> Cell {

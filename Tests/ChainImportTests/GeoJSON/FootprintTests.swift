@@ -103,6 +103,13 @@ struct FootprintTests {
         #expect(abs(f.radiusMeters - 1000) < 5)
     }
 
+    @Test("a sliver 5 cm wide and 20 km long costs a bounded first grid and keeps its centre on the sliver")
+    func sliver() throws {
+        let points: [(Double, Double)] = [(0, 0), (20_000, 0), (20_000, 0.05), (0, 0.05)]
+        let f = try #require(Footprint(parts: [[Self.ring(points)]]))
+        #expect(abs(f.radiusMeters - 10_000) < 10)
+    }
+
     @Test("no area, no footprint")
     func degenerate() {
         #expect(Footprint(parts: [[Self.ring([(0, 0), (10, 0), (20, 0)])]]) == nil)

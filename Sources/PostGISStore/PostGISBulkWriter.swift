@@ -35,12 +35,14 @@ public struct PostGISBulkWriter: Sendable {
     public func upsertNetwork(_ n: Network) async throws {
         try await query(
             """
-            INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
-            VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), now(), now())
+            INSERT INTO networks (id, name, category, is_large_area, default_radius_m, wikidata, created_at, updated_at)
+            VALUES (\(n.id), \(n.name), \(n.category), \(n.isLargeArea), \(n.defaultRadiusMeters), \(n.wikidata), now(), now())
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category,
-                is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m, updated_at = now()
-            WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m)
-                IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m)
+                is_large_area = EXCLUDED.is_large_area, default_radius_m = EXCLUDED.default_radius_m,
+                wikidata = EXCLUDED.wikidata, updated_at = now()
+            WHERE (networks.name, networks.category, networks.is_large_area, networks.default_radius_m, networks.wikidata)
+                IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.category, EXCLUDED.is_large_area, EXCLUDED.default_radius_m,
+                    EXCLUDED.wikidata)
             """)
     }
 

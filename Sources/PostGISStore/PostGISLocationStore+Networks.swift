@@ -13,25 +13,27 @@ extension PostGISLocationStore {
         var result: [NetworkSummary] = []
         for row in try await rows(
             """
-            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0)
+            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0), n.wikidata
             FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations GROUP BY network_id) c ON c.network_id = n.id
             ORDER BY n.id
             """)
         {
-            let (id, name, category, large, radius, count) = try row.decode((String, String, String?, Bool, Double?, Int64).self)
+            let (id, name, category, large, radius, count, wikidata) = try row.decode(
+                (String, String, String?, Bool, Double?, Int64, String?).self)
             result.append(
                 NetworkSummary(
-                    network: Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius),
+                    network: Network(
+                        id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius, wikidata: wikidata),
                     locationCount: Int(count), aliases: aliases[id] ?? []))
         }
         return result
     }
 
     public func network(id: String) async throws -> Network? {
-        let found = try await rows("SELECT id, name, category, is_large_area, default_radius_m FROM networks WHERE id = \(id)")
+        let found = try await rows("SELECT id, name, category, is_large_area, default_radius_m, wikidata FROM networks WHERE id = \(id)")
         guard let row = found.first else { return nil }
-        let (id, name, category, large, radius) = try row.decode((String, String, String?, Bool, Double?).self)
-        return Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius)
+        let (id, name, category, large, radius, wikidata) = try row.decode((String, String, String?, Bool, Double?, String?).self)
+        return Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius, wikidata: wikidata)
     }
 
     public func upsertNetwork(_ network: Network) async throws {

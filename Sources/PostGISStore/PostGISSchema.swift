@@ -3,7 +3,7 @@
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -122,6 +122,8 @@ enum PostGISSchema {
         ],
         // Version 2 re-keys locations in code (`rekeyDerivedIds`), after this step's statements (none).
         [],
+        // Version 3: a brand network's Wikidata id.
+        ["ALTER TABLE networks ADD COLUMN IF NOT EXISTS wikidata text"],
     ]
 
     /// The indexes of `locations` that `verify()` expects.

@@ -68,6 +68,10 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Category of networks this import creates (grocery, library, fast-food, …).") var category: String?
     @Flag(help: "Reject rows whose network is neither a known network nor an alias instead of creating one.")
     var onlyKnownNetworks = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Resolve brand spellings the store does not know, and brand_wikidata, through the brand catalogue (name-suggestion-index).")
+    var brandCatalogue = true
     @Option(help: "JSON mapping file overriding the guessed columns.") var mapping: String?
     @Option(help: "Column with each location's own region radius in metres (found by name otherwise: radius_m, …).")
     var radiusColumn: String?
@@ -115,6 +119,7 @@ struct Import: AsyncParsableCommand {
             replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
             encoding: encoding, delimiter: delimiter?.byte)
         options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
+        options.usesBrandCatalogue = brandCatalogue
         options.maxLineBytes = maxLineBytes
         options.strictUTF8 = strictUTF8
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }

@@ -30,6 +30,7 @@ struct Networks: AsyncParsableCommand {
             var category: String?
             var large_area: Bool
             var default_radius_m: Double?
+            var wikidata: String?
             var locations: Int
             var aliases: [String]
         }
@@ -42,17 +43,19 @@ struct Networks: AsyncParsableCommand {
                         networks.map {
                             Entry(
                                 id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
-                                default_radius_m: $0.network.defaultRadiusMeters, locations: $0.locationCount, aliases: $0.aliases)
+                                default_radius_m: $0.network.defaultRadiusMeters, wikidata: $0.network.wikidata, locations: $0.locationCount,
+                                aliases: $0.aliases)
                         }))
                 return
             }
             print(
                 textTable(
-                    ["id", "name", "category", "large area", "radius m", "locations", "aliases"],
+                    ["id", "name", "category", "large area", "radius m", "wikidata", "locations", "aliases"],
                     networks.map {
                         [
                             $0.network.id, $0.network.name, $0.network.category ?? "", $0.network.isLargeArea ? "yes" : "",
-                            $0.network.defaultRadiusMeters.map { String(format: "%g", $0) } ?? "", formatCount($0.locationCount),
+                            $0.network.defaultRadiusMeters.map { String(format: "%g", $0) } ?? "", $0.network.wikidata ?? "",
+                            formatCount($0.locationCount),
                             $0.aliases.joined(separator: "; "),
                         ]
                     }), terminator: "")

@@ -55,6 +55,7 @@ struct GeoJSONFields {
         .latitude: [.latitude],
         .longitude: [.longitude],
         .network: [.first(["brand"])],
+        .brandWikidata: [.first(["brand:wikidata"])],
         .radius: [.footprintRadius],
         .venueRadius: [.footprintVenueRadius],
     ]

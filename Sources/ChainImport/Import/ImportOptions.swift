@@ -16,6 +16,9 @@ public struct ImportOptions: Sendable {
     public var category: String?
     /// Reject rows whose network is neither a known id nor an alias, instead of creating networks.
     public var onlyKnownNetworks = false
+    /// Resolve network values the store does not know, and `brand_wikidata`, through the brand catalogue (the
+    /// name-suggestion-index's brands), so a chain's spellings become one network named as the brand writes itself.
+    public var usesBrandCatalogue = true
     public var mapping: MappingFile?
     /// Run everything, report, and roll back.
     public var dryRun = false
@@ -109,6 +112,7 @@ public struct ImportOptions: Sendable {
         if let w = networkNameWhere { out["network_name_where"] = "\(w.column)=\(w.value)" }
         if let category { out["category"] = category }
         if onlyKnownNetworks { out["only_known_networks"] = "true" }
+        if !usesBrandCatalogue { out["brand_catalogue"] = "false" }
         if dryRun { out["dry_run"] = "true" }
         if replaceNetwork { out["replace_network"] = "true" }
         if fixCoordinates { out["fix_coordinates"] = "true" }

@@ -29,7 +29,9 @@ final class ImportSession {
         self.writer = writer
         self.fileCount = fileCount
         self.totalBytes = totalBytes
-        resolver = NetworkResolver(store: writer.networks, category: importer.options.category, onlyKnown: importer.options.onlyKnownNetworks)
+        resolver = NetworkResolver(
+            store: writer.networks, category: importer.options.category, onlyKnown: importer.options.onlyKnownNetworks,
+            catalogue: importer.options.usesBrandCatalogue ? .standard : nil)
         interpreter = RowInterpreter(options: importer.options, geocoded: geocoded)
     }
 

@@ -6,12 +6,16 @@ import LocationStore
 ///
 /// A spelling resolves through the store's aliases, which ignore case, spaces and punctuation
 /// ("SONIC Drive In" = "Sonic Drive-In"); a new network is created under the spelling's slug and
-/// the spelling becomes its alias. Spellings that differ in words ("Sonic") need an explicit
+/// the spelling becomes its alias. A spelling the store does not know but the brand catalogue does ("Mc Donald's",
+/// "McDonalds") resolves to the brand's network (`mcdonalds`, named "McDonald's", with its Wikidata id), created on first
+/// sight, so a chain's spellings are one network; so does a row's `brand:wikidata`. The store's own ids and aliases
+/// come first: an admin's alias always wins. Spellings neither knows that differ in words ("Sonic") need an explicit
 /// alias (`oncue networks alias sonic-drive-in Sonic`).
 package final class NetworkResolver {
     private let store: any NetworkDirectory
     private let category: String?
     private let onlyKnown: Bool
+    let catalogue: BrandCatalogue?
     private var cache: [String: String] = [:]
     package private(set) var created: [String] = []
     /// Networks created here whose name came from a row that was not the preferred naming row.
@@ -26,19 +30,34 @@ package final class NetworkResolver {
         case confusable(String)
     }
 
-    package init(store: any NetworkDirectory, category: String?, onlyKnown: Bool) {
+    package init(store: any NetworkDirectory, category: String?, onlyKnown: Bool, catalogue: BrandCatalogue? = nil) {
         self.store = store
         self.category = category
         self.onlyKnown = onlyKnown
+        self.catalogue = catalogue
     }
 
-    func resolve(_ value: String, displayName: @autoclosure () -> String?) throws -> Result<String, Failure> {
-        if let hit = cache[value] { return .success(hit) }
+    /// `country` (ISO alpha-2) picks among brands of one name; `wikidata` (a row's `brand_wikidata`) names the brand
+    /// outright when the catalogue knows it.
+    func resolve(
+        _ value: String, displayName: @autoclosure () -> String?, country: String? = nil, wikidata: String? = nil
+    ) throws -> Result<String, Failure> {
+        let key = country.map { value + "\u{0}" + $0 } ?? value
+        if let hit = cache[key] { return .success(hit) }
         let trimmed = String(value.trimmedOfWhitespace)
         guard !trimmed.isEmpty else { return .failure(.missing) }
         if let id = try store.resolveNetwork(trimmed) {
-            cache[value] = id
+            cache[key] = id
             return .success(id)
+        }
+        // A row's brand_wikidata, a value that is a Wikidata id (`--network Q1046951`), or a name the catalogue knows there.
+        if let catalogue,
+            let brand = wikidata.flatMap(catalogue.brand(wikidata:)) ?? catalogue.brand(wikidata: trimmed)
+                ?? catalogue.brand(named: trimmed, country: country)
+        {
+            let result = try network(of: brand, spelling: trimmed, displayName: displayName())
+            if case .success(let id) = result { cache[key] = id }
+            return result
         }
         // Only an alias can name a network by a spelling without letters or digits ("★"): a new one needs a slug.
         let slug = Network.slug(trimmed)
@@ -61,6 +80,29 @@ package final class NetworkResolver {
         }
         try store.addAlias(trimmed, networkId: slug)
         cache[value] = slug
+        return .success(slug)
+    }
+
+    /// The network of a catalogue brand, under the slug of its name: found, or created with its name and Wikidata id;
+    /// the spelling that led to it becomes its alias.
+    private func network(of brand: BrandCatalogue.Brand, spelling: String, displayName: String?) throws -> Result<String, Failure> {
+        let slug = Network.slug(brand.name)
+        guard !slug.isEmpty else { return .failure(.missing) }
+        if var existing = try store.network(id: slug) {
+            // A network made before the catalogue, or by an admin, learns which brand it is.
+            if existing.wikidata == nil {
+                existing.wikidata = brand.wikidata
+                try store.upsertNetwork(existing)
+            }
+        } else {
+            if onlyKnown { return .failure(.unknown(spelling)) }
+            if FieldLimits.exceeds(slug, FieldLimits.networkId) { return .failure(.idTooLong(slug: slug)) }
+            let name = displayName.flatMap { $0.isEmpty ? nil : $0 } ?? brand.name
+            try store.upsertNetwork(Network(id: slug, name: name, category: category, wikidata: brand.wikidata))
+            created.append(slug)
+            skeletons?[NetworkText.skeleton(slug)] = slug
+        }
+        try store.addAlias(spelling, networkId: slug)
         return .success(slug)
     }
 

@@ -15,6 +15,8 @@ package struct ParsedRow: Sendable {
     var id: String?
     package var network: String?
     var networkName: String?
+    /// The brand's Wikidata id, when the file gives one.
+    var brandWikidata: String?
     /// Whether the row matches `--network-name-where` (its network name then renames the network).
     var namesNetwork = false
     var address: String?
@@ -54,6 +56,7 @@ package struct ParsedRow: Sendable {
         case .networkName: networkName
         case .radius: radius
         case .venueRadius: venueRadius
+        case .brandWikidata: brandWikidata
         case .latitude, .longitude: nil
         }
     }

@@ -5,7 +5,8 @@ extension NetworkResolver {
     /// network on first sight unless only known ones are allowed), else the import's fixed network (`--network`), which
     /// is the fallback for rows whose column is empty. Nil when the row is rejected (logged in `ledger`).
     package func network(of row: ParsedRow, fallback: String?, mapping: ColumnMapping?, ledger: inout FileLedger) throws -> String? {
-        guard let value = row.network else {
+        let wikidata = row.brandWikidata.flatMap { q in catalogue?.brand(wikidata: q).map { _ in q } }
+        guard let value = row.network ?? wikidata else {
             if let fallback { return fallback }
             ledger.reject(
                 row.line, .missingNetwork,
@@ -14,7 +15,8 @@ extension NetworkResolver {
             return nil
         }
         let networkId: String
-        switch try resolve(value, displayName: row.networkName) {
+        let country = CountryCode.iso2(row.country) ?? (row.region.flatMap(USRegions.region) != nil ? "us" : nil)
+        switch try resolve(value, displayName: row.networkName, country: country, wikidata: wikidata) {
         case .success(let id): networkId = id
         case .failure(.missing):
             ledger.reject(row.line, .missingNetwork, "network value '\(value.clipped())' has no letters or digits")

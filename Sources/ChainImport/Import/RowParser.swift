@@ -352,6 +352,7 @@ package struct RowParser: Sendable {
             return row
         }
         if options.readsNetworkColumn {
+            row.brandWikidata = value(.brandWikidata)
             row.network = value(.network)
             if row.network != nil {
                 row.networkName = value(.networkName)

@@ -12,6 +12,9 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     /// A venue's size as the radius of a disc of its area (metres): the location is a large venue (a theme park, an
     /// airport), its region sized for the venue, and split into several circles past 2 km.
     case venueRadius = "venue_radius_m"
+    /// The brand's Wikidata id (`Q38076`, OpenStreetMap's `brand:wikidata`): picks the row's network through the brand
+    /// catalogue, whatever the brand column spells.
+    case brandWikidata = "brand_wikidata"
 
     public static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
 
@@ -31,6 +34,7 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .networkName: 10
         case .radius: 11
         case .venueRadius: 12
+        case .brandWikidata: 13
         }
     }
 
@@ -52,6 +56,7 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         // A bare "radius" is left out: files use it in miles or kilometres as often as in metres.
         case .radius: ["radiusm", "radiusmeters", "radiusmetres", "geofenceradius", "geofenceradiusm"]
         case .venueRadius: ["venueradiusm", "venueradius", "venueradiusmeters", "venueradiusmetres"]
+        case .brandWikidata: ["brandwikidata", "wikidata", "brandqid"]
         }
     }
 }

@@ -11,7 +11,7 @@ enum FieldLengthCheck {
         case .address: FieldLimits.address
         case .city, .region, .postalCode, .country: FieldLimits.place
         case .network: min(FieldLimits.alias, FieldLimits.networkName)
-        case .networkName: FieldLimits.networkName
+        case .networkName, .brandWikidata: FieldLimits.networkName
         case .latitude, .longitude, .radius, .venueRadius: nil  // parsed, never stored as text; an overlong one is unparseable
         }
     }

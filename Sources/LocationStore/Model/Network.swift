@@ -11,13 +11,19 @@ public struct Network: Sendable, Hashable, Codable {
     public var isLargeArea: Bool
     /// A radius for every location of the network, overriding the density tiers.
     public var defaultRadiusMeters: Double?
+    /// The brand's Wikidata id (`Q38076`), when the network is a brand the catalogue knows.
+    public var wikidata: String?
 
-    public init(id: String, name: String, category: String? = nil, isLargeArea: Bool = false, defaultRadiusMeters: Double? = nil) {
+    public init(
+        id: String, name: String, category: String? = nil, isLargeArea: Bool = false, defaultRadiusMeters: Double? = nil,
+        wikidata: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.category = category
         self.isLargeArea = isLargeArea
         self.defaultRadiusMeters = defaultRadiusMeters
+        self.wikidata = wikidata
     }
 }
 

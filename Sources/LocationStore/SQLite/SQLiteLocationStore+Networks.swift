@@ -5,20 +5,20 @@ extension SQLiteLocationStore {
         while try a.step() { aliases[a.text(0), default: []].append(a.text(1)) }
         let s = try db.statement(
             """
-            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m,
+            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, n.wikidata,
                    (SELECT count(*) FROM locations l WHERE l.network_id = n.id)
             FROM networks n ORDER BY n.id
             """)
         var result: [NetworkSummary] = []
         while try s.step() {
             let network = Self.readNetwork(s)
-            result.append(NetworkSummary(network: network, locationCount: Int(s.int64(5)), aliases: aliases[network.id] ?? []))
+            result.append(NetworkSummary(network: network, locationCount: Int(s.int64(6)), aliases: aliases[network.id] ?? []))
         }
         return result
     }
 
     public func network(id: String) throws(StoreError) -> Network? {
-        let s = try db.statement("SELECT id, name, category, is_large_area, default_radius_m FROM networks WHERE id = ?1")
+        let s = try db.statement("SELECT id, name, category, is_large_area, default_radius_m, wikidata FROM networks WHERE id = ?1")
         s.bind(1, id)
         return try s.step() ? Self.readNetwork(s) : nil
     }
@@ -26,7 +26,7 @@ extension SQLiteLocationStore {
     static func readNetwork(_ s: SQLiteStatement) -> Network {
         Network(
             id: s.text(0), name: s.text(1), category: s.optionalText(2), isLargeArea: s.int64(3) != 0,
-            defaultRadiusMeters: s.optionalDouble(4))
+            defaultRadiusMeters: s.optionalDouble(4), wikidata: s.optionalText(5))
     }
 
     public func upsertNetwork(_ network: Network) throws(StoreError) {
@@ -36,13 +36,14 @@ extension SQLiteLocationStore {
         }
         let s = try db.statement(
             """
-            INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+            INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at, wikidata)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)
             ON CONFLICT(id) DO UPDATE SET name = excluded.name, category = excluded.category,
                 is_large_area = excluded.is_large_area, default_radius_m = excluded.default_radius_m,
-                updated_at = excluded.updated_at
+                wikidata = excluded.wikidata, updated_at = excluded.updated_at
             WHERE name IS NOT excluded.name OR category IS NOT excluded.category
                OR is_large_area IS NOT excluded.is_large_area OR default_radius_m IS NOT excluded.default_radius_m
+               OR wikidata IS NOT excluded.wikidata
             """)
         s.bind(1, network.id)
         s.bind(2, network.name)
@@ -50,6 +51,7 @@ extension SQLiteLocationStore {
         s.bind(4, network.isLargeArea ? 1 : 0)
         s.bind(5, network.defaultRadiusMeters)
         s.bind(6, Self.timestamp())
+        s.bind(7, network.wikidata)
         try s.step()
     }
 

@@ -8,7 +8,7 @@ enum ImportQuery {
     static let names: Set<String> = [
         "network", "network_column", "network_name_column", "category", "only_known_networks", "dry_run", "replace",
         "fix_coordinates", "encoding", "delimiter", "file_name", "radius_column", "venue_radius_column", "geocode", "geocoder", "require_geocode",
-        "geocode_names",
+        "geocode_names", "brand_catalogue",
     ]
 
     /// The server's geocoder, used when a request asks for geocoding without naming one.
@@ -29,6 +29,7 @@ enum ImportQuery {
         options.networkNameColumn = try text(query, "network_name_column")
         options.category = try text(query, "category")
         options.onlyKnownNetworks = try flag(query, "only_known_networks")
+        if query["brand_catalogue"] != nil { options.usesBrandCatalogue = try flag(query, "brand_catalogue") }
         options.dryRun = try flag(query, "dry_run")
         options.replaceNetwork = try flag(query, "replace")
         options.fixCoordinates = try flag(query, "fix_coordinates")

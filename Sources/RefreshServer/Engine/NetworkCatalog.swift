@@ -96,6 +96,8 @@ final class NetworkCatalog: Sendable {
         w.bool(summary.network.isLargeArea)
         w.key("default_radius_meters")
         if let radius = summary.network.defaultRadiusMeters { w.number(radius) } else { w.null() }
+        w.key("wikidata")
+        w.string(summary.network.wikidata)
         w.key("location_count")
         w.int(summary.locationCount)
         w.key("aliases")
@@ -103,7 +105,7 @@ final class NetworkCatalog: Sendable {
         for alias in summary.aliases.sorted() { w.string(alias) }
         w.endArray()
         w.endObject()
-        let search = ([summary.network.id, summary.network.name, summary.network.category ?? ""] + summary.aliases)
+        let search = ([summary.network.id, summary.network.name, summary.network.category ?? "", summary.network.wikidata ?? ""] + summary.aliases)
             .map { $0.lowercased() }.joined(separator: "\n")
         return Entry(id: summary.network.id, searchText: search, json: w.buffer)
     }

@@ -4,8 +4,6 @@ import LocationStore
 import TestSupport
 import Testing
 
-@testable import ChainImport
-
 /// The shared chain files land in the networks their brands have in the catalogue: each brand one network, named as
 /// the brand writes itself and carrying its Wikidata id, however the file spells it.
 @Suite("Brand catalogue on the shared chains", .serialized, .needsSharedDatasets)

@@ -44,6 +44,31 @@ import Testing
         }
     }
 
+    @Test("a brand's network answers to every name the catalogue gives the brand, below the store's own spellings")
+    func brandNamesFromTheCatalogue() throws {
+        let phone = Self.phone
+        let locations = [
+            Location(
+                networkId: "mcdonalds", externalId: "1", name: "McDonald's", coordinate: Sphere.destination(from: phone, meters: 400, bearing: 0)),
+            Location(networkId: "target", externalId: "1", name: "Target", coordinate: Sphere.destination(from: phone, meters: 800, bearing: 90)),
+        ]
+        let networks = [Network(id: "mcdonalds", name: "McDonald's", wikidata: "Q38076"), Network(id: "target", name: "Target")]
+        // An admin's alias gives one of McDonald's Japanese names to Target.
+        let index = LocationIndex.build(locations: locations, networks: networks, aliases: [(alias: "マクドナルド", networkId: "target")])
+        let engine = RegionRefreshEngine(index: index)
+        func resolved(_ spelling: String) throws -> Set<String> {
+            let r = try engine.refresh(
+                RefreshParameters(center: phone, cardNetworks: [spelling], maxRegions: 20, includeOtherNetworks: false), now: Date())
+            return Set(r.regions.map(\.networkId))
+        }
+        for spelling in ["Q38076", "Макдональдс", "麦当劳", "McDonald's PlayPlace"] {
+            #expect(try resolved(spelling) == ["mcdonalds"], "\(spelling)")
+        }
+        // The store's alias wins over the catalogue's name; a network without a Wikidata id gets no catalogue names.
+        #expect(try resolved("マクドナルド") == ["target"])
+        #expect(try resolved("super target").isEmpty)
+    }
+
     @Test func unmatchedSpellingsComeBackOnce() throws {
         let (networks, response) = try cardRegions(["costco", "Trader Joe's", "Trader Joe's", "", "!!!"])
         #expect(networks == ["costco"])

@@ -1,4 +1,5 @@
 import Foundation
+import LocationStore
 
 /// Which column (or columns) of a file holds each role, found from the header.
 public struct ColumnMapping: Sendable, Equatable {
@@ -21,28 +22,7 @@ public struct ColumnMapping: Sendable, Equatable {
     }
 
     /// `"Address.Latitude "` → `"addresslatitude"`: case, spaces and punctuation do not matter.
-    static func normalise(_ header: some StringProtocol) -> String {
-        let utf8 = header.utf8
-        // ASCII (nearly every value: regions and countries are normalised on every row) without Unicode properties.
-        if utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(unsafeUninitializedCapacity: utf8.count) { out in
-                var n = 0
-                for b in utf8 {
-                    switch b {
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                        out[n] = b + 32
-                        n += 1
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                        out[n] = b
-                        n += 1
-                    default: break
-                    }
-                }
-                return n
-            }
-        }
-        return String(header.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init))
-    }
+    static func normalise(_ header: some StringProtocol) -> String { TextKey.lettersAndDigits(header) }
 
     /// Guesses the columns from the header, then applies the mapping file and the explicit
     /// network columns, which always win. Refuses a header without latitude and longitude, unless the import

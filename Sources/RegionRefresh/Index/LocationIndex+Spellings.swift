@@ -2,8 +2,9 @@ import LocationStore
 
 extension LocationIndex {
     /// The network a request names by `spelling`, resolved as the admin side resolves it: the id itself, else by its
-    /// alias key (case, spaces and punctuation ignored) an alias of the store, a network's id, or a network's display
-    /// name, in that order of precedence. Nil: no network is spelled so.
+    /// alias key (case, spaces and punctuation ignored) an alias of the store, a network's id, a network's display
+    /// name, or for a brand's network (one with a Wikidata id) any name the brand catalogue gives that brand, or the id
+    /// itself, in that order of precedence. Nil: no network is spelled so.
     func networkNumber(named spelling: String) -> UInt32? {
         if let k = networkNumber[spelling] { return k }
         let key = Network.aliasKey(spelling)
@@ -17,6 +18,10 @@ extension LocationIndex {
         -> [String: UInt32]
     {
         var out: [String: UInt32] = [:]
+        for (k, n) in networks.enumerated() {
+            guard let wikidata = n.wikidata, let brand = BrandCatalogue.standard.brand(wikidata: wikidata) else { continue }
+            for name in [wikidata] + brand.names { out[Network.aliasKey(name)] = UInt32(k) }
+        }
         for (k, n) in networks.enumerated() { out[Network.aliasKey(n.name)] = UInt32(k) }
         for (k, n) in networks.enumerated() { out[Network.aliasKey(n.id)] = UInt32(k) }
         for a in aliases { if let k = numbers[a.networkId] { out[Network.aliasKey(a.alias)] = k } }

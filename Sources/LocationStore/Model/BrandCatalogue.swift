@@ -3,7 +3,8 @@ import Foundation
 /// The chain brands the name-suggestion-index knows, by Wikidata id and by every name they go by, with where they
 /// operate: the import resolves a brand column's spellings ("McDonalds", "Mc Donald's", "McDonald's") and a
 /// `brand:wikidata` tag to one network through it. Built by `scripts/make-brand-catalogue.py` into
-/// `datasets/brands/brands.tsv` (BSD-3-Clause, see its SOURCE.md) and compiled in (`BrandCatalogue+Data.swift`).
+/// `datasets/brands/brands.tsv` (BSD-3-Clause, see its SOURCE.md) and compiled in (`Generated/BrandCatalogue+Data.swift`).
+/// The engine reads it too: a card network named by any of its brand's names finds the network (`LocationIndex`).
 package struct BrandCatalogue: Sendable {
     package struct Brand: Sendable, Equatable {
         package var wikidata: String
@@ -44,7 +45,11 @@ package struct BrandCatalogue: Sendable {
     }
 
     /// How names are compared: case, accents, spaces and punctuation do not matter ("Mc Donald's" = "McDonalds").
-    static func key(_ name: String) -> String { ColumnMapping.normalise(name.folding(options: .diacriticInsensitive, locale: nil)) }
+    static func key(_ name: String) -> String {
+        // Folding accents is most of the cost of reading the catalogue; most names have none to fold.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return TextKey.lettersAndDigits(name) }
+        return TextKey.lettersAndDigits(name.folding(options: .diacriticInsensitive, locale: nil))
+    }
 
     package func brand(wikidata: String) -> Brand? {
         byWikidata[wikidata.trimmingCharacters(in: .whitespaces)].map { brands[$0] }

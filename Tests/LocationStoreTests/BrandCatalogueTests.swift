@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChainImport
+@testable import LocationStore
 
 /// The compiled-in catalogue against the name-suggestion-index's own entries (read from its brand files by hand).
 @Suite("Brand catalogue")

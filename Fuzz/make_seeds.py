@@ -129,6 +129,25 @@ def request_seeds():
     yield '{"lat": 40, "lon": -74, "network_visits": {"a": 1, "b": 2}, "user_networks": ["a"], "local_time": "2025-11-22T18:30:00Z"}'
 
 
+def chain_geojson_seeds():
+    """GeoJSON chain files, which the row parser reads as well as CSV (told apart by the first byte)."""
+    point = b'{"type":"Feature","geometry":{"type":"Point","coordinates":[-71.0589,42.3601]},' \
+            b'"properties":{"ref":"1","name":"Store \\"1\\"","brand":"Costco","addr:street":"Main St","addr:housenumber":"1",' \
+            b'"addr:state":"MA","brand:wikidata":"Q715583"}}'
+    square = b'{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[24.94,60.17],[24.941,60.17],[24.941,60.171],' \
+             b'[24.94,60.171],[24.94,60.17]],[[24.9403,60.1703],[24.9407,60.1703],[24.9407,60.1707],[24.9403,60.1703]]]},' \
+             b'"properties":{"@type":"way","@id":45,"name":"Forum","brand":"Forum"}}'
+    empty = b'{"type":"Feature","geometry":null,"properties":{"ref":"2","brand":"x","addr:city":"Helsinki"}}'
+    line = b'{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"brand":"y"}}'
+    features = [point, square, empty, line]
+    yield b'{"type":"FeatureCollection","bbox":[1,2,3,4],"features":[' + b",\n".join(features) + b"]}"
+    yield b"".join(b"\x1e" + f + b"\n" for f in features)
+    yield b"\n".join(features) + b"\n"
+    yield b"[" + b",".join(features) + b"]"
+    yield b'{"type":"FeatureCollection","features":[' + point + b"," + square[:60]
+    yield b"\x1e" + point[:40] + b"\x1e" + point + b"\n"
+
+
 def geohash_seeds():
     path = os.path.join(ROOT, "Tests", "GeoTests", "Fixtures", "geohash_decode.json")
     found = re.findall(r'"geohash": *"([^"]{1,12})"', open(path).read())
@@ -141,7 +160,7 @@ def geohash_seeds():
 def main():
     seeds = {
         "CSVTokenizerFuzzer": list(csv_seeds()),
-        "CSVRowsFuzzer": list(csv_seeds()),
+        "CSVRowsFuzzer": list(csv_seeds()) + list(chain_geojson_seeds()),
         "EncodingFuzzer": list(csv_seeds()),
         "GPXFuzzer": list(gpx_seeds()),
         "PLTFuzzer": list(plt_seeds()),

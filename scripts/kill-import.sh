@@ -6,6 +6,7 @@
 #   scripts/kill-import.sh                      # 20 kills per store, 300,000 rows
 #   KILL_ROUNDS=3 KILL_ROWS=50000 scripts/kill-import.sh     # the CI smoke
 #   KILL_STORES=sqlite scripts/kill-import.sh   # one store only (sqlite, postgis)
+#   KILL_FORMAT=geojsonseq scripts/kill-import.sh   # the killed import reads the same rows as GeoJSON features
 #
 # Settings: ONCUE_BIN (default: the release build if there is one, else the debug build), ONCUE_POSTGRES_URL (default:
 # scripts/postgres.sh url; the cluster must be running and the user may create databases).
@@ -15,6 +16,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROUNDS="${KILL_ROUNDS:-20}"
 ROWS="${KILL_ROWS:-300000}"
 STORES="${KILL_STORES:-sqlite postgis}"
+FORMAT="${KILL_FORMAT:-csv}"
+case "$FORMAT" in csv|geojsonseq) ;; *) echo "kill-import.sh: KILL_FORMAT is csv or geojsonseq" >&2; exit 2 ;; esac
+BIG="big.$FORMAT"
 if [ -z "${ONCUE_BIN:-}" ]; then
   ONCUE_BIN="$ROOT/.build/release/oncue"
   [ -x "$ONCUE_BIN" ] || ONCUE_BIN="$ROOT/.build/debug/oncue"
@@ -31,20 +35,32 @@ trap cleanup EXIT
 
 # A chain directory of ROWS rows in twelve brands over the world, and a seed of its first thousand rows with other
 # names, so that the big import both inserts and updates.
-python3 - "$ROWS" "$TMP/big.csv" "$TMP/seed.csv" <<'PY'
-import random, sys
+# As GeoJSON (RFC 8142) the big file holds the same rows as features with OpenStreetMap keys, so the seed's rows are
+# updated alike.
+python3 - "$ROWS" "$TMP/$BIG" "$TMP/seed.csv" <<'PY'
+import json, random, sys
 rows, big, seed = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+geojson = big.endswith(".geojsonseq")
 rng = random.Random(21)
 brands = ["Acme Market", "Blue Bottle", "Corner Deli", "Dune Coffee", "Elm Pharmacy", "Fjord Books", "Gala Foods",
           "Harbor Gas", "Iris Florist", "Juniper Tea", "Kite Toys", "Lumen Optics"]
 with open(big, "w") as b, open(seed, "w") as s:
     header = "store_id,brand,name,address,city,lat,lon\n"
-    b.write(header); s.write(header)
+    s.write(header)
+    if not geojson:
+        b.write(header)
     for i in range(rows):
         brand = brands[i % len(brands)]
         lat, lon = rng.uniform(-60, 70), rng.uniform(-180, 180)
         line = f"S{i},{brand},{brand} #{i},{i} Main St,Town {i % 997},{lat:.6f},{lon:.6f}\n"
-        b.write(line)
+        if geojson:
+            properties = {"ref": f"S{i}", "brand": brand, "name": f"{brand} #{i}", "addr:full": f"{i} Main St",
+                          "addr:city": f"Town {i % 997}"}
+            b.write("\x1e" + json.dumps({"type": "Feature", "properties": properties,
+                                         "geometry": {"type": "Point", "coordinates": [float(f"{lon:.6f}"), float(f"{lat:.6f}")]}})
+                    + "\n")
+        else:
+            b.write(line)
         if i < 1000:
             s.write(line.replace(f"{brand} #{i}", f"{brand} old #{i}"))
 PY
@@ -68,7 +84,7 @@ postgis_state() {
 import_and_kill() {
   local db=$1 limit=$2 delay
   delay=$(python3 -c "import random; print(f'{random.uniform(0, $limit):.3f}')")
-  "$ONCUE_BIN" import "$TMP/big.csv" --db "$db" "${import_args[@]}" > /dev/null 2> "$TMP/import.err" &
+  "$ONCUE_BIN" import "$TMP/$BIG" --db "$db" "${import_args[@]}" > /dev/null 2> "$TMP/import.err" &
   CHILD=$!
   sleep "$delay"
   if kill -9 "$CHILD" 2>/dev/null; then
@@ -92,7 +108,7 @@ for store in $STORES; do
       before=$(sqlite_state "$base")
       cp "$base" "$TMP/full.sqlite"
       started=$(date +%s.%N)
-      "$ONCUE_BIN" import "$TMP/big.csv" --db "$TMP/full.sqlite" "${import_args[@]}" > /dev/null
+      "$ONCUE_BIN" import "$TMP/$BIG" --db "$TMP/full.sqlite" "${import_args[@]}" > /dev/null
       full=$(python3 -c "print(f'{$(date +%s.%N) - $started:.2f}')")
       after=$(sqlite_state "$TMP/full.sqlite")
       ;;
@@ -112,14 +128,14 @@ for store in $STORES; do
       "$BIN/psql" -qtA "$admin" -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS oncue_kill_round" \
         -c "CREATE DATABASE oncue_kill_round TEMPLATE oncue_kill_base" > /dev/null
       started=$(date +%s.%N)
-      "$ONCUE_BIN" import "$TMP/big.csv" --db "${url%/*}/oncue_kill_round" "${import_args[@]}" > /dev/null
+      "$ONCUE_BIN" import "$TMP/$BIG" --db "${url%/*}/oncue_kill_round" "${import_args[@]}" > /dev/null
       full=$(python3 -c "print(f'{$(date +%s.%N) - $started:.2f}')")
       after=$(postgis_state "${url%/*}/oncue_kill_round")
       ;;
     *) echo "kill-import: unknown store $store" >&2; exit 2 ;;
   esac
   [ "$before" != "$after" ] || { echo "kill-import: the import changed nothing; cannot tell before from after" >&2; exit 1; }
-  echo "kill-import: $store, $ROWS rows, a full import takes $full s; killing $ROUNDS times within it"
+  echo "kill-import: $store, $ROWS rows ($FORMAT), a full import takes $full s; killing $ROUNDS times within it"
   survived=0 as_before=0 as_after=0
   for round in $(seq 1 "$ROUNDS"); do
     if [ "$store" = sqlite ]; then

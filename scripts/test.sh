@@ -54,6 +54,8 @@ if [ $# -eq 0 ]; then
   bash scripts/console-test.sh || extra+=("console")
   KILL_ROUNDS=3 KILL_ROWS=50000 ONCUE_BIN=.build/debug/oncue ONCUE_POSTGRES_URL="$ONCUE_POSTGRES_URL" \
     timeout -k 10 600 bash scripts/kill-import.sh || extra+=("kill-import")
+  KILL_FORMAT=geojsonseq KILL_ROUNDS=2 KILL_ROWS=50000 ONCUE_BIN=.build/debug/oncue ONCUE_POSTGRES_URL="$ONCUE_POSTGRES_URL" \
+    timeout -k 10 600 bash scripts/kill-import.sh || extra+=("kill-import (GeoJSON)")
   if [ "${ONCUE_FUZZ_SMOKE:-1}" != 0 ]; then
     timeout -k 10 1800 bash scripts/fuzz.sh smoke "${ONCUE_FUZZ_SECONDS:-10}" || extra+=("fuzz smoke")
   fi

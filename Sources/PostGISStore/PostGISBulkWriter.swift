@@ -19,12 +19,12 @@ public struct PostGISBulkWriter: Sendable {
         "file_no", "line", "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country",
         "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded",
         "warned", "prov_source", "prov_display_name", "prov_place_rank", "prov_importance", "prov_original_lat", "prov_original_lon",
-        "prov_shift_m",
+        "prov_shift_m", "opening_hours",
     ]
 
     static let locationColumns = [
         "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geog",
-        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at",
+        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at", "opening_hours",
     ]
 
     func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws {
@@ -91,6 +91,7 @@ public struct PostGISBulkWriter: Sendable {
             out.field(p?.originalLatitude)
             out.field(p?.originalLongitude)
             out.field(p?.shiftMeters)
+            out.field(l.openingHours)
             out.endRow()
         }
         return CopyBatch(table: "oncue_stage", columns: stageColumns, rows: rows.count, bytes: out.bytes)
@@ -102,6 +103,7 @@ public struct PostGISBulkWriter: Sendable {
         var out = CopyTextEncoder(capacity: rows.count * 240)
         for r in rows {
             out.location(r.location, timestamp: timestamp)
+            out.field(r.location.openingHours)
             out.endRow()
         }
         return CopyBatch(table: "locations", columns: locationColumns, rows: rows.count, bytes: out.bytes)

@@ -16,7 +16,8 @@ extension PostGISLocationStore {
                 radius_m double precision, venue_radius_m double precision, source_import_id bigint,
                 geocoded boolean NOT NULL, warned boolean NOT NULL,
                 prov_source text, prov_display_name text, prov_place_rank integer, prov_importance double precision,
-                prov_original_lat double precision, prov_original_lon double precision, prov_shift_m double precision)
+                prov_original_lat double precision, prov_original_lon double precision, prov_shift_m double precision,
+                opening_hours text)
             ON COMMIT DROP
             """)
     }
@@ -33,9 +34,10 @@ extension PostGISLocationStore {
             """
             WITH up AS (
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                    ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, geohash, radius_m, venue_radius_m, source_import_id, now(), now()
+                    ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
+                    opening_hours
                 FROM oncue_stage
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING id, (xmax = 0) AS inserted)

@@ -5,16 +5,17 @@ import PostgresNIO
 
 extension PostGISLocationStore {
     static let locationColumns = """
-        id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, radius_m, venue_radius_m, source_import_id
+        id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, radius_m, venue_radius_m, source_import_id,
+        opening_hours
         """
 
     static func readLocation(_ row: PostgresRow) throws -> Location {
-        let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source) = try row.decode(
-            (String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?).self)
+        let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source, hours) = try row.decode(
+            (String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?, String?).self)
         return Location(
             id: id, networkId: network, externalId: external, name: name, address: address, city: city, region: region,
             postalCode: postal, country: country, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-            radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source)
+            radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source, openingHours: hours)
     }
 
     public func location(id: String) async throws -> Location? {
@@ -42,10 +43,10 @@ extension PostGISLocationStore {
             result = try await rows(
                 """
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at)
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
                     \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(geohash),
-                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now())
+                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours))
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING (xmax = 0)
                 """)
@@ -89,7 +90,7 @@ extension PostGISLocationStore {
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
         for try await row in try await query(
-            "SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code FROM locations")
+            "SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours FROM locations")
         {
             var cells = IndexRowCells(row)
             let id = try cells.text()
@@ -103,13 +104,15 @@ extension PostGISLocationStore {
             let city = try cells.optionalText()
             let region = try cells.optionalText()
             let postalCode = try cells.optionalText()
+            let openingHours = try cells.optionalText()
             // One network's locations mostly follow each other: keep one copy of its id while it repeats.
             if network != lastNetwork { lastNetwork = network }
             batch.append(
                 IndexRecord(
                     id: id, networkId: lastNetwork, name: name,
                     address: IndexRecord.postalAddress(street: address, city: city, region: region, postalCode: postalCode),
-                    coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue))
+                    coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue,
+                    openingHours: openingHours))
             if batch.count >= batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -147,12 +150,13 @@ extension PostGISLocationStore {
             name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
             postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
             geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
-            venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id, updated_at = now()
+            venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id,
+            opening_hours = EXCLUDED.opening_hours, updated_at = now()
         WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
                locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
-               locations.radius_m, locations.venue_radius_m)
+               locations.radius_m, locations.venue_radius_m, locations.opening_hours)
             IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
                EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
-               EXCLUDED.radius_m, EXCLUDED.venue_radius_m)
+               EXCLUDED.radius_m, EXCLUDED.venue_radius_m, EXCLUDED.opening_hours)
         """
 }

@@ -3,7 +3,7 @@
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -124,6 +124,8 @@ enum PostGISSchema {
         [],
         // Version 3: a brand network's Wikidata id.
         ["ALTER TABLE networks ADD COLUMN IF NOT EXISTS wikidata text"],
+        // Version 4: a location's OpenStreetMap opening_hours.
+        ["ALTER TABLE locations ADD COLUMN IF NOT EXISTS opening_hours text"],
     ]
 
     /// The indexes of `locations` that `verify()` expects.

@@ -56,6 +56,7 @@ struct GeoJSONFields {
         .longitude: [.longitude],
         .network: [.first(["brand"])],
         .brandWikidata: [.first(["brand:wikidata"])],
+        .openingHours: [.first(["opening_hours"])],
         .radius: [.footprintRadius],
         .venueRadius: [.footprintVenueRadius],
     ]

@@ -19,6 +19,10 @@ package struct FileLedger {
     var geocodeSummary: GeocodeSummary?
     var coarse = CoarseTally()
     var rowsWithCoordinates = 0
+    /// Opening hours values seen in this file, so that one not understood is warned once; bounded, since a file whose
+    /// every row writes its hours differently must not grow memory with its length.
+    private var openingHoursSeen = Set<String>()
+    static let openingHoursSeenLimit = 10_000
     /// The current row's warnings.
     private(set) var rowIssues: [ImportIssue] = []
 
@@ -33,6 +37,12 @@ package struct FileLedger {
     }
 
     package var rowHasWarnings: Bool { !rowIssues.isEmpty }
+
+    /// Whether this file has not shown `hours` before (past the bound, every value counts as new).
+    mutating func firstSight(ofOpeningHours hours: String) -> Bool {
+        guard openingHoursSeen.count < Self.openingHoursSeenLimit else { return !openingHoursSeen.contains(hours) }
+        return openingHoursSeen.insert(hours).inserted
+    }
 
     package mutating func warn(_ line: Int, _ code: ReasonCode, _ message: String, externalId: String? = nil) {
         rowIssues.append(ImportIssue(line: line, severity: .warning, code: code.rawValue, message: message, externalId: externalId))

@@ -17,6 +17,7 @@ package struct ParsedRow: Sendable {
     var networkName: String?
     /// The brand's Wikidata id, when the file gives one.
     var brandWikidata: String?
+    var openingHours: String?
     /// Whether the row matches `--network-name-where` (its network name then renames the network).
     var namesNetwork = false
     var address: String?
@@ -57,6 +58,7 @@ package struct ParsedRow: Sendable {
         case .radius: radius
         case .venueRadius: venueRadius
         case .brandWikidata: brandWikidata
+        case .openingHours: openingHours
         case .latitude, .longitude: nil
         }
     }

@@ -119,7 +119,13 @@ package struct RowInterpreter {
             region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
             radiusMeters: Self.meters(row.radius, column: "radius_m", line: row.line, ledger: &ledger),
             venueRadiusMeters: Self.meters(row.venueRadius, column: "venue_radius_m", line: row.line, ledger: &ledger),
-            sourceImportId: importId)
+            sourceImportId: importId, openingHours: row.openingHours)
+        if let hours = row.openingHours, ledger.firstSight(ofOpeningHours: hours), OpeningHours(hours) == nil {
+            ledger.warn(
+                row.line, .unparsedOpeningHours,
+                "opening_hours '\(hours.clipped(80))' uses more than weekdays, times, 24/7, off and comments (months, dates, "
+                    + "open ends?): kept, and the store is taken to be open; warned on its first row only")
+        }
         return (location, row.id != nil)
     }
 

@@ -375,6 +375,7 @@ package struct RowParser: Sendable {
         row.city = value(.city)
         row.radius = value(.radius)
         row.venueRadius = value(.venueRadius)
+        row.openingHours = value(.openingHours)
         return row
     }
 

@@ -15,6 +15,8 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     /// The brand's Wikidata id (`Q38076`, OpenStreetMap's `brand:wikidata`): picks the row's network through the brand
     /// catalogue, whatever the brand column spells.
     case brandWikidata = "brand_wikidata"
+    /// OpenStreetMap `opening_hours` (`Mo-Fr 08:00-20:00; Sa 09:00-18:00`), kept as written.
+    case openingHours = "opening_hours"
 
     public static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
 
@@ -35,6 +37,7 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .radius: 11
         case .venueRadius: 12
         case .brandWikidata: 13
+        case .openingHours: 14
         }
     }
 
@@ -57,6 +60,8 @@ public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .radius: ["radiusm", "radiusmeters", "radiusmetres", "geofenceradius", "geofenceradiusm"]
         case .venueRadius: ["venueradiusm", "venueradius", "venueradiusmeters", "venueradiusmetres"]
         case .brandWikidata: ["brandwikidata", "wikidata", "brandqid"]
+        // A bare "hours" is left out: files use it for hours a year or a week (IMLS HOURS) as often as for a schedule.
+        case .openingHours: ["openinghours", "openingtimes"]
         }
     }
 }

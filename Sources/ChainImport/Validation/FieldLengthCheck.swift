@@ -12,6 +12,7 @@ enum FieldLengthCheck {
         case .city, .region, .postalCode, .country: FieldLimits.place
         case .network: min(FieldLimits.alias, FieldLimits.networkName)
         case .networkName, .brandWikidata: FieldLimits.networkName
+        case .openingHours: FieldLimits.openingHours
         case .latitude, .longitude, .radius, .venueRadius: nil  // parsed, never stored as text; an overlong one is unparseable
         }
     }

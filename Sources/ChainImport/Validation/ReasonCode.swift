@@ -60,4 +60,7 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case invalidGeoJSON = "invalid_geojson"
     /// A GeoJSON feature whose geometry is not a place (a LineString, a GeometryCollection, several points).
     case unsupportedGeometry = "unsupported_geometry"
+    /// An `opening_hours` value outside what the reader understands (month or date ranges, open ends, …): kept as
+    /// written and served as always open; warned on its first row only (a warning).
+    case unparsedOpeningHours = "unparsed_opening_hours"
 }

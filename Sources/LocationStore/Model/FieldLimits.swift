@@ -15,6 +15,8 @@ public enum FieldLimits {
     public static let address = 500
     /// City, region, country and postal code: short by nature.
     public static let place = 100
+    /// OpenStreetMap's own limit for a tag value.
+    public static let openingHours = 255
 
     /// C0 and C1 controls and DEL, which have no business in a name or a logged value and can drive a terminal: the one
     /// rule of the admin API, the import's network names and `oncue networks`.

@@ -9,10 +9,12 @@ public struct IndexRecord: Sendable, Hashable {
     public var coordinate: Coordinate
     public var radiusMeters: Double?
     public var venueRadiusMeters: Double?
+    /// OpenStreetMap `opening_hours`, as stored.
+    public var openingHours: String?
 
     public init(
         id: String, networkId: String, name: String, address: String?, coordinate: Coordinate,
-        radiusMeters: Double?, venueRadiusMeters: Double?
+        radiusMeters: Double?, venueRadiusMeters: Double?, openingHours: String? = nil
     ) {
         self.id = id
         self.networkId = networkId
@@ -21,13 +23,15 @@ public struct IndexRecord: Sendable, Hashable {
         self.coordinate = coordinate
         self.radiusMeters = radiusMeters
         self.venueRadiusMeters = venueRadiusMeters
+        self.openingHours = openingHours
     }
 
     public init(_ l: Location) {
         self.init(
             id: l.id, networkId: l.networkId, name: l.name,
             address: Self.postalAddress(street: l.address, city: l.city, region: l.region, postalCode: l.postalCode),
-            coordinate: l.coordinate, radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters)
+            coordinate: l.coordinate, radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters,
+            openingHours: l.openingHours)
     }
 
     /// The address a phone shows, as the product document writes it: "450 10th St, San Francisco, CA 94103" — the

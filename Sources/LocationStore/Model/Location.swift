@@ -21,12 +21,14 @@ public struct Location: Sendable, Hashable, Codable {
     public var venueRadiusMeters: Double?
     /// The import that last wrote this row.
     public var sourceImportId: Int64?
+    /// OpenStreetMap `opening_hours` as the file gave it (read with `OpeningHours`; kept even when not understood).
+    public var openingHours: String?
 
     public init(
         id: String? = nil, networkId: String, externalId: String, name: String, address: String? = nil,
         city: String? = nil, region: String? = nil, postalCode: String? = nil, country: String? = nil,
         coordinate: Coordinate, radiusMeters: Double? = nil, venueRadiusMeters: Double? = nil,
-        sourceImportId: Int64? = nil
+        sourceImportId: Int64? = nil, openingHours: String? = nil
     ) {
         self.id = id ?? Location.makeId(networkId: networkId, externalId: externalId)
         self.networkId = networkId
@@ -41,6 +43,7 @@ public struct Location: Sendable, Hashable, Codable {
         self.radiusMeters = radiusMeters
         self.venueRadiusMeters = venueRadiusMeters
         self.sourceImportId = sourceImportId
+        self.openingHours = openingHours
     }
 
     public static func makeId(networkId: String, externalId: String) -> String {

@@ -234,6 +234,7 @@ extension SQLiteLocationStore {
             """
             SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
                 AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
+                AND opening_hours IS ?17
             FROM locations WHERE id = ?1
             """)
         probe.bind(1, location.id)
@@ -247,7 +248,7 @@ extension SQLiteLocationStore {
                 """
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
                     postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
-                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
+                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326), opening_hours = ?17
                 WHERE id = ?1
                 """)
             s.bind(1, location.id)
@@ -267,8 +268,8 @@ extension SQLiteLocationStore {
         let s = try db.statement(
             """
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
+                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17)
             """)
         s.bind(1, location.id)
         bindContent(s, location)

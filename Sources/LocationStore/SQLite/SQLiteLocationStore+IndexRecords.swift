@@ -7,7 +7,7 @@ extension SQLiteLocationStore {
         let s = try SQLiteStatement(
             connection: db,
             sql: """
-                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code
+                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours
                 FROM locations ORDER BY rowid
                 """)
         var batch: [IndexRecord] = []
@@ -22,7 +22,7 @@ extension SQLiteLocationStore {
                     address: IndexRecord.postalAddress(
                         street: s.optionalText(3), city: s.optionalText(8), region: s.optionalText(9), postalCode: s.optionalText(10)),
                     coordinate: Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5)),
-                    radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7)))
+                    radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7), openingHours: s.optionalText(11)))
             if batch.count >= batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)

@@ -3,7 +3,7 @@ import Geo
 extension SQLiteLocationStore {
     static let locationColumns = """
         id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-        radius_m, venue_radius_m, source_import_id
+        radius_m, venue_radius_m, source_import_id, opening_hours
         """
 
     static func readLocation(_ s: SQLiteStatement, offset: Int32 = 0) -> Location {
@@ -13,7 +13,7 @@ extension SQLiteLocationStore {
             postalCode: s.optionalText(offset + 7), country: s.optionalText(offset + 8),
             coordinate: Coordinate(uncheckedLatitude: s.double(offset + 9), longitude: s.double(offset + 10)),
             radiusMeters: s.optionalDouble(offset + 11), venueRadiusMeters: s.optionalDouble(offset + 12),
-            sourceImportId: s.optionalInt64(offset + 13))
+            sourceImportId: s.optionalInt64(offset + 13), openingHours: s.optionalText(offset + 14))
     }
 
     public func location(id: String) throws(StoreError) -> Location? {
@@ -40,7 +40,7 @@ extension SQLiteLocationStore {
                 """
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
                     postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
-                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326)
+                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326), opening_hours = ?17
                 WHERE id = ?1
                 """)
             bindLocation(s, location)
@@ -50,8 +50,8 @@ extension SQLiteLocationStore {
         let s = try db.statement(
             """
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326))
+                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17)
             """)
         bindLocation(s, location)
         do { try s.step() } catch {
@@ -62,7 +62,7 @@ extension SQLiteLocationStore {
     }
 
     /// Every column of a location row, in the order every location statement numbers them: ?1 id, ?2…?13 its content
-    /// (`bindContent`), ?14 geohash, ?15 source import, ?16 time.
+    /// (`bindContent`, with ?17 the opening hours), ?14 geohash, ?15 source import, ?16 time.
     private func bindLocation(_ s: SQLiteStatement, _ l: Location) {
         s.bind(1, l.id)
         bindContent(s, l)
@@ -85,6 +85,7 @@ extension SQLiteLocationStore {
         s.bind(11, l.coordinate.longitude)
         s.bind(12, l.radiusMeters)
         s.bind(13, l.venueRadiusMeters)
+        s.bind(17, l.openingHours)
     }
 
     public func deleteLocations(ids: [String]) throws -> Int {

@@ -6,7 +6,7 @@
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -21,7 +21,8 @@ enum SQLiteSchema {
         case 0: try createStore(db)
         case 1: try addGeocoding(db)
         case 2: try rekeyDerivedIds(db)
-        case 3: try addWikidata(db)
+        case 3: try addColumn(db, table: "networks", column: "wikidata")
+        case 4: try addColumn(db, table: "locations", column: "opening_hours")
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }
@@ -103,12 +104,12 @@ enum SQLiteSchema {
         guard indexed == 1 else { throw .spatialiteUnavailable("CreateSpatialIndex failed: \(db.lastError)") }
     }
 
-    /// Version 4: a brand network's Wikidata id. Idempotent, as a store taken back to an older version number (to run a
-    /// re-keying again) already has the column.
-    private static func addWikidata(_ db: SQLiteConnection) throws(StoreError) {
-        let present = try db.scalarInt("SELECT count(*) FROM pragma_table_info('networks') WHERE name = 'wikidata'") ?? 0
+    /// Versions 4 (a brand network's Wikidata id) and 5 (a location's opening hours): a text column. Idempotent, as a
+    /// store taken back to an older version number (to run a re-keying again) already has it.
+    private static func addColumn(_ db: SQLiteConnection, table: String, column: String) throws(StoreError) {
+        let present = try db.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") ?? 0
         guard present == 0 else { return }
-        try db.execute("ALTER TABLE networks ADD COLUMN wikidata TEXT")
+        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) TEXT")
     }
 
     /// Version 2: the geocoding cache and what geocoding did to each location and import.

@@ -147,13 +147,16 @@ struct GeocoderTests {
                 Issue.record("expected a place")
                 return resolver.source
             }
+            // At least one request (a loaded machine may time one out and retry it), and the cached answer adds none.
+            let asked = await stub.hits(street: "found Bulevardi 9").count
+            #expect(asked >= 1)
             // The same address spelled with other case and spacing hits the cache.
             let again = try await resolver.resolve(AddressQuery(street: "found Bulevardi 9", city: "helsinki", country: "finland"))
             guard case .placed = again else {
                 Issue.record("expected the cached place, got \(again)")
                 return resolver.source
             }
-            #expect(await stub.hits(street: "found Bulevardi 9").count == 1)
+            #expect(await stub.hits(street: "found Bulevardi 9").count == asked)
             #expect(resolver.counts.asked == 1 && resolver.counts.fromCache == 1)
 
             #expect(try await resolver.resolve(AddressQuery(street: "area 1", city: "Helsinki")).reasonCode == .geocodeAmbiguous)

@@ -13,19 +13,13 @@ struct OpeningHoursConformanceTests {
                 separator: "\n") + "\n"
     }
 
-    static func write(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-hours-\(UUID().uuidString).csv").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test("stored as written, compared on re-import, an unknown form warned once", arguments: TestStore.kinds)
     func stored(kind: StoreKind) async throws {
         let hours = ["Mo-Fr 08:00-20:00; Sa 09:00-18:00", "24/7", "Jun-Aug: Mo-Su 09:00-24:00", "Jun-Aug: Mo-Su 09:00-24:00", ""]
-        let first = try Self.write(Self.file(hours))
+        let first = try GeoJSONImportConformanceTests.write(Data(Self.file(hours).utf8), "csv")
         var changed = hours
         changed[1] = "Mo-Su 06:00-23:00"
-        let second = try Self.write(Self.file(changed))
+        let second = try GeoJSONImportConformanceTests.write(Data(Self.file(changed).utf8), "csv")
         defer { for p in [first, second] { try? FileManager.default.removeItem(atPath: p) } }
         try await TestStore.with(kind) { store, _ in
             let report = try await ImportConformanceTests.importing(store, [first], ImportOptions(networkColumn: "brand"))

@@ -7,7 +7,7 @@ import Geo
 /// The point is the area's centroid when the centroid lies inside it, else its pole of inaccessibility (the inside
 /// point farthest from the edges, found with Mapbox's polylabel search): an L-shaped building or a shopping centre
 /// around a courtyard has its centroid outside, and a region centred there would stand on the street.
-struct Footprint: Equatable {
+struct Footprint {
     var center: Coordinate
     /// Metres from `center` to the farthest vertex of every part.
     var radiusMeters: Double
@@ -42,8 +42,6 @@ struct Footprint: Equatable {
         }
         radiusMeters = farthest
     }
-
-    static func == (a: Footprint, b: Footprint) -> Bool { a.center == b.center && a.radiusMeters == b.radiusMeters }
 
     // MARK: plane geometry on projected metres
 

@@ -9,11 +9,11 @@ struct GeoJSONSplitter {
     /// One element of the stream, numbered from 1 in file order.
     enum Piece {
         /// A feature's bytes (a JSON value, not yet parsed).
-        case value([UInt8], number: Int, line: Int)
+        case value([UInt8], number: Int)
         /// A feature longer than the limit, skipped unread.
-        case overlong(bytes: Int64, number: Int, line: Int)
+        case overlong(bytes: Int64, number: Int)
         /// An element of `features` that is not an object or array (a number, a string, `null`).
-        case notAnObject(number: Int, line: Int)
+        case notAnObject(number: Int)
     }
 
     /// What the stream turned out to be, for the report.
@@ -33,7 +33,6 @@ struct GeoJSONSplitter {
     private var capture: [UInt8] = []
     private var captured: Int64 = 0
     private var capturing = false
-    private var captureLine = 1
     private var inScalarElement = false
     /// Key tracking on the top-level object, to find `"features": [`.
     private var topIsObject = false
@@ -165,12 +164,11 @@ struct GeoJSONSplitter {
     private mutating func scalarElement(_ body: (Piece) throws -> Void) throws {
         inScalarElement = false
         pieces += 1
-        try body(.notAnObject(number: pieces, line: line))
+        try body(.notAnObject(number: pieces))
     }
 
     private mutating func startCapture(_ first: UInt8) {
         capturing = true
-        captureLine = line
         capture.removeAll(keepingCapacity: true)
         captured = 0
         append(first)
@@ -186,9 +184,9 @@ struct GeoJSONSplitter {
         pieces += 1
         if captured > maxFeatureBytes {
             capture = []
-            try body(.overlong(bytes: captured, number: pieces, line: captureLine))
+            try body(.overlong(bytes: captured, number: pieces))
         } else {
-            try body(.value(capture, number: pieces, line: captureLine))
+            try body(.value(capture, number: pieces))
         }
         capture.removeAll(keepingCapacity: true)
     }

@@ -47,7 +47,7 @@ extension RowParser {
 
     private mutating func take(_ piece: GeoJSONSplitter.Piece, _ input: inout GeoJSONInput) throws {
         switch piece {
-        case .value(let bytes, let number, _):
+        case .value(let bytes, let number):
             switch GeoJSONFeature.decode(bytes) {
             case .success(let feature):
                 if !input.sawOSMElement && GeoJSONFields.value(.osmElement, of: feature) != nil { input.sawOSMElement = true }
@@ -56,7 +56,7 @@ extension RowParser {
             case .failure(let rejection):
                 enqueue(.rejected(line: number, rejection.issue))
             }
-        case .overlong(let bytes, let number, _):
+        case .overlong(let bytes, let number):
             enqueue(
                 .rejected(
                     line: number,
@@ -64,7 +64,7 @@ extension RowParser {
                         .lineTooLong,
                         "the feature is \(bytes) bytes long, more than the limit of \(Self.maxFeatureBytes(options)) "
                             + "(--max-line-bytes, at least 16 MiB for GeoJSON); skipped")))
-        case .notAnObject(let number, _):
+        case .notAnObject(let number):
             enqueue(.rejected(line: number, RowIssue(.invalidGeoJSON, "an element of \"features\" that is not a Feature object")))
         }
     }

@@ -42,7 +42,7 @@ struct GeoJSONSplitterTests {
 
     static func parsed(_ pieces: [GeoJSONSplitter.Piece]) throws -> [NSDictionary] {
         try pieces.map { piece in
-            guard case .value(let bytes, _, _) = piece else { throw CocoaError(.coderInvalidValue) }
+            guard case .value(let bytes, _) = piece else { throw CocoaError(.coderInvalidValue) }
             return try JSONSerialization.jsonObject(with: Data(bytes)) as! NSDictionary
         }
     }
@@ -96,7 +96,7 @@ struct GeoJSONSplitterTests {
         let bytes: [UInt8] = [0x1E] + Array(#"{"type":"Feature","properties":{"a":"{["#.utf8) + [0x1E] + good + [0x0A]
         let (pieces, shape) = try Self.split(bytes, chunk: 3)
         #expect(pieces.count == 2 && shape == "geojsonseq")
-        guard case .value(let first, 1, _) = pieces[0], case .value(let second, 2, _) = pieces[1] else {
+        guard case .value(let first, 1) = pieces[0], case .value(let second, 2) = pieces[1] else {
             Issue.record("expected two values")
             return
         }
@@ -114,9 +114,9 @@ struct GeoJSONSplitterTests {
         var kinds: [String] = []
         for piece in pieces {
             switch piece {
-            case .notAnObject(let n, _): kinds.append("scalar\(n)")
-            case .overlong(let size, let n, _): kinds.append("overlong\(n):\(size == Int64(big.count))")
-            case .value(let b, let n, _): kinds.append("value\(n):\(b == small)")
+            case .notAnObject(let n): kinds.append("scalar\(n)")
+            case .overlong(let size, let n): kinds.append("overlong\(n):\(size == Int64(big.count))")
+            case .value(let b, let n): kinds.append("value\(n):\(b == small)")
             }
         }
         #expect(kinds == ["scalar1", "scalar2", "scalar3", "overlong4:true", "value5:true"])

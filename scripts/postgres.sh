@@ -22,6 +22,11 @@ url() { echo "postgres://oncue@127.0.0.1:${1:-$PORT}/oncue"; }
 
 running() { "$BIN/pg_isready" -h 127.0.0.1 -p "$1" -q 2>/dev/null; }
 
+# Every test database runs CREATE EXTENSION postgis, which holds about 640 locks until it commits; the
+# default lock table (64 x max_connections = 6,400) runs out when ten test stores are created at once and
+# PostgreSQL answers 53200 "out of shared memory". A standby needs at least the primary's value.
+SERVER_OPTIONS="-c max_locks_per_transaction=1024"
+
 start() {
   if running "$PORT"; then url; return; fi
   bash "$ROOT/scripts/system-deps.sh" postgresql-15 postgresql-15-postgis-3 >&2
@@ -40,7 +45,7 @@ CONF
     echo "host replication postgres 127.0.0.1/32 trust" >> "$DIR/primary/pg_hba.conf"
   fi
   clear_stale_pg_lock "$DIR/primary"
-  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/primary" -t 120 -l "$DIR/primary.log" -o "-p $PORT" -w start >/dev/null
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/primary" -t 120 -l "$DIR/primary.log" -o "-p $PORT $SERVER_OPTIONS" -w start >/dev/null
   runuser -u postgres -- "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qtAc \
     "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'oncue') THEN CREATE ROLE oncue LOGIN SUPERUSER; END IF; END \$\$" postgres
   if ! runuser -u postgres -- "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qtAc "SELECT 1 FROM pg_database WHERE datname = 'oncue'" postgres | grep -q 1; then
@@ -56,7 +61,7 @@ start_standby() {
     runuser -u postgres -- "$BIN/pg_basebackup" -h 127.0.0.1 -p "$PORT" -U postgres -D "$DIR/standby" -R -X stream --checkpoint=fast >/dev/null
   fi
   clear_stale_pg_lock "$DIR/standby"
-  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/standby" -t 120 -l "$DIR/standby.log" -o "-p $STANDBY_PORT" -w start >/dev/null
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/standby" -t 120 -l "$DIR/standby.log" -o "-p $STANDBY_PORT $SERVER_OPTIONS" -w start >/dev/null
   url "$STANDBY_PORT"
 }
 

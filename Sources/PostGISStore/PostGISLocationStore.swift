@@ -198,9 +198,15 @@ public final class PostGISLocationStore: LocationStore {
         }
         do {
             try await query("CREATE EXTENSION IF NOT EXISTS postgis")
-        } catch let StoreError.postgres(state, message) {
+        } catch let StoreError.postgres(state, message) where Self.meansNoPostGIS(state) {
             throw StoreError.postgisUnavailable("CREATE EXTENSION postgis failed: \(state) \(message)")
         }
+    }
+
+    /// Only a missing privilege or missing extension files mean "install PostGIS"; a server out of resources
+    /// (class 53, e.g. the lock table CREATE EXTENSION fills) keeps its own error, which names what ran out.
+    static func meansNoPostGIS(_ state: String) -> Bool {
+        ["42501", "58P01", "0A000", "42704"].contains(state)
     }
 
     func migrate(from version: Int) async throws {

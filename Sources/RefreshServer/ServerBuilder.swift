@@ -24,7 +24,7 @@ public enum ServerBuilder {
         configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil,
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> Built {
-        let engine = engine ?? RegionRefreshEngine(configuration: EngineConfiguration(minRadiusMeters: configuration.minRadiusMeters))
+        let engine = engine ?? RegionRefreshEngine(configuration: configuration.engineConfiguration)
         let metrics = ServerMetrics()
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()

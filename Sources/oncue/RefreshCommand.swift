@@ -26,7 +26,9 @@ struct Refresh: AsyncParsableCommand {
     @Option(help: "Fix accuracy in metres.") var accuracy: Double?
     @Option(help: "Smallest region radius the phone monitors reliably, 0...1000 m (min_radius_meters); default 0.")
     var minRadius: Double?
-    @Option(help: "Phone's local time, ISO-8601 with offset (time-of-day boosts).") var localTime: String?
+    @Option(help: "Phone's local time, RFC 3339 with offset (time-of-day boosts, opening hours).") var localTime: String?
+    @Option(help: "With --local-time, a store closed for this many minutes ranks after the open ones; 0 ignores hours.")
+    var closedLookaheadMinutes: Int = EngineConfiguration().closedLookaheadMinutes
     @Option(help: "Per-network visit counts, e.g. costco=12,sfpl=3.") var visits: String?
     @Flag(help: "Only card networks (include_other_networks = false).") var onlyCardNetworks = false
     @Flag(help: "Use one slot for the refresh region.") var reserveRefreshRegion = false
@@ -59,11 +61,17 @@ struct Refresh: AsyncParsableCommand {
         return request
     }
 
-    func validate() throws { _ = try request() }
+    func validate() throws {
+        _ = try request()
+        guard (0...EngineConfiguration.maxClosedLookaheadMinutes).contains(closedLookaheadMinutes) else {
+            throw ValidationError(
+                "--closed-lookahead-minutes must be in 0...\(EngineConfiguration.maxClosedLookaheadMinutes), got \(closedLookaheadMinutes)")
+        }
+    }
 
     func run() async throws {
         let request = try request()
-        let engine = RegionRefreshEngine()
+        let engine = RegionRefreshEngine(configuration: EngineConfiguration(closedLookaheadMinutes: closedLookaheadMinutes))
         try await store.withStore(readOnly: true) { try await engine.reload(from: $0) }
         let response = try engine.refresh(request, now: Date())
         if output.isJSON || pretty {

@@ -44,6 +44,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .setting(ServerSettings.clientIPHeader), help: .setting(ServerSettings.clientIPHeader)) var clientIPHeader: String?
     @Option(name: .setting(ServerSettings.trustedProxies), help: .setting(ServerSettings.trustedProxies)) var trustedProxy: [String] = []
     @Option(name: .setting(ServerSettings.minRadius), help: .setting(ServerSettings.minRadius)) var minRadiusM: String?
+    @Option(name: .setting(ServerSettings.closedLookahead), help: .setting(ServerSettings.closedLookahead)) var closedLookaheadMinutes: String?
     @Option(name: .setting(ServerSettings.geocoder), help: .setting(ServerSettings.geocoder)) var geocoder: String?
     @Option(name: .setting(ServerSettings.geocoderRPS), help: .setting(ServerSettings.geocoderRPS)) var geocoderRPS: String?
     @Option(name: .setting(ServerSettings.headTimeout), help: .setting(ServerSettings.headTimeout)) var headTimeout: String?
@@ -64,7 +65,7 @@ struct Serve: AsyncParsableCommand {
             (ServerSettings.maxImportBytes, maxImportBytes), (ServerSettings.rateLimitRPS, rateLimitRPS),
             (ServerSettings.rateLimitBurst, rateLimitBurst), (ServerSettings.clientIPHeader, clientIPHeader),
             (ServerSettings.trustedProxies, trustedProxy.isEmpty ? nil : trustedProxy.joined(separator: ",")),
-            (ServerSettings.minRadius, minRadiusM),
+            (ServerSettings.minRadius, minRadiusM), (ServerSettings.closedLookahead, closedLookaheadMinutes),
             (ServerSettings.geocoder, geocoder), (ServerSettings.geocoderRPS, geocoderRPS), (ServerSettings.headTimeout, headTimeout),
             (ServerSettings.bodyTimeout, bodyTimeout), (ServerSettings.uploadTimeout, uploadTimeout),
             (ServerSettings.idleTimeout, idleTimeout), (ServerSettings.maxConnections, maxConnections),

@@ -146,4 +146,38 @@ import Testing
         #expect(regions.last?["kind"] as? String == "refresh")
         #expect(object["cache_ttl_seconds"] as? Int == 21_600)
     }
+
+    /// Opening hours from a CSV's opening_hours column, through the store and the index, into the ranking: on a
+    /// Saturday evening the office-hours store 300 m away ranks after the all-night one 2 km away, and says why.
+    @Test func refreshRanksAStoreClosedAtTheLocalTimeAfterAnOpenOne() throws {
+        let (dir, path) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("stores.csv")
+        try Data(
+            """
+            id,name,lat,lon,opening_hours
+            near,Office hours,60.1727,24.9410,Mo-Fr 09:00-17:00
+            far,All night,60.1880,24.9410,Mo-Su 00:00-24:00
+
+            """.utf8
+        ).write(to: csv)
+        #expect(try CLIRunner.run(["db", "init", "--db", path]).status == 0)
+        let imported = try CLIRunner.run(["import", csv.path, "--db", path, "--network", "shop"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        func order(_ extra: [String]) throws -> (ids: [String], explain: [[String: Any]]) {
+            let r = try CLIRunner.run(
+                ["refresh", "--db", path, "60.1700", "24.9410", "--network", "shop", "--explain", "--format", "json"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let regions = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any])["regions"] as! [[String: Any]]
+            return (regions.map { $0["id"] as! String }, regions.map { $0["explain"] as! [String: Any] })
+        }
+        let saturday = try order(["--local-time", "2026-11-28T19:00:00+02:00"])
+        #expect(saturday.ids == ["loc_shop_far", "loc_shop_near"])
+        #expect(saturday.explain[1]["closed_soon"] as? Bool == true && saturday.explain[1]["opening_hours"] as? String == "Mo-Fr 09:00-17:00")
+        #expect(saturday.explain[0]["closed_soon"] as? Bool == false)
+        #expect(try order(["--local-time", "2026-11-26T10:00:00+02:00"]).ids == ["loc_shop_near", "loc_shop_far"])
+        let ignoringHours = try order(["--local-time", "2026-11-28T19:00:00+02:00", "--closed-lookahead-minutes", "0"])
+        #expect(ignoringHours.ids == ["loc_shop_near", "loc_shop_far"])
+        #expect(try CLIRunner.run(["refresh", "--db", path, "60.17", "24.94", "--closed-lookahead-minutes", "2000"]).status == 2)
+    }
 }

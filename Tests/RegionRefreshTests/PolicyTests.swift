@@ -127,7 +127,8 @@ import Testing
         for k in 0..<30 { locations.append(location("coffee", "\(k)", at(100 + Double(k) * 400, 90))) }
         let nets = [Network(id: "card", name: "Card", category: "library"), Network(id: "coffee", name: "Coffee", category: "coffee")]
         let engine = RegionRefreshEngine(index: LocationIndex.build(locations: locations, networks: nets))
-        let p = RefreshParameters(center: origin, cardNetworks: ["card"], networkVisits: ["coffee": 100], localHour: 8)
+        let p = RefreshParameters(
+            center: origin, cardNetworks: ["card"], networkVisits: ["coffee": 100], localTime: LocalWallClock(weekday: 0, minuteOfDay: 8 * 60))
         let response = try engine.refresh(p, now: Date())
         #expect(response.regions.first?.id == "loc_card_far")
         #expect(response.regions.count == 20)
@@ -140,10 +141,11 @@ import Testing
         let locations = [location("g", "1", at(1_000, 0), radius: 100), location("c", "1", at(1_300, 90), radius: 100)]
         let nets = [Network(id: "g", name: "G", category: "grocery"), Network(id: "c", name: "C", category: "coffee")]
         let engine = RegionRefreshEngine(index: LocationIndex.build(locations: locations, networks: nets))
-        let morning = try engine.refresh(RefreshParameters(center: origin, localHour: 8, explain: true), now: Date())
+        let morning = try engine.refresh(
+            RefreshParameters(center: origin, localTime: LocalWallClock(weekday: 0, minuteOfDay: 8 * 60), explain: true), now: Date())
         #expect(morning.regions.map(\.id) == ["loc_c_1", "loc_g_1"])
         #expect(morning.regions[0].explain?.timeOfDayBoost == 1.5)
-        let evening = try engine.refresh(RefreshParameters(center: origin, localHour: 18), now: Date())
+        let evening = try engine.refresh(RefreshParameters(center: origin, localTime: LocalWallClock(weekday: 0, minuteOfDay: 18 * 60)), now: Date())
         #expect(evening.regions.map(\.id) == ["loc_g_1", "loc_c_1"])
         let visited = try engine.refresh(RefreshParameters(center: origin, networkVisits: ["c": 20]), now: Date())
         #expect(visited.regions.map(\.id) == ["loc_c_1", "loc_g_1"])

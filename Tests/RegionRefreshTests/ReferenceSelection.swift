@@ -17,8 +17,15 @@ struct ReferenceSelection {
     let entries: [Entry]
     let networks: [String: Network]
     let boosts: BoostTable
+    let closedLookaheadMinutes: Int
+    /// Each distinct opening_hours value's state at every minute of the week, read minute by minute from
+    /// `OpeningHours.state` (nil: a value it does not understand, treated as open).
+    let weeks: [String: [OpeningHours.State]?]
 
-    init(index: LocationIndex, locations: [Location], networks: [Network], boosts: BoostTable = .standard) {
+    init(
+        index: LocationIndex, locations: [Location], networks: [Network], boosts: BoostTable = .standard,
+        closedLookaheadMinutes: Int = EngineConfiguration().closedLookaheadMinutes
+    ) {
         var entries: [Entry] = []
         // Match each location to its slot in the index by id to read the radius the policy gave it.
         var slot: [String: Int] = [:]
@@ -30,6 +37,24 @@ struct ReferenceSelection {
         self.entries = entries
         self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.id, $0) })
         self.boosts = boosts
+        self.closedLookaheadMinutes = closedLookaheadMinutes
+        var weeks: [String: [OpeningHours.State]?] = [:]
+        for text in Set(locations.compactMap(\.openingHours)) {
+            weeks[text] = OpeningHours(text).map { hours in (0..<10_080).map { hours.state(weekday: $0 / 1440, minute: $0 % 1440) } }
+        }
+        self.weeks = weeks
+    }
+
+    /// The values whose store is closed at every minute of the lookahead from the request's local time.
+    func closedValues(_ p: RefreshParameters) -> Set<String> {
+        guard let clock = p.localTime, closedLookaheadMinutes > 0 else { return [] }
+        var closed = Set<String>()
+        for (text, week) in weeks {
+            guard let week else { continue }
+            let start = clock.weekday * 1440 + clock.minuteOfDay
+            if (0..<closedLookaheadMinutes).allSatisfy({ week[(start + $0) % 10_080] == .closed }) { closed.insert(text) }
+        }
+        return closed
     }
 
     struct Ranked {
@@ -37,11 +62,13 @@ struct ReferenceSelection {
         var tier: Int
         var distance: Double
         var score: Double
+        var closed: Bool
     }
 
     /// Ids of the regions in order (split parts as `id#k`), the merged ids per region, and D.
     func select(_ p: RefreshParameters) -> (ids: [String], merged: [[String]], refreshDistance: Double) {
         let cards = Set(p.cardNetworks)
+        let closedValues = closedValues(p)
         var ranked: [Ranked] = []
         for e in entries {
             let isCard = cards.contains(e.location.networkId)
@@ -51,10 +78,12 @@ struct ReferenceSelection {
             let category = networks[e.location.networkId]?.category?.lowercased()
             let boost =
                 boosts.visitBoost(visits: p.networkVisits[e.location.networkId] ?? 0) * boosts.timeBoost(category: category, hour: p.localHour)
-            ranked.append(Ranked(entry: e, tier: isCard ? 1 : 2, distance: d, score: max(0, d - e.radius) / boost))
+            let closed = e.location.openingHours.map(closedValues.contains) ?? false
+            ranked.append(Ranked(entry: e, tier: isCard ? 1 : 2, distance: d, score: max(0, d - e.radius) / boost, closed: closed))
         }
         ranked.sort {
             if $0.tier != $1.tier { return $0.tier < $1.tier }
+            if $0.closed != $1.closed { return !$0.closed }
             if $0.score != $1.score { return $0.score < $1.score }
             if $0.distance != $1.distance { return $0.distance < $1.distance }
             return $0.entry.location.id < $1.entry.location.id

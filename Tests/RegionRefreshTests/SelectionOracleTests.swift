@@ -22,8 +22,26 @@ struct OracleFixture: Sendable {
 
 let syntheticFixture: OracleFixture = {
     let spec = SyntheticLocations(count: 100_000, seed: 42, networkCount: 150, clusterCount: 400)
-    return OracleFixture(locations: Array(spec), networks: spec.networks)
+    return OracleFixture(locations: withOpeningHours(Array(spec)), networks: spec.networks)
 }()
+
+/// OpenStreetMap `opening_hours` values given to most of a fixture's locations (a few not understood, treated as open),
+/// so that requests with a local time rank closed stores after open ones.
+let fixtureOpeningHours: [String?] = [
+    nil, nil, "Mo-Fr 09:00-17:00", "Mo-Sa 08:00-22:00; Su 10:00-18:00", "24/7", "Mo-Su 07:00-23:00",
+    "Tu-Th 11:00-14:00,17:00-22:00", "Fr-Sa 20:00-04:00", "Mo-Fr 10:00-19:00; PH off", "off", "Mo-Fr 06:30-09:15 unknown",
+    "Jan-Mar Mo 08:00-09:00", "Mo-Fr 08:00-20:00; Sa 09:00-14:00 || \"by appointment\"",
+]
+
+func withOpeningHours(_ locations: [Location]) -> [Location] {
+    locations.map { l in
+        var l = l
+        // FNV-1a of the id: the same hours for a location on every run.
+        let hash = l.id.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        l.openingHours = fixtureOpeningHours[Int(hash % UInt64(fixtureOpeningHours.count))]
+        return l
+    }
+}
 
 let realFixture: Result<OracleFixture, any Error> = Result {
     let (locations, networks) = try realChainLocations()
@@ -53,7 +71,8 @@ func randomParameters(_ rng: inout SeededRandom, fixture: OracleFixture) -> Refr
         center: center, accuracyMeters: Bool.random(using: &rng) ? .random(in: 0...100, using: &rng) : nil,
         radiusMeters: [5_000.0, 50_000, 50_000, 200_000][Int.random(in: 0..<4, using: &rng)],
         cardNetworks: cards, maxRegions: maxRegions, networkVisits: visits,
-        localHour: Bool.random(using: &rng) ? Int.random(in: 0..<24, using: &rng) : nil,
+        localTime: Bool.random(using: &rng)
+            ? LocalWallClock(weekday: .random(in: 0..<7, using: &rng), minuteOfDay: .random(in: 0..<1440, using: &rng)) : nil,
         includeOtherNetworks: Double.random(in: 0..<1, using: &rng) < 0.8,
         reserveRefreshRegion: Double.random(in: 0..<1, using: &rng) < 0.3,
         explain: Double.random(in: 0..<1, using: &rng) < 0.2)

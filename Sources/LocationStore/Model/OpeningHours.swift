@@ -42,6 +42,12 @@ public struct OpeningHours: Sendable, Hashable {
         schedule(weekday: weekday).first { $0.start <= minute && minute < $0.end }?.state ?? .closed
     }
 
+    /// The minutes of `weekday` (0 = Monday) at which the store is not closed (open, or `unknown`, which a caller that
+    /// ranks by opening hours treats as open): sorted, disjoint ranges within 0..<1440.
+    public func notClosedMinutes(weekday: Int) -> [Range<Int>] {
+        schedule(weekday: weekday).filter { $0.state != .closed && $0.start < $0.end }.map { $0.start..<$0.end }
+    }
+
     /// A day's spans, as the crate builds them: rule by rule, a normal open or unknown rule that selects the day
     /// replacing what came before, a closed or additional one painting over it, a fallback applying when nothing
     /// before selected the day (or selected it only to close it); spans from the day before that run past midnight

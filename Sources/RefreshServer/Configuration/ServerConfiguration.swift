@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RegionRefresh
 
 /// Everything `oncue serve` can be told, from flags or environment variables. Each setting, with its default, is
 /// declared in `ServerSettings`; the defaults here are those.
@@ -43,6 +44,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
     /// The radius floor of a region-refresh request without `min_radius_meters` (metres; 0 keeps the policy's radii).
     public var minRadiusMeters: Double = ServerSettings.minRadius.defaultValue
+    /// How far ahead (minutes) a store must be closed to rank after the open ones; 0 ignores opening hours.
+    public var closedLookaheadMinutes: Int = ServerSettings.closedLookahead.defaultValue
+
+    /// The engine settings among these; the rest of the engine keeps its documented defaults.
+    public var engineConfiguration: EngineConfiguration {
+        EngineConfiguration(minRadiusMeters: minRadiusMeters, closedLookaheadMinutes: closedLookaheadMinutes)
+    }
     /// Timeouts, the connection cap and the shutdown deadline.
     public var connections = ConnectionLimits()
 

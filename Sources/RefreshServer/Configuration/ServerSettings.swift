@@ -160,6 +160,18 @@ public enum ServerSettings {
         write: { $0.minRadiusMeters = $1 }
     )
 
+    public static let closedLookahead = ServerSetting<Int>(
+        flag: "closed-lookahead-minutes",
+        variable: "ONCUE_CLOSED_LOOKAHEAD_MINUTES",
+        type: .integer(in: 0...EngineConfiguration.maxClosedLookaheadMinutes, valueName: "minutes"),
+        default: 30,
+        summary:
+            "With a request's local_time, a store closed for this many minutes from then (its opening_hours) ranks after the open ones; 0 ignores opening hours",
+        read: { $0.closedLookaheadMinutes },
+
+        write: { $0.closedLookaheadMinutes = $1 }
+    )
+
     public static let geocoder = ServerSetting<[NamedGeocoder]>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
@@ -261,7 +273,7 @@ public enum ServerSettings {
     /// halves of one thing). Resolution applies them in this order.
     public static let rows: [[any ServerSettingDescription]] = [
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
-        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [geocoder, geocoderRPS],
+        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
         [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [shutdownTimeout], [logLevel],
     ]
 

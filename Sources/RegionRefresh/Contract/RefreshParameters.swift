@@ -11,8 +11,11 @@ public struct RefreshParameters: Sendable, Hashable {
     public var cardNetworks: [String]
     public var maxRegions: Int
     public var networkVisits: [String: Int]
-    /// Hour of day (0...23) in the phone's local time, when `local_time` was given.
-    public var localHour: Int?
+    /// The phone's wall clock, when `local_time` was given: the hour picks time-of-day boosts, the weekday and minute
+    /// the opening hours.
+    public var localTime: LocalWallClock?
+    /// Hour of day (0...23) in the phone's local time.
+    public var localHour: Int? { localTime?.hour }
     public var includeOtherNetworks: Bool
     public var reserveRefreshRegion: Bool
     public var explain: Bool
@@ -32,7 +35,7 @@ public struct RefreshParameters: Sendable, Hashable {
     public init(
         center: Coordinate, accuracyMeters: Double? = nil, radiusMeters: Double = defaultRadiusKm * 1000,
         cardNetworks: [String] = [], maxRegions: Int = defaultMaxRegions, networkVisits: [String: Int] = [:],
-        localHour: Int? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false,
+        localTime: LocalWallClock? = nil, includeOtherNetworks: Bool = true, reserveRefreshRegion: Bool = false, explain: Bool = false,
         minRadiusMeters: Double? = nil
     ) {
         self.center = center
@@ -41,7 +44,7 @@ public struct RefreshParameters: Sendable, Hashable {
         self.cardNetworks = cardNetworks
         self.maxRegions = maxRegions
         self.networkVisits = networkVisits
-        self.localHour = localHour
+        self.localTime = localTime
         self.includeOtherNetworks = includeOtherNetworks
         self.reserveRefreshRegion = reserveRefreshRegion
         self.explain = explain
@@ -106,65 +109,18 @@ extension RegionRefreshRequest {
                 reason: "counts must be in 0...\(RefreshParameters.maxVisits) and keys 1 to "
                     + "\(FieldLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
         }
-        var hour: Int?
+        var clock: LocalWallClock?
         if let localTime {
-            guard let h = LocalTime.hour(of: localTime) else {
+            guard let read = LocalWallClock(rfc3339: localTime) else {
                 throw .invalidField(field: "local_time", reason: "must be an RFC 3339 date-time with a UTC offset, e.g. 2025-11-22T18:30:00-08:00")
             }
-            hour = h
+            clock = read
         }
         return RefreshParameters(
             center: center, accuracyMeters: accuracy, radiusMeters: radiusKm * 1000, cardNetworks: networks,
-            maxRegions: maxRegions, networkVisits: visits, localHour: hour,
+            maxRegions: maxRegions, networkVisits: visits, localTime: clock,
             includeOtherNetworks: includeOtherNetworks ?? true,
             reserveRefreshRegion: reserveRefreshRegion ?? false, explain: explain ?? false,
             minRadiusMeters: minRadiusMeters)
-    }
-}
-
-/// Reads the wall-clock hour from an RFC 3339 date-time (what OpenAPI's `format: date-time` means), as the phone's
-/// clock shows it: `yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, with a day within its month (February 29 in Gregorian leap years, year 0000 included), hours 00–23, minutes and seconds
-/// 00–59 and an offset within ±23:59. Anything else is refused, so that the document and the server agree.
-enum LocalTime {
-    static func hour(of text: String) -> Int? {
-        let u = Array(text.utf8)
-        guard u.count >= 20 else { return nil }
-        func digits(_ range: Range<Int>) -> Int? {
-            var v = 0
-            for i in range {
-                guard u[i] >= 48 && u[i] <= 57 else { return nil }
-                v = v * 10 + Int(u[i] - 48)
-            }
-            return v
-        }
-        func byte(_ i: Int, _ c: Character) -> Bool { u[i] == c.asciiValue! }
-        guard let year = digits(0..<4), byte(4, "-"), let month = digits(5..<7), byte(7, "-"), let day = digits(8..<10),
-            byte(10, "T") || byte(10, "t"), let hour = digits(11..<13), byte(13, ":"), let minute = digits(14..<16),
-            byte(16, ":"), let second = digits(17..<19),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
-        else { return nil }
-        var i = 19
-        if byte(i, ".") {
-            i += 1
-            let start = i
-            while i < u.count, u[i] >= 48, u[i] <= 57 { i += 1 }
-            guard i > start else { return nil }
-        }
-        guard i < u.count else { return nil }
-        if byte(i, "Z") || byte(i, "z") { return i + 1 == u.count ? hour : nil }
-        guard byte(i, "+") || byte(i, "-"), i + 6 == u.count, let offsetHours = digits(i + 1..<i + 3), byte(i + 3, ":"),
-            let offsetMinutes = digits(i + 4..<i + 6), offsetHours < 24, offsetMinutes < 60
-        else { return nil }
-        return hour
-    }
-
-    /// Days of a month in the proleptic Gregorian calendar, as OpenAPI's `date-time` format (RFC 3339) counts them:
-    /// only the hour is used, but a date the document calls invalid must be refused.
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }

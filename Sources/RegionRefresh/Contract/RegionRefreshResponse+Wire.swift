@@ -159,6 +159,14 @@ extension JSONWriter {
             int(explain.localDensity)
             key("place_density")
             int(explain.placeDensity)
+            if let hours = explain.openingHours {
+                key("opening_hours")
+                string(hours)
+            }
+            if let closed = explain.closedSoon {
+                key("closed_soon")
+                bool(closed)
+            }
             endObject()
         }
         endObject()

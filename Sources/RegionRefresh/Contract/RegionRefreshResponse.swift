@@ -128,11 +128,17 @@ public struct Region: Codable, Sendable, Hashable {
         public var localDensity: Int
         /// People per km² around the location, from the populated places shipped with OnCue (it picks the tier).
         public var placeDensity: Int
+        /// The lead location's OpenStreetMap `opening_hours`, when it has a value the server understands.
+        public var openingHours: String?
+        /// With `local_time` and opening hours: whether the location is closed for the whole of the server's lookahead
+        /// (30 minutes unless configured), which ranks it after every open location of its tier. `score` leaves that out.
+        public var closedSoon: Bool?
 
         public init(
             tier: Int, distanceMeters: Double, boundaryDistanceMeters: Double, radiusBeforeFloorMeters: Double,
             radiusAfterFloorMeters: Double, visitBoost: Double, timeOfDayBoost: Double,
-            score: Double, radiusRule: String, localDensity: Int, placeDensity: Int
+            score: Double, radiusRule: String, localDensity: Int, placeDensity: Int, openingHours: String? = nil,
+            closedSoon: Bool? = nil
         ) {
             self.tier = tier
             self.distanceMeters = distanceMeters
@@ -145,6 +151,8 @@ public struct Region: Codable, Sendable, Hashable {
             self.radiusRule = radiusRule
             self.localDensity = localDensity
             self.placeDensity = placeDensity
+            self.openingHours = openingHours
+            self.closedSoon = closedSoon
         }
 
         enum CodingKeys: String, CodingKey {
@@ -159,6 +167,8 @@ public struct Region: Codable, Sendable, Hashable {
             case radiusRule = "radius_rule"
             case localDensity = "local_density"
             case placeDensity = "place_density"
+            case openingHours = "opening_hours"
+            case closedSoon = "closed_soon"
         }
     }
 }

@@ -20,6 +20,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var mergeableCirclesPerRegion: Int
     /// The radius floor of a request that names none (`min_radius_meters`): 0 keeps the radius policy's tiers.
     public var minRadiusMeters: Double
+    /// With a request's `local_time`, a store closed for the whole of this many minutes from then ranks after every
+    /// open store of its tier (never dropped); 0 ranks without opening hours.
+    public var closedLookaheadMinutes: Int
 
     public init(
         refreshFloorMeters: Double = 100,
@@ -30,7 +33,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         candidateBudget: Int = 2_048,
         mergedIdsLimit: Int = 50,
         mergeableCirclesPerRegion: Int = 16,
-        minRadiusMeters: Double = 0
+        minRadiusMeters: Double = 0,
+        closedLookaheadMinutes: Int = 30
     ) {
         self.refreshFloorMeters = refreshFloorMeters
         self.refreshCeilingMeters = refreshCeilingMeters
@@ -41,10 +45,14 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.mergedIdsLimit = max(0, mergedIdsLimit)
         self.mergeableCirclesPerRegion = max(1, mergeableCirclesPerRegion)
         self.minRadiusMeters = min(max(0, minRadiusMeters), RefreshParameters.maxMinRadiusMeters)
+        self.closedLookaheadMinutes = min(max(0, closedLookaheadMinutes), Self.maxClosedLookaheadMinutes)
     }
 }
 
 extension EngineConfiguration {
+    /// The longest lookahead for closed stores: a day.
+    public static let maxClosedLookaheadMinutes = 1_440
+
     /// The largest radius a network may give all its locations (metres).
     public static let maximumNetworkRadiusMeters = 50_000.0
 

@@ -28,7 +28,7 @@ struct Prioritizer: ~Copyable {
 
     func select(_ p: RefreshParameters, now: Date) -> RegionSelection {
         let q = UnitVector(latitude: p.center.latitude, longitude: p.center.longitude)
-        let boosts = QueryBoosts.of(p, index: index, table: configuration.boosts)
+        let boosts = QueryBoosts.of(p, index: index, configuration: configuration)
         let floor = radiusFloor(p)
         let assembler = RegionAssembler(
             index: index, policy: index.policy, mergeableLimit: configuration.mergeableCirclesPerRegion, radiusFloor: floor)
@@ -201,7 +201,8 @@ struct Prioritizer: ~Copyable {
         cards: [UInt32], collection: TierOneCollection, best: Double, p: RefreshParameters,
         boosts: QueryBoosts
     ) -> Bool {
-        guard collection.full, let w = collection.last else { return false }
+        // A closed store ranks after open ones whatever its distance: ranking is then not by d − r alone.
+        guard collection.full, let w = collection.last, boosts.hoursMinute == nil else { return false }
         var boost: Double?
         var largestRadius = radiusFloor(p)
         for k in cards where !index.networkTrees[Int(k)].isEmpty {
@@ -220,14 +221,17 @@ struct Prioritizer: ~Copyable {
         regions.drafts.map { draft in
             let c = draft.lead
             let own = Double(c.point.radius)
+            let closed = c.score >= QueryBoosts.closedPenalty
+            let hours = index.openingHours.text(of: Int(c.member))
             return Region.Explanation(
                 tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
                 boundaryDistanceMeters: (max(0, c.distance - max(own, floor)) * 10).rounded() / 10,
                 radiusBeforeFloorMeters: own.rounded(.up), radiusAfterFloorMeters: max(own, floor).rounded(.up),
                 visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
-                score: (c.score * 10).rounded() / 10, radiusRule: draft.rule.name,
+                score: ((closed ? c.score - QueryBoosts.closedPenalty : c.score) * 10).rounded() / 10, radiusRule: draft.rule.name,
                 localDensity: Int(index.density[Int(c.member)]),
-                placeDensity: Int(index.placeDensity[Int(c.member)]))
+                placeDensity: Int(index.placeDensity[Int(c.member)]),
+                openingHours: hours, closedSoon: boosts.hoursMinute != nil && hours != nil ? closed : nil)
         }
     }
 }

@@ -87,7 +87,7 @@ struct RankedCollector: KDTreeVisitor {
         }
         var score = max(0, d - max(Double(point.radius), radiusFloor))
         // Most requests carry no boost: no division then (the slowest step here; x / 1 is x).
-        if !boosts.isNeutral { score = Self.divide(score, by: boosts.combined(network)) }
+        if !boosts.isNeutral { score = Self.rescore(score, boosts: boosts, network: network, location: point.member) }
         let c = Candidate(record: record, distance: d, score: score)
         let full = count >= limit
         if full && !Self.ranksBefore(c, storage[limit - 1], in: index) { return }
@@ -106,7 +106,9 @@ struct RankedCollector: KDTreeVisitor {
 
     /// Out of line, so that the compiler does not compute it ahead of the test that makes it unnecessary.
     @inline(never)
-    private static func divide(_ a: Double, by b: Double) -> Double { a / b }
+    private static func rescore(_ boundaryDistance: Double, boosts: QueryBoosts, network: UInt32, location: UInt32) -> Double {
+        boosts.score(boundaryDistance: boundaryDistance, network: network, location: location)
+    }
 
     @inline(__always)
     private mutating func tighten() {

@@ -42,6 +42,8 @@ public final class LocationIndex: Sendable {
     /// same spatial order as everything else: building a region costs one cache miss, not one per array (those
     /// misses were most of the time per region).
     let texts: HugePageArray<LocationText>
+    /// Each location's opening hours, compiled for "closed for the next N minutes?" (empty when no store has any).
+    let openingHours: OpeningHoursTable
 
     // Per network (index = network number).
     let networks: [Network]
@@ -131,6 +133,7 @@ public final class LocationIndex: Sendable {
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
         let built = Self.buildTreesAndTexts(members: all, byNetwork: perNetwork, x: x, y: y, z: z, radius: radius, rule: rule, from: b)
         texts = built.texts
+        openingHours = b.hours.finish(order: b.order)
         globalTree = built.global
         networkTrees = built.networks
         Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
@@ -138,7 +141,7 @@ public final class LocationIndex: Sendable {
 
         let elapsed = started.duration(to: .now)
         let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4  // the arrays above
-        let bytes = n * perLocation + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
+        let bytes = n * perLocation + openingHours.byteCount + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
         info = Info(
             locationCount: n, networkCount: b.networks.count,
             buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
@@ -317,6 +320,7 @@ extension LocationIndex {
         var ids: [String] = []
         var names: [String] = []
         var addresses: [String?] = []
+        var hours = OpeningHoursTable.Builder()
         /// After `spatialOrder()`: the input position of each location (strings are still in input order).
         var order: [UInt32] = []
         let started = ContinuousClock.now
@@ -358,6 +362,7 @@ extension LocationIndex {
             // A location without a name of its own (its file had no name column) is served with its network's.
             names.append(l.name.isEmpty ? networks[Int(k)].name : l.name)
             addresses.append(l.address)
+            hours.add(l.openingHours)
         }
 
         consuming func finish(policy: RadiusPolicy) -> LocationIndex {

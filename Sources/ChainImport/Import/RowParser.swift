@@ -376,6 +376,9 @@ package struct RowParser: Sendable {
         row.radius = value(.radius)
         row.venueRadius = value(.venueRadius)
         row.openingHours = value(.openingHours)
+        if row.openingHours == nil, let weekly = fields.mapping.weeklyHours {
+            row.openingHours = weekly.openingHours { RowFields.clean(record.field($0), decoder: &detector) }
+        }
         return row
     }
 

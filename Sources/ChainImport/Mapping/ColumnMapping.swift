@@ -7,18 +7,24 @@ public struct ColumnMapping: Sendable, Equatable {
     public let headers: [String]
     /// Column indexes per role; several indexes are joined with `-` (composite ids).
     public let columns: [FieldRole: [Int]]
+    /// Opening hours in columns per day group (Target's), when the file has no `opening_hours` column and the mapping
+    /// file does not name one.
+    let weeklyHours: WeeklyHoursColumns?
 
     public func indexes(_ role: FieldRole) -> [Int]? { columns[role] }
 
     /// Role → header names, for the report.
     public var described: [String: String] {
-        Dictionary(uniqueKeysWithValues: columns.map { role, idx in (role.rawValue, idx.map { headers[$0] }.joined(separator: " + ")) })
+        var roles = Dictionary(uniqueKeysWithValues: columns.map { role, idx in (role.rawValue, idx.map { headers[$0] }.joined(separator: " + ")) })
+        if let weeklyHours { roles[FieldRole.openingHours.rawValue] = weeklyHours.described(headers: headers) }
+        return roles
     }
 
     /// A mapping the caller decided (a GeoJSON import's properties), with no header names to guess from.
     init(headers: [String], columns: [FieldRole: [Int]]) {
         self.headers = headers
         self.columns = columns
+        self.weeklyHours = nil
     }
 
     /// `"Address.Latitude "` → `"addresslatitude"`: case, spaces and punctuation do not matter.
@@ -92,6 +98,8 @@ public struct ColumnMapping: Sendable, Equatable {
             columns[.longitude] = nil
         }
         self.columns = columns
+        let hoursNamed = columns[.openingHours] != nil || file?.columns[FieldRole.openingHours.rawValue] != nil
+        self.weeklyHours = hoursNamed ? nil : WeeklyHoursColumns(headers: headers)
     }
 
     /// A header name (exact, then ignoring case, then normalised), or `#N` for the N-th column (1-based), which is

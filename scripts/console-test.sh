@@ -2,7 +2,8 @@
 # The web console in a real browser: starts `oncue serve` on loopback over a store of the IMLS library outlets
 # shipped in datasets/, and drives /console/ in headless Chromium (scripts/console_browser_test.py: the map's circles
 # against the server's radii, the networks table, an upload with its summary, no browser console error, nothing
-# requested off the server's origin). Installs chromium, chromium-driver and selenium when missing.
+# requested off the server's origin); then once more with --console-tiles from a loopback tile server (tiles drawn,
+# credited, requested from there alone). Installs chromium, chromium-driver and selenium when missing.
 #
 #   scripts/console-test.sh                       # debug build of oncue; screenshots into $SHOTS (default: a temp dir)
 #   ONCUE_BIN=.build/release/oncue SHOTS=docs scripts/console-test.sh
@@ -39,3 +40,16 @@ python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TO
 if grep -q ' error ' "$TMP/server.log"; then
   echo "console-test.sh: the server logged errors:" >&2; grep ' error ' "$TMP/server.log" | head -20 >&2; exit 1
 fi
+server_stop
+
+# Again with --console-tiles, from a loopback tile server that answers every tile with one grey PNG.
+python3 "$ROOT/scripts/lib/tile_server.py" "$TMP/tiles.port" & TILES_PID=$!
+trap 'kill "$TILES_PID" 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 100); do [ -s "$TMP/tiles.port" ] && break; sleep 0.05; done
+TILES="http://127.0.0.1:$(cat "$TMP/tiles.port")"
+ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 \
+  server_start "$TMP/server.log" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 \
+  --console-tiles "$TILES/{z}/{x}/{y}.png" --console-tiles-attribution "Test tiles"
+python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" \
+  --lat 30.2672 --lon -97.7431 --zoom 13 --network tx0111 --csv "$TMP/upload.csv" \
+  --tiles-origin "$TILES" --tiles-attribution "Test tiles" --map-shot "$SHOTS/console-map-tiles.png"

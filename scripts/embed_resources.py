@@ -16,7 +16,7 @@ OUT = SERVER / "Generated" / "EmbeddedFiles.swift"
 TYPES = {
     ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
     ".json": "application/json", ".yaml": "application/yaml", ".png": "image/png", ".svg": "image/svg+xml",
-    ".ico": "image/x-icon",
+    ".ico": "image/x-icon", ".txt": "text/plain; charset=utf-8",
 }
 
 

@@ -46,7 +46,7 @@ public enum ServerBuilder {
                 requestsPerSecond: configuration.geocoderRequestsPerSecond),
             jobs: ImportJobs())
         let locationsRoute = LocationsRoute(engine: engine)
-        let consoleRoutes = ConsoleRoutes()
+        let consoleRoutes = ConsoleRoutes(tiles: configuration.consoleTiles)
 
         let router = Router(context: ServerContext.self)
         // Middleware wraps routes as they are added, so all of it goes on before the first route.

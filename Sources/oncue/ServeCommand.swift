@@ -46,6 +46,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .setting(ServerSettings.minRadius), help: .setting(ServerSettings.minRadius)) var minRadiusM: String?
     @Option(name: .setting(ServerSettings.closedLookahead), help: .setting(ServerSettings.closedLookahead)) var closedLookaheadMinutes: String?
     @Option(name: .setting(ServerSettings.geocoder), help: .setting(ServerSettings.geocoder)) var geocoder: String?
+    @Option(name: .setting(ServerSettings.consoleTiles), help: .setting(ServerSettings.consoleTiles)) var consoleTiles: String?
+    @Option(name: .setting(ServerSettings.consoleTilesAttribution), help: .setting(ServerSettings.consoleTilesAttribution))
+    var consoleTilesAttribution: String?
     @Option(name: .setting(ServerSettings.geocoderRPS), help: .setting(ServerSettings.geocoderRPS)) var geocoderRPS: String?
     @Option(name: .setting(ServerSettings.headTimeout), help: .setting(ServerSettings.headTimeout)) var headTimeout: String?
     @Option(name: .setting(ServerSettings.bodyTimeout), help: .setting(ServerSettings.bodyTimeout)) var bodyTimeout: String?
@@ -66,7 +69,9 @@ struct Serve: AsyncParsableCommand {
             (ServerSettings.rateLimitBurst, rateLimitBurst), (ServerSettings.clientIPHeader, clientIPHeader),
             (ServerSettings.trustedProxies, trustedProxy.isEmpty ? nil : trustedProxy.joined(separator: ",")),
             (ServerSettings.minRadius, minRadiusM), (ServerSettings.closedLookahead, closedLookaheadMinutes),
-            (ServerSettings.geocoder, geocoder), (ServerSettings.geocoderRPS, geocoderRPS), (ServerSettings.headTimeout, headTimeout),
+            (ServerSettings.geocoder, geocoder), (ServerSettings.geocoderRPS, geocoderRPS),
+            (ServerSettings.consoleTiles, consoleTiles), (ServerSettings.consoleTilesAttribution, consoleTilesAttribution),
+            (ServerSettings.headTimeout, headTimeout),
             (ServerSettings.bodyTimeout, bodyTimeout), (ServerSettings.uploadTimeout, uploadTimeout),
             (ServerSettings.idleTimeout, idleTimeout), (ServerSettings.maxConnections, maxConnections),
             (ServerSettings.shutdownTimeout, shutdownTimeout), (ServerSettings.logLevel, logLevel),

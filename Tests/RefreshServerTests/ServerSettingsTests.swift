@@ -112,6 +112,13 @@ struct ServerSettingsTests {
                 "http://", "nominatim.example", "", "local=http://127.0.0.1:8088,photon=https://photon.example",
                 "Bad Name=http://127.0.0.1:8088", "a=http://x.example,a=http://y.example",
             ],
+            "ONCUE_CONSOLE_TILES": [
+                "https://tiles.example.org/{z}/{x}/{y}.png", "http://127.0.0.1:8090/{z}/{x}/{y}", "https://{s}.t.example/{z}/{x}/{y}@2x.png",
+                "https://tiles.example.org/{z}/{x}.png", "tiles.example.org/{z}/{x}/{y}", "ftp://t.example/{z}/{x}/{y}", "",
+            ],
+            "ONCUE_CONSOLE_TILES_ATTRIBUTION": [
+                "© OpenStreetMap contributors", "Tiles © Example, CC BY 4.0", "a\tb", String(repeating: "x", count: 201), "",
+            ],
         ]
     }
 

@@ -47,6 +47,15 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// How far ahead (minutes) a store must be closed to rank after the open ones; 0 ignores opening hours.
     public var closedLookaheadMinutes: Int = ServerSettings.closedLookahead.defaultValue
 
+    /// A raster tile layer for the console's map (`--console-tiles`); nil: the offline base map alone.
+    public var consoleTilesTemplate: String? = ServerSettings.consoleTiles.defaultValue
+    public var consoleTilesAttribution: String = ServerSettings.consoleTilesAttribution.defaultValue
+
+    /// The console's tile layer, when a template is set (it was checked when it was read).
+    public var consoleTiles: ConsoleTiles? {
+        consoleTilesTemplate.flatMap { ConsoleTiles(template: $0, attribution: consoleTilesAttribution) }
+    }
+
     /// The engine settings among these; the rest of the engine keeps its documented defaults.
     public var engineConfiguration: EngineConfiguration {
         EngineConfiguration(minRadiusMeters: minRadiusMeters, closedLookaheadMinutes: closedLookaheadMinutes)

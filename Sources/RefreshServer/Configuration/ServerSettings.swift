@@ -172,6 +172,29 @@ public enum ServerSettings {
         write: { $0.closedLookaheadMinutes = $1 }
     )
 
+    public static let consoleTiles = ServerSetting<String?>(
+        flag: "console-tiles",
+        variable: "ONCUE_CONSOLE_TILES",
+        type: .tileURLTemplate,
+        default: nil,
+        defaultNote: "none: the offline base map alone",
+        summary: "Raster tiles for the console's map, e.g. https://tiles.example.org/{z}/{x}/{y}.png (a server you may use)",
+        read: { $0.consoleTilesTemplate },
+
+        write: { $0.consoleTilesTemplate = $1 }
+    )
+
+    public static let consoleTilesAttribution = ServerSetting<String>(
+        flag: "console-tiles-attribution",
+        variable: "ONCUE_CONSOLE_TILES_ATTRIBUTION",
+        type: .text(maxLength: 200),
+        default: ConsoleTiles.defaultAttribution,
+        summary: "The credit the tiles' licence asks for, shown on the map",
+        read: { $0.consoleTilesAttribution },
+
+        write: { $0.consoleTilesAttribution = $1 }
+    )
+
     public static let geocoder = ServerSetting<[NamedGeocoder]>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
@@ -274,6 +297,7 @@ public enum ServerSettings {
     public static let rows: [[any ServerSettingDescription]] = [
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
         [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
+        [consoleTiles, consoleTilesAttribution],
         [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [shutdownTimeout], [logLevel],
     ]
 

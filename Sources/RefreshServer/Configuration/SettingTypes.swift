@@ -199,6 +199,40 @@ extension SettingType where Value == URL? {
     }
 }
 
+extension SettingType where Value == String? {
+    /// A tile URL template: http(s), a host, and `{z}`, `{x}`, `{y}` (`{s}` subdomains allowed).
+    static var tileURLTemplate: Self {
+        Self(
+            valueName: "url",
+            bounds: .form("an http(s) URL template with {z}, {x} and {y}"),
+            parse: { text throws(SettingRefusal) in
+                guard ConsoleTiles(template: text) != nil else {
+                    throw SettingRefusal("must be an http:// or https:// URL template with a host and {z}, {x} and {y}")
+                }
+                return text
+            },
+            format: { $0 ?? "" }
+        )
+    }
+}
+
+extension SettingType where Value == String {
+    /// Any text of at most `maxLength` characters, without control characters.
+    static func text(maxLength: Int) -> Self {
+        Self(
+            valueName: "text",
+            bounds: .form("text of at most \(maxLength) characters"),
+            parse: { text throws(SettingRefusal) in
+                guard text.count <= maxLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw SettingRefusal("must be text of at most \(maxLength) characters, without control characters")
+                }
+                return text
+            },
+            format: { $0 }
+        )
+    }
+}
+
 /// Values as a reader writes them, in help, README and `--print-configuration`.
 enum SettingText {
     /// A number: `50`, `0.5`, `1e9` (a large power of ten, as the parser also reads it).

@@ -1,10 +1,10 @@
-// The map view: the view state (centre and zoom, mirrored in #map/LAT/LON/ZOOM), pan and zoom by
-// pointer, wheel and keyboard, store locations in view, and "try a refresh" where the user clicks.
+// The map view, on Leaflet: the view (mirrored in #map/LAT/LON/ZOOM), store locations in view, and "try a refresh"
+// where the user clicks. Leaflet pans, zooms and projects; this file decides what to ask the server and shows it.
 
+import * as L from './leaflet.js';
 import { h, clear, fmtInt, fmtMeters, fmtValue } from './dom.js';
 import { getJSON, postJSON, loadNetworks } from './api.js';
-import { clamp, project, unproject, worldSize, metersPerPixel, scaleLength } from './geo.js';
-import { prepareWorld, drawBase, LocationsLayer, RegionsLayer, QueryLayer } from './map-layers.js';
+import { baseLayer, LocationsLayer, RegionsLayer, QueryLayer } from './map-layers.js';
 import { createRefreshPanel } from './refresh-panel.js';
 
 const MIN_ZOOM = 1;
@@ -12,114 +12,74 @@ const MAX_ZOOM = 20;
 const LOCATION_ZOOM = 11;
 const LOCATION_LIMIT = 2000;
 const DEFAULT_VIEW = { lat: 30, lon: 0, zoom: 2 };
+const BASE_ATTRIBUTION = 'Base map: Natural Earth (public domain) · Locations: this server';
 
 export function createMapView() {
   const root = document.getElementById('map');
-  const canvas = root.querySelector('.map-base');
-  const svg = root.querySelector('.map-overlay');
+  const container = root.querySelector('.map-leaflet');
   const tooltip = root.querySelector('.map-tooltip');
   const notice = root.querySelector('.map-notice');
-  const scaleBar = root.querySelector('.map-scale-bar');
-  const scaleLabel = root.querySelector('.map-scale-label');
-  const ctx = canvas.getContext('2d');
 
-  const locationsLayer = new LocationsLayer(svg.querySelector('.layer-locations'));
-  const regionsLayer = new RegionsLayer(svg.querySelector('.layer-regions'), svg.querySelector('.layer-labels'));
-  const queryLayer = new QueryLayer(svg.querySelector('.layer-query'));
+  // zoomSnap 0: the URL's zoom is kept as given; a wheel step or a +/- press still moves by whole levels.
+  const map = L.map(container, {
+    minZoom: MIN_ZOOM, maxZoom: MAX_ZOOM, zoomSnap: 0, zoomDelta: 1, wheelPxPerZoomLevel: 120, worldCopyJump: true,
+    attributionControl: false, zoomControl: true, keyboard: true, fadeAnimation: false,
+  }).setView([DEFAULT_VIEW.lat, DEFAULT_VIEW.lon], DEFAULT_VIEW.zoom, { animate: false });
+  // The offline base goes under the tile pane (200), so that tiles, when configured, cover it where they load.
+  map.createPane('base').style.zIndex = 150;
+  const attribution = L.control.attribution({ prefix: false }).addAttribution(BASE_ATTRIBUTION).addTo(map);
+  L.control.scale({ imperial: false, maxWidth: 120 }).addTo(map);
 
-  // View: centre (cx, cy) on the unit square and a fractional zoom.
-  let [cx, cy] = project(DEFAULT_VIEW.lat, DEFAULT_VIEW.lon);
-  let zoom = DEFAULT_VIEW.zoom;
-  let width = 0;
-  let height = 0;
   let active = false;
-  let world = null;
-  let frameRequested = false;
+  let worldLoaded = false;
   let networksById = new Map();
   let pinned = null;
 
+  const locationsLayer = new LocationsLayer(map, (info, event) => showTooltip(info, event));
+  const regionsLayer = new RegionsLayer(map, {
+    onHover: (info, event) => showTooltip(info, event),
+    onSelect: (id) => select(id),
+  });
+  const queryLayer = new QueryLayer(map);
+
   const panel = createRefreshPanel({
-    onSubmit: () => { const [lat, lon] = unproject(cx, cy); refreshAt(lat, lon); },
+    onSubmit: () => { const c = map.getCenter(); refreshAt(c.lat, c.lng); },
     onSelect: (id) => { select(id, { reveal: true }); },
     onHover: (id) => { regionsLayer.highlight(id ?? pinned); },
   });
 
   /* ---------- view state ---------- */
 
-  const frame = () => ({ cx, cy, ws: worldSize(zoom), w: width, h: height, zoom });
-
-  function screenToUnit(px, py) {
-    const ws = worldSize(zoom);
-    return [cx + (px - width / 2) / ws, cy + (py - height / 2) / ws];
-  }
-
-  function setCentre(x, y) {
-    cx = clamp(x, 0, 1);
-    cy = clamp(y, 0, 1);
-  }
-
-  function zoomAround(px, py, newZoom) {
-    newZoom = clamp(newZoom, MIN_ZOOM, MAX_ZOOM);
-    const [ux, uy] = screenToUnit(px, py);
-    const ws = worldSize(newZoom);
-    zoom = newZoom;
-    setCentre(ux - (px - width / 2) / ws, uy - (py - height / 2) / ws);
-    schedule();
-  }
-
-  function panBy(dx, dy) {
-    const ws = worldSize(zoom);
-    setCentre(cx - dx / ws, cy - dy / ws);
-    schedule();
-  }
-
-  function schedule() {
-    if (frameRequested || !active) return;
-    frameRequested = true;
-    requestAnimationFrame(() => { frameRequested = false; draw(); });
-  }
-
-  function resize() {
-    const rect = root.getBoundingClientRect();
-    width = Math.max(1, Math.round(rect.width));
-    height = Math.max(1, Math.round(rect.height));
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    svg.setAttribute('width', width);
-    svg.setAttribute('height', height);
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  }
-
-  function draw() {
-    const f = frame();
-    drawBase(ctx, world, f, window.devicePixelRatio || 1);
-    locationsLayer.place(f);
-    regionsLayer.place(f);
-    queryLayer.place(f);
-
-    const [lat, lon] = unproject(cx, cy);
-    const mpp = metersPerPixel(lat, zoom);
-    const scale = scaleLength(mpp, 120);
-    scaleBar.style.width = `${scale.pixels.toFixed(1)}px`;
-    scaleLabel.textContent = scale.label;
-
-    Object.assign(svg.dataset, {
-      centerLat: lat.toFixed(7), centerLon: lon.toFixed(7), zoom: String(zoom),
-      metersPerPixel: mpp.toPrecision(8), world: world ? 'loaded' : 'loading',
+  /** What the view is, on #map's data attributes: the centre is the ground under the container's middle pixel. */
+  function publishView() {
+    const size = map.getSize();
+    const centre = map.containerPointToLatLng(L.point(size.x / 2, size.y / 2));
+    const zoom = map.getZoom();
+    const metersPerPixel = (2 * Math.PI * 6371008.8 * Math.cos(centre.lat * Math.PI / 180)) / (256 * 2 ** zoom);
+    Object.assign(root.dataset, {
+      centerLat: centre.lat.toFixed(7), centerLon: L.Util.wrapNum(centre.lng, [-180, 180], true).toFixed(7), zoom: String(zoom),
+      metersPerPixel: metersPerPixel.toPrecision(8), width: String(size.x), height: String(size.y),
+      world: worldLoaded ? 'loaded' : 'loading',
     });
-    writeHashSoon(lat, lon);
-    loadLocationsSoon();
   }
+
+  map.on('moveend zoomend resize', () => {
+    if (!active) return;
+    publishView();
+    writeHashSoon();
+    loadLocationsSoon();
+  });
 
   /* ---------- the URL ---------- */
 
   let hashTimer = 0;
-  function writeHashSoon(lat, lon) {
+  function writeHashSoon() {
     clearTimeout(hashTimer);
     hashTimer = setTimeout(() => {
       if (!active) return;
-      const hash = `#map/${lat.toFixed(5)}/${lon.toFixed(5)}/${Number(zoom.toFixed(2))}`;
+      const c = map.getCenter();
+      const lon = L.Util.wrapNum(c.lng, [-180, 180], true);
+      const hash = `#map/${c.lat.toFixed(5)}/${lon.toFixed(5)}/${Number(map.getZoom().toFixed(2))}`;
       if (location.hash !== hash) history.replaceState(null, '', hash);
     }, 150);
   }
@@ -127,8 +87,7 @@ export function createMapView() {
   function applyParams(params) {
     const [lat, lon, z] = params.map(Number);
     if (params.length >= 3 && [lat, lon, z].every(Number.isFinite) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) {
-      [cx, cy] = project(lat, lon);
-      zoom = clamp(z, MIN_ZOOM, MAX_ZOOM);
+      map.setView([lat, lon], Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z)), { animate: false });
     }
   }
 
@@ -136,18 +95,8 @@ export function createMapView() {
 
   let locationTimer = 0;
   let locationAbort = null;
-  let loaded = null;         // {bbox, truncated}
+  let loaded = null;         // {bounds, truncated}
   let locationsUnavailable = null;
-
-  function viewBBox(pad) {
-    const [x0, y0] = screenToUnit(-pad * width, -pad * height);
-    const [x1, y1] = screenToUnit((1 + pad) * width, (1 + pad) * height);
-    const [north, west] = unproject(clamp(x0, 0, 1), clamp(y0, 0, 1));
-    const [south, east] = unproject(clamp(x1, 0, 1), clamp(y1, 0, 1));
-    return [west, south, east, north];
-  }
-
-  const inside = (inner, outer) => inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
 
   function setNotice(text) {
     notice.hidden = !text;
@@ -156,15 +105,15 @@ export function createMapView() {
 
   function loadLocationsSoon() {
     clearTimeout(locationTimer);
-    if (zoom < LOCATION_ZOOM) {
+    if (map.getZoom() < LOCATION_ZOOM) {
       if (loaded) { locationsLayer.set([]); loaded = null; }
       if (locationAbort) { locationAbort.abort(); locationAbort = null; }
-      svg.dataset.locations = 'hidden';
+      root.dataset.locations = 'hidden';
       setNotice(locationsUnavailable || `Zoom in past ${LOCATION_ZOOM} to see store locations.`);
       return;
     }
     if (locationsUnavailable) { setNotice(locationsUnavailable); return; }
-    if (loaded && !loaded.truncated && inside(viewBBox(0), loaded.bbox)) return;
+    if (loaded && !loaded.truncated && loaded.bounds.contains(map.getBounds())) return;
     locationTimer = setTimeout(loadLocations, 250);
   }
 
@@ -172,24 +121,24 @@ export function createMapView() {
     if (locationAbort) locationAbort.abort();
     const controller = new AbortController();
     locationAbort = controller;
-    const bbox = viewBBox(0.25);
-    svg.dataset.locations = 'loading';
+    const bounds = map.getBounds().pad(0.25);
+    const bbox = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+    root.dataset.locations = 'loading';
     setNotice('Loading store locations…');
     try {
       const data = await getJSON('v1/locations', {
         query: { bbox: bbox.map((v) => v.toFixed(5)).join(','), limit: LOCATION_LIMIT }, signal: controller.signal });
       const locations = Array.isArray(data?.locations) ? data.locations : [];
       locationsLayer.set(locations);
-      locationsLayer.place(frame());
-      loaded = { bbox, truncated: Boolean(data?.truncated) };
-      svg.dataset.locations = String(locations.length);
+      loaded = { bounds, truncated: Boolean(data?.truncated) };
+      root.dataset.locations = String(locations.length);
       panel.setInView(new Set(locations.map((l) => l.network_id)));
       setNotice(loaded.truncated
         ? `Showing the first ${fmtInt(locations.length)} locations around the view (truncated): zoom in to see them all.`
         : `${fmtInt(locations.length)} store location${locations.length === 1 ? '' : 's'} around the view.`);
     } catch (error) {
       if (error.name === 'AbortError') return;
-      svg.dataset.locations = 'error';
+      root.dataset.locations = 'error';
       const text = `Store locations unavailable: ${error.code || 'error'}: ${error.message}`;
       if (error.status === 404 || error.status === 405) locationsUnavailable = text;   // not served here: stop asking
       setNotice(text);
@@ -205,6 +154,7 @@ export function createMapView() {
   async function refreshAt(lat, lon) {
     const params = panel.params();
     if (!params) return;
+    lon = L.Util.wrapNum(lon, [-180, 180], true);
     const body = { lat: Number(lat.toFixed(6)), lon: Number(lon.toFixed(6)), ...params, explain: true };
     if (refreshAbort) refreshAbort.abort();
     const controller = new AbortController();
@@ -214,23 +164,21 @@ export function createMapView() {
     regionsLayer.set([]);
     queryLayer.set(body.lat, body.lon, 0);
     panel.setBusy();
-    svg.dataset.refresh = 'loading';
-    schedule();
+    root.dataset.refresh = 'loading';
     try {
       const response = await postJSON('v1/region-refresh', body, { signal: controller.signal });
       regionsLayer.set(response.regions || []);
       queryLayer.set(body.lat, body.lon, response.refresh_after_meters);
       panel.showResult(response, body);
-      svg.dataset.refresh = 'done';
-      svg.dataset.regionCount = String((response.regions || []).length);
+      root.dataset.refresh = 'done';
+      root.dataset.regionCount = String((response.regions || []).length);
     } catch (error) {
       if (error.name === 'AbortError') return;
       panel.showError(error);
-      svg.dataset.refresh = 'error';
+      root.dataset.refresh = 'error';
     } finally {
       if (refreshAbort === controller) refreshAbort = null;
     }
-    schedule();
   }
 
   function select(id, { reveal = false } = {}) {
@@ -238,42 +186,35 @@ export function createMapView() {
     regionsLayer.highlight(id);
     panel.highlight(id);
     const region = regionsLayer.byId.get(id);
-    if (reveal && region) {
-      const [x, y] = project(region.lat, region.lon);
-      const ws = worldSize(zoom);
-      const px = (x - cx) * ws + width / 2;
-      const py = (y - cy) * ws + height / 2;
-      if (px < 0 || py < 0 || px > width || py > height) { setCentre(x, y); schedule(); }
-    }
+    if (reveal && region && !map.getBounds().contains([region.lat, region.lon])) map.panTo([region.lat, region.lon]);
   }
+
+  map.on('click', (e) => refreshAt(e.latlng.lat, e.latlng.lng));
+  container.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && e.target === container) { e.preventDefault(); const c = map.getCenter(); refreshAt(c.lat, c.lng); }
+    if (e.key === 'Escape') hideTooltip();
+  });
 
   /* ---------- tooltip ---------- */
 
-  function tooltipRows(target) {
-    const regionId = target.closest('[data-region-id]')?.dataset.regionId;
-    if (regionId && regionsLayer.byId.has(regionId)) {
-      const r = regionsLayer.byId.get(regionId);
-      const network = networksById.get(r.network_id);
+  function tooltipRows({ region, location: l }) {
+    if (region) {
+      const network = networksById.get(region.network_id);
       const rows = [
-        ['Network', r.kind === 'refresh' ? '—' : network ? `${network.name} (${r.network_id})` : r.network_id],
-        ['Priority', r.priority],
-        ['Radius', fmtMeters(r.radius_meters)],
+        ['Network', region.kind === 'refresh' ? '—' : network ? `${network.name} (${region.network_id})` : region.network_id],
+        ['Priority', region.priority],
+        ['Radius', fmtMeters(region.radius_meters)],
       ];
-      if (r.kind) rows.push(['Kind', r.kind]);
-      if (r.address) rows.push(['Address', r.address]);
-      if (r.merged_location_ids?.length) rows.push(['Merged', r.merged_location_ids.join(', ')]);
-      return { title: r.name, rows, explain: r.explain };
+      if (region.kind) rows.push(['Kind', region.kind]);
+      if (region.address) rows.push(['Address', region.address]);
+      if (region.merged_location_ids?.length) rows.push(['Merged', region.merged_location_ids.join(', ')]);
+      return { title: region.name, rows, explain: region.explain };
     }
-    const locationId = target.closest('[data-location-id]')?.dataset.locationId;
-    if (locationId && locationsLayer.byId.has(locationId)) {
-      const l = locationsLayer.byId.get(locationId);
-      const network = networksById.get(l.network_id);
-      const rows = [['Network', network ? `${network.name} (${l.network_id})` : l.network_id], ['Id', l.id]];
-      if (l.address) rows.push(['Address', l.address]);
-      if (typeof l.radius_meters === 'number') rows.push(['Radius', fmtMeters(l.radius_meters)]);
-      return { title: l.name, rows };
-    }
-    return null;
+    const network = networksById.get(l.network_id);
+    const rows = [['Network', network ? `${network.name} (${l.network_id})` : l.network_id], ['Id', l.id]];
+    if (l.address) rows.push(['Address', l.address]);
+    if (typeof l.radius_meters === 'number') rows.push(['Radius', fmtMeters(l.radius_meters)]);
+    return { title: l.name, rows };
   }
 
   /** Flattens nested objects to dotted keys, so any explain object shows as rows. */
@@ -282,9 +223,8 @@ export function createMapView() {
       ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
   }
 
-  function showTooltip(target, clientX, clientY) {
-    const info = tooltipRows(target);
-    if (!info) { hideTooltip(); return; }
+  function showTooltip(what, event) {
+    const info = tooltipRows(what);
     const table = (rows) => h('table', {}, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row', text: k }), h('td', { text: fmtValue(v) })))));
     clear(tooltip).append(h('strong', { text: info.title || '(no name)' }), table(info.rows));
     if (info.explain && typeof info.explain === 'object') {
@@ -292,10 +232,10 @@ export function createMapView() {
     }
     tooltip.hidden = false;
     const rect = root.getBoundingClientRect();
-    let x = clientX - rect.left + 14;
-    let y = clientY - rect.top + 14;
-    if (x + tooltip.offsetWidth > width - 4) x = Math.max(4, clientX - rect.left - tooltip.offsetWidth - 14);
-    if (y + tooltip.offsetHeight > height - 4) y = Math.max(4, clientY - rect.top - tooltip.offsetHeight - 14);
+    let x = event.clientX - rect.left + 14;
+    let y = event.clientY - rect.top + 14;
+    if (x + tooltip.offsetWidth > rect.width - 4) x = Math.max(4, event.clientX - rect.left - tooltip.offsetWidth - 14);
+    if (y + tooltip.offsetHeight > rect.height - 4) y = Math.max(4, event.clientY - rect.top - tooltip.offsetHeight - 14);
     tooltip.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   }
 
@@ -303,83 +243,32 @@ export function createMapView() {
     tooltip.hidden = true;
   }
 
-  /* ---------- input ---------- */
-
-  let drag = null;
-
-  root.addEventListener('pointerdown', (e) => {
-    if (e.button !== 0 || e.target.closest('.map-controls, .map-tooltip')) return;
-    drag = { id: e.pointerId, x0: e.clientX, y0: e.clientY, x: e.clientX, y: e.clientY, moved: false, target: e.target, type: e.pointerType };
-    root.setPointerCapture(e.pointerId);
+  map.on('mouseout dragstart zoomstart', hideTooltip);
+  container.addEventListener('mouseover', (e) => {
+    if (!e.target.closest('.leaflet-interactive, .region-label')) hideTooltip();
   });
-
-  root.addEventListener('pointermove', (e) => {
-    if (drag && e.pointerId === drag.id) {
-      if (!drag.moved && Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) > 4) {
-        drag.moved = true;
-        root.classList.add('dragging');
-        hideTooltip();
-      }
-      if (drag.moved) panBy(e.clientX - drag.x, e.clientY - drag.y);
-      drag.x = e.clientX;
-      drag.y = e.clientY;
-    } else if (e.pointerType === 'mouse' && !e.target.closest('.map-controls, .map-tooltip')) {
-      showTooltip(e.target, e.clientX, e.clientY);
-    }
-  });
-
-  root.addEventListener('pointerup', (e) => {
-    if (!drag || e.pointerId !== drag.id) return;
-    const { moved, target, type } = drag;
-    drag = null;
-    root.classList.remove('dragging');
-    if (root.hasPointerCapture(e.pointerId)) root.releasePointerCapture(e.pointerId);
-    if (moved) return;
-    if (type !== 'mouse' && target.closest('[data-region-id], [data-location-id]')) {
-      showTooltip(target, e.clientX, e.clientY);          // a tap on a region shows what it is
-      return;
-    }
-    const rect = root.getBoundingClientRect();
-    const [lat, lon] = unproject(...screenToUnit(e.clientX - rect.left, e.clientY - rect.top));
-    refreshAt(lat, lon);
-  });
-
-  root.addEventListener('pointercancel', () => { drag = null; root.classList.remove('dragging'); });
-  root.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') hideTooltip(); });
-
-  root.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const unit = e.deltaMode === 1 ? 0.05 : e.deltaMode === 2 ? 1 : 0.002;
-    const rect = root.getBoundingClientRect();
-    zoomAround(e.clientX - rect.left, e.clientY - rect.top, zoom + clamp(-e.deltaY * unit, -1, 1));
-  }, { passive: false });
-
-  for (const button of root.querySelectorAll('.map-controls button')) {
-    button.addEventListener('click', () => zoomAround(width / 2, height / 2, Math.round(zoom) + Number(button.dataset.zoom)));
-  }
-
-  root.addEventListener('keydown', (e) => {
-    if (e.target !== root) return;
-    const step = 100;
-    const keys = {
-      ArrowLeft: () => panBy(step, 0), ArrowRight: () => panBy(-step, 0),
-      ArrowUp: () => panBy(0, step), ArrowDown: () => panBy(0, -step),
-      '+': () => zoomAround(width / 2, height / 2, Math.round(zoom) + 1), '=': () => zoomAround(width / 2, height / 2, Math.round(zoom) + 1),
-      '-': () => zoomAround(width / 2, height / 2, Math.round(zoom) - 1), _: () => zoomAround(width / 2, height / 2, Math.round(zoom) - 1),
-      Enter: () => { const [lat, lon] = unproject(cx, cy); refreshAt(lat, lon); },
-      Escape: () => hideTooltip(),
-    };
-    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-  });
-
-  new ResizeObserver(() => { if (active) { resize(); draw(); } }).observe(root);
 
   /* ---------- data ---------- */
 
   fetch(new URL('world.json', import.meta.url), { cache: 'force-cache' })
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`world.json: HTTP ${r.status}`))))
-    .then((geojson) => { world = prepareWorld(geojson); schedule(); })
+    .then((geojson) => {
+      baseLayer(geojson, 'base').addTo(map);
+      worldLoaded = true;
+      if (active) publishView();
+    })
     .catch((error) => { setNotice(`Base map unavailable: ${error.message}`); });
+
+  // Tiles only when the server was told where to get them (--console-tiles); the base map works without.
+  getJSON('console/config.json')
+    .then((config) => {
+      const tiles = config?.tiles;
+      if (!tiles?.url) return;
+      L.tileLayer(tiles.url, { maxZoom: MAX_ZOOM, maxNativeZoom: 19, crossOrigin: false }).addTo(map);
+      attribution.addAttribution(`Tiles: ${tiles.attribution}`.replace(/[<>&]/g, ''));
+      root.dataset.tiles = 'on';
+    })
+    .catch(() => {});
 
   loadNetworks()
     .then((list) => { networksById = new Map(list.map((n) => [n.id, n])); panel.setNetworks(list); })
@@ -388,9 +277,10 @@ export function createMapView() {
   return {
     show(params) {
       active = true;
+      map.invalidateSize({ animate: false });
       applyParams(params);
-      resize();
-      draw();
+      publishView();
+      loadLocationsSoon();
     },
     hide() {
       active = false;
@@ -402,4 +292,3 @@ export function createMapView() {
     },
   };
 }
-

@@ -1,29 +1,42 @@
+import ChainImport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// `/console/`: the web console's files, compiled into the binary. The page talks to the public and admin API of
-/// this same server and nothing else, which the Content-Security-Policy enforces in the browser.
+/// this same server and nothing else — and the tile server of `--console-tiles`, when one is set — which the
+/// Content-Security-Policy enforces in the browser.
 struct ConsoleRoutes: Sendable {
-    /// The console's files by name, decoded once.
+    /// The console's files by name, decoded once; `config.json` is written from the settings.
     private let files: [String: (file: EmbeddedFile, bytes: ByteBuffer)]
+    private let securityHeaders: HTTPFields
 
-    init() {
+    init(tiles: ConsoleTiles? = nil) {
         var files: [String: (EmbeddedFile, ByteBuffer)] = [:]
         for (path, file) in EmbeddedFile.all where path.hasPrefix("console/") {
             files[String(path.dropFirst("console/".count))] = (file, file.bytes)
         }
+        let config = ConsoleTiles.configJSON(tiles)
+        var digest = SHA256()
+        digest.update(Array(config))
+        let configFile = EmbeddedFile(
+            contentType: "application/json", etag: String(digest.finalizeHex().prefix(16)), base64: config.base64EncodedString())
+        files["config.json"] = (configFile, configFile.bytes)
         self.files = files
+        self.securityHeaders = Self.securityHeaders(tiles: tiles)
     }
 
-    static let securityHeaders: HTTPFields = [
-        .contentSecurityPolicy: "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        .xContentTypeOptions: "nosniff",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        HTTPField.Name("X-Frame-Options")!: "DENY",
-    ]
+    static func securityHeaders(tiles: ConsoleTiles?) -> HTTPFields {
+        let images = tiles.map { "img-src 'self' data: \($0.origin); " } ?? "img-src 'self' data:; "
+        return [
+            .contentSecurityPolicy: "default-src 'self'; script-src 'self'; style-src 'self'; " + images
+                + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            .xContentTypeOptions: "nosniff",
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            HTTPField.Name("X-Frame-Options")!: "DENY",
+        ]
+    }
 
     /// `/console` moves to `/console/`: the page's files are named relative to it.
     func index(_ request: Request, context: ServerContext) throws -> Response {
@@ -39,7 +52,7 @@ struct ConsoleRoutes: Sendable {
 
     private func serve(_ name: String, _ request: Request) throws -> Response {
         guard let (file, bytes) = files[name] else { throw APIError.notFound("no console file '\(name.prefix(64))'") }
-        var headers = Self.securityHeaders
+        var headers = securityHeaders
         headers[.eTag] = "\"\(file.etag)\""
         // Revalidated each time: a new binary serves new files under the same names.
         headers[.cacheControl] = "no-cache"

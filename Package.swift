@@ -129,7 +129,15 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
-        .testTarget(name: "StoreConformanceTests", dependencies: ["TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: [
+                "TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport",
+                // GeometryColumnTests asks PostGIS directly about its schema and box predicates.
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",

@@ -64,20 +64,20 @@ fi
 if [[ $SECTIONS == *3* ]]; then
 echo "== 3. selection on 1 core: the in-memory index against PostGIS's KNN SQL (pgbench -c 1), same stores and queries"
 "$BENCH" nearest --stores "$DATA/stores.csv" --queries "$DATA/queries.csv" --limit-stores 1000000 --seconds "$DURATION" | tail -2
-if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(*) FROM bench_queries" 2>/dev/null | grep -q '^10000$'; then
+if ! "$PGBIN/psql" "$ANCHORS" -qtAc "SELECT count(geom) FROM bench_queries" 2>/dev/null | grep -q '^10000$'; then
   "$PGBIN/psql" "$ANCHORS" -q <<SQL
 DROP TABLE IF EXISTS bench_queries;
 CREATE TABLE bench_queries (qid int PRIMARY KEY, lon float8, lat float8, pref text);
 \copy bench_queries FROM '$DATA/queries.csv' WITH (FORMAT csv, HEADER true)
-ALTER TABLE bench_queries ADD COLUMN geog geography(Point, 4326);
-UPDATE bench_queries SET geog = ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography;
+ALTER TABLE bench_queries ADD COLUMN geog geography(Point, 4326), ADD COLUMN geom geometry(Point, 4326);
+UPDATE bench_queries SET geom = ST_SetSRID(ST_MakePoint(lon, lat), 4326), geog = ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography;
 ANALYZE bench_queries; ANALYZE locations;
 SQL
 fi
 cat >"$WORK/knn.sql" <<'SQL'
 \set q random(0, 9999)
 SELECT count(*) FROM bench_queries q CROSS JOIN LATERAL (
-  SELECT id FROM locations WHERE ST_DWithin(geog, q.geog, 50000, false) ORDER BY geog <-> q.geog LIMIT 20) s
+  SELECT id FROM locations WHERE ST_DWithin(geom::geography, q.geog, 50000, false) ORDER BY geom <-> q.geom LIMIT 20) s
 WHERE q.qid = :q;
 SQL
 "$PGBIN/pgbench" -n -M prepared -c 1 -T "$DURATION" -f "$WORK/knn.sql" "$ANCHORS" 2>/dev/null | grep -E "^tps|latency average"

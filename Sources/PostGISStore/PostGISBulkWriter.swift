@@ -23,7 +23,7 @@ public struct PostGISBulkWriter: Sendable {
     ]
 
     static let locationColumns = [
-        "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geog",
+        "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geom",
         "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at", "opening_hours",
     ]
 
@@ -97,7 +97,7 @@ public struct PostGISBulkWriter: Sendable {
         return CopyBatch(table: "oncue_stage", columns: stageColumns, rows: rows.count, bytes: out.bytes)
     }
 
-    /// Rows straight for `locations` (the geography as hex EWKB), encoded for `copy`: for rows of networks that had no
+    /// Rows straight for `locations` (the point as hex EWKB), encoded for `copy`: for rows of networks that had no
     /// locations when the import began, which cannot conflict with a stored row.
     public static func encodeLocations(_ rows: [ImportRow], timestamp: String) -> CopyBatch {
         var out = CopyTextEncoder(capacity: rows.count * 240)
@@ -204,8 +204,8 @@ struct CopyTextEncoder {
         bytes.append(contentsOf: value.description.utf8)
     }
 
-    /// A location's columns in the order of `PostGISBulkWriter.locationColumns` (with the geography and timestamps)
-    /// or, without a timestamp, of the staging table's (no geography: the upsert makes it from lat and lon).
+    /// A location's columns in the order of `PostGISBulkWriter.locationColumns` (with the point and timestamps)
+    /// or, without a timestamp, of the staging table's (no point: the upsert makes it from lat and lon).
     mutating func location(_ l: Location, timestamp: String?) {
         field(l.id)
         field(l.networkId)
@@ -229,7 +229,7 @@ struct CopyTextEncoder {
         }
     }
 
-    /// A point as PostGIS's hex EWKB with SRID 4326 (little-endian): what `COPY` takes for a geography column.
+    /// A point as PostGIS's hex EWKB with SRID 4326 (little-endian): what `COPY` takes for a geometry column.
     mutating func pointEWKB(_ c: Coordinate) {
         separate()
         bytes.append(contentsOf: Self.ewkbPointPrefix)

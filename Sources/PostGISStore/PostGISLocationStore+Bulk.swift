@@ -33,10 +33,10 @@ extension PostGISLocationStore {
         let rows = try await rows(
             """
             WITH up AS (
-                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
+                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
                     geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                    ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
+                    ST_SetSRID(ST_MakePoint(lon, lat), 4326), geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
                     opening_hours
                 FROM oncue_stage
                 \(unescaped: Self.upsertByIdClause)
@@ -59,9 +59,9 @@ extension PostGISLocationStore {
     }
 
     /// Staged rows near a location of their network that the import does not list (after the upsert): probed from those
-    /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index. Each
-    /// probe looks at the first `limit` locations it finds, so that a pile-up on one point costs per location, not per
-    /// pair.
+    /// locations, which are few (a re-import lists nearly all of a network's locations), through the GiST index: a box
+    /// around each that holds every point within the distance (`NearbyBox`), then the great-circle test. Each probe
+    /// looks at the first `limit` locations it finds, so that a pile-up on one point costs per location, not per pair.
     public func unlistedNeighbours(networks: [String], withinMeters meters: Double, limit: Int = 16) async throws -> [NearExistingRow] {
         guard !networks.isEmpty else { return [] }
         // Widened a little: OnCue's haversine decides, on the coordinates returned, as for rows within the import.
@@ -70,10 +70,12 @@ extension PostGISLocationStore {
         for try await row in try await query(
             """
             SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.warned, u.id, u.lat, u.lon
-            FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geog FROM locations l
+            FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geom FROM locations l
                   WHERE l.network_id = ANY(\(networks)) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
             CROSS JOIN LATERAL (SELECT m.id FROM locations m
-                  WHERE ST_DWithin(m.geog, u.geog, \(reach), false) AND m.network_id = u.network_id AND m.id <> u.id
+                  WHERE \(unescaped: NearbyBox.predicate(column: "m.geom", latitude: "u.lat", longitude: "u.lon", meters: reach))
+                      AND ST_DWithin(m.geom::geography, u.geom::geography, \(reach), false)
+                      AND m.network_id = u.network_id AND m.id <> u.id
                   LIMIT \(Int64(limit))) m
             JOIN oncue_stage a ON a.id = m.id
             ORDER BY a.file_no, a.line, u.geohash, u.id
@@ -165,10 +167,7 @@ extension PostGISLocationStore {
         try await query("SET LOCAL maintenance_work_mem = '512MB'")
         if state.droppedPrimaryKey { try await query(PostgresQuery(unsafeSQL: PostGISSchema.primaryKey.create)) }
         for constraint in state.droppedConstraints { try await query(PostgresQuery(unsafeSQL: constraint.create)) }
-        for index in state.droppedIndexes {
-            try await query(PostgresQuery(unsafeSQL: index.create))
-            if let after = PostGISSchema.afterBulkBuild[index.name] { try await query(PostgresQuery(unsafeSQL: after)) }
-        }
+        for index in state.droppedIndexes { try await query(PostgresQuery(unsafeSQL: index.create)) }
     }
 
     /// Provenance of geocoded rows loaded directly (a geocoder answers a request a second: they are few).

@@ -3,9 +3,9 @@ import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
-    public var consistencyChecks: [String] { ["indexes", "geog and geohash in step with lat/lon", "networks", "amcheck"] }
+    public var consistencyChecks: [String] { ["indexes", "geom and geohash in step with lat/lon", "networks", "amcheck"] }
 
-    /// The store's health: the schema's indexes present and valid, every `geog` and `geohash` in step with `lat`/`lon`,
+    /// The store's health: the schema's indexes present and valid, every `geom` and `geohash` in step with `lat`/`lon`,
     /// every location's network present, and `amcheck`'s B-tree check of the location indexes when the extension can be
     /// used; returns the problems found (empty = healthy).
     public func verify() async throws -> [String] {
@@ -18,13 +18,13 @@ extension PostGISLocationStore {
                 """
             ).map { try $0.decode(String.self) })
         for name in PostGISSchema.locationIndexes where !present.contains(name) { problems.append("index \(name) is missing or invalid") }
-        let geog =
+        let geom =
             try await rows(
                 """
-                SELECT count(*) FROM locations WHERE abs(ST_Y(geog::geometry) - lat) > 1e-9 OR abs(ST_X(geog::geometry) - lon) > 1e-9
+                SELECT count(*) FROM locations WHERE abs(ST_Y(geom) - lat) > 1e-9 OR abs(ST_X(geom) - lon) > 1e-9
                 """
             ).first?.decode(Int64.self) ?? 0
-        if geog > 0 { problems.append("\(geog) locations have a geog out of step with lat/lon") }
+        if geom > 0 { problems.append("\(geom) locations have a geom out of step with lat/lon") }
         let geohash =
             try await rows(
                 """
@@ -50,7 +50,7 @@ extension PostGISLocationStore {
             }
         }
         if amcheck {
-            for name in PostGISSchema.locationIndexes where name != "locations_geog" && present.contains(name) {
+            for name in PostGISSchema.locationIndexes where name != "locations_geom" && present.contains(name) {
                 do {
                     try await query("SELECT bt_index_check(\(name)::regclass)")
                 } catch let StoreError.postgres(_, message) {

@@ -42,10 +42,10 @@ extension PostGISLocationStore {
         do {
             result = try await rows(
                 """
-                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geog,
+                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
                     geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
-                    \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326)::geography, \(geohash),
+                    \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326), \(geohash),
                     \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours))
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING (xmax = 0)
@@ -149,7 +149,7 @@ extension PostGISLocationStore {
         ON CONFLICT (id) DO UPDATE SET network_id = EXCLUDED.network_id, external_id = EXCLUDED.external_id,
             name = EXCLUDED.name, address = EXCLUDED.address, city = EXCLUDED.city, region = EXCLUDED.region,
             postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
-            geog = EXCLUDED.geog, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
+            geom = EXCLUDED.geom, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
             venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id,
             opening_hours = EXCLUDED.opening_hours, updated_at = now()
         WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,

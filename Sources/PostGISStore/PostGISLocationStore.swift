@@ -9,7 +9,7 @@ import Synchronization
 /// in-memory index from it and rebuilds when a committed change is announced (`NOTIFY`, see `changeChannel`).
 ///
 /// Like `SQLiteLocationStore`, an instance owns one connection and belongs to one task; close it with `close()`.
-/// Locations carry a `geography(Point, 4326)` column with a GiST index and the same precision-12 geohash column as the
+/// Locations carry a `geometry(Point, 4326)` column with a GiST index and the same precision-12 geohash column as the
 /// SQLite store, so both answer `nearby` alike.
 public final class PostGISLocationStore: LocationStore {
     public let url: PostgresURL

@@ -36,7 +36,17 @@ struct BenchNearest: AsyncParsableCommand {
             "Answer each query this many times in a row.",
             discussion: "With more than 1, everything a selection reads is in cache: the difference to 1 is time spent waiting on memory."))
     var repeatEach: Int = 1
+    @Option(help: "Give this share of the stores (0…1) opening hours, from five typical chain schedules.")
+    var openingHoursShare: Double = 0
+    @Option(help: "Every query carries a local time on a Wednesday at HH:MM (time-of-day boosts and opening hours).")
+    var localTime: String?
     @Flag(help: "Print one JSON object.") var json = false
+
+    /// Typical chain schedules; at night only the last is open.
+    static let openingHoursPool = [
+        "Mo-Fr 08:00-21:00; Sa 09:00-18:00; Su 10:00-18:00", "Mo-Su 07:00-23:00", "Mo-Sa 10:00-20:00; Su 12:00-18:00",
+        "Mo-Fr 06:00-22:00; Sa,Su 08:00-22:00", "24/7",
+    ]
 
     struct Output: Encodable {
         var locations: Int
@@ -56,13 +66,27 @@ struct BenchNearest: AsyncParsableCommand {
     func validate() throws {
         guard repeatEach >= 1 else { throw ValidationError("--repeat-each must be at least 1, got \(repeatEach)") }
         guard seconds > 0 else { throw ValidationError("--seconds must be above 0, got \(seconds)") }
+        guard (0...1).contains(openingHoursShare) else { throw ValidationError("--opening-hours-share must be in 0…1") }
+        _ = try clock()
+    }
+
+    /// The queries' wall clock: Wednesday at `--local-time`.
+    func clock() throws -> LocalWallClock? {
+        guard let localTime else { return nil }
+        let parts = localTime.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else {
+            throw ValidationError("--local-time wants HH:MM, got \(localTime)")
+        }
+        return LocalWallClock(weekday: 2, minuteOfDay: parts[0] * 60 + parts[1])
     }
 
     func run() async throws {
         var requests: [RefreshParameters] = []
+        let wallClock = try clock()
         try forEachCSVRow(try readText(queries), limit: nil) { f in
             guard f.count >= 4, let lon = Double(f[1]), let lat = Double(f[2]) else { return }
-            requests.append(RefreshParameters(center: try Coordinate(latitude: lat, longitude: lon), cardNetworks: [String(f[3])]))
+            requests.append(
+                RefreshParameters(center: try Coordinate(latitude: lat, longitude: lon), cardNetworks: [String(f[3])], localTime: wallClock))
         }
         // Parse first (the CSV text and a compact row array are not part of the index), then build:
         // resident memory and time are measured around the build only.
@@ -90,10 +114,14 @@ struct BenchNearest: AsyncParsableCommand {
         }
         // The locations as a store would hand them over, made before the clock starts: formatting their id and name
         // strings is the benchmark's work, not the index's.
+        let withHours = UInt64(openingHoursShare * 1_000)
         let locations = rowsRead.map {
-            Location(
+            // A multiplicative hash of the id picks who has hours and which: the same stores on every run.
+            let hash = UInt64(bitPattern: $0.id) &* 0x9E37_79B9_7F4A_7C15
+            let hours = (hash >> 32) % 1_000 < withHours ? Self.openingHoursPool[Int((hash >> 16) % 5)] : nil
+            return Location(
                 id: "s\($0.id)", networkId: networkNames[Int($0.network)], externalId: String($0.id), name: "store \($0.id)",
-                coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon))
+                coordinate: Coordinate(uncheckedLatitude: $0.lat, longitude: $0.lon), openingHours: hours)
         }
         LocationIndex.releaseFreedMemory()  // the CSV text just freed would otherwise be handed back during the build
         let rssBefore = residentBytes() ?? 0

@@ -111,7 +111,7 @@ struct BenchImport: AsyncParsableCommand {
                 "-lco", "SPATIAL_INDEX=GIST", "--config", "PG_USE_COPY", "YES", "-gt", "100000",
             ]
             runs.append(try Self.timed(args).named("ogr2ogr -f PostgreSQL (geometry, COPY, GiST)", rows: rows))
-            // The same spatial index as the OnCue store's: a GiST on a geography column.
+            // A GiST on a geography column, as the OnCue store had up to schema 4 (PostGIS schema 5 is geometry).
             try await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(theirs.database) WITH (FORCE)")
             try await PostGISLocationStore.execute(on: server, "CREATE DATABASE \(theirs.database)")
             try await PostGISLocationStore.execute(on: theirs, "CREATE EXTENSION postgis")

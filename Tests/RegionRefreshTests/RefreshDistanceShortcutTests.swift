@@ -23,6 +23,7 @@ import Testing
         var rng = SeededRandom(seed: 2026)
         let now = Date(timeIntervalSince1970: 1_763_807_400)
         var shortcuts = 0
+        var shortcutsWithHours = 0
         for q in 0..<3_000 {
             var p = randomParameters(&rng, fixture: fixture)
             // Real chains are sparse: few regions asked for make full collections, where the shortcut may apply.
@@ -37,11 +38,15 @@ import Testing
             let b = searching.select(p, now: now)
             #expect(!b.refreshDistanceFromCollection)
             if a.refreshDistanceFromCollection { shortcuts += 1 }
+            if a.refreshDistanceFromCollection && p.localTime != nil { shortcutsWithHours += 1 }
             #expect(a.refreshAfterMeters == b.refreshAfterMeters, "query \(q): \(p)")
             #expect(a.coverageGuaranteed == b.coverageGuaranteed, "query \(q)")
         }
         // The requests must exercise the shortcut often enough for the comparison to mean something.
         #expect(shortcuts > 150, "the shortcut was taken \(shortcuts) times")
+        // The synthetic stores have opening hours: with a local time, closed stores rank apart and the shortcut must
+        // still hold.
+        if name == "synthetic" { #expect(shortcutsWithHours > 50, "the shortcut was taken \(shortcutsWithHours) times with a local time") }
     }
 
     /// A big region just outside the request's radius is nearer its boundary than anything collected inside it:

@@ -94,7 +94,8 @@ struct Prioritizer: ~Copyable {
 
     /// What the tier-1 collection leaves for the refresh distance.
     struct TierOneCollection {
-        /// The smallest d − r among the candidates it collected but did not place or merge (not monitored).
+        /// The smallest d − r among the candidates it collected but did not place or merge (not monitored), and among
+        /// the stores closed for the lookahead that it saw but did not keep.
         var nearestUnmonitored = Double.infinity
         /// Whether the collection was cut off at its limit, and then its last candidate's distance and d − r.
         var full = false
@@ -126,7 +127,9 @@ struct Prioritizer: ~Copyable {
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
                 let exhausted = regions.slotsUsed < slots && collector.isFull && consumed == ranked.count
                 guard !exhausted || want >= budget else { return nil }
-                var outcome = TierOneCollection(full: collector.isFull, nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
+                var outcome = TierOneCollection(
+                    nearestUnmonitored: collector.nearestClosedUnkept, full: collector.isFull,
+                    nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
                 outcome.budgetReached = exhausted
                 let floor = assembler.radiusFloor
                 for c in ranked[consumed...] {
@@ -197,12 +200,15 @@ struct Prioritizer: ~Copyable {
     ///   d − r is above 0, so ranking after w means d − r ≥ w's (to within rounding in the score and in the
     ///   search's pruning: `best` must be below w's by a margin far larger than that);
     /// - w's d − r is at most the radius less the largest card region, so a location beyond the radius is farther.
+    ///
+    /// With opening hours, a store closed for the lookahead ranks after every open one, so "ranks after w" no longer
+    /// bounds its d − r; but the collector saw every such store it did not keep unless the search pruned it, which
+    /// it does only beyond w's reach (d − r above w's), and `best` already holds the smallest d − r of those it saw.
     private func collectionBoundsTheRest(
         cards: [UInt32], collection: TierOneCollection, best: Double, p: RefreshParameters,
         boosts: QueryBoosts
     ) -> Bool {
-        // A closed store ranks after open ones whatever its distance: ranking is then not by d − r alone.
-        guard collection.full, let w = collection.last, boosts.hoursMinute == nil else { return false }
+        guard collection.full, let w = collection.last else { return false }
         var boost: Double?
         var largestRadius = radiusFloor(p)
         for k in cards where !index.networkTrees[Int(k)].isEmpty {

@@ -43,6 +43,10 @@ struct RankedCollector: KDTreeVisitor {
     /// the collector ends up not full (until then nothing tightens the bound), so that the refresh distance needs no
     /// search of its own.
     private(set) var nearestBeyond = Double.infinity
+    /// The smallest boundary distance d − r among the stores closed for the lookahead that it saw and did not keep
+    /// (turned away, or pushed out by better ones): they rank after every open one whatever their distance, so the
+    /// refresh distance's shortcut needs them apart (`Prioritizer.refreshDistance`).
+    private(set) var nearestClosedUnkept = Double.infinity
 
     /// A collector of at most `storage.count` candidates, kept in `storage` (which must outlive it).
     init(
@@ -90,7 +94,11 @@ struct RankedCollector: KDTreeVisitor {
         if !boosts.isNeutral { score = Self.rescore(score, boosts: boosts, network: network, location: point.member) }
         let c = Candidate(record: record, distance: d, score: score)
         let full = count >= limit
-        if full && !Self.ranksBefore(c, storage[limit - 1], in: index) { return }
+        if full && !Self.ranksBefore(c, storage[limit - 1], in: index) {
+            if score >= QueryBoosts.closedPenalty { noteClosedUnkept(c) }
+            return
+        }
+        if full && storage[limit - 1].score >= QueryBoosts.closedPenalty { noteClosedUnkept(storage[limit - 1]) }
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
         // worst) and moves up past the ones it ranks before.
         var i = full ? limit - 1 : count
@@ -102,6 +110,11 @@ struct RankedCollector: KDTreeVisitor {
         }
         storage[i] = c
         if count >= limit { tighten() }
+    }
+
+    @inline(never)
+    private mutating func noteClosedUnkept(_ c: Candidate) {
+        nearestClosedUnkept = min(nearestClosedUnkept, c.distance - max(Double(c.point.radius), radiusFloor))
     }
 
     /// Out of line, so that the compiler does not compute it ahead of the test that makes it unnecessary.

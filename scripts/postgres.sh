@@ -28,7 +28,14 @@ running() { "$BIN/pg_isready" -h 127.0.0.1 -p "$1" -q 2>/dev/null; }
 SERVER_OPTIONS="-c max_locks_per_transaction=1024"
 
 start() {
-  if running "$PORT"; then url; return; fi
+  if running "$PORT"; then
+    locks=$(runuser -u postgres -- "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qtAc "SHOW max_locks_per_transaction" postgres 2>/dev/null || echo 0)
+    if [ "${locks:-0}" -lt 1024 ]; then
+      echo "postgres.sh: the running cluster has max_locks_per_transaction = $locks; the tests need 1024 (restart it:" \
+        "scripts/postgres.sh stop, which removes its data, then start)" >&2
+    fi
+    url; return
+  fi
   bash "$ROOT/scripts/system-deps.sh" postgresql-15 postgresql-15-postgis-3 >&2
   mkdir -p "$DIR"
   chown postgres "$DIR"

@@ -8,17 +8,19 @@ extension PostGISLocationStore {
     ///
     /// The `geometry` index orders by planar distance in degrees, which is not the distance on the ground, so its order
     /// only finds candidates: the `limit` + 16 nearest by it within the radius's box. If they do not fill that, they are
-    /// everything in the box. Otherwise the `limit`-th nearest of them on the ground, d, bounds the answer: every
-    /// location nearer than d is in the box of radius d, which is read whole and ranked here (`NearbyBox`).
+    /// everything in the box. Otherwise, when `limit` of them lie within the radius, the `limit`-th nearest of them on
+    /// the ground, d, bounds the answer: every location nearer than d is in the box of radius d, which is read whole and
+    /// ranked here (`NearbyBox`); when fewer do (the box's corners hold many beyond the radius, as near the antimeridian
+    /// or the poles), the radius's whole box is read.
     public func nearby(_ q: NearbyQuery) async throws -> [NearbyLocation] {
         guard q.limit > 0, q.radiusMeters > 0 else { return [] }
         if let networks = q.networks, networks.isEmpty { return [] }
         let extra = q.limit + 16
         let candidates = try await boxed(q, meters: q.radiusMeters, ordered: extra)
         var ranked = rank(candidates, q, within: q.radiusMeters)
-        if candidates.count >= extra, ranked.count >= q.limit {
-            let bound = Sphere.meters(fromHaversineTerm: ranked[q.limit - 1].term)
-            ranked = rank(try await boxed(q, meters: min(q.radiusMeters, bound * (1 + 1e-9) + 1e-6), ordered: nil), q, within: q.radiusMeters)
+        if candidates.count >= extra {
+            let bound = ranked.count >= q.limit ? Sphere.meters(fromHaversineTerm: ranked[q.limit - 1].term) * (1 + 1e-9) + 1e-6 : q.radiusMeters
+            ranked = rank(try await boxed(q, meters: min(q.radiusMeters, bound), ordered: nil), q, within: q.radiusMeters)
         }
         return ranked.prefix(q.limit).map { NearbyLocation(location: $0.location, distanceMeters: Sphere.meters(fromHaversineTerm: $0.term)) }
     }

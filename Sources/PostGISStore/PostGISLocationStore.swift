@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Like `SQLiteLocationStore`, an instance owns one connection and belongs to one task; close it with `close()`.
 /// Locations carry a `geometry(Point, 4326)` column with a GiST index and the same precision-12 geohash column as the
-/// SQLite store, so both answer `nearby` alike.
+/// SQLite store; both answer `nearby` alike because both rank by OnCue's own haversine distance.
 public final class PostGISLocationStore: LocationStore {
     public let url: PostgresURL
     let connection: PostgresConnection

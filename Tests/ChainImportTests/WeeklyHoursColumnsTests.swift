@@ -26,14 +26,24 @@ import Testing
         func hours(_ row: [String]) -> String? { columns.openingHours { row[$0].isEmpty ? nil : row[$0] } }
         #expect(
             hours(["8:00:00", "22:00:00", "8:00 a.m.", "10:00 p.m.", "10", "2pm", "TRUE", "TRUE"])
-                == "Mo 08:00-22:00; Tu 08:00-22:00; Sa 10:00-14:00; Su 00:00-24:00")
-        #expect(hours(["1800", "0200", "12 PM", "12:00 a.m.", "", "", "FALSE", "false"]) == "Mo 18:00-02:00; Tu 12:00-24:00; Sa off; Su unknown")
+                == "Mo 08:00-22:00, Tu 08:00-22:00, Sa 10:00-14:00, Su 00:00-24:00")
+        let overnight = hours(["1800", "0200", "12 PM", "12:00 a.m.", "", "", "FALSE", "false"])
+        #expect(overnight == "Mo 18:00-02:00, Tu 12:00-24:00, Su unknown")
         #expect(hours(["NA", "", "", "", "", "", "", ""]) == nil)
-        #expect(hours(["9:00", "9:00", "", "", "", "", "", ""]) == "Mo 00:00-24:00; Tu unknown; Sa unknown; Su unknown")
+        #expect(hours(["9:00", "9:00", "", "", "", "", "", ""]) == "Mo 00:00-24:00, Tu unknown, Sa unknown, Su unknown")
         #expect(hours(["25:00", "22:00", "7:61", "8", "13 pm", "9", "", ""]) == nil)
-        for value in ["Mo 18:00-02:00; Tu 12:00-24:00; Sa off; Su unknown", "Mo 08:00-22:00; Tu 08:00-22:00; Sa 10:00-14:00; Su 00:00-24:00"] {
-            #expect(OpeningHours(value) != nil, "\(value) should be understood")
-        }
+        #expect(hours(["-1:00", "22:00", "+8", "9", "", "", "", ""]) == nil)
+        // Closed where a time should be; a 24-hours flag that is false says nothing about the day's hours.
+        #expect(hours(["Closed", "Closed", "8:00", "Closed", "", "", "false", "false"]) == "Su unknown")
+        let monday = try #require(WeeklyHoursColumns(headers: ["Mon Open", "Mon Close"]))
+        #expect(monday.openingHours { ["closed", "—"][$0] } == "off")
+        // Monday's hours past midnight stay open on Tuesday, whose own hours are added; Saturday is closed.
+        let value = try #require(overnight)
+        let week = try #require(OpeningHours(value))
+        #expect(week.state(weekday: 1, minute: 60) == .open && week.state(weekday: 1, minute: 150) == .closed)
+        #expect(week.state(weekday: 1, minute: 13 * 60) == .open && week.state(weekday: 0, minute: 19 * 60) == .open)
+        #expect(week.state(weekday: 5, minute: 12 * 60) == .closed && week.state(weekday: 6, minute: 12 * 60) == .unknown)
+        #expect(OpeningHours("off") != nil)
         #expect(WeeklyHoursColumns.selector(0b101_1011) == "Mo,Tu,Th,Fr,Su")
         #expect(WeeklyHoursColumns.selector(0b111_1111) == "Mo-Su")
     }

@@ -91,10 +91,12 @@ struct ConsoleTests {
         }
         for bad in [
             "tiles.example.org/{z}/{x}/{y}.png", "https://tiles.example.org/{z}/{x}.png", "ftp://h/{z}/{x}/{y}", "https:///{z}/{x}/{y}",
-            "https://u:p@h/{z}/{x}/{y}", "https://h/{z}/{x}/{y}/{q}",
+            "https://u:p@h/{z}/{x}/{y}", "https://h/{z}/{x}/{y}/{q}", "https://a;b.example/{z}/{x}/{y}", "https://a,b/{z}/{x}/{y}",
+            "https://tile-{s}.example.org/{z}/{x}/{y}", "https://[::1]:8080/{z}/{x}/{y}", "https://h:80a/{z}/{x}/{y}",
         ] {
             #expect(ConsoleTiles(template: bad) == nil, "\(bad)")
         }
+        #expect(ConsoleTiles(template: "http://127.0.0.1:8090/{z}/{x}/{y}.png")?.origin == "http://127.0.0.1:8090")
     }
 
     @Test("GET /v1/locations lists the box's locations with their radii, and refuses a bad box")

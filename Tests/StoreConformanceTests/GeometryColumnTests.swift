@@ -57,6 +57,39 @@ struct GeometryColumnTests {
         }
     }
 
+    @Test("a box whose corners hold more stores than the radius: the nearest inside the radius still come back", arguments: TestStore.kinds)
+    func crowdedCorners(kind: StoreKind) async throws {
+        try await TestStore.with(kind) { store, _ in
+            try await store.upsertNetwork(Network(id: "a", name: "a"))
+            // Across the antimeridian from the centre, 23 km away; in the box's corners, 55 km away and nearer in degrees.
+            var locations: [Location] = []
+            for i in 0..<30 {
+                locations.append(
+                    Location(
+                        networkId: "a", externalId: "near-\(i)", name: "n",
+                        coordinate: Coordinate(uncheckedLatitude: Double(i) * 1e-4, longitude: -179.8)))
+            }
+            for i in 0..<40 {
+                let lat = i % 2 == 0 ? 0.4 : -0.4
+                locations.append(
+                    Location(
+                        networkId: "a", externalId: "corner-\(i)", name: "c",
+                        coordinate: Coordinate(uncheckedLatitude: lat + Double(i) * 1e-5, longitude: 179.7)))
+            }
+            _ = try await store.upsert(locations)
+            let center = Coordinate(uncheckedLatitude: 0, longitude: 179.99)
+            let got = try await store.nearby(NearbyQuery(center: center, radiusMeters: 50_000, limit: 20))
+            var within: [(id: String, meters: Double)] = []
+            for l in locations {
+                let d = Sphere.distance(center, l.coordinate)
+                if d <= 50_000 { within.append((l.id, d)) }
+            }
+            within.sort { $0.meters != $1.meters ? $0.meters < $1.meters : $0.id < $1.id }
+            let want = within.prefix(20).map(\.id)
+            #expect(want.count == 20 && got.map(\.location.id) == want)
+        }
+    }
+
     @Test("every point within the distance lies in the boxes, as Swift and as SQL compute them")
     func boxesHoldTheCap() async throws {
         var rng = SeededRandom(seed: 37)

@@ -1,3 +1,4 @@
+import Foundation
 import LocationStore
 
 /// Opening hours spread over columns per day or group of days, as chains publish them (Target's `BeginTime.MF`,
@@ -45,27 +46,50 @@ struct WeeklyHoursColumns: Sendable, Equatable {
 
     /// The `opening_hours` value of a row, from each group's values (`value(column)`, nil when empty); nil when no
     /// group has hours that read. A group without readable hours is `unknown` (ranked as open), not left out.
+    ///
+    /// The groups are joined as additional rules (`, `): a normal rule (`; `) for a day would replace what the day
+    /// before's hours past midnight put on it. Closed groups are left out, for the same reason (`Sa off` would close
+    /// Friday night's hours after midnight), since a day no rule names is closed anyway.
     func openingHours(_ value: (Int) -> String?) -> String? {
         var rules: [String] = []
+        var anyKnown = false
         for g in groups {
             let selector = Self.selector(g.days)
-            if let open = g.columns[.isOpen].flatMap(value).flatMap(Self.boolean), !open {
-                rules.append("\(selector) off")
-            } else if let allDay = g.columns[.allDay].flatMap(value).flatMap(Self.boolean), allDay {
-                rules.append("\(selector) 00:00-24:00")
-            } else if let opens = g.columns[.opens].flatMap(value).flatMap(Self.minutes),
-                let closes = g.columns[.closes].flatMap(value).flatMap(Self.minutes)
-            {
-                // Closing at midnight is 24:00; at the opening time, open all day; before it, past midnight, which
-                // OSM writes as a span that wraps (`18:00-02:00`).
-                let span = closes == opens ? "00:00-24:00" : "\(Self.clock(opens))-\(Self.clock(closes == 0 ? 1440 : closes))"
+            switch Self.hours(of: g, value) {
+            case .closed:
+                anyKnown = true
+            case .span(let span):
+                anyKnown = true
                 rules.append("\(selector) \(span)")
-            } else {
-                // Nothing readable (empty, `NA`): not known, which is not closed. OSM leaves out days that are closed.
+            case .unknown:
                 rules.append("\(selector) unknown")
             }
         }
-        return rules.allSatisfy { $0.hasSuffix(" unknown") } ? nil : rules.joined(separator: "; ")
+        guard anyKnown else { return nil }
+        return rules.isEmpty ? "off" : rules.joined(separator: ", ")
+    }
+
+    enum GroupHours: Equatable {
+        case closed, unknown
+        case span(String)
+    }
+
+    /// One day group's hours: closed (IsOpen false, or `Closed` where a time should be), all day, a span, or unknown
+    /// (nothing readable: empty, `NA`).
+    static func hours(of g: DayGroup, _ value: (Int) -> String?) -> GroupHours {
+        let opensText = g.columns[.opens].flatMap(value)
+        let closesText = g.columns[.closes].flatMap(value)
+        if let open = g.columns[.isOpen].flatMap(value).flatMap(boolean), !open { return .closed }
+        if [opensText, closesText].contains(where: { $0.map(saysClosed) ?? false }) { return .closed }
+        if let allDay = g.columns[.allDay].flatMap(value).flatMap(boolean), allDay { return .span("00:00-24:00") }
+        guard let opens = opensText.flatMap(minutes), let closes = closesText.flatMap(minutes) else { return .unknown }
+        // Closing at midnight is 24:00; at the opening time, open all day; before it, past midnight, which OSM writes
+        // as a span that wraps (`18:00-02:00`).
+        return .span(closes == opens ? "00:00-24:00" : "\(clock(opens))-\(clock(closes == 0 ? 1440 : closes))")
+    }
+
+    static func saysClosed(_ text: String) -> Bool {
+        ["closed", "close", "off", "-", "—", "–", "x"].contains(text.lowercased().trimmingCharacters(in: .whitespaces))
     }
 
     static let weekdayNames = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
@@ -102,6 +126,7 @@ struct WeeklyHoursColumns: Sendable, Equatable {
             meridiem = body.hasSuffix("pm") ? 12 : 0
             body = body.dropLast(2)
         }
+        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }) else { return nil }
         let parts = body.split(separator: ":", omittingEmptySubsequences: false)
         var hour: Int
         var minute = 0

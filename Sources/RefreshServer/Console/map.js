@@ -4,7 +4,7 @@
 import * as L from './leaflet.js';
 import { h, clear, fmtInt, fmtMeters, fmtValue } from './dom.js';
 import { getJSON, postJSON, loadNetworks } from './api.js';
-import { baseLayer, LocationsLayer, RegionsLayer, QueryLayer } from './map-layers.js';
+import { baseLayer, nearView, LocationsLayer, RegionsLayer, QueryLayer } from './map-layers.js';
 import { createRefreshPanel } from './refresh-panel.js';
 
 const MIN_ZOOM = 1;
@@ -186,7 +186,8 @@ export function createMapView() {
     regionsLayer.highlight(id);
     panel.highlight(id);
     const region = regionsLayer.byId.get(id);
-    if (reveal && region && !map.getBounds().contains([region.lat, region.lon])) map.panTo([region.lat, region.lon]);
+    const at = region && [region.lat, nearView(region.lon, map.getCenter().lng)];
+    if (reveal && at && !map.getBounds().contains(at)) map.panTo(at);
   }
 
   map.on('click', (e) => refreshAt(e.latlng.lat, e.latlng.lng));
@@ -265,7 +266,9 @@ export function createMapView() {
       const tiles = config?.tiles;
       if (!tiles?.url) return;
       L.tileLayer(tiles.url, { maxZoom: MAX_ZOOM, maxNativeZoom: 19, crossOrigin: false }).addTo(map);
-      attribution.addAttribution(`Tiles: ${tiles.attribution}`.replace(/[<>&]/g, ''));
+      // Leaflet writes attributions as HTML: the server's text goes in escaped.
+      const escaped = String(tiles.attribution).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      attribution.addAttribution(`Tiles: ${escaped}`);
       root.dataset.tiles = 'on';
     })
     .catch(() => {});

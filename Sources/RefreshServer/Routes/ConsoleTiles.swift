@@ -9,8 +9,13 @@ public struct ConsoleTiles: Sendable, Hashable {
 
     public static let defaultAttribution = "© OpenStreetMap contributors"
 
-    /// Nil unless `template` is an http(s) URL with a host whose path or query names `{z}`, `{x}` and `{y}`.
+    /// Nil unless `template` is an http(s) URL whose path or query names `{z}`, `{x}` and `{y}`, and whose host is a
+    /// name of letters, digits, dots and dashes (`{s}` only as its whole first label) with an optional port: what a
+    /// Content-Security-Policy source can name (no IP v6 literal, nothing that would end the policy's directive).
     public init?(template: String, attribution: String = ConsoleTiles.defaultAttribution) {
+        guard let schemeEnd = template.range(of: "://") else { return nil }
+        let authority = template[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard Self.isPlainAuthority(authority) else { return nil }
         let filled = template.replacingOccurrences(of: "{z}", with: "1").replacingOccurrences(of: "{x}", with: "1")
             .replacingOccurrences(of: "{y}", with: "1").replacingOccurrences(of: "{s}", with: "a")
             .replacingOccurrences(of: "{r}", with: "")
@@ -20,6 +25,18 @@ public struct ConsoleTiles: Sendable, Hashable {
         else { return nil }
         self.urlTemplate = template
         self.attribution = attribution
+    }
+
+    static func isPlainAuthority(_ authority: Substring) -> Bool {
+        let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2 { guard !parts[1].isEmpty, parts[1].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isNumber) else { return false } }
+        let labels = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard !labels.isEmpty else { return false }
+        for (i, label) in labels.enumerated() {
+            if i == 0 && label == "{s}" { continue }
+            guard !label.isEmpty, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return false }
+        }
+        return true
     }
 
     /// The origin tiles come from, for the console's Content-Security-Policy (`img-src`); `{s}` subdomains become a

@@ -21,7 +21,7 @@ Needs Debian's `chromium` and `chromium-driver` (installed with apt-get when mis
 selenium from PyPI, installed into ~/.cache/oncue/selenium-venv (pinned below; this script re-runs itself there).
 Chromium is started with its background networking off, so only the server under test is contacted.
 """
-import argparse, csv, io, json, math, os, pathlib, shutil, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+import argparse, csv, io, json, math, os, pathlib, re, shutil, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
 
 SELENIUM = "selenium==4.38.0"          # 4.52.0 wanted a certifi newer than the package mirror here has
 VENV = pathlib.Path.home() / ".cache" / "oncue" / "selenium-venv"
@@ -197,6 +197,8 @@ class ConsoleTest:
         self.wait(lambda d: self.css(f'#card-chips .chip[data-network-id="{a.network}"]'), "the chip of the picked card")
         self.ok(f"card network {a.network} picked")
 
+        # A Saturday evening on the phone's clock: the request carries it as RFC 3339 with an offset.
+        d.execute_script("document.getElementById('local-time').value = '2026-11-28T19:00'")
         from selenium.webdriver.common.action_chains import ActionChains
         surface = self.css("#map")[0]
         ActionChains(d).move_to_element(surface).click().perform()
@@ -206,6 +208,8 @@ class ConsoleTest:
         request = json.loads(d.execute_script("return document.getElementById('refresh-request').textContent"))
         self.check(a.network in request.get("user_networks", []) and request.get("explain") is True,
                    f"the page's request lacks the card or explain: {request}")
+        self.check(re.fullmatch(r"2026-11-28T19:00:00[+-]\d\d:\d\d", request.get("local_time", "")) is not None,
+                   f"the page's request lacks the local time as RFC 3339: {request.get('local_time')}")
         centre = self.map_state()
         self.check(haversine(request["lat"], request["lon"], centre["lat"], centre["lon"]) < 3 * centre["mpp"],
                    f"the click at the map centre asked for {request['lat']}, {request['lon']}, not the centre")

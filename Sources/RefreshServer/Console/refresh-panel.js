@@ -18,6 +18,7 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
   const maxRegions = document.getElementById('max-regions');
   const accuracy = document.getElementById('accuracy');
   const minRadius = document.getElementById('min-radius');
+  const localTime = document.getElementById('local-time');
   const includeOthers = document.getElementById('include-others');
   const reserve = document.getElementById('reserve-refresh');
   const result = document.getElementById('refresh-result');
@@ -114,12 +115,21 @@ export function createRefreshPanel({ onSubmit, onSelect, onHover }) {
     return {
       // Empty: the server's --min-radius-m applies.
       ...(minRadius.value === '' ? {} : { min_radius_meters: Number(minRadius.value) }),
+      ...(localTime.value === '' ? {} : { local_time: rfc3339(localTime.value) }),
       accuracy: Number(accuracy.value),
       user_networks: [...selected],
       max_regions: Number(maxRegions.value),
       include_other_networks: includeOthers.checked,
       reserve_refresh_region: reserve.checked,
     };
+  }
+
+  /** `2026-11-28T19:00` (the input's wall clock) with seconds and this browser's UTC offset on that date. */
+  function rfc3339(wall) {
+    const minutes = -new Date(wall).getTimezoneOffset();
+    const abs = Math.abs(minutes);
+    const two = (n) => String(n).padStart(2, '0');
+    return `${wall.slice(0, 16)}:00${minutes < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
   }
 
   function showResultError(error) {

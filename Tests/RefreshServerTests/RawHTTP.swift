@@ -21,13 +21,13 @@ final class RawConnection {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
-            close(fd)
-            throw POSIXError(.ECONNREFUSED)
-        }
+        // No close here: a class whose initializer throws once every property is set still runs its deinit, which
+        // closes the socket. Closing it here too closed it twice, and the second close could hit a descriptor another
+        // thread had just been given (NIO then failed with EBADF in getsockname and stopped the test process).
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     func write(_ text: String) throws {
         let bytes = Array(text.utf8)

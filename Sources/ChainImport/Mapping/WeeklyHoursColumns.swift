@@ -4,7 +4,7 @@ import LocationStore
 /// Opening hours spread over columns per day or group of days, as chains publish them (Target's `BeginTime.MF`,
 /// `ThruTime.MF`, `Is24Hours.MF`, `IsOpen.MF`, then `.Sat` and `.Sun`; elsewhere `monday_open` / `monday_close`,
 /// `Sat Opens` / `Sat Closes`), read into one OpenStreetMap `opening_hours` value, so that they rank like an OSM
-/// store's: `Mo-Fr 08:00-22:00; Sa 08:00-23:00; Su 08:00-22:00`.
+/// store's: `Mo-Fr 08:00-22:00, Sa 08:00-23:00, Su 08:00-22:00`.
 ///
 /// A header takes part when its words (split at punctuation and spaces) are one day word and one field word, nothing
 /// else: `Summary.MF` and `Store.StoreDistrictID` do not.

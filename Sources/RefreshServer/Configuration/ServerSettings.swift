@@ -164,7 +164,7 @@ public enum ServerSettings {
         flag: "closed-lookahead-minutes",
         variable: "ONCUE_CLOSED_LOOKAHEAD_MINUTES",
         type: .integer(in: 0...EngineConfiguration.maxClosedLookaheadMinutes, valueName: "minutes"),
-        default: 30,
+        default: EngineConfiguration().closedLookaheadMinutes,
         summary:
             "With a request's local_time, a store closed for this many minutes from then (its opening_hours) ranks after the open ones; 0 ignores opening hours",
         read: { $0.closedLookaheadMinutes },

@@ -4,8 +4,11 @@ import Foundation
 /// template such as a self-hosted OpenStreetMap tile server's, `https://tiles.example.org/{z}/{x}/{y}.png`, and the
 /// attribution its licence asks for. Without one the console requests nothing off its own server.
 public struct ConsoleTiles: Sendable, Hashable {
-    public var urlTemplate: String
-    public var attribution: String
+    public let urlTemplate: String
+    public let attribution: String
+    /// The origin tiles come from, for the console's Content-Security-Policy (`img-src`); `{s}` subdomains become a
+    /// wildcard.
+    public let origin: String
 
     public static let defaultAttribution = "© OpenStreetMap contributors"
 
@@ -25,6 +28,7 @@ public struct ConsoleTiles: Sendable, Hashable {
         else { return nil }
         self.urlTemplate = template
         self.attribution = attribution
+        self.origin = template[..<schemeEnd.upperBound].lowercased() + authority.replacingOccurrences(of: "{s}", with: "*")
     }
 
     static func isPlainAuthority(_ authority: Substring) -> Bool {
@@ -37,15 +41,6 @@ public struct ConsoleTiles: Sendable, Hashable {
             guard !label.isEmpty, label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return false }
         }
         return true
-    }
-
-    /// The origin tiles come from, for the console's Content-Security-Policy (`img-src`); `{s}` subdomains become a
-    /// wildcard.
-    public var origin: String {
-        let schemeEnd = urlTemplate.range(of: "://")!
-        let afterScheme = urlTemplate[schemeEnd.upperBound...]
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return urlTemplate[..<schemeEnd.upperBound].lowercased() + authority.replacingOccurrences(of: "{s}", with: "*")
     }
 
     /// What the console reads from `/console/config.json`.

@@ -124,7 +124,7 @@ let package = Package(
         // One locator of the shared datasets for every test target (and the trait that skips a test without them).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         // Seeded locations, chain CSVs and drives of any size: the same bytes on every machine.
-        .target(name: "SyntheticData", dependencies: ["Geo", "LocationStore", "ChainImport", "TraceReplay"], path: "Tests/SyntheticData",
+        .target(name: "SyntheticData", dependencies: ["Geo", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"], path: "Tests/SyntheticData",
                 swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "StoreConformanceTests",
             dependencies: [
-                "TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport",
+                "TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport", "RegionRefresh",
                 // GeometryColumnTests asks PostGIS directly about its schema and box predicates.
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],

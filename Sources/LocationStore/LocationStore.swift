@@ -36,6 +36,13 @@ public protocol LocationStore: AnyObject {
     func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws
     func stats() async throws -> StoreStats
 
+    // Changes
+    /// The store's change version: bumped by every committed transaction that changes what an index serves.
+    func trackedVersion() async throws -> Int64
+    /// What changed after `version`, or nil when more than `limit` locations changed or the store no longer knows
+    /// (`version` is older than its change tracking): then the reader builds its index from every location.
+    func changes(since version: Int64, limit: Int) async throws -> StoreChanges?
+
     // Import log
     func insertImport(_ record: ImportRecord) async throws -> Int64
     func updateImport(_ record: ImportRecord) async throws

@@ -24,7 +24,7 @@ public struct PostGISBulkWriter: Sendable {
 
     static let locationColumns = [
         "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geom",
-        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at", "opening_hours",
+        "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at", "opening_hours", "change_version",
     ]
 
     func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws {
@@ -32,7 +32,16 @@ public struct PostGISBulkWriter: Sendable {
     }
 
     /// Inserts a network or brings its settings up to date; a network already so is not written (its `updated_at` stays).
-    public func upsertNetwork(_ n: Network) async throws {
+    /// A network whose name, size class or default radius changes marks all its locations changed at `changeVersion`
+    /// (`Network.servesDifferently`): the index serves each of them differently now.
+    public func upsertNetwork(_ n: Network, changeVersion: Int64) async throws {
+        try await query(
+            """
+            UPDATE locations SET change_version = \(changeVersion)
+            WHERE network_id = \(n.id) AND EXISTS (
+                SELECT 1 FROM networks o WHERE o.id = \(n.id)
+                    AND (o.name, o.is_large_area, o.default_radius_m) IS DISTINCT FROM (\(n.name), \(n.isLargeArea), \(n.defaultRadiusMeters)))
+            """)
         try await query(
             """
             INSERT INTO networks (id, name, category, is_large_area, default_radius_m, wikidata, created_at, updated_at)
@@ -47,8 +56,10 @@ public struct PostGISBulkWriter: Sendable {
     }
 
     /// Writes the networks and aliases an import created or changed, before its locations.
-    public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
-        for n in networks { try await upsertNetwork(n) }
+    public func applyNetworkChanges(
+        _ networks: [Network], aliases: [(alias: String, networkId: String)], changeVersion: Int64
+    ) async throws {
+        for n in networks { try await upsertNetwork(n, changeVersion: changeVersion) }
         guard !aliases.isEmpty else { return }
         try await query(
             """
@@ -99,11 +110,12 @@ public struct PostGISBulkWriter: Sendable {
 
     /// Rows straight for `locations` (the point as hex EWKB), encoded for `copy`: for rows of networks that had no
     /// locations when the import began, which cannot conflict with a stored row.
-    public static func encodeLocations(_ rows: [ImportRow], timestamp: String) -> CopyBatch {
+    public static func encodeLocations(_ rows: [ImportRow], timestamp: String, changeVersion: Int64) -> CopyBatch {
         var out = CopyTextEncoder(capacity: rows.count * 240)
         for r in rows {
             out.location(r.location, timestamp: timestamp)
             out.field(r.location.openingHours)
+            out.field(changeVersion)
             out.endRow()
         }
         return CopyBatch(table: "locations", columns: locationColumns, rows: rows.count, bytes: out.bytes)

@@ -41,6 +41,8 @@ final class PostGISImportWriter: BulkImportWriter {
     private var inFlight = BatchInFlight()
     private var indexes: BulkIndexState?
     private var staged = 0
+    /// The import's change version, taken when it begins (`PostGISLocationStore.noteChange`).
+    private var changeVersion: Int64 = 0
 
     init(store: PostGISLocationStore, plan: BulkImportPlan, directory: StagedNetworks) {
         self.store = store
@@ -57,6 +59,7 @@ final class PostGISImportWriter: BulkImportWriter {
     /// building them again would cost more than the few rows it changes.
     fileprivate func begin() async throws {
         try await store.beginStaging()
+        changeVersion = try await store.noteChange()
         let existing = try await store.locationCount()
         if let expected = plan.expectedRows, expected >= 50_000, expected >= 4 * existing {
             indexes = try await store.suspendIndexes(tableIsEmpty: existing == 0)
@@ -115,16 +118,17 @@ final class PostGISImportWriter: BulkImportWriter {
         let (direct, batch, issues, importId) = (self.direct, self.batch, self.issues, issuesImportId)
         let writer = store.bulkWriter
         let timestamp = self.timestamp
+        let version = changeVersion
         self.direct = []
         self.batch = []
         self.issues = []
         staged += batch.count
         try await inFlight.send(
             encode: {
-                (PostGISBulkWriter.encodeLocations(direct, timestamp: timestamp), PostGISBulkWriter.encodeStaged(batch))
+                (PostGISBulkWriter.encodeLocations(direct, timestamp: timestamp, changeVersion: version), PostGISBulkWriter.encodeStaged(batch))
             },
             write: { (direct: CopyBatch, staged: CopyBatch) in
-                try await writer.applyNetworkChanges(networks, aliases: [])
+                try await writer.applyNetworkChanges(networks, aliases: [], changeVersion: version)
                 try await writer.copy(direct)
                 try await writer.copy(staged)
                 if let importId, !issues.isEmpty { try await writer.appendImportIssues(issues, importId: importId) }

@@ -24,20 +24,21 @@ extension PostGISLocationStore {
 
     /// Writes the networks and aliases an import created or changed, before its locations.
     public func applyNetworkChanges(_ networks: [Network], aliases: [(alias: String, networkId: String)]) async throws {
-        try await bulkWriter.applyNetworkChanges(networks, aliases: aliases)
+        try await bulkWriter.applyNetworkChanges(networks, aliases: aliases, changeVersion: try await noteChange())
     }
 
     /// Upserts every staged row in one statement. A row whose content equals the stored one is not written (its
     /// `source_import_id` stays), exactly as in the SQLite store; `xmax = 0` tells an insert from an update.
     public func upsertStaged() async throws -> [Int: ImportRowCounts] {
+        let version = try await noteChange()
         let rows = try await rows(
             """
             WITH up AS (
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                     ST_SetSRID(ST_MakePoint(lon, lat), 4326), geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
-                    opening_hours
+                    opening_hours, \(version)
                 FROM oncue_stage
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING id, (xmax = 0) AS inserted)
@@ -96,6 +97,7 @@ extension PostGISLocationStore {
     /// `--replace-network`: deletes the locations of these networks that the import does not list; returns how many.
     public func removeUnstaged(networks: [String]) async throws -> Int {
         guard !networks.isEmpty else { return 0 }
+        _ = try await noteChange()
         let removed = try await rows(
             """
             DELETE FROM locations l WHERE l.network_id = ANY(\(networks))

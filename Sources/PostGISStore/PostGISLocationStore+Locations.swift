@@ -38,15 +38,16 @@ extension PostGISLocationStore {
         let geohash = Geohash(l.coordinate, precision: 12).string
         let lat = l.coordinate.latitude
         let lon = l.coordinate.longitude
+        let version = try await noteChange()
         let result: [PostgresRow]
         do {
             result = try await rows(
                 """
                 INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours)
+                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
                     \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326), \(geohash),
-                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours))
+                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours), \(version))
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING (xmax = 0)
                 """)
@@ -86,12 +87,22 @@ extension PostGISLocationStore {
 
     /// Only what an index needs, in table order (no sort: an index build does not care), streamed.
     public func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws {
+        try await forEachIndexRecord(changedAfter: nil, batchSize: batchSize, body)
+    }
+
+    /// Every location's index fields, or those of the locations written after a change version.
+    func forEachIndexRecord(changedAfter version: Int64?, batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws {
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
-        for try await row in try await query(
-            "SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours FROM locations")
-        {
+        let columns = "id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours"
+        let select: PostgresQuery =
+            if let version {
+                "SELECT \(unescaped: columns) FROM locations WHERE change_version > \(version)"
+            } else {
+                "SELECT \(unescaped: columns) FROM locations"
+            }
+        for try await row in try await query(select) {
             var cells = IndexRowCells(row)
             let id = try cells.text()
             let network = try cells.text()
@@ -151,7 +162,7 @@ extension PostGISLocationStore {
             postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
             geom = EXCLUDED.geom, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
             venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id,
-            opening_hours = EXCLUDED.opening_hours, updated_at = now()
+            opening_hours = EXCLUDED.opening_hours, change_version = EXCLUDED.change_version, updated_at = now()
         WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
                locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
                locations.radius_m, locations.venue_radius_m, locations.opening_hours)

@@ -41,7 +41,7 @@ extension PostGISLocationStore {
         if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {
             throw StoreError.invalidArgument("default radius must be a positive number of metres, got \(r)")
         }
-        try await changing { try await bulkWriter.upsertNetwork(network) }
+        try await changing { try await bulkWriter.upsertNetwork(network, changeVersion: try await noteChange()) }
     }
 
     public func addAlias(_ alias: String, networkId: String) async throws {
@@ -68,6 +68,7 @@ extension PostGISLocationStore {
     @discardableResult
     func changing<T>(_ body: () async throws -> T) async throws -> T {
         try await transaction {
+            _ = try await noteChange()
             let value = try await body()
             try await announceChange()
             return value

@@ -16,6 +16,9 @@ public final class PostGISLocationStore: LocationStore {
     let connection: PostgresConnection
     let logger: Logger
     private var transactionDepth = 0
+    /// The change version the open transaction took (`noteChange`), if it took one.
+    var changeVersionOfTransaction: Int64?
+    var changeVersionTakenAt: Int?
     public private(set) var schemaVersion = 0
 
     private init(url: PostgresURL, connection: PostgresConnection, logger: Logger) {
@@ -154,10 +157,19 @@ public final class PostGISLocationStore: LocationStore {
         do {
             let value = try await body()
             transactionDepth -= 1
+            if depth == 0 {
+                changeVersionOfTransaction = nil
+                changeVersionTakenAt = nil
+            }
             try await query(depth == 0 ? "COMMIT" : PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
             return value
         } catch {
             transactionDepth = depth
+            // A version taken inside the savepoint is given back with it; one taken before stays the transaction's.
+            if depth == 0 || changeVersionTakenAt.map({ $0 > depth }) == true {
+                changeVersionOfTransaction = nil
+                changeVersionTakenAt = nil
+            }
             if depth == 0 {
                 _ = try? await query("ROLLBACK")
             } else {
@@ -231,11 +243,25 @@ public final class PostGISLocationStore: LocationStore {
         try await rows("SELECT version FROM oncue_store_version").first?.decode(Int64.self) ?? 0
     }
 
-    /// Records a change: bumps the version and announces it on `changeChannel` with the new version. PostgreSQL
-    /// delivers the notification when (and only if) the transaction commits.
-    public func announceChange() async throws {
+    /// The open transaction's change version, taken before its first change: bumps the version row, which then stays
+    /// locked until the transaction ends, so that a later change transaction takes the next version only after this
+    /// one committed (versions commit in order, and a reader that sees version V sees every row written up to V).
+    /// Rows written store it; tombstones get it from their trigger.
+    func noteChange() async throws -> Int64 {
+        if let version = changeVersionOfTransaction { return version }
         let rows = try await rows("UPDATE oncue_store_version SET version = version + 1, changed_at = now() RETURNING version")
         let version = try rows.first?.decode(Int64.self) ?? 0
+        if inTransaction {
+            changeVersionOfTransaction = version
+            changeVersionTakenAt = transactionDepth
+        }
+        return version
+    }
+
+    /// Announces the transaction's change on `changeChannel` with its version (taking one if no change took it yet).
+    /// PostgreSQL delivers the notification when (and only if) the transaction commits.
+    public func announceChange() async throws {
+        let version = try await noteChange()
         try await query("SELECT pg_notify(\(PostGISSchema.changeChannel), \(String(version)))")
     }
 }

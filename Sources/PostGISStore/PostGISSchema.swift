@@ -3,7 +3,7 @@
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -144,6 +144,38 @@ enum PostGISSchema {
             """,
             "DROP INDEX IF EXISTS locations_by_geohash",
             "CREATE INDEX IF NOT EXISTS locations_geom ON locations USING gist (geom)",
+        ],
+        // Version 6: what changed since a version (`ChangeTracking`, see `changes(since:limit:)`). Every location written
+        // stores the version of its transaction, which each change transaction takes first (`noteChange`, holding the
+        // version row until it commits, so versions commit in order); a deleted location leaves a tombstone (a
+        // statement trigger, so that no delete path can forget it). A BRIN index reads the rows after a version: new
+        // versions land at the table's end, and it costs an import next to nothing to keep. `tracked_from` is the
+        // oldest version changes can be asked from.
+        [
+            "ALTER TABLE locations ADD COLUMN IF NOT EXISTS change_version bigint NOT NULL DEFAULT 0",
+            "CREATE INDEX IF NOT EXISTS locations_by_change ON locations USING brin (change_version)",
+            """
+            CREATE TABLE IF NOT EXISTS location_tombstones (
+                id text COLLATE "C" PRIMARY KEY,
+                change_version bigint NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS location_tombstones_by_change ON location_tombstones (change_version)",
+            "ALTER TABLE oncue_store_version ADD COLUMN IF NOT EXISTS tracked_from bigint NOT NULL DEFAULT 0",
+            "UPDATE oncue_store_version SET version = version + 1, tracked_from = version + 1, changed_at = now()",
+            """
+            CREATE OR REPLACE FUNCTION oncue_leave_tombstones() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO location_tombstones (id, change_version)
+                SELECT o.id, v.version FROM oncue_deleted_rows o CROSS JOIN oncue_store_version v
+                ON CONFLICT (id) DO UPDATE SET change_version = EXCLUDED.change_version;
+                RETURN NULL;
+            END $$
+            """,
+            "DROP TRIGGER IF EXISTS locations_leave_tombstones ON locations",
+            """
+            CREATE TRIGGER locations_leave_tombstones AFTER DELETE ON locations
+            REFERENCING OLD TABLE AS oncue_deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION oncue_leave_tombstones()
+            """,
         ],
     ]
 

@@ -72,3 +72,12 @@ extension Network {
         return key.isEmpty ? name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() : key
     }
 }
+
+extension Network {
+    /// Whether the index would serve this network's locations differently after it became `other`: their names (a
+    /// location without one shows its network's) or their radii (size class, default radius). Its category and
+    /// Wikidata id are read per network, not per location.
+    public func servesDifferently(from other: Network) -> Bool {
+        name != other.name || isLargeArea != other.isLargeArea || defaultRadiusMeters != other.defaultRadiusMeters
+    }
+}

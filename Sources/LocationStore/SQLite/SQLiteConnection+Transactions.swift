@@ -6,18 +6,22 @@ extension SQLiteConnection {
     func begin() throws(StoreError) -> Int {
         let depth = transactionDepth
         try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT sp\(depth)")
+        if depth == 0 { changeNotedAt = nil }
         transactionDepth += 1
         return depth
     }
 
     func commit(_ depth: Int) throws(StoreError) {
         transactionDepth = depth
+        if depth == 0 { changeNotedAt = nil }
         try execute(depth == 0 ? "COMMIT" : "RELEASE sp\(depth)")
     }
 
     /// Undoes everything since `begin` returned `depth`; errors are not reported (the body's error is the one to tell).
     func rollback(_ depth: Int) {
         transactionDepth = depth
+        // The bump is undone with the savepoint it was made in.
+        if let noted = changeNotedAt, noted > depth { changeNotedAt = nil }
         if depth == 0 {
             try? execute("ROLLBACK")
         } else {
@@ -37,5 +41,16 @@ extension SQLiteConnection {
             rollback(depth)
             throw error
         }
+    }
+}
+
+extension SQLiteConnection {
+    /// Bumps the store's change version, once per transaction, before the transaction's first change to what the
+    /// engine serves: rows written afterwards store the new version (`SQLiteSchema.currentChangeVersion`), and
+    /// tombstones get it from their trigger.
+    func noteChange() throws(StoreError) {
+        guard changeNotedAt == nil else { return }
+        try execute("UPDATE oncue_changes SET version = version + 1")
+        if transactionDepth > 0 { changeNotedAt = transactionDepth }
     }
 }

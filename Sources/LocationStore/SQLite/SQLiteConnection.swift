@@ -8,6 +8,8 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// Open transactions and savepoints (`begin`, `commit`, `rollback`).
     var transactionDepth = 0
+    /// The transaction depth at which the open transaction bumped the store's change version (`noteChange`), if it did.
+    var changeNotedAt: Int?
 
     enum Mode { case readWrite, readWriteCreate, readOnly }
 

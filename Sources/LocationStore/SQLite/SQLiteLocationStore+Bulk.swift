@@ -242,13 +242,15 @@ extension SQLiteLocationStore {
         let exists = try probe.step()
         if exists && probe.int64(1) == 1 { return .unchanged }
         let existingRowid = exists ? probe.int64(0) : nil
+        try db.noteChange()
         let geohash = Geohash(location.coordinate, precision: 12).string
         if exists {
             let s = try db.statement(
                 """
                 UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
                     postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
-                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326), opening_hours = ?17
+                    source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326), opening_hours = ?17,
+                    change_version = \(SQLiteSchema.currentChangeVersion)
                 WHERE id = ?1
                 """)
             s.bind(1, location.id)
@@ -264,12 +266,14 @@ extension SQLiteLocationStore {
     }
 
     private func bulkInsert(_ location: Location, timestamp: String, emptyNetworkNumber: UInt64?) throws(StoreError) -> UpsertOutcome {
+        try db.noteChange()
         let geohash = Geohash(location.coordinate, precision: 12).string
         let s = try db.statement(
             """
             INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17)
+                radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours, change_version)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17,
+                \(SQLiteSchema.currentChangeVersion))
             """)
         s.bind(1, location.id)
         bindContent(s, location)
@@ -383,6 +387,7 @@ extension SQLiteLocationStore {
 
     /// Deletes the locations of `networkId` that the current import has not listed; returns how many.
     public func removeUnseen(networkId: String) throws(StoreError) -> Int {
+        try db.noteChange()
         let s = try db.statement(
             """
             DELETE FROM locations WHERE network_id = ?1 AND id NOT IN (SELECT id FROM \(scratch).oncue_import_seen)

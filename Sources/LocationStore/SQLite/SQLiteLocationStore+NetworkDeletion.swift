@@ -2,6 +2,7 @@ extension SQLiteLocationStore {
     public func deleteNetwork(id: String) throws -> NetworkDeletion? {
         try writeTransaction { () throws -> NetworkDeletion? in
             guard try network(id: id) != nil else { return nil }
+            try db.noteChange()
             let geocoded = try db.statement(
                 "DELETE FROM geocoded_locations WHERE location_id IN (SELECT id FROM locations WHERE network_id = ?1)")
             geocoded.bind(1, id)

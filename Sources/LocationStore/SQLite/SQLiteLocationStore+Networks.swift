@@ -29,11 +29,28 @@ extension SQLiteLocationStore {
             defaultRadiusMeters: s.optionalDouble(4), wikidata: s.optionalText(5))
     }
 
-    public func upsertNetwork(_ network: Network) throws(StoreError) {
-        guard !network.id.isEmpty else { throw .invalidArgument("a network needs a non-empty id") }
+    public func upsertNetwork(_ network: Network) throws {
+        guard !network.id.isEmpty else { throw StoreError.invalidArgument("a network needs a non-empty id") }
         if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {
-            throw .invalidArgument("default radius must be a positive number of metres, got \(r)")
+            throw StoreError.invalidArgument("default radius must be a positive number of metres, got \(r)")
         }
+        try writeTransaction {
+            let before = try self.network(id: network.id)
+            guard before != network else { return }
+            try db.noteChange()
+            try writeNetwork(network)
+            // A network's name, size class and default radius are part of what the index serves for each of its
+            // locations (a location without a name shows the network's; radii follow the settings): they changed.
+            if let before, before.servesDifferently(from: network) {
+                let touched = try db.statement(
+                    "UPDATE locations SET change_version = \(SQLiteSchema.currentChangeVersion) WHERE network_id = ?1")
+                touched.bind(1, network.id)
+                try touched.step()
+            }
+        }
+    }
+
+    private func writeNetwork(_ network: Network) throws(StoreError) {
         let s = try db.statement(
             """
             INSERT INTO networks (id, name, category, is_large_area, default_radius_m, created_at, updated_at, wikidata)
@@ -59,6 +76,7 @@ extension SQLiteLocationStore {
         let key = Network.aliasKey(alias)
         guard !key.isEmpty else { throw .invalidArgument("alias '\(alias)' has no letters or digits") }
         guard try network(id: networkId) != nil else { throw .unknownNetwork(networkId) }
+        try db.noteChange()
         let s = try db.statement(
             """
             INSERT INTO network_aliases (alias_key, alias, network_id) VALUES (?1, ?2, ?3)

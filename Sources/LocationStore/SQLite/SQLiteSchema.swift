@@ -6,14 +6,14 @@
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
     static let geohashIndexSQL = "CREATE INDEX locations_by_geohash ON locations(geohash, lat, lon)"
 
     /// The secondary indexes of `locations` that `verify()` expects.
-    static let locationIndexes = ["locations_by_geohash", "locations_by_network_geohash"]
+    static let locationIndexes = ["locations_by_geohash", "locations_by_network_geohash", "locations_by_change"]
 
     /// Takes a store from version `step` to `step + 1`.
     static func migrate(_ db: SQLiteConnection, step: Int) throws(StoreError) {
@@ -23,6 +23,7 @@ enum SQLiteSchema {
         case 2: try rekeyDerivedIds(db)
         case 3: try addColumn(db, table: "networks", column: "wikidata")
         case 4: try addColumn(db, table: "locations", column: "opening_hours")
+        case 5: try addChangeTracking(db)
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }

@@ -40,6 +40,11 @@ public final class IndexReloader: Service, Sendable {
         public var builtAt: Date?
         /// The newest version announced or seen; a rebuild is due while it exceeds `indexVersion`.
         public var knownVersion: Int64?
+        /// The store's change version the serving index answers (`LocationStore.trackedVersion`): the next update
+        /// reads the changes after it.
+        public var trackedVersion: Int64?
+        /// Changes laid over the last full build (0 right after one).
+        public var changesApplied = 0
         /// Since when the store could not be reached (nil: it answers).
         public var unreachableSince: Date?
         public var lastError: String?
@@ -182,14 +187,17 @@ public final class IndexReloader: Service, Sendable {
         if due { scheduleReload() }
     }
 
+    /// Brings the serving index up to the store: by the changes since its version when there are few enough
+    /// (`LocationIndex.applying`), else by a full build; the old index serves until the new one is installed.
     private func reload() async throws {
         let engine = engine
-        let catalog = catalog
         let wanted = state.withLock { $0.knownVersion }
+        let since = state.withLock { $0.trackedVersion }
+        let current = engine.index
         do {
             // The store is closed before the index goes live: a SQLite file's memory-mapped pages leave the resident
             // set before /readyz says ready, so what is resident then is the index's.
-            let (index, networks, version) = try await access.withReader(long: true) { store in
+            let loaded = try await access.withReader(long: true) { store -> Loaded in
                 // A standby may lag the primary that announced the version: wait (bounded) until it has replayed it.
                 var version = try await store.changeVersion()
                 if let wanted, let seen = version, seen < wanted {
@@ -198,31 +206,71 @@ public final class IndexReloader: Service, Sendable {
                         version = try await store.changeVersion()
                     }
                 }
-                return (try await engine.buildIndex(from: store), try await store.networks(), version)
+                if let current, let since {
+                    let limit = Self.changeLimit(current.count)
+                    if let changes = try await store.changes(since: since, limit: limit),
+                        let updated = current.applying(changes, limit: limit)
+                    {
+                        return Loaded(index: updated, networks: changes.networks, version: version, tracked: changes.version, changes: changes.count)
+                    }
+                }
+                // Read before the locations: a change committed during the read is read again by the next update.
+                let tracked = try await store.trackedVersion()
+                let index = try await engine.buildIndex(from: store)
+                return Loaded(index: index, networks: try await store.networks(), version: version, tracked: tracked, changes: nil)
             }
-            engine.install(index)
-            catalog.update(networks)
-            let info = index.info
-            state.withLock { s in
-                s.indexVersion = version
-                s.builtAt = info.builtAt
-                s.knownVersion = max(s.knownVersion ?? 0, version ?? 0)
-                s.unreachableSince = nil
-                s.lastError = nil
-            }
-            metrics.indexLoaded(info, storeVersion: version)
-            generation.add(1, ordering: .releasing)
-            logger.info(
-                "index loaded",
-                metadata: [
-                    "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
-                    "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
-                    "store_version": .string(version.map(String.init) ?? "-"),
-                ])
+            install(loaded)
         } catch {
             metrics.indexLoadFailed()
             markUnreachable(error)
             throw error
+        }
+    }
+
+    /// What one reload read and made.
+    private struct Loaded: Sendable {
+        var index: LocationIndex
+        var networks: [NetworkSummary]
+        /// The announcing store's version (PostGIS), and the tracked change version the index answers.
+        var version: Int64?
+        var tracked: Int64
+        /// Locations changed, when the index was brought up to date by changes rather than built.
+        var changes: Int?
+    }
+
+    /// Changes laid over a full build before the next update builds afresh: 1 % of the locations (at least 2,000). An
+    /// update costs about what the changes since the build are; past that, a build costs little more, and searches
+    /// beside the overlay would start to cost.
+    static func changeLimit(_ locations: Int) -> Int { max(2_000, locations / 100) }
+
+    private func install(_ loaded: Loaded) {
+        engine.install(loaded.index)
+        catalog.update(loaded.networks)
+        let info = loaded.index.info
+        state.withLock { s in
+            s.indexVersion = loaded.version
+            s.trackedVersion = loaded.tracked
+            s.changesApplied = loaded.index.changesApplied
+            s.builtAt = info.builtAt
+            s.knownVersion = max(s.knownVersion ?? 0, loaded.version ?? 0)
+            s.unreachableSince = nil
+            s.lastError = nil
+        }
+        metrics.indexLoaded(info, storeVersion: loaded.version)
+        generation.add(1, ordering: .releasing)
+        var metadata: Logger.Metadata = [
+            "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
+            "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
+            "store_version": .string(loaded.version.map(String.init) ?? "-"),
+        ]
+        if let changes = loaded.changes {
+            metadata["changes"] = .stringConvertible(changes)
+            metadata["changes_since_build"] = .stringConvertible(loaded.index.changesApplied)
+            logger.info("index updated", metadata: metadata)
+        } else {
+            // The next update looks ids up in this build: make the table now, off the request that will need it.
+            loaded.index.prepareForChanges()
+            logger.info("index loaded", metadata: metadata)
         }
     }
 

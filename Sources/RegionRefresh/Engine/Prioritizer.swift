@@ -49,17 +49,15 @@ struct Prioritizer: ~Copyable {
             // Looking as far as a location whose region starts within the largest refresh distance lets a collection
             // that does not fill up settle that distance too (see `refreshDistance`).
             var largestRadius = floor
-            for k in cards { largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius) }
+            for k in cards { largestRadius = max(largestRadius, index.networkMaxRadius(k)) }
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(
                 &regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
                 lookout: lookout
             ) { collector in
-                for k in cards {
-                    let tree = index.networkTrees[Int(k)]
-                    guard !tree.isEmpty else { continue }
-                    collector.retarget(maxBoost: boosts.maxBoost(network: k), maxRadius: tree.maxRadius)
-                    tree.search(q.x, q.y, q.z, &collector)
+                for k in cards where index.hasLocations(k) {
+                    collector.retarget(maxBoost: boosts.maxBoost(network: k), maxRadius: index.networkMaxRadius(k))
+                    index.searchNetwork(k, q, &collector)
                 }
             }
         }
@@ -70,8 +68,8 @@ struct Prioritizer: ~Copyable {
                     &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
                     lookout: 0, excluded: cards
                 ) { collector in
-                    collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalTree.maxRadius)
-                    index.globalTree.search(q.x, q.y, q.z, &collector)
+                    collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalMaxRadius)
+                    index.searchAll(q, &collector)
                 }
                 .budgetReached || limited
         }
@@ -181,11 +179,9 @@ struct Prioritizer: ~Copyable {
         for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
         for m in regions.merged where regions.drafts[m.region].tier == 1 { covered.append(m.point.member) }
         covered.sort()
-        for k in cards {
-            let tree = index.networkTrees[Int(k)]
-            guard !tree.isEmpty else { continue }
-            var finder = NearestBoundary(maxRadius: tree.maxRadius, covered: covered, ceiling: best, radiusFloor: floor)
-            tree.search(q.x, q.y, q.z, &finder)
+        for k in cards where index.hasLocations(k) {
+            var finder = NearestBoundary(maxRadius: index.networkMaxRadius(k), covered: covered, ceiling: best, radiusFloor: floor)
+            index.searchNetwork(k, q, &finder)
             best = min(best, finder.best)
         }
         return (best - uncertainty, false)
@@ -211,11 +207,11 @@ struct Prioritizer: ~Copyable {
         guard collection.full, let w = collection.last else { return false }
         var boost: Double?
         var largestRadius = radiusFloor(p)
-        for k in cards where !index.networkTrees[Int(k)].isEmpty {
+        for k in cards where index.hasLocations(k) {
             let b = boosts.combined(k)
             guard boost == nil || boost == b else { return false }
             boost = b
-            largestRadius = max(largestRadius, index.networkTrees[Int(k)].maxRadius)
+            largestRadius = max(largestRadius, index.networkMaxRadius(k))
         }
         let key = w.key
         let margin = 1e-9 * max(1, w.distance)

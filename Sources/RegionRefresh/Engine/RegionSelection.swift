@@ -69,21 +69,21 @@ public struct RegionSelection: Sendable {
     func forEachRegion(_ body: (borrowing RegionView) -> Void) {
         var priority = 0
         do {
-            let texts = index.texts.base
             for j in regions.drafts.indices {
                 let draft = regions.drafts[j]
                 let g = Int(draft.lead.member)
-                let center = draft.movedCenter ?? texts[g].coordinate
+                let center = draft.movedCenter ?? index.textRecord(g).pointee.coordinate
                 let networkId = index.networks[Int(draft.network)].id
                 let merged =
                     draft.mergedCount == 0
-                    ? nil : regions.members(of: j).prefix(mergedIdsLimit).map { texts[Int($0.member)].id }.sorted()
+                    ? nil : regions.members(of: j).prefix(mergedIdsLimit).map { index.textRecord(Int($0.member)).pointee.id }.sorted()
                 let explanation = explanations.isEmpty ? nil : explanations[j]
                 priority += 1
                 body(
                     RegionView(
-                        id: texts[g].id, networkId: networkId, lat: center.latitude, lon: center.longitude,
-                        radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name, address: texts[g].address,
+                        id: index.textRecord(g).pointee.id, networkId: networkId, lat: center.latitude, lon: center.longitude,
+                        radiusMeters: draft.radius.rounded(.up), priority: priority, name: index.textRecord(g).pointee.name,
+                        address: index.textRecord(g).pointee.address,
                         kind: .location, mergedLocationIds: merged, mergedCount: draft.mergedCount == 0 ? nil : draft.mergedCount,
                         explain: explanation))
                 guard draft.partCount > 0 else { continue }
@@ -92,9 +92,10 @@ public struct RegionSelection: Sendable {
                     priority += 1
                     body(
                         RegionView(
-                            id: texts[g].id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
-                            lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority, name: texts[g].name,
-                            address: texts[g].address, kind: .location, explain: explanation))
+                            id: index.textRecord(g).pointee.id, idSuffix: part.suffix, networkId: networkId, lat: part.center.latitude,
+                            lon: part.center.longitude, radiusMeters: draft.radius.rounded(.up), priority: priority,
+                            name: index.textRecord(g).pointee.name,
+                            address: index.textRecord(g).pointee.address, kind: .location, explain: explanation))
                 }
             }
         }

@@ -38,7 +38,15 @@ final class KDTree: Sendable {
     @inline(__always)
     func leafStart(_ k: Int) -> Int { (k &* points.count) >> leafBits }
 
-    init(members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule]) {
+    /// A tree of no points (a network new since a full build has none there).
+    static let empty = KDTree(members: [], x: [], y: [], z: [], radius: [], network: [], rule: [])
+
+    /// A tree over `members` (positions in the arrays given); each point's location number is its member plus
+    /// `memberOffset` (an overlay's locations are numbered after the full build's).
+    init(
+        members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule],
+        memberOffset: UInt32 = 0
+    ) {
         let n = input.count
         var bits = 0
         while (n + (1 << bits) - 1) >> bits > Self.leafSize { bits += 1 }
@@ -53,7 +61,8 @@ final class KDTree: Sendable {
         let points = HugePageArray(count: n) { k in
             let m = order[k]
             let i = Int(m)
-            return TreePoint(x: x[i], y: y[i], z: z[i], member: m, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
+            return TreePoint(
+                x: x[i], y: y[i], z: z[i], member: m + memberOffset, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
         }
         self.points = points
         (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
@@ -372,8 +381,8 @@ final class KDTree: Sendable {
 
     /// Copies `flags` (by location number) into the points' `mayMerge`. Only while the tree is being built: afterwards
     /// it is shared and must not change.
-    func setMayMerge(from flags: UnsafeBufferPointer<Bool>) {
-        for i in 0..<points.count { points.base[i].mayMerge = flags[Int(points.base[i].member)] }
+    func setMayMerge(from flags: UnsafeBufferPointer<Bool>, memberOffset: UInt32 = 0) {
+        for i in 0..<points.count { points.base[i].mayMerge = flags[Int(points.base[i].member - memberOffset)] }
     }
 
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware

@@ -43,11 +43,11 @@ extension LocationIndex {
         var collector = BoxCollector(
             box: box, crossesAntimeridian: crosses, limit: limit + 1,
             boundSquared: UnitVector.chordSquared(meters: min(reach * 1.01 + 1, Double.pi * Sphere.earthRadiusMeters)))
-        globalTree.search(q.x, q.y, q.z, &collector)
+        searchAll(q, &collector)
         let kept = collector.sorted()
         let found = kept.prefix(limit).map { member in
             let i = Int(member)
-            let text = texts[i]
+            let text = textRecord(i).pointee
             return IndexedLocation(
                 id: text.id, networkId: networks[Int(network[i])].id, name: text.name, address: text.address,
                 coordinate: text.coordinate, radiusMeters: Double(radius[i]), radiusRule: rule[i].name)

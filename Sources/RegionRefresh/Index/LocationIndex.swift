@@ -58,17 +58,32 @@ public final class LocationIndex: Sendable {
     let globalTree: KDTree
     /// Squared chord of the largest region radius: two locations farther apart can never overlap.
     let maxRadiusChordSquared: Double
+    /// Per location: whether the trees' points say `mayMerge` (kept for bringing the index up to date, see `applying`).
+    let mergeFlags: [Bool]
+    /// Location numbers below this are the full build's (their texts in `texts`); from it on, the overlay's.
+    let baseCount: Int
+    /// The changes applied since the full build, searched beside its trees (nil for a full build).
+    let overlay: IndexOverlay?
+    /// The id → location number table of a full build, made when changes are first applied to it.
+    let idLookup = Mutex<IdLookup?>(nil)
+    let liveCount: Int
 
-    public var count: Int { texts.count }
+    /// Locations served (a location changed since the full build counts once).
+    public var count: Int { liveCount }
 
-    @inline(__always) func id(_ location: Int) -> String { texts[location].id }
-    @inline(__always) func coordinate(_ location: Int) -> Coordinate { texts[location].coordinate }
+    /// A location's text record, wherever it lives.
+    @inline(__always) func textRecord(_ location: Int) -> UnsafeMutablePointer<LocationText> {
+        location < baseCount ? texts.base + location : overlay.unsafelyUnwrapped.texts.base + (location - baseCount)
+    }
+
+    @inline(__always) func id(_ location: Int) -> String { textRecord(location).pointee.id }
+    @inline(__always) func coordinate(_ location: Int) -> Coordinate { textRecord(location).pointee.coordinate }
 
     /// Starts loading a location's text record, which the response written for a region reads: the selection
     /// prefetches the records of the regions it chose, so that the misses overlap instead of coming one per region.
     @inline(__always) func prefetchText(_ location: UInt32) {
         // A 64-byte record in memory aligned to 64 bytes: one cache line.
-        oncue_prefetch(texts.base + Int(location))
+        oncue_prefetch(textRecord(Int(location)))
     }
 
     /// Builds a snapshot from locations and their networks. Locations of networks not listed get a bare network.
@@ -96,7 +111,9 @@ public final class LocationIndex: Sendable {
 
     /// Networks with their location counts in this snapshot.
     public var networkSummaries: [NetworkSummary] {
-        networks.enumerated().map { NetworkSummary(network: $0.element, locationCount: networkCounts[$0.offset]) }
+        networks.enumerated().filter { networkNumber[$0.element.id] == UInt32($0.offset) }.map {
+            NetworkSummary(network: $0.element, locationCount: networkCounts[$0.offset])
+        }
     }
 
     init(builder b: consuming Builder, policy: RadiusPolicy, started: ContinuousClock.Instant) {
@@ -136,8 +153,11 @@ public final class LocationIndex: Sendable {
         openingHours = b.hours.finish(order: b.order)
         globalTree = built.global
         networkTrees = built.networks
-        Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
+        mergeFlags = Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
+        baseCount = n
+        liveCount = n
+        overlay = nil
 
         let elapsed = started.duration(to: .now)
         let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4  // the arrays above
@@ -146,6 +166,38 @@ public final class LocationIndex: Sendable {
             locationCount: n, networkCount: b.networks.count,
             buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             builtAt: Date(), approximateBytes: bytes)
+    }
+
+    /// A full build's arrays and trees with changes laid over them (see `LocationIndex+Changes`).
+    init(overlaying base: LocationIndex, parts p: OverlayParts, started: ContinuousClock.Instant) {
+        policy = base.policy
+        radius = p.radius
+        rule = p.rule
+        density = p.density
+        placeDensity = base.placeDensity + p.placeDensity
+        network = p.network
+        texts = base.texts
+        openingHours = p.openingHours
+        networks = p.networks
+        networkNumber = p.networkNumber
+        spellings = Self.spellings(networks: p.networks, numbers: p.networkNumber, aliases: p.aliases)
+        let categorized = Self.numberCategories(of: p.networks)
+        networkCategory = categorized.perNetwork
+        categories = categorized.names
+        networkCounts = p.networkCounts
+        // Networks new since the build have no tree of their own there.
+        networkTrees = base.networkTrees + (base.networkTrees.count..<p.networks.count).map { _ in KDTree.empty }
+        globalTree = base.globalTree
+        mergeFlags = base.mergeFlags
+        baseCount = base.baseCount
+        liveCount = p.liveCount
+        overlay = p.overlay
+        maxRadiusChordSquared = max(base.maxRadiusChordSquared, UnitVector.chordSquared(meters: p.overlay.global.maxRadius) * (1 + 1e-9))
+        let elapsed = started.duration(to: .now)
+        info = Info(
+            locationCount: p.liveCount, networkCount: p.networkNumber.count,
+            buildSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            builtAt: Date(), approximateBytes: base.info.approximateBytes + p.overlay.byteCount)
     }
 
     /// Numbers the networks' categories (lower-cased) in order of first appearance; -1 for a network without one.
@@ -241,7 +293,8 @@ public final class LocationIndex: Sendable {
 
     /// Sets `mayMerge` on every tree's points: which locations have a location of their own network close enough to
     /// merge with. Networks are disjoint, so they are searched side by side, each writing only its own locations' flags.
-    static func markMergeable(global: KDTree, networks: [KDTree], count n: Int) {
+    @discardableResult
+    static func markMergeable(global: KDTree, networks: [KDTree], count n: Int) -> [Bool] {
         var flags = [Bool](repeating: false, count: n)
         flags.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
@@ -250,6 +303,7 @@ public final class LocationIndex: Sendable {
                 (k < networks.count ? networks[k] : global).setMayMerge(from: UnsafeBufferPointer(out))
             }
         }
+        return flags
     }
 
     /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
@@ -283,7 +337,9 @@ public final class LocationIndex: Sendable {
         let bound = UnitVector.chordSquared(meters: meters)
         return onAllCores(count: x.count) { i in
             let found = tree.count(within: bound, of: x[i], y[i], z[i], cap: cap + 1)
-            return UInt16(min(max(0, found - 1), Int(UInt16.max)))  // minus itself
+            // Minus itself; at most the cap, which whole subtrees counted at once may overshoot by however the tree
+            // is cut (an index brought up to date by changes must count the same as one built from scratch).
+            return UInt16(min(max(0, found - 1), cap))
         }
     }
 }

@@ -70,10 +70,26 @@ extension OpeningHoursTable {
         private var weekNumber: [[UInt64]: UInt32] = [:]
         private(set) var texts: [String] = [""]
         private(set) var weekOfValue: [UInt32] = [0]
-        private var weeks: [UInt64] = []
+        private(set) var weeks: [UInt64] = []
         /// Per location, in the order added.
         private(set) var values: [UInt32] = []
         private var anyHours = false
+
+        init() {}
+
+        /// A builder that knows a table's values and weeks (and numbers them as it did), with no location yet.
+        init(seed table: OpeningHoursTable) {
+            guard !table.isEmpty else { return }
+            texts = table.texts
+            weekOfValue = table.weekOfValue
+            weeks = table.weeks
+            for (v, text) in table.texts.enumerated() where v > 0 { valueNumber[text] = UInt32(v) }
+            let words = OpeningHoursTable.wordsPerWeek
+            for w in 0..<table.weeks.count / words { weekNumber[Array(table.weeks[w * words..<(w + 1) * words])] = UInt32(w) }
+            anyHours = true
+        }
+
+        var hasHours: Bool { anyHours }
 
         mutating func add(_ text: String?) {
             values.append(number(of: text))
@@ -124,5 +140,17 @@ extension OpeningHoursTable {
             return OpeningHoursTable(
                 valueOfLocation: order.map { values[Int($0)] }, texts: texts, weekOfValue: weekOfValue, weeks: weeks)
         }
+    }
+}
+
+extension OpeningHoursTable {
+    /// This table with `hours` for locations numbered from `count` on (an overlay's), the values it knows kept.
+    func appending(_ hours: [String?], after count: Int) -> OpeningHoursTable {
+        var builder = Builder(seed: self)
+        for h in hours { builder.add(h) }
+        guard builder.hasHours else { return .empty }
+        let known = isEmpty ? [UInt32](repeating: 0, count: count) : valueOfLocation
+        return OpeningHoursTable(
+            valueOfLocation: known + builder.values, texts: builder.texts, weekOfValue: builder.weekOfValue, weeks: builder.weeks)
     }
 }

@@ -1,0 +1,146 @@
+import Geo
+import LocationStore
+import Synchronization
+
+/// The changes a store made since a full build, laid over that build: the locations written since (and the build's
+/// locations whose radius, density or merge flag those writes changed), in small trees of their own, and the build's
+/// locations they replace or delete, skipped by every search of the build's trees.
+///
+/// An index with an overlay answers exactly as a build from scratch at the same store version would (the differential
+/// tests hold it to that): every derived value of a location (its density of neighbours, its radius, whether it may
+/// merge) is worked out again wherever a change could have moved it, and a location whose value moved is served from
+/// the overlay. The build's arrays and trees are shared, not copied, so an update costs what changed, not what the
+/// store holds.
+final class IndexOverlay: Sendable {
+    /// The full build the changes lie over (the next update starts from it again, with all changes so far).
+    let base: LocationIndex
+    /// Every change since the build, by location id: the record now, or nil for a deletion.
+    let pending: [String: IndexRecord?]
+    /// The build's locations not to be served from its trees: changed, deleted, or served from the overlay.
+    let hidden: MemberSet
+    /// Texts of the overlay's locations, numbered from `base.baseCount` on.
+    let texts: HugePageArray<LocationText>
+    let global: KDTree
+    /// By network number (nil: no location of that network in the overlay).
+    let byNetwork: [KDTree?]
+
+    init(
+        base: LocationIndex, pending: [String: IndexRecord?], hidden: MemberSet, texts: HugePageArray<LocationText>, global: KDTree,
+        byNetwork: [KDTree?]
+    ) {
+        self.base = base
+        self.pending = pending
+        self.hidden = hidden
+        self.texts = texts
+        self.global = global
+        self.byNetwork = byNetwork
+    }
+
+    var byteCount: Int {
+        texts.count * MemoryLayout<LocationText>.stride + hidden.words.count * 8 + global.byteCount
+            + byNetwork.reduce(0) { $0 + ($1?.byteCount ?? 0) }
+    }
+
+    /// Searches one of the build's trees, passing over its hidden locations.
+    @inline(__always)
+    func searchBase<V: KDTreeVisitor>(_ tree: KDTree, _ q: UnitVector, _ visitor: inout V) {
+        var skipping = SkippingHidden(inner: visitor, hidden: hidden)
+        tree.search(q.x, q.y, q.z, &skipping)
+        visitor = skipping.inner
+    }
+}
+
+/// A set of location numbers below a bound, one bit each.
+struct MemberSet: Sendable {
+    private(set) var words: [UInt64]
+
+    init(count: Int) { words = [UInt64](repeating: 0, count: (count + 63) / 64) }
+
+    @inline(__always)
+    func contains(_ m: UInt32) -> Bool {
+        let i = Int(m)
+        return i >> 6 < words.count && (words[i >> 6] >> UInt64(i & 63)) & 1 == 1
+    }
+
+    mutating func insert(_ m: UInt32) {
+        let i = Int(m)
+        words[i >> 6] |= UInt64(1) << UInt64(i & 63)
+    }
+}
+
+/// A visitor that passes every point to `inner` except hidden ones.
+struct SkippingHidden<V: KDTreeVisitor>: KDTreeVisitor {
+    var inner: V
+    let hidden: MemberSet
+    var boundSquared: Double { inner.boundSquared }
+    var reachMeters: Double { inner.reachMeters }
+
+    @inline(__always)
+    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+        if hidden.contains(record.pointee.member) { return }
+        inner.visit(record, chordSquared: chordSquared)
+    }
+}
+
+/// A full build's location ids → location numbers: hashes sorted, each checked against the id it stands for.
+struct IdLookup: Sendable {
+    private let keys: [UInt64]
+    private let members: [UInt32]
+
+    init(_ index: LocationIndex) {
+        var pairs = (0..<index.baseCount).map { m in (UInt64(bitPattern: Int64(index.texts[m].id.hashValue)), UInt32(m)) }
+        pairs.sort { $0.0 < $1.0 }
+        keys = pairs.map(\.0)
+        members = pairs.map(\.1)
+    }
+
+    func member(of id: String, in index: LocationIndex) -> UInt32? {
+        let key = UInt64(bitPattern: Int64(id.hashValue))
+        var lo = 0
+        var hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        while lo < keys.count && keys[lo] == key {
+            if index.texts[Int(members[lo])].id == id { return members[lo] }
+            lo += 1
+        }
+        return nil
+    }
+}
+
+extension LocationIndex {
+    /// Searches a card network's locations: the build's tree (past its hidden locations) and the overlay's.
+    @inline(__always)
+    func searchNetwork<V: KDTreeVisitor>(_ k: UInt32, _ q: UnitVector, _ visitor: inout V) {
+        let tree = networkTrees[Int(k)]
+        guard let overlay else {
+            tree.search(q.x, q.y, q.z, &visitor)
+            return
+        }
+        if !tree.isEmpty { overlay.searchBase(tree, q, &visitor) }
+        overlay.byNetwork[Int(k)]?.search(q.x, q.y, q.z, &visitor)
+    }
+
+    /// Searches every location.
+    @inline(__always)
+    func searchAll<V: KDTreeVisitor>(_ q: UnitVector, _ visitor: inout V) {
+        guard let overlay else {
+            globalTree.search(q.x, q.y, q.z, &visitor)
+            return
+        }
+        overlay.searchBase(globalTree, q, &visitor)
+        overlay.global.search(q.x, q.y, q.z, &visitor)
+    }
+
+    /// The largest region radius of a network (an upper bound: a hidden location may count).
+    func networkMaxRadius(_ k: UInt32) -> Double {
+        max(networkTrees[Int(k)].maxRadius, overlay?.byNetwork[Int(k)]?.maxRadius ?? 0)
+    }
+
+    /// The largest region radius of any location (an upper bound).
+    var globalMaxRadius: Double { max(globalTree.maxRadius, overlay?.global.maxRadius ?? 0) }
+
+    func hasLocations(_ k: UInt32) -> Bool { networkCounts[Int(k)] > 0 }
+}

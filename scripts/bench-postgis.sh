@@ -6,10 +6,13 @@
 #      beside the same from the SQLite file of the same stores;
 #   3. the in-memory selection (`oncue-bench nearest`) against PostGIS's own KNN SQL on the same stores and queries
 #      (ST_DWithin + ORDER BY <-> LIMIT 20, as the anchor kit runs it) with pgbench, one client: per core;
-#   4. one replica against two on one database under wrk (POST /v1/region-refresh, the anchor kit's queries).
+#   4. one replica against two on one database under wrk (POST /v1/region-refresh, the anchor kit's queries);
+#   5. a change reaching another replica: two replicas on the 1M stores, IMPORTS (5) imports of 1,000 rows through one,
+#      each changing every row of its chain; how long after the import answered (its commit is served by the
+#      replica that ran it by then) the other serves it, and that replica's resident memory, steady and at its peak.
 # Needs root for scripts/postgres.sh (PostgreSQL 15 + PostGIS on 127.0.0.1) and wrk, gdal-bin (installed if missing).
 #   scripts/bench-postgis.sh              # DURATION=15 (seconds per wrk and pgbench run), ROWS=1000000 for the import,
-#                                         # SECTIONS=1234 (which of the four to run)
+#                                         # SECTIONS=12345 (which of the five to run)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${ONCUE_BIN:-$ROOT/.build/release/oncue}"
@@ -17,7 +20,7 @@ DATA="${ANCHOR_DATA:-/tmp/geo-anchors/data}"
 WORK="${BENCH_DIR:-/tmp/oncue-bench}"
 DURATION="${DURATION:-15}"
 ROWS="${ROWS:-1000000}"
-SECTIONS="${SECTIONS:-1234}"   # e.g. SECTIONS=4 runs only the replica comparison
+SECTIONS="${SECTIONS:-12345}"   # e.g. SECTIONS=4 runs only the replica comparison
 mkdir -p "$WORK"
 # shellcheck source=lib/server.sh
 . "$ROOT/scripts/lib/server.sh"
@@ -83,17 +86,22 @@ SQL
 "$PGBIN/pgbench" -n -M prepared -c 1 -T "$DURATION" -f "$WORK/knn.sql" "$ANCHORS" 2>/dev/null | grep -E "^tps|latency average"
 fi
 
+[[ $SECTIONS == *4* || $SECTIONS == *5* ]] || exit 0
+REPLICAS=()
+stop_replicas() { for pid in "${REPLICAS[@]}"; do server_stop "$pid" || true; done; }
+trap stop_replicas EXIT
+if [[ $SECTIONS == *5* ]]; then
+  . "$ROOT/scripts/lib/replica-update.sh"
+  replica_update
+fi
 [[ $SECTIONS == *4* ]] || exit 0
 echo "== 4. one replica against two on one database (wrk, POST /v1/region-refresh, ${DURATION}s each, 16 connections in all)"
-REPLICAS=()
 serve_on() {  # starts a replica; sets PORT
   ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice server_start --poll 0.005 "$WORK/replica-$1.log" \
     "$BIN" serve --db "$ANCHORS" --host 127.0.0.1 --port 0
   REPLICAS+=("$SERVER_PID")
   PORT=$SERVER_PORT
 }
-stop_replicas() { for pid in "${REPLICAS[@]}"; do server_stop "$pid" || true; done; }
-trap stop_replicas EXIT
 rps() { awk '/^Requests\/sec/{print $2}' "$1"; }
 serve_on a; A=$PORT
 QUERIES="$DATA/queries.csv" wrk -t2 -c16 -d"${DURATION}s" -s "$ROOT/scripts/wrk/region-refresh.lua" "http://127.0.0.1:$A/v1/region-refresh" >"$WORK/one.txt"

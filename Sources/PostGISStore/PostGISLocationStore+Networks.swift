@@ -4,7 +4,11 @@ import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
-    public func networks() async throws -> [NetworkSummary] {
+    public func networks() async throws -> [NetworkSummary] { try await networks(counted: true) }
+
+    /// Every network with its aliases; with its location count when `counted` (a scan of every location: a reader of
+    /// changes takes the counts from its index instead).
+    func networks(counted: Bool) async throws -> [NetworkSummary] {
         var aliases: [String: [String]] = [:]
         for row in try await rows("SELECT network_id, alias FROM network_aliases ORDER BY network_id, alias COLLATE \"C\"") {
             let (network, alias) = try row.decode((String, String).self)
@@ -14,7 +18,8 @@ extension PostGISLocationStore {
         for row in try await rows(
             """
             SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0), n.wikidata
-            FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations GROUP BY network_id) c ON c.network_id = n.id
+            FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations WHERE \(unescaped: counted ? "true" : "false")
+                GROUP BY network_id) c ON c.network_id = n.id
             ORDER BY n.id
             """)
         {

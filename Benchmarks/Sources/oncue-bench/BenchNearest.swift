@@ -40,6 +40,11 @@ struct BenchNearest: AsyncParsableCommand {
     var openingHoursShare: Double = 0
     @Option(help: "Every query carries a local time on a Wednesday at HH:MM (time-of-day boosts and opening hours).")
     var localTime: String?
+    @Option(
+        help: ArgumentHelp(
+            "Then move this share of the stores (0…1) 300 m and apply that as changes to the index; time the selection again.",
+            discussion: "What a server serves between an import and the next full build: the changes laid over the build."))
+    var changedShare: Double = 0
     @Flag(help: "Print one JSON object.") var json = false
 
     /// Typical chain schedules; at night only the last is open.
@@ -61,12 +66,19 @@ struct BenchNearest: AsyncParsableCommand {
         /// Writing a response's wire JSON (what the server sends), and JSONEncoder on the same responses.
         var wire_json_us: Double
         var json_encoder_us: Double
+        /// With `--changed-share`: the time to apply the changes, and the selection on the index with them.
+        var changes: Int?
+        var apply_seconds: Double?
+        var changed_queries_per_second: Double?
+        var changed_p50_us: Double?
+        var changed_p99_us: Double?
     }
 
     func validate() throws {
         guard repeatEach >= 1 else { throw ValidationError("--repeat-each must be at least 1, got \(repeatEach)") }
         guard seconds > 0 else { throw ValidationError("--seconds must be above 0, got \(seconds)") }
         guard (0...1).contains(openingHoursShare) else { throw ValidationError("--opening-hours-share must be in 0…1") }
+        guard (0...1).contains(changedShare) else { throw ValidationError("--changed-share must be in 0…1") }
         _ = try clock()
     }
 
@@ -157,14 +169,22 @@ struct BenchNearest: AsyncParsableCommand {
         let responses = selections.map { $0.response() }
         let encoder = JSONEncoder()
         let encoded = try measure("JSONEncoder", inputs: responses, seconds: min(seconds, 3)) { sink &+= try encoder.encode($0).count }
+        let changed = try changedSelection(index, locations: locations, requests: requests, now: now)
         if sink == -1 { print("") }
-        let output = Output(
+        var output = Output(
             locations: index.count, queries_per_second: sample.queries_per_second, p50_us: sample.p50_us,
             p99_us: sample.p99_us, build_seconds: buildSeconds, resident_bytes: rss,
             resident_bytes_per_location: Double(rss) / Double(index.count),
             brute_force_queries_per_second: brute.queries_per_second,
             speedup_vs_brute_force: sample.queries_per_second / max(brute.queries_per_second, 1e-9),
             wire_json_us: 1e6 / wire.queries_per_second, json_encoder_us: 1e6 / encoded.queries_per_second)
+        if let changed {
+            output.changes = changed.changes
+            output.apply_seconds = changed.seconds
+            output.changed_queries_per_second = changed.sample.queries_per_second
+            output.changed_p50_us = changed.sample.p50_us
+            output.changed_p99_us = changed.sample.p99_us
+        }
         if json {
             print(try jsonString(output, pretty: false))
             return
@@ -179,6 +199,43 @@ struct BenchNearest: AsyncParsableCommand {
             String(
                 format: "response JSON: %.1f µs (JSONEncoder %.1f µs, %.1f×)", output.wire_json_us, output.json_encoder_us,
                 output.json_encoder_us / output.wire_json_us))
+        if let changed {
+            print(
+                String(
+                    format: "with %d changes applied in %.3f s: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), %.2f× the build's",
+                    changed.changes, changed.seconds, changed.sample.queries_per_second, changed.sample.p50_us, changed.sample.p99_us,
+                    changed.sample.queries_per_second / sample.queries_per_second))
+        }
+    }
+
+    /// `--changed-share`: every store picked by a hash of its id moves 300 m east, as changes applied to the index
+    /// (`LocationIndex.applying`), and the selection runs again on the result.
+    func changedSelection(
+        _ index: LocationIndex, locations: [Location], requests: [RefreshParameters], now: Date
+    ) throws -> (changes: Int, seconds: Double, sample: LatencySample)? {
+        guard changedShare > 0 else { return nil }
+        let picked = UInt64(changedShare * 1_000_000)
+        // A multiplicative hash of the kit's numeric id: the same stores on every run.
+        let moved = locations.filter { ((UInt64(bitPattern: Int64($0.externalId) ?? 0) &* 0x9E37_79B9_7F4A_7C15) >> 40) % 1_000_000 < picked }.map {
+            l in
+            var r = IndexRecord(l)
+            r.coordinate = Sphere.destination(from: l.coordinate, meters: 300, bearing: 90)
+            return r
+        }
+        let networks = index.networkSummaries
+        let changes = StoreChanges(version: 1, upserted: moved, deletedIds: [], networks: networks)
+        index.prepareForChanges()
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        guard let updated = index.applying(changes, limit: Int.max) else { throw ValidationError("the changes were refused") }
+        let elapsed = t0.duration(to: clock.now)
+        let engine = RegionRefreshEngine(index: updated)
+        var sink = 0
+        let sample = try measure("selection with changes", inputs: requests, seconds: seconds, repeatEach: repeatEach) {
+            sink &+= try engine.select($0, now: now).regionCount
+        }
+        if sink == -1 { print("") }
+        return (moved.count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, sample)
     }
 
     func readText(_ path: String) throws -> String {

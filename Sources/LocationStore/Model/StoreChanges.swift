@@ -12,7 +12,8 @@ public struct StoreChanges: Sendable {
     public var upserted: [IndexRecord]
     /// Ids of locations deleted after it (renamed ones included) that do not exist now.
     public var deletedIds: [String]
-    /// Every network now, with its aliases: few, and read whole.
+    /// Every network now, with its aliases: few, and read whole. Their location counts are not read (0): counting
+    /// reads every location, and the index applying the changes knows them.
     public var networks: [NetworkSummary]
 
     public init(version: Int64, upserted: [IndexRecord], deletedIds: [String], networks: [NetworkSummary]) {

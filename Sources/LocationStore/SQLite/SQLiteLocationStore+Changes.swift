@@ -15,7 +15,7 @@ extension SQLiteLocationStore {
         guard version >= trackedFrom else { return nil }
         let counted = try db.statement(
             """
-            SELECT (SELECT count(*) FROM locations WHERE change_version > ?1)
+            SELECT (SELECT count(*) FROM locations INDEXED BY locations_by_change WHERE change_version > ?1)
                 + (SELECT count(*) FROM location_tombstones WHERE change_version > ?1)
             """)
         counted.bind(1, version)
@@ -26,11 +26,13 @@ extension SQLiteLocationStore {
         let rows = try db.statement(
             """
             SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours
-            FROM locations WHERE change_version > ?1 ORDER BY id
+            FROM locations INDEXED BY locations_by_change WHERE change_version > ?1
             """)
         rows.bind(1, version)
         var upserted: [IndexRecord] = []
         while try rows.step() { upserted.append(Self.readIndexRecord(rows, networkId: rows.text(1))) }
+        // In id order, as PostGIS answers (sorted here: ORDER BY id would make SQLite read the table in id order).
+        upserted.sort { $0.id < $1.id }
         let gone = try db.statement(
             """
             SELECT t.id FROM location_tombstones t
@@ -39,6 +41,6 @@ extension SQLiteLocationStore {
         gone.bind(1, version)
         var deleted: [String] = []
         while try gone.step() { deleted.append(gone.text(0)) }
-        return StoreChanges(version: now, upserted: upserted, deletedIds: deleted, networks: try networks())
+        return StoreChanges(version: now, upserted: upserted, deletedIds: deleted, networks: try networks(counted: false))
     }
 }

@@ -1,12 +1,16 @@
 extension SQLiteLocationStore {
-    public func networks() throws(StoreError) -> [NetworkSummary] {
+    public func networks() throws(StoreError) -> [NetworkSummary] { try networks(counted: true) }
+
+    /// Every network with its aliases; with its location count when `counted` (a scan of an index of every location:
+    /// a reader of changes takes the counts from its index instead).
+    func networks(counted: Bool) throws(StoreError) -> [NetworkSummary] {
         var aliases: [String: [String]] = [:]
         let a = try db.statement("SELECT network_id, alias FROM network_aliases ORDER BY network_id, alias")
         while try a.step() { aliases[a.text(0), default: []].append(a.text(1)) }
+        let count = counted ? "(SELECT count(*) FROM locations l WHERE l.network_id = n.id)" : "0"
         let s = try db.statement(
             """
-            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, n.wikidata,
-                   (SELECT count(*) FROM locations l WHERE l.network_id = n.id)
+            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, n.wikidata, \(count)
             FROM networks n ORDER BY n.id
             """)
         var result: [NetworkSummary] = []

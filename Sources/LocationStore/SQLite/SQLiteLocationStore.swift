@@ -11,6 +11,8 @@ public final class SQLiteLocationStore: LocationStore {
     let db: SQLiteConnection
     /// Reads map up to this much of the file (queries then copy no pages).
     static let mmapBytes = 1 << 30
+    /// The page cache of a connection (64 MiB).
+    static let cacheKiB = 65_536
     /// The state of the bulk import in progress, if any.
     var bulk: BulkImportState?
     /// Near-duplicate searches (`neighbours`) since the store was opened, and the index rows they read: the work a
@@ -79,7 +81,7 @@ public final class SQLiteLocationStore: LocationStore {
         // statement's pages at a time.
         try db.execute("PRAGMA temp_store = MEMORY")
         try db.execute("PRAGMA mmap_size = \(Self.mmapBytes)")
-        try db.execute("PRAGMA cache_size = -65536")
+        try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
         if !readOnly {
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")

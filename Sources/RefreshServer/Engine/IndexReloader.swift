@@ -208,10 +208,14 @@ public final class IndexReloader: Service, Sendable {
                 }
                 if let current, let since {
                     let limit = Self.changeLimit(current.count)
-                    if let changes = try await store.changes(since: since, limit: limit),
-                        let updated = current.applying(changes, limit: limit)
-                    {
-                        return Loaded(index: updated, networks: changes.networks, version: version, tracked: changes.version, changes: changes.count)
+                    let reading = ContinuousClock.now
+                    if let changes = try await store.changes(since: since, limit: limit) {
+                        let read = reading.duration(to: .now)
+                        if let updated = current.applying(changes, limit: limit) {
+                            return Loaded(
+                                index: updated, networks: Self.counted(changes.networks, by: updated), version: version, tracked: changes.version,
+                                changes: changes.count, readSeconds: Double(read.components.attoseconds) / 1e18 + Double(read.components.seconds))
+                        }
                     }
                 }
                 // Read before the locations: a change committed during the read is read again by the next update.
@@ -234,8 +238,20 @@ public final class IndexReloader: Service, Sendable {
         /// The announcing store's version (PostGIS), and the tracked change version the index answers.
         var version: Int64?
         var tracked: Int64
-        /// Locations changed, when the index was brought up to date by changes rather than built.
+        /// Locations changed, when the index was brought up to date by changes rather than built, and the time it took
+        /// to read them.
         var changes: Int?
+        var readSeconds = 0.0
+    }
+
+    /// The store's networks with the index's counts of their locations (a change read does not count them).
+    static func counted(_ networks: [NetworkSummary], by index: LocationIndex) -> [NetworkSummary] {
+        let counts = Dictionary(index.networkSummaries.map { ($0.network.id, $0.locationCount) }, uniquingKeysWith: { a, _ in a })
+        return networks.map { n in
+            var n = n
+            n.locationCount = counts[n.network.id] ?? 0
+            return n
+        }
     }
 
     /// Changes laid over a full build before the next update builds afresh: 1 % of the locations (at least 2,000). An
@@ -264,8 +280,12 @@ public final class IndexReloader: Service, Sendable {
             "store_version": .string(loaded.version.map(String.init) ?? "-"),
         ]
         if let changes = loaded.changes {
+            // What the update and the write before it freed (the store's page cache, the previous overlay) goes back
+            // to the system rather than staying in malloc's arenas: the resident set returns to the index's.
+            LocationIndex.releaseFreedMemory()
             metadata["changes"] = .stringConvertible(changes)
             metadata["changes_since_build"] = .stringConvertible(loaded.index.changesApplied)
+            metadata["read_seconds"] = .string(String(format: "%.3f", loaded.readSeconds))
             logger.info("index updated", metadata: metadata)
         } else {
             // The next update looks ids up in this build: make the table now, off the request that will need it.

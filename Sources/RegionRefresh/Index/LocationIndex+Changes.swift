@@ -279,8 +279,11 @@ private struct OverlayWork {
                 if pairs(base.unitVector(i), r, base.rule[i]) { return true }
             }
         }
-        for (j, e) in entries.prefix(changedCount).enumerated() where e.network == k && j != entry {
-            if pairs(e.point, e.radius, e.rule) { return true }
+        var near = CollectingVisitor(boundSquared: reach)
+        changedTree.search(p.x, p.y, p.z, &near)
+        for j in near.found where Int(j) != entry {
+            let e = entries[Int(j)]
+            if e.network == k && pairs(e.point, e.radius, e.rule) { return true }
         }
         return false
     }

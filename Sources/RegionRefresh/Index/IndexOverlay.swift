@@ -37,48 +37,61 @@ final class IndexOverlay: Sendable {
     }
 
     var byteCount: Int {
-        texts.count * MemoryLayout<LocationText>.stride + hidden.words.count * 8 + global.byteCount
+        texts.count * MemoryLayout<LocationText>.stride + hidden.wordCount * 8 + global.byteCount
             + byNetwork.reduce(0) { $0 + ($1?.byteCount ?? 0) }
     }
 
     /// Searches one of the build's trees, passing over its hidden locations.
     @inline(__always)
     func searchBase<V: KDTreeVisitor>(_ tree: KDTree, _ q: UnitVector, _ visitor: inout V) {
-        var skipping = SkippingHidden(inner: visitor, hidden: hidden)
-        tree.search(q.x, q.y, q.z, &skipping)
-        visitor = skipping.inner
+        tree.search(q.x, q.y, q.z, &visitor, skipping: hidden.pointer)
     }
 }
 
 /// A set of location numbers below a bound, one bit each.
-struct MemberSet: Sendable {
-    private(set) var words: [UInt64]
+///
+/// Tested for every point a search of the build's trees visits: the words are read through a pointer, without the
+/// array's bounds check (a tree's points are all below the bound the set was made for).
+struct MemberSet: @unchecked Sendable {
+    private var storage: Storage
 
-    init(count: Int) { words = [UInt64](repeating: 0, count: (count + 63) / 64) }
+    /// The words, owned by a class so that copies of the set share them until one is changed.
+    private final class Storage {
+        let pointer: UnsafeMutablePointer<UInt64>
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            pointer = .allocate(capacity: max(1, count))
+            pointer.initialize(repeating: 0, count: max(1, count))
+        }
+
+        deinit { pointer.deallocate() }
+    }
+
+    init(count: Int) { storage = Storage(count: (count + 63) / 64) }
+
+    var wordCount: Int { storage.count }
+
+    /// The words, for `KDTree.search(skipping:)`: valid while the set is.
+    var pointer: UnsafePointer<UInt64> { UnsafePointer(storage.pointer) }
 
     @inline(__always)
     func contains(_ m: UInt32) -> Bool {
         let i = Int(m)
-        return i >> 6 < words.count && (words[i >> 6] >> UInt64(i & 63)) & 1 == 1
+        assert(i >> 6 < storage.count, "a member beyond the set's bound")
+        return (storage.pointer[i >> 6] >> UInt64(i & 63)) & 1 == 1
     }
 
     mutating func insert(_ m: UInt32) {
         let i = Int(m)
-        words[i >> 6] |= UInt64(1) << UInt64(i & 63)
-    }
-}
-
-/// A visitor that passes every point to `inner` except hidden ones.
-struct SkippingHidden<V: KDTreeVisitor>: KDTreeVisitor {
-    var inner: V
-    let hidden: MemberSet
-    var boundSquared: Double { inner.boundSquared }
-    var reachMeters: Double { inner.reachMeters }
-
-    @inline(__always)
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
-        if hidden.contains(record.pointee.member) { return }
-        inner.visit(record, chordSquared: chordSquared)
+        precondition(i >> 6 < storage.count, "a member beyond the set's bound")
+        if !isKnownUniquelyReferenced(&storage) {
+            let copy = Storage(count: storage.count)
+            copy.pointer.update(from: storage.pointer, count: storage.count)
+            storage = copy
+        }
+        storage.pointer[i >> 6] |= UInt64(1) << UInt64(i & 63)
     }
 }
 

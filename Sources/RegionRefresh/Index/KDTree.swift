@@ -271,13 +271,16 @@ final class KDTree: Sendable {
 
     static let earthRadiusSquared = Float(Sphere.earthRadiusMeters * Sphere.earthRadiusMeters)
 
-    /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first.
+    /// Visits every point whose squared chord to q is within the visitor's bound, nearer subtrees first, except the
+    /// members whose bit is set in `hidden` (an overlay's, see `IndexOverlay`).
     @inline(__always)
-    func search<V: KDTreeVisitor>(_ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V) {
+    func search<V: KDTreeVisitor>(
+        _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, skipping hidden: UnsafePointer<UInt64>? = nil
+    ) {
         guard !points.isEmpty else { return }
         withUnsafeTemporaryAllocation(of: Pending.self, capacity: stackCapacity) { stack in
             withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
-                descend(qx, qy, qz, &visitor, stack: stack.baseAddress!, scratch: scratch.baseAddress!)
+                descend(qx, qy, qz, &visitor, hidden: hidden, stack: stack.baseAddress!, scratch: scratch.baseAddress!)
             }
         }
     }
@@ -286,7 +289,7 @@ final class KDTree: Sendable {
     /// inside those closures (27 calls per search), and inlines them in a function of its own.
     @inline(never)
     private func descend<V: KDTreeVisitor>(
-        _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V,
+        _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, hidden: UnsafePointer<UInt64>?,
         stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>
     ) {
         let query = WideNodes.Query(qx, qy, qz)
@@ -313,7 +316,12 @@ final class KDTree: Sendable {
                     let dy = p.y - qy
                     let dz = p.z - qz
                     let d2 = dx * dx + dy * dy + dz * dz
-                    if d2 <= visitor.boundSquared { visitor.visit(points + i, chordSquared: d2) }
+                    guard d2 <= visitor.boundSquared else { continue }
+                    if let hidden {
+                        let m = Int(p.member)
+                        if (hidden[m >> 6] >> UInt64(m & 63)) & 1 == 1 { continue }
+                    }
+                    visitor.visit(points + i, chordSquared: d2)
                 }
                 continue
             }

@@ -337,9 +337,7 @@ extension LocationIndex {
 
     /// Searches one of the build's trees from `v`, passing over `skipped`.
     func overlaySearch<V: KDTreeVisitor>(_ tree: KDTree, _ v: UnitVector, skipping skipped: MemberSet, _ visitor: inout V) {
-        var skipping = SkippingHidden(inner: visitor, hidden: skipped)
-        tree.search(v.x, v.y, v.z, &skipping)
-        visitor = skipping.inner
+        withExtendedLifetime(skipped) { tree.search(v.x, v.y, v.z, &visitor, skipping: skipped.pointer) }
     }
 }
 

@@ -68,6 +68,26 @@ final class KDTree: Sendable {
         (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
     }
 
+    /// `tree` with each point's region radius and rule set from the arrays (by location number): the order of its
+    /// points and their boxes do not depend on radii, so only the radii in its nodes are worked out again, in one
+    /// pass, rather than the tree built anew. Takes over `tree`'s points, which it changes: `tree` must not be
+    /// searched afterwards (the build counts neighbours with a tree of radius 0, then turns it into the global tree).
+    init(takingOver tree: KDTree, radius: [Float], rule: [RadiusPolicy.Rule]) {
+        leafBits = tree.leafBits
+        levels = tree.levels
+        levelStart = tree.levelStart
+        points = tree.points
+        var largest = 0.0
+        for i in 0..<points.count {
+            let m = Int(points.base[i].member)
+            points.base[i].radius = radius[m]
+            points.base[i].rule = rule[m]
+            largest = max(largest, Double(radius[m]))
+        }
+        maxRadius = largest
+        (nodes, _) = Self.wideNodes(over: points, leafBits: leafBits, levels: levels)
+    }
+
     /// First point of leaf `k` of a tree of `n` points in 2^`bits` leaves, while the tree is being built.
     @inline(__always)
     private static func leafStart(_ k: Int, count n: Int, leafBits bits: Int) -> Int { (k * n) >> bits }

@@ -148,7 +148,8 @@ public final class LocationIndex: Sendable {
         var perNetwork = [[UInt32]](repeating: [], count: b.networks.count)
         for (k, c) in counts.enumerated() { perNetwork[k].reserveCapacity(c) }
         for i in 0..<n { perNetwork[Int(b.network[i])].append(UInt32(i)) }
-        let built = Self.buildTreesAndTexts(members: all, byNetwork: perNetwork, x: x, y: y, z: z, radius: radius, rule: rule, from: b)
+        let built = Self.buildTreesAndTexts(
+            densityTree: densityTree, byNetwork: perNetwork, x: x, y: y, z: z, radius: radius, rule: rule, from: b)
         texts = built.texts
         openingHours = b.hours.finish(order: b.order)
         globalTree = built.global
@@ -250,9 +251,10 @@ public final class LocationIndex: Sendable {
         return (radius, rule)
     }
 
-    /// The global tree, the per-network trees, and the strings moved into spatial order, side by side.
+    /// The global tree (the density count's, given its radii), the per-network trees, and the strings moved into
+    /// spatial order, side by side.
     private static func buildTreesAndTexts(
-        members all: [UInt32], byNetwork groups: [[UInt32]], x: [Double], y: [Double], z: [Double],
+        densityTree: KDTree, byNetwork groups: [[UInt32]], x: [Double], y: [Double], z: [Double],
         radius: [Float], rule: [RadiusPolicy.Rule], from b: borrowing Builder
     )
         -> (global: KDTree, networks: [KDTree], texts: HugePageArray<LocationText>)
@@ -273,7 +275,7 @@ public final class LocationIndex: Sendable {
             DispatchQueue.concurrentPerform(iterations: 3) { part in
                 switch part {
                 case 0:
-                    let tree = KDTree(members: all, x: x, y: y, z: z, radius: radius, network: networkOf, rule: rule)
+                    let tree = KDTree(takingOver: densityTree, radius: radius, rule: rule)
                     global.withLock { $0 = tree }
                 case 1:
                     for k in groups.indices { out[k] = KDTree(members: groups[k], x: x, y: y, z: z, radius: radius, network: networkOf, rule: rule) }

@@ -255,7 +255,18 @@ public final class PostGISLocationStore: LocationStore {
             changeVersionOfTransaction = version
             changeVersionTakenAt = transactionDepth
         }
+        if version % ChangeHistory.pruneEvery == 0 { try await pruneChangeHistory(keeping: ChangeHistory.keptVersions, at: version) }
         return version
+    }
+
+    /// Forgets the tombstones of deletions more than `keeping` versions old, and says so in `tracked_from`: a replica
+    /// that old builds its index afresh (it was down or far behind), and the table does not grow with every deletion
+    /// ever made.
+    public func pruneChangeHistory(keeping: Int64, at version: Int64) async throws {
+        let horizon = version - keeping
+        guard horizon > 0 else { return }
+        try await query("DELETE FROM location_tombstones WHERE change_version <= \(horizon)")
+        try await query("UPDATE oncue_store_version SET tracked_from = greatest(tracked_from, \(horizon))")
     }
 
     /// Announces the transaction's change on `changeChannel` with its version (taking one if no change took it yet).

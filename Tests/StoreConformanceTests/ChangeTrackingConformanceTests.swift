@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import Geo
+import PostGISStore
 import Testing
 
 @testable import LocationStore
@@ -93,6 +94,30 @@ struct ChangeTrackingConformanceTests {
             #expect(Set(c.ids) == stored.subtracting(before), "every row the import wrote, no other")
             #expect(Set(c.deleted) == before.subtracting(stored), "every row it removed")
             #expect(stored.count == 2)
+        }
+    }
+}
+
+extension ChangeTrackingConformanceTests {
+    @Test("pruned history: tombstones older than the kept versions go, and a reader that old is told to read everything", arguments: TestStore.kinds)
+    func pruning(kind: StoreKind) async throws {
+        try await TestStore.with(kind) { store, _ in
+            try await store.upsertNetwork(Network(id: "acme", name: "Acme"))
+            _ = try await store.upsert([Self.location("p1"), Self.location("p2")])
+            let v0 = try await store.trackedVersion()
+            _ = try await store.deleteLocations(ids: ["p1"])
+            let v1 = try await store.trackedVersion()
+            _ = try await store.deleteLocations(ids: ["p2"])
+            let v2 = try await store.trackedVersion()
+            #expect(try await Self.changed(store, since: v0).deleted == ["p1", "p2"])
+            // Keep one version: p1's tombstone (v1) goes, p2's (v2) stays.
+            if let sqlite = store as? SQLiteLocationStore {
+                try sqlite.pruneChangeHistory(keeping: 1, at: v2)
+            } else if let postgis = store as? PostGISLocationStore {
+                try await postgis.pruneChangeHistory(keeping: 1, at: v2)
+            }
+            #expect(try await store.changes(since: v0, limit: 100) == nil, "a reader from before the horizon reads everything")
+            #expect(try await Self.changed(store, since: v1).deleted == ["p2"])
         }
     }
 }

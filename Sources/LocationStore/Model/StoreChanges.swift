@@ -26,3 +26,11 @@ public struct StoreChanges: Sendable {
     /// Locations changed, upserted and deleted.
     public var count: Int { upserted.count + deletedIds.count }
 }
+
+/// How much change history a store keeps for readers that bring their index up to date by changes.
+public enum ChangeHistory {
+    /// Tombstones are kept for this many versions (change transactions); a reader further behind reads everything.
+    public static let keptVersions: Int64 = 10_000
+    /// Every this many versions, the older history is pruned.
+    public static let pruneEvery: Int64 = 1_000
+}

@@ -52,5 +52,20 @@ extension SQLiteConnection {
         guard changeNotedAt == nil else { return }
         try execute("UPDATE oncue_changes SET version = version + 1")
         if transactionDepth > 0 { changeNotedAt = transactionDepth }
+        let version = Int64(try scalarInt("SELECT version FROM oncue_changes") ?? 0)
+        if version % ChangeHistory.pruneEvery == 0 { try pruneChangeHistory(keeping: ChangeHistory.keptVersions, at: version) }
+    }
+
+    /// Forgets the tombstones of deletions more than `keeping` versions old, and says so in `tracked_from`: a reader
+    /// that old builds its index afresh (it was down or far behind), and the table does not grow with every deletion
+    /// ever made.
+    func pruneChangeHistory(keeping: Int64, at version: Int64) throws(StoreError) {
+        let horizon = version - keeping
+        guard horizon > 0 else { return }
+        try execute(
+            """
+            DELETE FROM location_tombstones WHERE change_version <= \(horizon);
+            UPDATE oncue_changes SET tracked_from = max(tracked_from, \(horizon));
+            """)
     }
 }

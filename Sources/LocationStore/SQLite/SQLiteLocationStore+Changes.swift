@@ -1,6 +1,11 @@
 import Geo
 
 extension SQLiteLocationStore {
+    /// See `SQLiteConnection.pruneChangeHistory`.
+    public func pruneChangeHistory(keeping: Int64, at version: Int64) throws(StoreError) {
+        try db.pruneChangeHistory(keeping: keeping, at: version)
+    }
+
     public func trackedVersion() throws(StoreError) -> Int64 {
         Int64(try db.scalarInt("SELECT version FROM oncue_changes") ?? 0)
     }

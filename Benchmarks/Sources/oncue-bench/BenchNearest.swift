@@ -202,8 +202,10 @@ struct BenchNearest: AsyncParsableCommand {
         if let changed {
             print(
                 String(
-                    format: "with %d changes applied in %.3f s: %.0f selections/s (p50 %.1f µs, p99 %.1f µs), %.2f× the build's",
-                    changed.changes, changed.seconds, changed.sample.queries_per_second, changed.sample.p50_us, changed.sample.p99_us,
+                    format:
+                        "with %d changes applied in %.3f s (%d locations in the overlay): %.0f selections/s (p50 %.1f µs, p99 %.1f µs), %.2f× the build's",
+                    changed.changes, changed.seconds, changed.overlay, changed.sample.queries_per_second, changed.sample.p50_us,
+                    changed.sample.p99_us,
                     changed.sample.queries_per_second / sample.queries_per_second))
         }
     }
@@ -212,7 +214,7 @@ struct BenchNearest: AsyncParsableCommand {
     /// (`LocationIndex.applying`), and the selection runs again on the result.
     func changedSelection(
         _ index: LocationIndex, locations: [Location], requests: [RefreshParameters], now: Date
-    ) throws -> (changes: Int, seconds: Double, sample: LatencySample)? {
+    ) throws -> (changes: Int, seconds: Double, overlay: Int, sample: LatencySample)? {
         guard changedShare > 0 else { return nil }
         let picked = UInt64(changedShare * 1_000_000)
         // A multiplicative hash of the kit's numeric id: the same stores on every run.
@@ -235,7 +237,9 @@ struct BenchNearest: AsyncParsableCommand {
             sink &+= try engine.select($0, now: now).regionCount
         }
         if sink == -1 { print("") }
-        return (moved.count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, sample)
+        return (
+            moved.count, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, updated.overlayCount, sample
+        )
     }
 
     func readText(_ path: String) throws -> String {

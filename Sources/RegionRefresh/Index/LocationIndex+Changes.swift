@@ -24,6 +24,9 @@ extension LocationIndex {
     /// How many changes are laid over the full build (0 for a full build).
     public var changesApplied: Int { overlay?.pending.count ?? 0 }
 
+    /// Locations served from the overlay: the changed ones, and the build's whose derived values a change moved.
+    public var overlayCount: Int { overlay?.texts.count ?? 0 }
+
     /// Makes what bringing this full build up to date needs (its id table) ahead of the first change.
     public func prepareForChanges() { _ = (overlay?.base ?? self).lookup() }
 

@@ -24,28 +24,28 @@ seconds() { echo "$2 - $1" | bc; }
 
 cold_start() {  # cold_start DB: exec to the first 200 on /readyz, and the resident memory then
   ONCUE_LOG_LEVEL=info server_start --timeout 600 "$OUT/serve.log" "$BIN" serve --db "$1" --host 127.0.0.1 --port 0
+  # The log line comes just after /readyz first answers.
+  for _ in $(seq 100); do grep -q 'index loaded' "$OUT/serve.log" && break; sleep 0.05; done
   printf '  cold start to /readyz: %s s (the index build %s s), RSS %s MiB\n' "$SERVER_STARTUP" \
     "$(grep -m1 'index loaded' "$OUT/serve.log" | grep -o 'build_seconds=[0-9.]*' | cut -d= -f2)" "$(server_rss_mib)"
   server_stop
 }
 
+import_and_serve() {  # import_and_serve DB: the 10M rows into DB (made with db init first), then a cold start from it
+  "$BIN" db init --db "$1" >/dev/null
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$BIN" import "$DATA/stores.csv" --db "$1" --network-column network_id --progress never | tail -1
+  t1=$(date +%s.%N)
+  printf '  import: %.1f s, %.0f rows/s\n' "$(seconds "$t0" "$t1")" "$(echo "10000000 / ($t1 - $t0)" | bc -l)"
+  cold_start "$1"
+}
+
 echo "== SQLite: import 10M rows, then serve"
 rm -f "$OUT/stores-10m.sqlite"*
-"$BIN" db init --db "$OUT/stores-10m.sqlite" >/dev/null
-t0=$(date +%s.%N)
-"$BIN" import "$DATA/stores.csv" --db "$OUT/stores-10m.sqlite" --network-column network_id --progress never | tail -1
-t1=$(date +%s.%N)
-printf '  import: %.1f s, %.0f rows/s\n' "$(seconds "$t0" "$t1")" "$(echo "10000000 / ($t1 - $t0)" | bc -l)"
-cold_start "$OUT/stores-10m.sqlite"
+import_and_serve "$OUT/stores-10m.sqlite"
 
 echo "== PostGIS: import 10M rows, then serve"
 SERVER="$(bash "$ROOT/scripts/postgres.sh" start)"
-PSQL=/usr/lib/postgresql/15/bin/psql
-"$PSQL" "$SERVER" -qc "DROP DATABASE IF EXISTS oncue_10m WITH (FORCE)" -c "CREATE DATABASE oncue_10m"
-DB="${SERVER%/*}/oncue_10m"
-"$BIN" db init --db "$DB" >/dev/null
-t0=$(date +%s.%N)
-"$BIN" import "$DATA/stores.csv" --db "$DB" --network-column network_id --progress never | tail -1
-t1=$(date +%s.%N)
-printf '  import: %.1f s, %.0f rows/s\n' "$(seconds "$t0" "$t1")" "$(echo "10000000 / ($t1 - $t0)" | bc -l)"
-cold_start "$DB"
+/usr/lib/postgresql/15/bin/psql "$SERVER" -qc "DROP DATABASE IF EXISTS oncue_10m WITH (FORCE)" -c "CREATE DATABASE oncue_10m"
+import_and_serve "${SERVER%/*}/oncue_10m"

@@ -40,17 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 - "$DATA/queries.csv" "$UPDATE_DIR" "$ROWS" <<'PY'
-import csv, sys
-queries, out, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
-points = [(float(r["lat"]), float(r["lon"])) for _, r in zip(range(rows), csv.DictReader(open(queries)))]
-for version in (1, 2):
-    with open(f"{out}/chain-v{version}.csv", "w") as f:
-        f.write("store_id,name,lat,lon\n")
-        for i, (lat, lon) in enumerate(points):
-            shift = 0.0003 * version
-            f.write(f"upd-{i},Update Market {i} v{version},{lat + shift:.6f},{lon + shift:.6f}\n")
-PY
+python3 "$ROOT/scripts/lib/chain_versions.py" "$DATA/queries.csv" "$UPDATE_DIR" "$ROWS" upd "Update Market" "0.0003*v"
 
 TOKEN="update-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 ONCUE_ADMIN_TOKEN="$TOKEN" server_start --timeout 300 "$LOG" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 --log-level info

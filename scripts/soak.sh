@@ -53,16 +53,7 @@ rss_kib() { awk '/VmRSS/{print $2}' "/proc/$SERVER_PID/status"; }
 fds() { ls "/proc/$SERVER_PID/fd" | wc -l; }
 
 # Two versions of a small chain, alternated, so that each import changes every row.
-python3 - "$DATA/queries.csv" "$SOAK_DIR" <<'PY'
-import csv, sys
-queries, out = sys.argv[1], sys.argv[2]
-points = [(float(r["lat"]), float(r["lon"])) for _, r in zip(range(2000), csv.DictReader(open(queries)))]
-for version in (1, 2):
-    with open(f"{out}/chain-v{version}.csv", "w") as f:
-        f.write("store_id,name,lat,lon\n")
-        for i, (lat, lon) in enumerate(points):
-            f.write(f"soak-{i},Soak Market {i} v{version},{lat + 0.0003:.6f},{lon + 0.0003:.6f}\n")
-PY
+python3 "$ROOT/scripts/lib/chain_versions.py" "$DATA/queries.csv" "$SOAK_DIR" 2000 soak "Soak Market" 0.0003
 
 WRK=(wrk -t"$THREADS" -c"$CONNECTIONS" --latency --timeout 10s -s "$ROOT/scripts/wrk/region-refresh.lua")
 echo "== the maximum: 15 s unpaced"

@@ -42,6 +42,9 @@ public protocol LocationStore: AnyObject {
     /// What changed after `version`, or nil when more than `limit` locations changed or the store no longer knows
     /// (`version` is older than its change tracking): then the reader builds its index from every location.
     func changes(since version: Int64, limit: Int) async throws -> StoreChanges?
+    /// Forgets the tombstones of deletions at or before `version − keeping`, and moves the oldest version changes can
+    /// be asked from up to there. Every change transaction does it every `ChangeHistory.pruneEvery` versions.
+    func pruneChangeHistory(keeping: Int64, at version: Int64) async throws
 
     // Import log
     func insertImport(_ record: ImportRecord) async throws -> Int64

@@ -1,7 +1,6 @@
 import ChainImport
 import Foundation
 import Geo
-import PostGISStore
 import Testing
 
 @testable import LocationStore
@@ -111,11 +110,7 @@ extension ChangeTrackingConformanceTests {
             let v2 = try await store.trackedVersion()
             #expect(try await Self.changed(store, since: v0).deleted == ["p1", "p2"])
             // Keep one version: p1's tombstone (v1) goes, p2's (v2) stays.
-            if let sqlite = store as? SQLiteLocationStore {
-                try sqlite.pruneChangeHistory(keeping: 1, at: v2)
-            } else if let postgis = store as? PostGISLocationStore {
-                try await postgis.pruneChangeHistory(keeping: 1, at: v2)
-            }
+            try await store.pruneChangeHistory(keeping: 1, at: v2)
             #expect(try await store.changes(since: v0, limit: 100) == nil, "a reader from before the horizon reads everything")
             #expect(try await Self.changed(store, since: v1).deleted == ["p2"])
         }

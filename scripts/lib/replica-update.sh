@@ -5,16 +5,7 @@ replica_update() {
   local token dir="$WORK/replica-update" imports="${IMPORTS:-5}"
   token="bench-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
   mkdir -p "$dir"
-  python3 - "$DATA/queries.csv" "$dir" <<'PY'
-import csv, sys
-queries, out = sys.argv[1], sys.argv[2]
-points = [(float(r["lat"]), float(r["lon"])) for _, r in zip(range(1000), csv.DictReader(open(queries)))]
-for version in (1, 2):
-    with open(f"{out}/chain-v{version}.csv", "w") as f:
-        f.write("store_id,name,lat,lon\n")
-        for i, (lat, lon) in enumerate(points):
-            f.write(f"rep-{i},Replica Market {i} v{version},{lat + 0.0003 * version:.6f},{lon + 0.0003 * version:.6f}\n")
-PY
+  python3 "$ROOT/scripts/lib/chain_versions.py" "$DATA/queries.csv" "$dir" 1000 rep "Replica Market" "0.0003*v"
   ONCUE_ADMIN_TOKEN="$token" ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=info server_start --timeout 300 "$dir/a.log" \
     "$BIN" serve --db "$ANCHORS" --host 127.0.0.1 --port 0
   REPLICAS+=("$SERVER_PID")

@@ -164,7 +164,7 @@ private struct OverlayWork {
             radius: [Float](repeating: 0, count: n), network: entries.map(\.network),
             rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
         for j in 0..<n {
-            let d = neighbours(of: entries[j].point, excludingSelf: true)
+            let d = neighbours(of: entries[j].point)
             entries[j].density = d
             let record = pending[entries[j].text.id]!!
             let net = networks[Int(entries[j].network)]
@@ -178,8 +178,9 @@ private struct OverlayWork {
         }
     }
 
-    /// Locations of any network within the policy's probe of `v` after the changes, at most the cap.
-    private func neighbours(of v: UnitVector, excludingSelf: Bool) -> UInt16 {
+    /// Locations of any network within the policy's probe of `v` after the changes, at most the cap; `v` is a location
+    /// itself (served from the build or changed), which does not count.
+    private func neighbours(of v: UnitVector) -> UInt16 {
         let bound = UnitVector.chordSquared(meters: policy.densityProbeMeters)
         let cap = policy.densityCountCap
         var counter = CountingVisitor(boundSquared: bound, cap: cap + 1)
@@ -200,7 +201,7 @@ private struct OverlayWork {
         }
         for m in candidates.sorted() {
             let i = Int(m)
-            let d = neighbours(of: base.unitVector(i), excludingSelf: true)
+            let d = neighbours(of: base.unitVector(i))
             guard d != base.density[i] else { continue }
             var radius = base.radius[i]
             if [.dense, .suburban, .rural].contains(base.rule[i]) {
@@ -324,7 +325,7 @@ private struct OverlayWork {
         let overlay = IndexOverlay(base: base, pending: pending, hidden: hidden, texts: texts, global: global, byNetwork: byNetwork)
         return OverlayParts(
             radius: base.radius + radius, rule: base.rule + rule, density: base.density + entries.map(\.density),
-            placeDensity: entries.map(\.placeDensity), network: base.network + network,
+            placeDensity: base.placeDensity + entries.map(\.placeDensity), network: base.network + network,
             openingHours: base.openingHours.appending(entries.map(\.hours), after: n), networks: networks,
             networkNumber: networkNumber, aliases: aliases, networkCounts: counts,
             liveCount: n - removedList.count + changedCount, overlay: overlay)

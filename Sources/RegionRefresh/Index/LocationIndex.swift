@@ -175,7 +175,7 @@ public final class LocationIndex: Sendable {
         radius = p.radius
         rule = p.rule
         density = p.density
-        placeDensity = base.placeDensity + p.placeDensity
+        placeDensity = p.placeDensity
         network = p.network
         texts = base.texts
         openingHours = p.openingHours

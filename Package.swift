@@ -150,7 +150,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "TraceReplayTests", dependencies: ["TestSupport", "Geo", "LocationStore", "RegionRefresh", "TraceReplay"], swiftSettings: strict),
+        .testTarget(
+            name: "TraceReplayTests", dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"],
+            swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",
             dependencies: ["TestSupport", "StoreOpening", "PostGISStore", 

@@ -11,7 +11,7 @@ GEOLIFE=${GEOLIFE:-datasets/trace-geolife-beijing}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for place in helsinki beijing; do "$ONCUE" db init --db "$TMP/$place.sqlite" >/dev/null; done
-"$ONCUE" import simulations/stores/helsinki-osm.csv --db "$TMP/helsinki.sqlite" --network-column brand >/dev/null
+"$ONCUE" import simulations/stores/helsinki-osm.geojsonseq --db "$TMP/helsinki.sqlite" --mapping simulations/stores/helsinki-chains.json >/dev/null
 "$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null
 STRATEGIES="--strategy document --strategy fixed --strategy guaranteed --strategy bubble --strategy staged"
 now() { date +%s.%N; }

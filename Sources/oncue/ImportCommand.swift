@@ -24,7 +24,10 @@ struct Import: AsyncParsableCommand {
             text sequence or one feature per line (osmium export -f geojsonseq). Properties are read by \
             OpenStreetMap keys (the OSM element @type/@id, else ref, as the id; name; brand; addr:*), which \
             a mapping file's columns replace; building outlines become a centre and a radius. \
-            scripts/osm-extract.sh makes such a file from an OpenStreetMap extract (docs/importing.md).
+            scripts/osm-extract.sh makes such a file from an OpenStreetMap extract (docs/importing.md). \
+            A mapping file's network_patterns recognise chains by how their stores are named (K-Market \
+            Kamppi): {"network_patterns": {"match": ["brand", "name"], "rules": [{"pattern": \
+            "k-?\\\\s*market", "network": "K-Market"}], "unmatched": "reject"}}.
 
             Examples:
               oncue import costcos.csv --db stores.sqlite --network costco

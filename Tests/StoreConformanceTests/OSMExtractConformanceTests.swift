@@ -59,6 +59,16 @@ struct OSMExtractConformanceTests {
         return export
     }
 
+    /// The replay study imports a committed copy of this recipe's output (simulations/stores/SOURCE-helsinki.md): it
+    /// must be what the recipe makes today, or the study's stores would come from somewhere else than they say.
+    @Test func theStudysPlacesAreThisRecipesOutput() throws {
+        let export = try Self.requireExport()
+        let committed = SharedDatasets.repository.appendingPathComponent("simulations/stores/helsinki-osm.geojsonseq")
+        let made = try Data(contentsOf: URL(fileURLWithPath: export.path))
+        #expect(made == (try Data(contentsOf: committed)), "run simulations/tools/make_helsinki.py to bring the study's file up to date")
+        #expect(export.features.count == 1_072)
+    }
+
     @Test("every branded place is imported under its OSM element, and the log credits OpenStreetMap", arguments: TestStore.kinds)
     func brandedPlaces(kind: StoreKind) async throws {
         let (path, features) = try Self.requireExport()

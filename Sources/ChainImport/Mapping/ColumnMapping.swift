@@ -10,6 +10,8 @@ public struct ColumnMapping: Sendable, Equatable {
     /// Opening hours in columns per day group (Target's), when the file has no `opening_hours` column and the mapping
     /// file does not name one.
     let weeklyHours: WeeklyHoursColumns?
+    /// The columns a mapping file's `network_patterns` are tried on, in turn (`NetworkPatterns.match`).
+    let patternColumns: [Int]
 
     public func indexes(_ role: FieldRole) -> [Int]? { columns[role] }
 
@@ -21,10 +23,11 @@ public struct ColumnMapping: Sendable, Equatable {
     }
 
     /// A mapping the caller decided (a GeoJSON import's properties), with no header names to guess from.
-    init(headers: [String], columns: [FieldRole: [Int]]) {
+    init(headers: [String], columns: [FieldRole: [Int]], patternColumns: [Int] = []) {
         self.headers = headers
         self.columns = columns
         self.weeklyHours = nil
+        self.patternColumns = patternColumns
     }
 
     /// `"Address.Latitude "` → `"addresslatitude"`: case, spaces and punctuation do not matter.
@@ -98,6 +101,18 @@ public struct ColumnMapping: Sendable, Equatable {
             columns[.longitude] = nil
         }
         self.columns = columns
+        if let patterns = file?.networkPatterns {
+            if let names = patterns.match {
+                var idx: [Int] = []
+                for name in names { idx.append(try locate(name, role: "network pattern")) }
+                patternColumns = idx
+            } else {
+                guard let network = columns[.network] else { throw .noNetwork(headers: headers) }
+                patternColumns = network
+            }
+        } else {
+            patternColumns = []
+        }
         let hoursNamed = columns[.openingHours] != nil || file?.columns[FieldRole.openingHours.rawValue] != nil
         self.weeklyHours = hoursNamed ? nil : WeeklyHoursColumns(headers: headers)
     }

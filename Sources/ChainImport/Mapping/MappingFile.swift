@@ -10,19 +10,39 @@ import Foundation
 /// }
 /// ```
 /// A column is a header name (matched ignoring case and surrounding spaces) or a list of them,
-/// joined with `-` (composite ids). `null` or `""` switches a guessed role off.
+/// joined with `-` (composite ids). `null` or `""` switches a guessed role off. `network_patterns` recognises chains
+/// by how their stores are named (`NetworkPatterns`).
 public struct MappingFile: Sendable, Codable, Equatable {
     public var columns: [String: ColumnSpec]
     public var delimiter: String?
     public var encoding: String?
     /// One network for every row (same as `--network`).
     public var network: String?
+    public var networkPatterns: NetworkPatterns?
 
-    public init(columns: [String: ColumnSpec] = [:], delimiter: String? = nil, encoding: String? = nil, network: String? = nil) {
+    public init(
+        columns: [String: ColumnSpec] = [:], delimiter: String? = nil, encoding: String? = nil, network: String? = nil,
+        networkPatterns: NetworkPatterns? = nil
+    ) {
         self.columns = columns
         self.delimiter = delimiter
         self.encoding = encoding
         self.network = network
+        self.networkPatterns = networkPatterns
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case columns, delimiter, encoding, network
+        case networkPatterns = "network_patterns"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        columns = try c.decodeIfPresent([String: ColumnSpec].self, forKey: .columns) ?? [:]
+        delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter)
+        encoding = try c.decodeIfPresent(String.self, forKey: .encoding)
+        network = try c.decodeIfPresent(String.self, forKey: .network)
+        networkPatterns = try c.decodeIfPresent(NetworkPatterns.self, forKey: .networkPatterns)
     }
 
     /// One header name, several (joined), or none.
@@ -65,6 +85,9 @@ public struct MappingFile: Sendable, Codable, Equatable {
             throw MappingError.unreadableMappingFile(
                 path: path,
                 reason: "unknown role(s) \(unknown.joined(separator: ", ")); known: \(FieldRole.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let problem = file.networkPatterns?.problem() {
+            throw MappingError.unreadableMappingFile(path: path, reason: problem)
         }
         return file
     }

@@ -12,6 +12,8 @@ public enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case outsideCountry = "outside_country"
     case missingNetwork = "missing_network"
     case unknownNetwork = "unknown_network"
+    /// No rule of a mapping file's `network_patterns` matches the row, and the rules reject such rows.
+    case unmatchedNetwork = "unmatched_network"
     /// Same network and external id as an earlier row of the same import.
     case duplicateId = "duplicate_id"
     /// A row without an id that repeats an earlier row (same address and coordinates).

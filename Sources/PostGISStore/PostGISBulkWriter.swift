@@ -35,10 +35,11 @@ public struct PostGISBulkWriter: Sendable {
     /// A network whose name, size class or default radius changes marks all its locations changed at `changeVersion`
     /// (`Network.servesDifferently`): the index serves each of them differently now.
     public func upsertNetwork(_ n: Network, changeVersion: Int64) async throws {
+        let (lower, upper) = PostGISSchema.networkIdRange(n.id)
         try await query(
             """
             UPDATE locations SET change_version = \(changeVersion)
-            WHERE network_id = \(n.id) AND EXISTS (
+            WHERE id >= \(lower) AND id < \(upper) AND network_id = \(n.id) AND EXISTS (
                 SELECT 1 FROM networks o WHERE o.id = \(n.id)
                     AND (o.name, o.is_large_area, o.default_radius_m) IS DISTINCT FROM (\(n.name), \(n.isLargeArea), \(n.defaultRadiusMeters)))
             """)

@@ -67,21 +67,29 @@ extension PostGISLocationStore {
         guard !networks.isEmpty else { return [] }
         // Widened a little: OnCue's haversine decides, on the coordinates returned, as for rows within the import.
         let reach = meters * (1 + 1e-6) + 0.01
-        var out: [NearExistingRow] = []
-        for try await row in try await query(
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 1_024, interpolationCount: 2 * networks.count + 3)
+        sql.appendLiteral(
             """
             SELECT a.file_no, a.line, a.external_id, a.lat, a.lon, a.warned, u.id, u.lat, u.lon
             FROM (SELECT l.id, l.network_id, l.lat, l.lon, l.geohash, l.geom FROM locations l
-                  WHERE l.network_id = ANY(\(networks)) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
-            CROSS JOIN LATERAL (SELECT m.id FROM locations m
-                  WHERE \(unescaped: NearbyBox.predicate(column: "m.geom", latitude: "u.lat", longitude: "u.lon", meters: reach))
-                      AND ST_DWithin(m.geom::geography, u.geom::geography, \(reach), false)
-                      AND m.network_id = u.network_id AND m.id <> u.id
-                  LIMIT \(Int64(limit))) m
-            JOIN oncue_stage a ON a.id = m.id
-            ORDER BY a.file_no, a.line, u.geohash, u.id
+                  WHERE
             """)
-        {
+        PostGISSchema.appendNetworkIdRanges(networks, column: "l.id", to: &sql)
+        sql.appendLiteral(" AND l.network_id = ANY(")
+        sql.appendInterpolation(networks)
+        sql.appendLiteral(
+            """
+            ) AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)) u
+            CROSS JOIN LATERAL (SELECT m.id FROM locations m
+                  WHERE \(NearbyBox.predicate(column: "m.geom", latitude: "u.lat", longitude: "u.lon", meters: reach))
+                      AND ST_DWithin(m.geom::geography, u.geom::geography,
+            """)
+        sql.appendInterpolation(reach)
+        sql.appendLiteral(", false) AND m.network_id = u.network_id AND m.id <> u.id LIMIT ")
+        sql.appendInterpolation(Int64(limit))
+        sql.appendLiteral(") m JOIN oncue_stage a ON a.id = m.id ORDER BY a.file_no, a.line, u.geohash, u.id")
+        var out: [NearExistingRow] = []
+        for try await row in try await query(PostgresQuery(stringInterpolation: sql)) {
             let (file, line, external, lat, lon, warned, uid, ulat, ulon) = try row.decode(
                 (Int32, Int64, String, Double, Double, Bool, String, Double, Double).self)
             let distance = Sphere.distance(lat1: lat, lon1: lon, lat2: ulat, lon2: ulon)
@@ -98,13 +106,13 @@ extension PostGISLocationStore {
     public func removeUnstaged(networks: [String]) async throws -> Int {
         guard !networks.isEmpty else { return 0 }
         _ = try await noteChange()
-        let removed = try await rows(
-            """
-            DELETE FROM locations l WHERE l.network_id = ANY(\(networks))
-                AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id)
-            RETURNING 1
-            """)
-        return removed.count
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 2 * networks.count + 1)
+        sql.appendLiteral("DELETE FROM locations l WHERE ")
+        PostGISSchema.appendNetworkIdRanges(networks, column: "l.id", to: &sql)
+        sql.appendLiteral(" AND l.network_id = ANY(")
+        sql.appendInterpolation(networks)
+        sql.appendLiteral(") AND NOT EXISTS (SELECT 1 FROM oncue_stage s WHERE s.id = l.id) RETURNING 1")
+        return try await rows(PostgresQuery(stringInterpolation: sql)).count
     }
 
     /// Keeps where geocoded rows' points came from, forgets it for rows placed by their file, and drops the records of

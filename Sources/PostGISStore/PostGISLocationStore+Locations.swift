@@ -67,7 +67,10 @@ extension PostGISLocationStore {
 
     public func locationIds(networkId: String) async throws -> Set<String> {
         var ids = Set<String>()
-        for row in try await rows("SELECT id FROM locations WHERE network_id = \(networkId)") { ids.insert(try row.decode(String.self)) }
+        let (lower, upper) = PostGISSchema.networkIdRange(networkId)
+        for row in try await rows("SELECT id FROM locations WHERE id >= \(lower) AND id < \(upper) AND network_id = \(networkId)") {
+            ids.insert(try row.decode(String.self))
+        }
         return ids
     }
 

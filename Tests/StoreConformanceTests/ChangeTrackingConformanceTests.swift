@@ -9,15 +9,17 @@ import Testing
 /// network setting changes as every location of the network, and nothing from a transaction rolled back.
 @Suite("Change tracking (SQLite and PostGIS)")
 struct ChangeTrackingConformanceTests {
-    static func location(_ id: String, network: String = "acme", lat: Double = 40, lon: Double = -73, external: String? = nil) -> Location {
-        Location(
-            id: id, networkId: network, externalId: external ?? id, name: "Store \(id)",
-            coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
+    /// A location by its external id (its id is derived from it, as every store holds it to be).
+    static func location(_ external: String, network: String = "acme", lat: Double = 40, lon: Double = -73) -> Location {
+        Location(networkId: network, externalId: external, name: "Store \(external)", coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
     }
+
+    /// `loc_<network>_<external>` back to the external id, for short expectations.
+    static func external(_ id: String) -> String { String(id.split(separator: "_", maxSplits: 2)[2]) }
 
     static func changed(_ store: any LocationStore, since v: Int64) async throws -> (ids: [String], deleted: [String], version: Int64) {
         let changes = try #require(try await store.changes(since: v, limit: 1_000_000))
-        return (changes.upserted.map(\.id), changes.deletedIds, changes.version)
+        return (changes.upserted.map { external($0.id) }, changes.deletedIds.map(external), changes.version)
     }
 
     @Test("upsert, update, unchanged, delete, network settings and deletion each report what they changed", arguments: TestStore.kinds)
@@ -34,7 +36,7 @@ struct ChangeTrackingConformanceTests {
             let v1 = c.version
             #expect(try await Self.changed(store, since: v1).ids.isEmpty, "nothing changed after the version read")
 
-            #expect(try await store.deleteLocations(ids: ["a2", "missing"]) == 1)
+            #expect(try await store.deleteLocations(ids: [Self.location("a2").id, "missing"]) == 1)
             c = try await Self.changed(store, since: v1)
             #expect(c.ids.isEmpty && c.deleted == ["a2"])
             let v2 = c.version
@@ -72,12 +74,12 @@ struct ChangeTrackingConformanceTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await TestStore.with(kind) { store, _ in
             try await store.upsertNetwork(Network(id: "acme", name: "Acme"))
-            _ = try await store.upsert([Self.location("x1", external: "old-1"), Self.location("x2", external: "old-2")])
+            _ = try await store.upsert([Self.location("old-1"), Self.location("old-2")])
             let v0 = try await store.trackedVersion()
             struct Abandon: Error {}
             await #expect(throws: Abandon.self) {
                 try await store.transaction {
-                    _ = try await store.upsert([Self.location("x1", lat: 50, external: "old-1")])
+                    _ = try await store.upsert([Self.location("old-1", lat: 50)])
                     throw Abandon()
                 }
             }
@@ -88,8 +90,8 @@ struct ChangeTrackingConformanceTests {
             options.replaceNetwork = true
             _ = try await ImportConformanceTests.importing(store, [path], options)
             let c = try await Self.changed(store, since: v0)
-            let stored = try await store.locationIds(networkId: "acme")
-            let before: Set<String> = ["x1", "x2"]
+            let stored = Set(try await store.locationIds(networkId: "acme").map(Self.external))
+            let before: Set<String> = ["old-1", "old-2"]
             #expect(Set(c.ids) == stored.subtracting(before), "every row the import wrote, no other")
             #expect(Set(c.deleted) == before.subtracting(stored), "every row it removed")
             #expect(stored.count == 2)
@@ -104,9 +106,9 @@ extension ChangeTrackingConformanceTests {
             try await store.upsertNetwork(Network(id: "acme", name: "Acme"))
             _ = try await store.upsert([Self.location("p1"), Self.location("p2")])
             let v0 = try await store.trackedVersion()
-            _ = try await store.deleteLocations(ids: ["p1"])
+            _ = try await store.deleteLocations(ids: [Self.location("p1").id])
             let v1 = try await store.trackedVersion()
-            _ = try await store.deleteLocations(ids: ["p2"])
+            _ = try await store.deleteLocations(ids: [Self.location("p2").id])
             let v2 = try await store.trackedVersion()
             #expect(try await Self.changed(store, since: v0).deleted == ["p1", "p2"])
             // Keep one version: p1's tombstone (v1) goes, p2's (v2) stays.

@@ -37,11 +37,14 @@ public struct ChangeScript: Sendable {
     /// Every location, in id order.
     public var locations: [Location] { records.keys.sorted().map { Self.location(records[$0]!) } }
 
+    /// The record as a store keeps it; its id is `loc_<network>_<external id>`, as every store's is.
     public static func location(_ r: IndexRecord) -> Location {
         Location(
-            id: r.id, networkId: r.networkId, externalId: r.id, name: r.name, address: r.address, coordinate: r.coordinate,
+            networkId: r.networkId, externalId: externalId(r), name: r.name, address: r.address, coordinate: r.coordinate,
             radiusMeters: r.radiusMeters, venueRadiusMeters: r.venueRadiusMeters, openingHours: r.openingHours)
     }
+
+    static func externalId(_ r: IndexRecord) -> String { String(r.id.dropFirst("loc_\(r.networkId)_".count)) }
 
     public mutating func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
 
@@ -63,7 +66,8 @@ public struct ChangeScript: Sendable {
         }
         let large = networks[net]!.isLargeArea
         return IndexRecord(
-            id: "L\(nextId)", networkId: net, name: Int.random(in: 0..<5, using: &random) == 0 ? "" : "Store \(nextId)",
+            id: Location.makeId(networkId: net, externalId: "L\(nextId)"), networkId: net,
+            name: Int.random(in: 0..<5, using: &random) == 0 ? "" : "Store \(nextId)",
             address: "\(nextId) Main St", coordinate: near,
             radiusMeters: Int.random(in: 0..<12, using: &random) == 0 ? uniform(40...400) : nil,
             venueRadiusMeters: large ? uniform(300...3_000) : nil, openingHours: ChangeScript.hours.randomElement(using: &random)!)
@@ -146,9 +150,14 @@ public struct ChangeScript: Sendable {
                 guard candidates.count >= 2 else { continue }
                 let from = candidates.randomElement(using: &world.random)!
                 let into = candidates.filter { $0 != from }.randomElement(using: &world.random)!
+                // Re-keyed under the network they join, as `mergeNetwork` does.
                 for (id, r) in world.records where r.networkId == from {
-                    world.records[id]!.networkId = into
-                    touched.insert(id)
+                    var moved = r
+                    moved.networkId = into
+                    moved.id = Location.makeId(networkId: into, externalId: Self.externalId(r))
+                    world.records[id] = nil
+                    world.records[moved.id] = moved
+                    touched.formUnion([id, moved.id])
                 }
                 world.networks[from] = nil
                 world.aliases[from] = nil

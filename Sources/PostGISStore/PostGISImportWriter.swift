@@ -4,7 +4,7 @@ import LocationStore
 
 extension PostGISLocationStore: BulkImporting {
     public func beginImport(_ plan: BulkImportPlan) async throws -> any BulkImportWriter {
-        let writer = PostGISImportWriter(store: self, plan: plan, directory: StagedNetworks(networks: try await networks()))
+        let writer = PostGISImportWriter(store: self, plan: plan, directory: StagedNetworks(networks: try await networks(counts: .occupancy)))
         try await writer.begin()
         return writer
     }
@@ -60,9 +60,10 @@ final class PostGISImportWriter: BulkImportWriter {
     fileprivate func begin() async throws {
         try await store.beginStaging()
         changeVersion = try await store.noteChange()
-        let existing = try await store.locationCount()
-        if let expected = plan.expectedRows, expected >= 50_000, expected >= 4 * existing {
-            indexes = try await store.suspendIndexes(tableIsEmpty: existing == 0)
+        // Counted only as far as the decision needs: a small import into a large store must not read every row.
+        if let expected = plan.expectedRows, expected >= 50_000 {
+            let existing = try await store.locationCount(atMost: expected / 4 + 1)
+            if expected >= 4 * existing { indexes = try await store.suspendIndexes(tableIsEmpty: existing == 0) }
         }
         if let expected = plan.expectedRows { seen.reserveCapacity(min(expected, 4_000_000)) }
     }

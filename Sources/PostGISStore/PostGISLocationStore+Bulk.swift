@@ -147,10 +147,11 @@ public struct BulkIndexState: Sendable {
 }
 
 extension PostGISLocationStore {
-    /// Locations in the table now (an estimate from the planner's statistics is not enough: the decision to drop
-    /// indexes must not be fooled by a stale one).
-    public func locationCount() async throws -> Int {
-        Int(try await rows("SELECT count(*) FROM locations").first?.decode(Int64.self) ?? 0)
+    /// Locations in the table now, counted up to `limit` (an estimate from the planner's statistics is not enough: the
+    /// decision to drop indexes must not be fooled by a stale one; and it only needs to know whether the table is
+    /// smaller than a bound, which costs that bound rather than the table).
+    public func locationCount(atMost limit: Int) async throws -> Int {
+        Int(try await rows("SELECT count(*) FROM (SELECT 1 FROM locations LIMIT \(Int64(limit))) t").first?.decode(Int64.self) ?? 0)
     }
 
     /// Drops the secondary indexes (and the primary key when the table is empty) before a load that dwarfs the table,

@@ -26,6 +26,6 @@ extension PostGISLocationStore {
             """
         ).map { try $0.decode(String.self) }
         return StoreChanges(
-            version: now, upserted: upserted.sorted { $0.id < $1.id }, deletedIds: deleted, networks: try await networks(counted: false))
+            version: now, upserted: upserted.sorted { $0.id < $1.id }, deletedIds: deleted, networks: try await networks(counts: .none))
     }
 }

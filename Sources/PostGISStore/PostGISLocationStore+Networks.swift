@@ -4,11 +4,21 @@ import LocationStore
 import PostgresNIO
 
 extension PostGISLocationStore {
-    public func networks() async throws -> [NetworkSummary] { try await networks(counted: true) }
+    public func networks() async throws -> [NetworkSummary] { try await networks(counts: .exact) }
 
-    /// Every network with its aliases; with its location count when `counted` (a scan of every location: a reader of
-    /// changes takes the counts from its index instead).
-    func networks(counted: Bool) async throws -> [NetworkSummary] {
+    /// What a network list says of each network's locations.
+    enum LocationCounts {
+        /// How many (a scan of every location).
+        case exact
+        /// 1 when it has any, else 0: a probe of the primary key per network, for an import that only asks which
+        /// networks are new to the store.
+        case occupancy
+        /// 0 (a reader of changes takes the counts from its index).
+        case none
+    }
+
+    /// Every network with its aliases and, as `counts` says, its locations.
+    func networks(counts: LocationCounts) async throws -> [NetworkSummary] {
         var aliases: [String: [String]] = [:]
         for row in try await rows("SELECT network_id, alias FROM network_aliases ORDER BY network_id, alias COLLATE \"C\"") {
             let (network, alias) = try row.decode((String, String).self)
@@ -17,8 +27,8 @@ extension PostGISLocationStore {
         var result: [NetworkSummary] = []
         for row in try await rows(
             """
-            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, coalesce(c.n, 0), n.wikidata
-            FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations WHERE \(unescaped: counted ? "true" : "false")
+            SELECT n.id, n.name, n.category, n.is_large_area, n.default_radius_m, \(unescaped: Self.countColumn(counts)), n.wikidata
+            FROM networks n LEFT JOIN (SELECT network_id, count(*) AS n FROM locations WHERE \(unescaped: counts == .exact ? "true" : "false")
                 GROUP BY network_id) c ON c.network_id = n.id
             ORDER BY n.id
             """)
@@ -32,6 +42,16 @@ extension PostGISLocationStore {
                     locationCount: Int(count), aliases: aliases[id] ?? []))
         }
         return result
+    }
+
+    /// The count column of `networks(counts:)`; occupancy reads the first id of the network's range of the primary key
+    /// (`PostGISSchema.networkIdRange`).
+    private static func countColumn(_ counts: LocationCounts) -> String {
+        guard counts == .occupancy else { return "coalesce(c.n, 0)" }
+        return """
+            CASE WHEN EXISTS (SELECT 1 FROM locations l WHERE l.id >= 'loc_' || n.id || '_' AND l.id < 'loc_' || n.id || '`'
+                AND l.network_id = n.id) THEN 1::bigint ELSE 0::bigint END
+            """
     }
 
     public func network(id: String) async throws -> Network? {

@@ -59,6 +59,8 @@ extension SQLiteLocationStore {
 
     /// ROWIDs per statement when the spatial index is brought in step.
     static let reindexSlice: Int64 = 50_000
+    /// Up to this many new rows are sorted by geohash on their own rather than read through the geohash index.
+    static let sortedNewRowsLimit: Int64 = 100_000
 
     /// Brings the spatial index in step with the rows the import inserted or updated, restores the
     /// triggers and drops the bookkeeping. Call inside the import's transaction, before it commits.
@@ -67,17 +69,19 @@ extension SQLiteLocationStore {
         // Before the spatial index: both of its paths read the locations in geohash order through this index.
         if state.geohashIndexDropped { try createGeohashIndex() }
         // Inserted rows are those past the largest ROWID before the import; updated ones are in the scratch table.
-        let indexed = try db.scalarInt("SELECT count(*) FROM idx_locations_geom_rowid") ?? 0
         let countNew = try db.statement("SELECT count(*) FROM locations WHERE ROWID >= ?1")
         countNew.bind(1, state.firstNewRowid)
         let added = try countNew.step() ? countNew.int64(0) : 0
         countNew.reset()
+        // The index's size matters only up to `added`: counted that far, a small import into a large store does not
+        // read the whole index.
+        let indexed = try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM idx_locations_geom_rowid LIMIT \(added + 1))") ?? 0
         var changed = 0
         if added >= indexed {
             // At least doubling the index (a first load): one packed pass over every location beats inserting.
             changed = try rebuildSpatialIndexPacked()
         } else {
-            changed = try reindexChanged(firstNewRowid: state.firstNewRowid)
+            changed = try reindexChanged(firstNewRowid: state.firstNewRowid, added: added)
         }
         if changed > 0 && state.suspendedTriggers.contains(where: { $0.name == "tmi_locations_geom" }) {
             try db.execute(
@@ -94,7 +98,7 @@ extension SQLiteLocationStore {
     /// R*Tree boxes of points: SQLite rounds min down and max up to float32, as SpatiaLite's RTreeAlign does.
     /// SQLite materialises the rows of an INSERT into a virtual table first, so updated rows go in ROWID slices:
     /// memory stays flat however many rows the import wrote.
-    private func reindexChanged(firstNewRowid: Int64) throws(StoreError) -> Int {
+    private func reindexChanged(firstNewRowid: Int64, added: Int64) throws(StoreError) -> Int {
         let reindex = try db.statement(
             """
             DELETE FROM idx_locations_geom WHERE pkid IN (SELECT location_rowid FROM \(scratch).oncue_import_changed)
@@ -122,10 +126,12 @@ extension SQLiteLocationStore {
             }
         }
         // New rows one by one in geohash order: neighbours on the ground go into the same R*Tree nodes, which
-        // stay in cache (in file order, inserting a million points took 3× as long).
+        // stay in cache (in file order, inserting a million points took 3× as long). Many are read in the order of the
+        // geohash index; a few are read by ROWID and sorted, since walking that index visits every location.
         let newRows = try db.statement(
             """
-            SELECT ROWID, lon, lat FROM locations INDEXED BY locations_by_geohash WHERE ROWID >= ?1 ORDER BY geohash
+            SELECT ROWID, lon, lat FROM locations \(added > Self.sortedNewRowsLimit ? "INDEXED BY locations_by_geohash" : "NOT INDEXED")
+            WHERE ROWID >= ?1 ORDER BY geohash
             """)
         let insert = try db.statement("INSERT INTO idx_locations_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)")
         newRows.bind(1, firstNewRowid)

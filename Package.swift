@@ -151,7 +151,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "TraceReplayTests", dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"],
+            name: "TraceReplayTests",
+            dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay"],
             swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",

@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import StoreOpening
 import Testing
 
 @testable import TraceReplay
@@ -66,15 +67,16 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-helsinki-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteLocationStore.create(path: directory.appendingPathComponent("helsinki.sqlite").path)
+        let store = try await StoreAddress.file(directory.appendingPathComponent("helsinki.sqlite").path).create()
         var options = ImportOptions()
         options.mapping = try MappingFile.load(path: file("simulations/stores/helsinki-chains.json"))
-        let report = try await ChainImporter(store: store, options: options).run([
+        let report = try await ChainImporter(for: store, options: options).run([
             try ImportInput.file(file("simulations/stores/helsinki-osm.geojsonseq"))
         ])
         #expect(report.files[0].rejectedByReason == [ReasonCode.unmatchedNetwork.rawValue: 976], "every place but the chains' is left out")
         var locations: [Location] = []
-        try store.forEachLocation(batchSize: 1_000) { locations += $0 }
+        try await store.forEachLocation(batchSize: 1_000) { locations += $0 }
+        await store.close()
         return locations
     }
 

@@ -21,8 +21,7 @@ struct KDTreeTests {
         func tree() -> KDTree {
             KDTree(
                 members: (0..<vectors.count).map(UInt32.init), x: vectors.map(\.x), y: vectors.map(\.y), z: vectors.map(\.z),
-                radius: radius, network: [UInt32](repeating: 0, count: vectors.count),
-                rule: [RadiusPolicy.Rule](repeating: .explicit, count: vectors.count))
+                radius: radius, network: [UInt32](repeating: 0, count: vectors.count))
         }
 
         /// Location numbers whose squared chord to q is within `bound`, by the tree's own arithmetic.
@@ -44,7 +43,7 @@ struct KDTreeTests {
         var reachMeters: Double { .infinity }
         var seen: [UInt32] = []
 
-        mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) { seen.append(record.pointee.member) }
+        mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) { seen.append(record.pointee.member) }
     }
 
     /// Keeps the k nearest, tightening its bound to the k-th as it goes (how the selection's collectors search).
@@ -54,7 +53,7 @@ struct KDTreeTests {
         var reachMeters: Double { .infinity }
         var best: [(d2: Double, member: UInt32)] = []
 
-        mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+        mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
             best.append((chordSquared, record.pointee.member))
             best.sort { ($0.d2, $0.member) < ($1.d2, $1.member) }
             if best.count > k { best.removeLast() }
@@ -179,5 +178,55 @@ struct KDTreeTests {
         #expect(tree.points.count == 1_000)
         #expect(tree.byteCount >= 1_000 * MemoryLayout<TreePoint>.stride)
         #expect(Points().tree().isEmpty)
+    }
+
+    /// Records each point's network as the search hands it over.
+    struct Networks: KDTreeVisitor {
+        var boundSquared = Double.infinity
+        var reachMeters: Double { .infinity }
+        var seen: [UInt32: UInt32] = [:]
+
+        mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
+            seen[record.pointee.member] = network
+        }
+    }
+
+    @Test("a search hands every point its own network: several networks, one, and a tree over arrays in its leaf order")
+    func networksOfPoints() {
+        let points = Self.randomPoints(3_000, seed: 21, cluster: false)
+        let n = points.vectors.count
+        var rng = SeededRandom(seed: 5)
+        let network = (0..<n).map { _ in UInt32.random(in: 0..<7, using: &rng) }
+        let (x, y, z) = (points.vectors.map(\.x), points.vectors.map(\.y), points.vectors.map(\.z))
+        let q = UnitVector(latitude: 12, longitude: 34)
+
+        let mixed = KDTree(members: (0..<UInt32(n)).map { $0 }, x: x, y: y, z: z, radius: points.radius, network: network)
+        var all = Networks()
+        mixed.search(q.x, q.y, q.z, &all)
+        #expect(all.seen.count == n)
+        #expect(all.seen.allSatisfy { network[Int($0.key)] == $0.value })
+
+        // One network's tree holds its network once, and hands it to every point.
+        let threes = (0..<UInt32(n)).filter { network[Int($0)] == 3 }
+        let one = KDTree(members: threes, x: x, y: y, z: z, radius: points.radius, network: network)
+        var three = Networks()
+        one.search(q.x, q.y, q.z, &three)
+        #expect(Set(three.seen.keys) == Set(threes))
+        #expect(three.seen.values.allSatisfy { $0 == 3 })
+        #expect(one.pointNetworks == [3])
+
+        // Arrays put in the tree's leaf order: member i is position i, and the networks array is the tree's own.
+        let order = KDTree.leafOrder(x: x, y: y, z: z)
+        #expect(Set(order).count == n)
+        let ordered = KDTree(
+            inLeafOrder: order.map { x[Int($0)] }, y: order.map { y[Int($0)] }, z: order.map { z[Int($0)] },
+            radius: order.map { points.radius[Int($0)] }, network: order.map { network[Int($0)] })
+        for i in 0..<n { #expect(ordered.points[i].member == UInt32(i)) }
+        var inOrder = Networks()
+        ordered.search(q.x, q.y, q.z, &inOrder)
+        #expect(inOrder.seen.count == n)
+        #expect(inOrder.seen.allSatisfy { network[Int(order[Int($0.key)])] == $0.value })
+        // The same leaves as a tree that orders the points itself.
+        for i in 0..<n { #expect(mixed.points[i].member == order[i]) }
     }
 }

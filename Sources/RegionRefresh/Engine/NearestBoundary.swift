@@ -21,7 +21,7 @@ struct NearestBoundary: KDTreeVisitor {
         self.boundSquared = UnitVector.chordSquared(meters: ceiling + self.maxRadius)
     }
 
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
         let point = record.pointee
         let key = UnitVector.meters(chordSquared: chordSquared) - max(Double(point.radius), radiusFloor)
         guard key < best, !isCovered(point.member) else { return }

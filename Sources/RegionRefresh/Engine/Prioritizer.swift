@@ -229,7 +229,7 @@ struct Prioritizer: ~Copyable {
                 tier: draft.tier, distanceMeters: (c.distance * 10).rounded() / 10,
                 boundaryDistanceMeters: (max(0, c.distance - max(own, floor)) * 10).rounded() / 10,
                 radiusBeforeFloorMeters: own.rounded(.up), radiusAfterFloorMeters: max(own, floor).rounded(.up),
-                visitBoost: boosts.visit(c.point.network), timeOfDayBoost: boosts.time(c.point.network),
+                visitBoost: boosts.visit(draft.network), timeOfDayBoost: boosts.time(draft.network),
                 score: ((closed ? c.score - QueryBoosts.closedPenalty : c.score) * 10).rounded() / 10, radiusRule: draft.rule.name,
                 localDensity: Int(index.density[Int(c.member)]),
                 placeDensity: Int(index.placeDensity[Int(c.member)]),

@@ -2,7 +2,7 @@ import Geo
 
 /// A scored candidate region: lower `score` ranks first, then nearer, then smaller id.
 ///
-/// It points at its location's record in the tree rather than holding a copy: 24 bytes rather than 56, so that the
+/// It points at its location's record in the tree rather than holding a copy: 32 bytes rather than 56, so that the
 /// 23 candidates of a selection fit in the kilobyte `withUnsafeTemporaryAllocation` takes from the stack (they went
 /// to malloc), and keeping them sorted moves less. (`@unchecked Sendable`: the record is never written after the
 /// build, and lives as long as the index, which every holder of a candidate, such as a `RegionSelection`, holds.)
@@ -10,6 +10,7 @@ struct Candidate: @unchecked Sendable {
     let record: UnsafePointer<TreePoint>
     var point: TreePoint { record.pointee }
     var member: UInt32 { record.pointee.member }
+    let network: UInt32
     var distance: Double
     var score: Double
 }
@@ -80,9 +81,8 @@ struct RankedCollector: KDTreeVisitor {
     }
 
     @inline(__always)
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
         let point = record.pointee
-        let network = point.network
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
         if d > radiusLimit {
@@ -92,7 +92,7 @@ struct RankedCollector: KDTreeVisitor {
         var score = max(0, d - max(Double(point.radius), radiusFloor))
         // Most requests carry no boost: no division then (the slowest step here; x / 1 is x).
         if !boosts.isNeutral { score = Self.rescore(score, boosts: boosts, network: network, location: point.member) }
-        let c = Candidate(record: record, distance: d, score: score)
+        let c = Candidate(record: record, network: network, distance: d, score: score)
         let full = count >= limit
         if full && !Self.ranksBefore(c, storage[limit - 1], in: index) {
             if score >= QueryBoosts.closedPenalty { noteClosedUnkept(c) }

@@ -73,7 +73,8 @@ struct RegionList {
         guard drafts[region].mergeableCount < limit else { return }
         drafts[region].mergeableCount += 1
         let p = c.point
-        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: Float(radius), network: p.network, region: Int32(region)))
+        // Only same-network circles merge: the candidate's network is its region's.
+        mergeable.append(MergeableCircle(x: p.x, y: p.y, z: p.z, radius: Float(radius), network: drafts[region].network, region: Int32(region)))
     }
 
     /// Drops the drafts from `count` on, with their merged members.
@@ -121,16 +122,17 @@ struct RegionAssembler {
             let ownRadius = Double(c.point.radius)
             let r = max(ownRadius, radiusFloor)
             let rule = c.point.rule
+            let network = c.network
             // The index proves which locations have no same-network neighbour within their own radii; a floor that
             // grows a radius voids that proof, so every candidate is then checked.
             let mayMerge = c.point.mayMerge || r > ownRadius
             used += 1
-            if rule != .splitVenue && mayMerge, let j = firstOverlapping(c, r, in: regions) {
+            if rule != .splitVenue && mayMerge, let j = firstOverlapping(c, r, network: network, in: regions) {
                 regions.merge(c, radius: r, into: j, mergeableLimit: mergeableLimit)
                 merge(c.point, index.coordinate(g), r, into: &regions.drafts[j])
                 continue
             }
-            var draft = RegionDraft(lead: c, tier: tier, network: c.point.network, radius: r, rule: rule)
+            var draft = RegionDraft(lead: c, tier: tier, network: network, radius: r, rule: rule)
             // A venue splits into circles of half its radius unless the floor makes one circle as large as the venue.
             if rule == .splitVenue && radiusFloor < ownRadius {
                 draft.radius = max(Self.partRadius(venue: ownRadius), radiusFloor)
@@ -143,7 +145,7 @@ struct RegionAssembler {
 
     /// The first mergeable region of the point's network with a member whose circle holds the new centre,
     /// or whose centre the new circle holds. Split venues never merge.
-    private func firstOverlapping(_ candidate: Candidate, _ r: Double, in regions: RegionList) -> Int? {
+    private func firstOverlapping(_ candidate: Candidate, _ r: Double, network: UInt32, in regions: RegionList) -> Int? {
         let p = candidate.point
         let reach = self.reach
         return regions.mergeable.withUnsafeBufferPointer { circles -> Int? in
@@ -154,11 +156,11 @@ struct RegionAssembler {
                 let dx = p.x - c.x
                 let dy = p.y - c.y
                 let dz = p.z - c.z
-                near |= (dx * dx + dy * dy + dz * dz <= reach ? 1 : 0) & (c.network == p.network ? 1 : 0)
+                near |= (dx * dx + dy * dy + dz * dz <= reach ? 1 : 0) & (c.network == network ? 1 : 0)
             }
             guard near != 0 else { return nil }
             var found: Int32 = .max
-            for c in circles where c.network == p.network && c.region < found {
+            for c in circles where c.network == network && c.region < found {
                 let dx = p.x - c.x
                 let dy = p.y - c.y
                 let dz = p.z - c.z

@@ -26,12 +26,23 @@ final class KDTree: Sendable {
     /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
     let maxRadius: Double
 
+    /// Each point's network, in leaf order, when the tree holds several (the index's global tree shares the index's
+    /// own per-location array: its location numbers are that tree's leaf order); one element, the network, when the
+    /// tree holds one. Kept beside the points rather than in them: a point is then 32 bytes, two to a cache line, and
+    /// a network's tree does not hold its one network once per point.
+    let pointNetworks: [UInt32]
+    /// `pointNetworks`' elements, read by every search without retaining the array: the array is a constant the tree
+    /// owns, so its storage never moves while the tree lives.
+    nonisolated(unsafe) private let networkBase: UnsafePointer<UInt32>
+    /// Masks a point's position into `pointNetworks`: all ones when it has an entry per point, zero when it has one.
+    let networkMask: Int
+
     /// Most points a leaf holds.
     static let leafSize = 16
 
     var isEmpty: Bool { points.isEmpty }
 
-    /// Bytes of the nodes and the points.
+    /// Bytes of the nodes and the points (the per-point networks aside: the global tree's are the index's own array).
     var byteCount: Int { nodes.byteCount + points.count * MemoryLayout<TreePoint>.stride }
 
     /// First point of leaf `k`.
@@ -39,49 +50,80 @@ final class KDTree: Sendable {
     func leafStart(_ k: Int) -> Int { (k &* points.count) >> leafBits }
 
     /// A tree of no points (a network new since a full build has none there).
-    static let empty = KDTree(members: [], x: [], y: [], z: [], radius: [], network: [], rule: [])
+    static let empty = KDTree(members: [], x: [], y: [], z: [], radius: [], network: [])
+
+    /// log2 of the number of leaves of a tree of `n` points: the fewest leaves of at most `leafSize` points.
+    static func leafBits(count n: Int) -> Int {
+        var bits = 0
+        while (n + (1 << bits) - 1) >> bits > leafSize { bits += 1 }
+        return bits
+    }
+
+    /// The order in which a tree over all `x.count` points (members 0, 1, …) holds them: leaf 0's points first. The
+    /// index numbers its locations in this order, so that the tree built over them in it (`init(inLeafOrder:)`) needs
+    /// no order of its own, and a leaf's points are consecutive in every per-location array.
+    static func leafOrder(x: [Double], y: [Double], z: [Double]) -> [UInt32] {
+        var order = (0..<UInt32(x.count)).map { $0 }
+        if !order.isEmpty { splitAtMedians(&order, x: x, y: y, z: z, leafBits: leafBits(count: order.count)) }
+        return order
+    }
 
     /// A tree over `members` (positions in the arrays given); each point's location number is its member plus
     /// `memberOffset` (an overlay's locations are numbered after the full build's).
-    init(
-        members input: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], rule: [RadiusPolicy.Rule],
-        memberOffset: UInt32 = 0
-    ) {
-        let n = input.count
-        var bits = 0
-        while (n + (1 << bits) - 1) >> bits > Self.leafSize { bits += 1 }
+    convenience init(members: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], memberOffset: UInt32 = 0) {
+        var order = members
+        if !order.isEmpty { Self.splitAtMedians(&order, x: x, y: y, z: z, leafBits: Self.leafBits(count: order.count)) }
+        self.init(order: order, x: x, y: y, z: z, radius: radius, network: network, memberOffset: memberOffset, inOrder: false)
+    }
+
+    /// A tree over every point of arrays already in `leafOrder`: point i is member i, and the tree's per-point networks
+    /// are `network` itself (shared, not copied).
+    convenience init(inLeafOrder x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32]) {
+        self.init(order: (0..<UInt32(x.count)).map { $0 }, x: x, y: y, z: z, radius: radius, network: network, memberOffset: 0, inOrder: true)
+    }
+
+    private init(order: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], memberOffset: UInt32, inOrder: Bool) {
+        let n = order.count
+        let bits = Self.leafBits(count: n)
         leafBits = bits
         let levels = max(1, (bits + 3) / 4)
         self.levels = levels
-        var order = input
         var maxRadius = 0.0
-        for m in input { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
+        for m in order { maxRadius = max(maxRadius, Double(radius[Int(m)])) }
         self.maxRadius = maxRadius
-        if n > 0 { Self.splitAtMedians(&order, x: x, y: y, z: z, leafBits: bits) }
         let points = HugePageArray(count: n) { k in
-            let m = order[k]
-            let i = Int(m)
-            return TreePoint(
-                x: x[i], y: y[i], z: z[i], member: m + memberOffset, network: network[i], radius: radius[i], rule: rule[i], mayMerge: true)
+            let i = Int(order[k])
+            return TreePoint(x: x[i], y: y[i], z: z[i], member: order[k] + memberOffset, radius: radius[i])
         }
         self.points = points
+        let sole = order.first.map { network[Int($0)] }
+        if let sole, order.allSatisfy({ network[Int($0)] == sole }) {
+            (pointNetworks, networkMask) = ([sole], 0)
+        } else if n == 0 {
+            (pointNetworks, networkMask) = ([0], 0)
+        } else {
+            (pointNetworks, networkMask) = (inOrder ? network : order.map { network[Int($0)] }, -1)
+        }
+        networkBase = pointNetworks.withUnsafeBufferPointer { $0.baseAddress! }
         (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
     }
 
-    /// `tree` with each point's region radius and rule set from the arrays (by location number): the order of its
-    /// points and their boxes do not depend on radii, so only the radii in its nodes are worked out again, in one
-    /// pass, rather than the tree built anew. Takes over `tree`'s points, which it changes: `tree` must not be
-    /// searched afterwards (the build counts neighbours with a tree of radius 0, then turns it into the global tree).
-    init(takingOver tree: KDTree, radius: [Float], rule: [RadiusPolicy.Rule]) {
+    /// `tree` with each point's region radius set from `radius` (by location number): the order of its points and
+    /// their boxes do not depend on radii, so only the radii in its nodes are worked out again, in one pass, rather
+    /// than the tree built anew. Takes over `tree`'s points, which it changes: `tree` must not be searched afterwards
+    /// (the build counts neighbours with a tree of radius 0, then turns it into the global tree).
+    init(takingOver tree: KDTree, radius: [Float]) {
         leafBits = tree.leafBits
         levels = tree.levels
         levelStart = tree.levelStart
         points = tree.points
+        pointNetworks = tree.pointNetworks
+        networkBase = tree.networkBase
+        networkMask = tree.networkMask
         var largest = 0.0
         for i in 0..<points.count {
             let m = Int(points.base[i].member)
             points.base[i].radius = radius[m]
-            points.base[i].rule = rule[m]
             largest = max(largest, Double(radius[m]))
         }
         maxRadius = largest
@@ -312,6 +354,8 @@ final class KDTree: Sendable {
         _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, hidden: UnsafePointer<UInt64>?,
         stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>
     ) {
+        let networks = networkBase
+        let mask = networkMask
         let query = WideNodes.Query(qx, qy, qz)
         let lanes = UnsafeRawPointer(scratch).assumingMemoryBound(to: Float.self)
         let points = UnsafePointer(self.points.base)
@@ -326,7 +370,7 @@ final class KDTree: Sendable {
             if !Self.mayHold(entry.chordSquared, maxRadius: entry.maxRadius, bound: bound, reach: reach) { continue }
             let level = Int(entry.level)
             // What comes next is on the stack already: start loading it while this one is worked on.
-            if top > 0 { prefetch(stack[top - 1], points) }
+            if top > 0 { prefetch(stack[top - 1], points, networks) }
             if level == levels {
                 let k = Int(entry.index)
                 assert(leafStart(k + 1) <= self.points.count, "a leaf beyond the points")
@@ -341,7 +385,7 @@ final class KDTree: Sendable {
                         let m = Int(p.member)
                         if (hidden[m >> 6] >> UInt64(m & 63)) & 1 == 1 { continue }
                     }
-                    visitor.visit(points + i, chordSquared: d2)
+                    visitor.visit(points + i, network: networks[i & mask], chordSquared: d2)
                 }
                 continue
             }
@@ -373,54 +417,62 @@ final class KDTree: Sendable {
                 top += 1
             }
             // Start loading the nearest two: the search works on the first while the second arrives.
-            if top > first { prefetch(stack[top - 1], points) }
-            if top > first + 1 { prefetch(stack[top - 2], points) }
+            if top > first { prefetch(stack[top - 1], points, networks) }
+            if top > first + 1 { prefetch(stack[top - 2], points, networks) }
         }
     }
 
     /// Sets `flags[m]` for every point m of this tree that has another point of the tree within the larger of the two
-    /// radii (split venues left out: they never merge). Meant for a network's tree, where every point is of one
-    /// network. Each point looks within its own radius and marks what it finds as well as itself, so a pair is found
-    /// from the side of the larger radius. The bound is widened by a billionth, so `flags` is never false where the
-    /// selection's overlap test (`RegionAssembler`) could say true.
-    func markMergeable(into flags: UnsafeMutableBufferPointer<Bool>) {
+    /// radii (split venues, by `rule[m]`, left out: they never merge). Meant for a network's tree, where every point is
+    /// of one network. Each point looks within its own radius and marks what it finds as well as itself, so a pair is
+    /// found from the side of the larger radius. The bound is widened by a billionth, so `flags` is never false where
+    /// the selection's overlap test (`RegionAssembler`) could say true.
+    func markMergeable(into flags: UnsafeMutableBufferPointer<Bool>, rule: UnsafeBufferPointer<RadiusPolicy.Rule>) {
         struct Peers: KDTreeVisitor {
             let member: UInt32
             let flags: UnsafeMutableBufferPointer<Bool>
+            let rule: UnsafeBufferPointer<RadiusPolicy.Rule>
             var boundSquared: Double
             var reachMeters: Double { .infinity }
             var found = false
 
-            mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
-                let point = record.pointee
-                guard point.member != member, point.rule != .splitVenue else { return }
-                flags[Int(point.member)] = true
+            mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
+                let m = record.pointee.member
+                guard m != member, rule[Int(m)] != .splitVenue else { return }
+                flags[Int(m)] = true
                 found = true
             }
         }
         for i in 0..<points.count {
             let p = points[i]
-            guard p.rule != .splitVenue else { continue }
-            var peers = Peers(member: p.member, flags: flags, boundSquared: UnitVector.chordSquared(meters: Double(p.radius) * (1 + 1e-9)))
+            guard rule[Int(p.member)] != .splitVenue else { continue }
+            var peers = Peers(
+                member: p.member, flags: flags, rule: rule, boundSquared: UnitVector.chordSquared(meters: Double(p.radius) * (1 + 1e-9)))
             search(p.x, p.y, p.z, &peers)
             if peers.found { flags[Int(p.member)] = true }
         }
     }
 
-    /// Copies `flags` (by location number) into the points' `mayMerge`. Only while the tree is being built: afterwards
-    /// it is shared and must not change.
-    func setMayMerge(from flags: UnsafeBufferPointer<Bool>, memberOffset: UInt32 = 0) {
-        for i in 0..<points.count { points.base[i].mayMerge = flags[Int(points.base[i].member - memberOffset)] }
+    /// Sets each point's radius rule and merge flag from arrays by location number (less `memberOffset`). Only while
+    /// the tree is being built: afterwards it is shared and must not change.
+    func tag(rule: UnsafeBufferPointer<RadiusPolicy.Rule>, mayMerge: UnsafeBufferPointer<Bool>, memberOffset: UInt32 = 0) {
+        for i in 0..<points.count {
+            let m = Int(points.base[i].member - memberOffset)
+            points.base[i].tag(rule: rule[m], mayMerge: mayMerge[m])
+        }
     }
 
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware
     /// prefetcher follows a leaf's sequential reads on its own).
     @inline(__always)
-    private func prefetch(_ child: Pending, _ points: UnsafePointer<TreePoint>) {
+    private func prefetch(_ child: Pending, _ points: UnsafePointer<TreePoint>, _ networks: UnsafePointer<UInt32>) {
         if Int(child.level) < levels {
             nodes.prefetch(node: levelStart[Int(child.level)] + Int(child.index))
         } else {
-            oncue_prefetch_lines(points + leafStart(Int(child.index)), 3)
+            let first = leafStart(Int(child.index))
+            oncue_prefetch_lines(points + first, 3)
+            // A leaf's networks: sixteen to a cache line (the same line over and over for a network's tree).
+            oncue_prefetch(networks + (first & networkMask))
         }
     }
 }
@@ -454,22 +506,46 @@ protocol KDTreeVisitor {
     var boundSquared: Double { get }
     /// Boundary distance (d − r, metres) beyond which no point is wanted; +∞ when any will do.
     var reachMeters: Double { get }
-    /// `record` is the point's place in the tree, valid as long as the tree.
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double)
+    /// `record` is the point's place in the tree, valid as long as the tree; `network` its location's network.
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double)
 }
 
-/// What a search knows about a point it found (40 bytes: the unit vector, then the location's facts).
+/// What a search reads about every point it passes, in 32 bytes (two to a cache line): the unit vector, the location
+/// number with the location's radius rule and merge flag in its top bits, and its region radius. The point's network
+/// is its tree's (`KDTree.pointNetworks`).
 struct TreePoint {
     var x: Double
     var y: Double
     var z: Double
-    /// Location number (position in the index's arrays).
-    var member: UInt32
-    var network: UInt32
+    /// The location number in the low 28 bits, the radius rule in the next three, `mayMerge` in the top one.
+    var tagged: UInt32
     var radius: Float
-    var rule: RadiusPolicy.Rule
+
+    /// Location numbers a tree can hold: below 2^28 (268 million locations, some 40 GB of index).
+    static let memberLimit = 1 << 28
+
+    /// Location number (position in the index's arrays).
+    var member: UInt32 {
+        @inline(__always) get { tagged & UInt32(Self.memberLimit - 1) }
+    }
+
+    var rule: RadiusPolicy.Rule {
+        // Three bits hold every one of the eight rules.
+        RadiusPolicy.Rule(rawValue: UInt8(truncatingIfNeeded: tagged >> 28) & 7).unsafelyUnwrapped
+    }
+
     /// Whether another location of the same network may lie within the larger of the two radii, so that the two could
     /// merge into one region. False proves they cannot: most locations have no such neighbour, and a selection then
-    /// skips the merge test for them (see `KDTree.markMergeable`). True until the index sets it.
-    var mayMerge: Bool
+    /// skips the merge test for them (see `KDTree.markMergeable`).
+    var mayMerge: Bool { tagged >> 31 != 0 }
+
+    init(x: Double, y: Double, z: Double, member: UInt32, radius: Float) {
+        precondition(Int(member) < Self.memberLimit, "an index holds fewer than \(Self.memberLimit) locations")
+        (self.x, self.y, self.z, tagged, self.radius) = (x, y, z, member, radius)
+    }
+
+    /// Sets the radius rule and the merge flag (the build works them out after the trees).
+    mutating func tag(rule: RadiusPolicy.Rule, mayMerge: Bool) {
+        tagged = member | UInt32(rule.rawValue) << 28 | (mayMerge ? 1 << 31 : 0)
+    }
 }

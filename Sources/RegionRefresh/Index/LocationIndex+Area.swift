@@ -73,7 +73,7 @@ struct BoxCollector: KDTreeVisitor {
         heap.reserveCapacity(limit + 1)
     }
 
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
         let p = record.pointee
         let lat = asin(max(-1, min(1, p.z))) * 180 / .pi
         let lon = atan2(p.y, p.x) * 180 / .pi

@@ -161,8 +161,7 @@ private struct OverlayWork {
         let n = entries.count
         changedTree = KDTree(
             members: (0..<UInt32(n)).map { $0 }, x: entries.map(\.point.x), y: entries.map(\.point.y), z: entries.map(\.point.z),
-            radius: [Float](repeating: 0, count: n), network: entries.map(\.network),
-            rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
+            radius: [Float](repeating: 0, count: n), network: entries.map(\.network))
         for j in 0..<n {
             let d = neighbours(of: entries[j].point)
             entries[j].density = d
@@ -308,16 +307,17 @@ private struct OverlayWork {
         let network = entries.map(\.network)
         let rule = entries.map(\.rule)
         let offset = UInt32(n)
-        let global = KDTree(members: (0..<UInt32(d)).map { $0 }, x: x, y: y, z: z, radius: radius, network: network, rule: rule, memberOffset: offset)
+        let global = KDTree(members: (0..<UInt32(d)).map { $0 }, x: x, y: y, z: z, radius: radius, network: network, memberOffset: offset)
         var groups = [[UInt32]](repeating: [], count: networks.count)
         for j in 0..<d { groups[Int(network[j])].append(UInt32(j)) }
         let byNetwork = groups.map { g in
-            g.isEmpty ? nil : KDTree(members: g, x: x, y: y, z: z, radius: radius, network: network, rule: rule, memberOffset: offset)
+            g.isEmpty ? nil : KDTree(members: g, x: x, y: y, z: z, radius: radius, network: network, memberOffset: offset)
         }
         let flags = entries.map(\.mayMerge)
-        flags.withUnsafeBufferPointer { f in
-            global.setMayMerge(from: f, memberOffset: offset)
-            for tree in byNetwork { tree?.setMayMerge(from: f, memberOffset: offset) }
+        rule.withUnsafeBufferPointer { rule in
+            flags.withUnsafeBufferPointer { flags in
+                for tree in [global] + byNetwork.compactMap({ $0 }) { tree.tag(rule: rule, mayMerge: flags, memberOffset: offset) }
+            }
         }
         let texts = HugePageArray(count: d) { entries[$0].text }
         var aliases: [(alias: String, networkId: String)] = []
@@ -326,6 +326,7 @@ private struct OverlayWork {
         return OverlayParts(
             radius: base.radius + radius, rule: base.rule + rule, density: base.density + entries.map(\.density),
             placeDensity: base.placeDensity + entries.map(\.placeDensity), network: base.network + network,
+
             openingHours: base.openingHours.appending(entries.map(\.hours), after: n), networks: networks,
             networkNumber: networkNumber, aliases: aliases, networkCounts: counts,
             liveCount: n - removedList.count + changedCount, overlay: overlay)
@@ -357,7 +358,7 @@ private struct CountingVisitor: KDTreeVisitor {
         self.cap = cap
     }
 
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) {
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
         found += 1
         if found >= cap { boundSquared = -1 }
     }
@@ -371,5 +372,5 @@ private struct CollectingVisitor: KDTreeVisitor {
 
     init(boundSquared: Double) { self.boundSquared = boundSquared }
 
-    mutating func visit(_ record: UnsafePointer<TreePoint>, chordSquared: Double) { found.append(record.pointee.member) }
+    mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) { found.append(record.pointee.member) }
 }

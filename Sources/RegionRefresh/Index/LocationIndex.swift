@@ -11,8 +11,8 @@ import Glibc
 
 /// An immutable in-memory snapshot of every location, answering radius-bounded nearest-K searches.
 ///
-/// Locations live in flat arrays (structure of arrays; strings in byte tables); a global 3-D k-d tree
-/// serves "any network" searches and one k-d tree per network serves card-network searches, so a
+/// Locations live in flat arrays (structure of arrays), numbered in the order of the global 3-D k-d tree's leaves; that
+/// tree serves "any network" searches and one k-d tree per network serves card-network searches, so a
 /// sparse network is found quickly even among millions of other locations. Each location's region
 /// radius is fixed at build time by the `RadiusPolicy`, from the density of people around it (`PopulatedPlaces`)
 /// and of the store's locations (counted with the global tree).
@@ -58,7 +58,8 @@ public final class LocationIndex: Sendable {
     let globalTree: KDTree
     /// Squared chord of the largest region radius: two locations farther apart can never overlap.
     let maxRadiusChordSquared: Double
-    /// Per location: whether the trees' points say `mayMerge` (kept for bringing the index up to date, see `applying`).
+    /// Per location of the full build: its trees' points' `mayMerge` (kept for bringing the index up to date, see
+    /// `applying`).
     let mergeFlags: [Bool]
     /// Location numbers below this are the full build's (their texts in `texts`); from it on, the overlay's.
     let baseCount: Int
@@ -127,17 +128,14 @@ public final class LocationIndex: Sendable {
         categories = categorized.names
         let n = b.latitudes.count
         // The unit vectors live on in the trees' leaf records only.
-        let (x, y, z) = Self.unitVectors(latitudes: b.latitudes, longitudes: b.longitudes)
+        let (x, y, z) = (b.x, b.y, b.z)
         var counts = [Int](repeating: 0, count: b.networks.count)
         for k in b.network { counts[Int(k)] += 1 }
         networkCounts = counts
 
-        // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros first.
-        let all = (0..<UInt32(n)).map { $0 }
-        let zeroRadius = [Float](repeating: 0, count: n)
-        let densityTree = KDTree(
-            members: all, x: x, y: y, z: z, radius: zeroRadius, network: b.network,
-            rule: [RadiusPolicy.Rule](repeating: .rural, count: n))
+        // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros
+        // first. The locations are numbered in its leaf order (`Builder.spatialOrder`), so it shares the network array.
+        let densityTree = KDTree(inLeafOrder: x, y: y, z: z, radius: [Float](repeating: 0, count: n), network: b.network)
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
         let (radius, rule) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)
@@ -154,14 +152,15 @@ public final class LocationIndex: Sendable {
         openingHours = b.hours.finish(order: b.order)
         globalTree = built.global
         networkTrees = built.networks
-        mergeFlags = Self.markMergeable(global: globalTree, networks: networkTrees, count: n)
+        mergeFlags = Self.markMergeable(networks: networkTrees, rule: rule)
+        Self.tag([globalTree] + networkTrees, rule: rule, mayMerge: mergeFlags)
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
         baseCount = n
         liveCount = n
         overlay = nil
 
         let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4  // the arrays above
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4 + 1  // the arrays above
         let bytes = n * perLocation + openingHours.byteCount + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
         info = Info(
             locationCount: n, networkCount: b.networks.count,
@@ -215,20 +214,6 @@ public final class LocationIndex: Sendable {
         return (perNetwork, categories)
     }
 
-    private static func unitVectors(latitudes: [Double], longitudes: [Double]) -> (x: [Double], y: [Double], z: [Double]) {
-        let n = latitudes.count
-        var x = [Double](repeating: 0, count: n)
-        var y = x
-        var z = x
-        for i in 0..<n {
-            let v = UnitVector(latitude: latitudes[i], longitude: longitudes[i])
-            x[i] = v.x
-            y[i] = v.y
-            z[i] = v.z
-        }
-        return (x, y, z)
-    }
-
     /// Each location's region radius and the policy rule that chose it.
     private static func radii(
         of b: borrowing Builder, policy: RadiusPolicy, density: [UInt16], placeDensity: [UInt16]
@@ -275,10 +260,10 @@ public final class LocationIndex: Sendable {
             DispatchQueue.concurrentPerform(iterations: 3) { part in
                 switch part {
                 case 0:
-                    let tree = KDTree(takingOver: densityTree, radius: radius, rule: rule)
+                    let tree = KDTree(takingOver: densityTree, radius: radius)
                     global.withLock { $0 = tree }
                 case 1:
-                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: x, y: y, z: z, radius: radius, network: networkOf, rule: rule) }
+                    for k in groups.indices { out[k] = KDTree(members: groups[k], x: x, y: y, z: z, radius: radius, network: networkOf) }
                 default:
                     let moved = HugePageArray(count: order.count) { g in
                         let k = Int(order[g])
@@ -293,19 +278,28 @@ public final class LocationIndex: Sendable {
         return (global.withLock { $0! }, trees.map { $0! }, strings.withLock { $0! })
     }
 
-    /// Sets `mayMerge` on every tree's points: which locations have a location of their own network close enough to
-    /// merge with. Networks are disjoint, so they are searched side by side, each writing only its own locations' flags.
-    @discardableResult
-    static func markMergeable(global: KDTree, networks: [KDTree], count n: Int) -> [Bool] {
-        var flags = [Bool](repeating: false, count: n)
+    /// Which locations have a location of their own network close enough to merge with (`mergeFlags`). Networks are
+    /// disjoint, so they are searched side by side, each writing only its own locations' flags.
+    static func markMergeable(networks: [KDTree], rule: [RadiusPolicy.Rule]) -> [Bool] {
+        var flags = [Bool](repeating: false, count: rule.count)
         flags.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: networks.count) { k in networks[k].markMergeable(into: out) }
-            DispatchQueue.concurrentPerform(iterations: networks.count + 1) { k in
-                (k < networks.count ? networks[k] : global).setMayMerge(from: UnsafeBufferPointer(out))
+            rule.withUnsafeBufferPointer { rule in
+                nonisolated(unsafe) let out = buffer
+                nonisolated(unsafe) let rule = rule
+                DispatchQueue.concurrentPerform(iterations: networks.count) { k in networks[k].markMergeable(into: out, rule: rule) }
             }
         }
         return flags
+    }
+
+    /// Sets the rules and merge flags in the trees' points, every tree on its own core.
+    static func tag(_ trees: [KDTree], rule: [RadiusPolicy.Rule], mayMerge: [Bool]) {
+        rule.withUnsafeBufferPointer { rule in
+            mayMerge.withUnsafeBufferPointer { flags in
+                nonisolated(unsafe) let (rule, flags) = (rule, flags)
+                DispatchQueue.concurrentPerform(iterations: trees.count) { k in trees[k].tag(rule: rule, mayMerge: flags) }
+            }
+        }
     }
 
     /// Neighbours within `meters` of each location (itself excluded), counted up to `cap`, on all cores.
@@ -372,6 +366,10 @@ extension LocationIndex {
         var aliases: [(alias: String, networkId: String)] = []
         var latitudes: [Double] = []
         var longitudes: [Double] = []
+        /// Unit vectors, made by `spatialOrder()`.
+        var x: [Double] = []
+        var y: [Double] = []
+        var z: [Double] = []
         var network: [UInt32] = []
         var explicitRadius: [Float?] = []
         var venueRadius: [Float?] = []
@@ -431,43 +429,30 @@ extension LocationIndex {
             return index
         }
 
-        /// Renumbers locations along the geohash Z-order curve, so that locations near each other on the
-        /// ground sit near each other in every array: a search then touches few cache lines.
+        /// Renumbers locations in the order of the global k-d tree's leaves (`KDTree.leafOrder`): locations near each
+        /// other on the ground sit near each other in every array, so a search touches few cache lines, and the global
+        /// tree's points are in location order, so its per-point networks are the `network` array itself.
         mutating func spatialOrder() {
             let n = latitudes.count
-            var keyed = [(key: UInt64, index: UInt32)](repeating: (0, 0), count: n)
+            var x = [Double](repeating: 0, count: n)
+            var y = x
+            var z = x
             for i in 0..<n {
-                keyed[i] = (Self.zOrder(latitude: latitudes[i], longitude: longitudes[i]), UInt32(i))
+                let v = UnitVector(latitude: latitudes[i], longitude: longitudes[i])
+                (x[i], y[i], z[i]) = (v.x, v.y, v.z)
             }
-            keyed.sort { $0.key < $1.key }
-            func permuted<T>(_ a: [T]) -> [T] { keyed.map { a[Int($0.index)] } }
+            let order = KDTree.leafOrder(x: x, y: y, z: z)
+            func permuted<T>(_ a: [T]) -> [T] { order.map { a[Int($0)] } }
+            self.x = permuted(x)
+            self.y = permuted(y)
+            self.z = permuted(z)
             latitudes = permuted(latitudes)
             longitudes = permuted(longitudes)
             network = permuted(network)
             explicitRadius = permuted(explicitRadius)
             venueRadius = permuted(venueRadius)
             // Strings move in `LocationIndex.init`, beside the tree builds.
-            order = keyed.map(\.index)
-        }
-
-        /// The position on the Z-order curve of 2^30 × 2^30 cells, longitude bit first: a geohash's bits, got with a
-        /// few shifts and masks instead of `Geohash.interleaved`'s loop over sixty bits, once per location.
-        static func zOrder(latitude: Double, longitude: Double) -> UInt64 {
-            let cells = Double(1 << 30)
-            let lon = UInt64(min(max(0, (longitude + 180) / 360 * cells), cells - 1))
-            let lat = UInt64(min(max(0, (latitude + 90) / 180 * cells), cells - 1))
-            return spread(lon) << 1 | spread(lat)
-        }
-
-        /// The low 32 bits of `v` moved to the even bit positions.
-        static func spread(_ v: UInt64) -> UInt64 {
-            var x = v & 0xFFFF_FFFF
-            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
-            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
-            x = (x | x << 2) & 0x3333_3333_3333_3333
-            x = (x | x << 1) & 0x5555_5555_5555_5555
-            return x
+            self.order = order
         }
     }
 }

@@ -30,10 +30,7 @@ final class KDTree: Sendable {
     /// own per-location array: its location numbers are that tree's leaf order); one element, the network, when the
     /// tree holds one. Kept beside the points rather than in them: a point is then 32 bytes, two to a cache line, and
     /// a network's tree does not hold its one network once per point.
-    let pointNetworks: [UInt32]
-    /// `pointNetworks`' elements, read by every search without retaining the array: the array is a constant the tree
-    /// owns, so its storage never moves while the tree lives.
-    nonisolated(unsafe) private let networkBase: UnsafePointer<UInt32>
+    let pointNetworks: HugePageArray<UInt32>
     /// Masks a point's position into `pointNetworks`: all ones when it has an entry per point, zero when it has one.
     let networkMask: Int
 
@@ -73,16 +70,20 @@ final class KDTree: Sendable {
     convenience init(members: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], memberOffset: UInt32 = 0) {
         var order = members
         if !order.isEmpty { Self.splitAtMedians(&order, x: x, y: y, z: z, leafBits: Self.leafBits(count: order.count)) }
-        self.init(order: order, x: x, y: y, z: z, radius: radius, network: network, memberOffset: memberOffset, inOrder: false)
+        self.init(order: order, x: x, y: y, z: z, radius: radius, network: { network[$0] }, inOrder: nil, memberOffset: memberOffset)
     }
 
     /// A tree over every point of arrays already in `leafOrder`: point i is member i, and the tree's per-point networks
     /// are `network` itself (shared, not copied).
-    convenience init(inLeafOrder x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32]) {
-        self.init(order: (0..<UInt32(x.count)).map { $0 }, x: x, y: y, z: z, radius: radius, network: network, memberOffset: 0, inOrder: true)
+    convenience init(inLeafOrder x: [Double], y: [Double], z: [Double], radius: [Float], network: HugePageArray<UInt32>) {
+        self.init(order: (0..<UInt32(x.count)).map { $0 }, x: x, y: y, z: z, radius: radius, network: { network[$0] }, inOrder: network)
     }
 
-    private init(order: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: [UInt32], memberOffset: UInt32, inOrder: Bool) {
+    /// `network(m)` is member m's network; `inOrder`, when given, is every point's network in the order of `order`.
+    private init(
+        order: [UInt32], x: [Double], y: [Double], z: [Double], radius: [Float], network: (Int) -> UInt32, inOrder: HugePageArray<UInt32>?,
+        memberOffset: UInt32 = 0
+    ) {
         let n = order.count
         let bits = Self.leafBits(count: n)
         leafBits = bits
@@ -96,15 +97,12 @@ final class KDTree: Sendable {
             return TreePoint(x: x[i], y: y[i], z: z[i], member: order[k] + memberOffset, radius: radius[i])
         }
         self.points = points
-        let sole = order.first.map { network[Int($0)] }
-        if let sole, order.allSatisfy({ network[Int($0)] == sole }) {
-            (pointNetworks, networkMask) = ([sole], 0)
-        } else if n == 0 {
-            (pointNetworks, networkMask) = ([0], 0)
+        let sole = n == 0 ? 0 : network(Int(order[0]))
+        if order.allSatisfy({ network(Int($0)) == sole }) {
+            (pointNetworks, networkMask) = (HugePageArray(count: 1) { _ in sole }, 0)
         } else {
-            (pointNetworks, networkMask) = (inOrder ? network : order.map { network[Int($0)] }, -1)
+            (pointNetworks, networkMask) = (inOrder ?? HugePageArray(count: n) { network(Int(order[$0])) }, -1)
         }
-        networkBase = pointNetworks.withUnsafeBufferPointer { $0.baseAddress! }
         (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
     }
 
@@ -118,7 +116,6 @@ final class KDTree: Sendable {
         levelStart = tree.levelStart
         points = tree.points
         pointNetworks = tree.pointNetworks
-        networkBase = tree.networkBase
         networkMask = tree.networkMask
         var largest = 0.0
         for i in 0..<points.count {
@@ -354,7 +351,7 @@ final class KDTree: Sendable {
         _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, hidden: UnsafePointer<UInt64>?,
         stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>
     ) {
-        let networks = networkBase
+        let networks = UnsafePointer(pointNetworks.base)
         let mask = networkMask
         let query = WideNodes.Query(qx, qy, qz)
         let lanes = UnsafeRawPointer(scratch).assumingMemoryBound(to: Float.self)

@@ -47,7 +47,7 @@ struct OverlayParts {
     var rule: [RadiusPolicy.Rule]
     var density: [UInt16]
     var placeDensity: [UInt16]
-    var network: [UInt32]
+    var network: HugePageArray<UInt32>
     var openingHours: OpeningHoursTable
     var networks: [Network]
     var networkNumber: [String: UInt32]
@@ -325,7 +325,8 @@ private struct OverlayWork {
         let overlay = IndexOverlay(base: base, pending: pending, hidden: hidden, texts: texts, global: global, byNetwork: byNetwork)
         return OverlayParts(
             radius: base.radius + radius, rule: base.rule + rule, density: base.density + entries.map(\.density),
-            placeDensity: base.placeDensity + entries.map(\.placeDensity), network: base.network + network,
+            placeDensity: base.placeDensity + entries.map(\.placeDensity),
+            network: HugePageArray(count: n + d) { $0 < n ? base.network[$0] : network[$0 - n] },
 
             openingHours: base.openingHours.appending(entries.map(\.hours), after: n), networks: networks,
             networkNumber: networkNumber, aliases: aliases, networkCounts: counts,

@@ -37,7 +37,8 @@ public final class LocationIndex: Sendable {
     let density: [UInt16]
     /// People per km² around the location (`PopulatedPlaces`), saturating at 65,535.
     let placeDensity: [UInt16]
-    let network: [UInt32]
+    /// Network number of each location; the global tree's per-point networks too (see `KDTree.pointNetworks`).
+    let network: HugePageArray<UInt32>
     /// What a region shows about each location (coordinate, id, name, address) in one 64-byte record, in the
     /// same spatial order as everything else: building a region costs one cache miss, not one per array (those
     /// misses were most of the time per region).
@@ -119,7 +120,6 @@ public final class LocationIndex: Sendable {
 
     init(builder b: consuming Builder, policy: RadiusPolicy, started: ContinuousClock.Instant) {
         self.policy = policy
-        network = b.network
         networks = b.networks
         networkNumber = b.networkNumber
         spellings = Self.spellings(networks: b.networks, numbers: b.networkNumber, aliases: b.aliases)
@@ -135,7 +135,9 @@ public final class LocationIndex: Sendable {
 
         // Density needs a tree before radii are known; the tree only uses radii for its bound, so build it with zeros
         // first. The locations are numbered in its leaf order (`Builder.spatialOrder`), so it shares the network array.
-        let densityTree = KDTree(inLeafOrder: x, y: y, z: z, radius: [Float](repeating: 0, count: n), network: b.network)
+        let network = HugePageArray(count: n) { b.network[$0] }
+        self.network = network
+        let densityTree = KDTree(inLeafOrder: x, y: y, z: z, radius: [Float](repeating: 0, count: n), network: network)
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
         let (radius, rule) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)

@@ -213,7 +213,7 @@ struct KDTreeTests {
         one.search(q.x, q.y, q.z, &three)
         #expect(Set(three.seen.keys) == Set(threes))
         #expect(three.seen.values.allSatisfy { $0 == 3 })
-        #expect(one.pointNetworks.count == 1 && one.pointNetworks[0] == 3)
+        #expect(one.pointNetworks == nil && one.soleNetwork == 3)
 
         // Arrays put in the tree's leaf order: member i is position i, and the networks array is the tree's own.
         let order = KDTree.leafOrder(x: x, y: y, z: z)

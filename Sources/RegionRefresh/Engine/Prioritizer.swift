@@ -49,7 +49,10 @@ struct Prioritizer: ~Copyable {
             // Looking as far as a location whose region starts within the largest refresh distance lets a collection
             // that does not fill up settle that distance too (see `refreshDistance`).
             var largestRadius = floor
-            for k in cards { largestRadius = max(largestRadius, index.networkMaxRadius(k)) }
+            for k in cards {
+                index.prefetchNetwork(k)
+                largestRadius = max(largestRadius, index.networkMaxRadius(k))
+            }
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(
                 &regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,

@@ -147,6 +147,15 @@ extension LocationIndex {
         overlay.global.search(q.x, q.y, q.z, &visitor)
     }
 
+    /// Starts loading the root nodes of a card network's trees (the build's and the overlay's). Each is read only by
+    /// the queries that carry its card, so it is seldom in cache; started before the searches, the loads overlap
+    /// instead of coming one after another inside them.
+    @inline(__always)
+    func prefetchNetwork(_ k: UInt32) {
+        networkTrees[Int(k)].prefetchRoot()
+        overlay?.byNetwork[Int(k)]?.prefetchRoot()
+    }
+
     /// The largest region radius of a network (an upper bound: a hidden location may count).
     func networkMaxRadius(_ k: UInt32) -> Double {
         max(networkTrees[Int(k)].maxRadius, overlay?.byNetwork[Int(k)]?.maxRadius ?? 0)

@@ -16,35 +16,39 @@ final class KDTree: Sendable {
     /// The points in leaf order, each with everything a search reads about it in one record, so a leaf is a few
     /// consecutive cache lines rather than a line in each of seven arrays.
     let points: HugePageArray<TreePoint>
+    /// `points`' address and count, kept in the tree itself: a card network's tree is read by the few queries that
+    /// carry its card, so each line a search must fetch before its first node (the array's object is one) is a miss.
+    nonisolated(unsafe) let pointBase: UnsafeMutablePointer<TreePoint>
+    let pointCount: Int
     let nodes: WideNodes
     /// log2 of the number of leaves.
     let leafBits: Int
     /// Stored levels: the root is level 0, the children of level `levels - 1` are leaves.
     let levels: Int
-    /// Index of the first node of each level in `nodes`.
-    let levelStart: [Int]
+    /// Index of the first node of each level in `nodes` (in the tree itself, for the same reason as `pointBase`).
+    let levelStart: LevelStarts
     /// The largest region radius (metres) among the members: the slack in boundary-distance bounds.
     let maxRadius: Double
 
     /// Each point's network, in leaf order, when the tree holds several (the index's global tree shares the index's
-    /// own per-location array: its location numbers are that tree's leaf order); one element, the network, when the
-    /// tree holds one. Kept beside the points rather than in them: a point is then 32 bytes, two to a cache line, and
-    /// a network's tree does not hold its one network once per point.
-    let pointNetworks: HugePageArray<UInt32>
-    /// Masks a point's position into `pointNetworks`: all ones when it has an entry per point, zero when it has one.
-    let networkMask: Int
+    /// own per-location array: its location numbers are that tree's leaf order); nil when the tree holds one network,
+    /// `soleNetwork`. Kept beside the points rather than in them: a point is then 32 bytes, two to a cache line, and a
+    /// network's tree does not hold its one network once per point.
+    let pointNetworks: HugePageArray<UInt32>?
+    nonisolated(unsafe) let networkBase: UnsafePointer<UInt32>?
+    let soleNetwork: UInt32
 
     /// Most points a leaf holds.
     static let leafSize = 16
 
-    var isEmpty: Bool { points.isEmpty }
+    var isEmpty: Bool { pointCount == 0 }
 
     /// Bytes of the nodes and the points (the per-point networks aside: the global tree's are the index's own array).
     var byteCount: Int { nodes.byteCount + points.count * MemoryLayout<TreePoint>.stride }
 
     /// First point of leaf `k`.
     @inline(__always)
-    func leafStart(_ k: Int) -> Int { (k &* points.count) >> leafBits }
+    func leafStart(_ k: Int) -> Int { (k &* pointCount) >> leafBits }
 
     /// A tree of no points (a network new since a full build has none there).
     static let empty = KDTree(members: [], x: [], y: [], z: [], radius: [], network: [])
@@ -97,12 +101,12 @@ final class KDTree: Sendable {
             return TreePoint(x: x[i], y: y[i], z: z[i], member: order[k] + memberOffset, radius: radius[i])
         }
         self.points = points
+        pointBase = points.base
+        pointCount = n
         let sole = n == 0 ? 0 : network(Int(order[0]))
-        if order.allSatisfy({ network(Int($0)) == sole }) {
-            (pointNetworks, networkMask) = (HugePageArray(count: 1) { _ in sole }, 0)
-        } else {
-            (pointNetworks, networkMask) = (inOrder ?? HugePageArray(count: n) { network(Int(order[$0])) }, -1)
-        }
+        soleNetwork = sole
+        pointNetworks = order.allSatisfy { network(Int($0)) == sole } ? nil : inOrder ?? HugePageArray(count: n) { network(Int(order[$0])) }
+        networkBase = pointNetworks.map { UnsafePointer($0.base) }
         (nodes, levelStart) = Self.wideNodes(over: points, leafBits: bits, levels: levels)
     }
 
@@ -115,8 +119,11 @@ final class KDTree: Sendable {
         levels = tree.levels
         levelStart = tree.levelStart
         points = tree.points
+        pointBase = tree.pointBase
+        pointCount = tree.pointCount
         pointNetworks = tree.pointNetworks
-        networkMask = tree.networkMask
+        networkBase = tree.networkBase
+        soleNetwork = tree.soleNetwork
         var largest = 0.0
         for i in 0..<points.count {
             let m = Int(points.base[i].member)
@@ -181,7 +188,7 @@ final class KDTree: Sendable {
     private static func wideNodes(
         over points: HugePageArray<TreePoint>, leafBits bits: Int, levels: Int
     )
-        -> (nodes: WideNodes, levelStart: [Int])
+        -> (nodes: WideNodes, levelStart: LevelStarts)
     {
         let n = points.count
         let leafCount = 1 << bits
@@ -214,7 +221,7 @@ final class KDTree: Sendable {
                 }
             }
         }
-        return (wide, starts)
+        return (wide, LevelStarts(starts))
     }
 
     /// Quickselect: afterwards buffer[k] holds the element of rank k (by `key`) within [start, end),
@@ -351,11 +358,11 @@ final class KDTree: Sendable {
         _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, hidden: UnsafePointer<UInt64>?,
         stack: UnsafeMutablePointer<Pending>, scratch: UnsafeMutablePointer<WideNodes.Lanes>
     ) {
-        let networks = UnsafePointer(pointNetworks.base)
-        let mask = networkMask
+        let networks = networkBase
+        let sole = soleNetwork
         let query = WideNodes.Query(qx, qy, qz)
         let lanes = UnsafeRawPointer(scratch).assumingMemoryBound(to: Float.self)
-        let points = UnsafePointer(self.points.base)
+        let points = UnsafePointer(pointBase)
         stack[0] = Pending(index: 0, level: 0, chordSquared: 0, maxRadius: .infinity)
         var top = 1
         while top > 0 {
@@ -370,7 +377,7 @@ final class KDTree: Sendable {
             if top > 0 { prefetch(stack[top - 1], points, networks) }
             if level == levels {
                 let k = Int(entry.index)
-                assert(leafStart(k + 1) <= self.points.count, "a leaf beyond the points")
+                assert(leafStart(k + 1) <= pointCount, "a leaf beyond the points")
                 for i in leafStart(k)..<leafStart(k + 1) {
                     let p = points[i]
                     let dx = p.x - qx
@@ -382,7 +389,7 @@ final class KDTree: Sendable {
                         let m = Int(p.member)
                         if (hidden[m >> 6] >> UInt64(m & 63)) & 1 == 1 { continue }
                     }
-                    visitor.visit(points + i, network: networks[i & mask], chordSquared: d2)
+                    visitor.visit(points + i, network: networks?[i] ?? sole, chordSquared: d2)
                 }
                 continue
             }
@@ -459,18 +466,41 @@ final class KDTree: Sendable {
         }
     }
 
+    /// Starts loading the root node (see `LocationIndex.prefetchNetwork`).
+    @inline(__always)
+    func prefetchRoot() {
+        if !points.isEmpty { nodes.prefetch(node: 0) }
+    }
+
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware
     /// prefetcher follows a leaf's sequential reads on its own).
     @inline(__always)
-    private func prefetch(_ child: Pending, _ points: UnsafePointer<TreePoint>, _ networks: UnsafePointer<UInt32>) {
+    private func prefetch(_ child: Pending, _ points: UnsafePointer<TreePoint>, _ networks: UnsafePointer<UInt32>?) {
         if Int(child.level) < levels {
             nodes.prefetch(node: levelStart[Int(child.level)] + Int(child.index))
         } else {
             let first = leafStart(Int(child.index))
             oncue_prefetch_lines(points + first, 3)
-            // A leaf's networks: sixteen to a cache line (the same line over and over for a network's tree).
-            oncue_prefetch(networks + (first & networkMask))
+            // A leaf's networks: sixteen to a cache line.
+            if let networks { oncue_prefetch(networks + first) }
         }
+    }
+}
+
+/// Where each stored level of a tree starts in its nodes, held in the tree itself rather than in an array of its own.
+struct LevelStarts {
+    /// Stored levels a tree can have: 16^8 leaves are far more than `TreePoint.memberLimit` points fill.
+    static let capacity = 8
+    private var starts: SIMD8<Int32>
+
+    init(_ starts: [Int]) {
+        precondition(starts.count <= Self.capacity && starts.allSatisfy { $0 < Int(Int32.max) }, "a tree deeper than its level table")
+        self.starts = SIMD8()
+        for (l, s) in starts.enumerated() { self.starts[l] = Int32(s) }
+    }
+
+    subscript(_ level: Int) -> Int {
+        @inline(__always) get { Int(starts[level]) }
     }
 }
 

@@ -270,7 +270,7 @@ final class KDTree: Sendable {
     /// How many points lie within a squared chord of q, counting whole subtrees whose box is inside the
     /// bound without looking at their points, and stopping at `cap`.
     func count(within bound: Double, of qx: Double, _ qy: Double, _ qz: Double, cap: Int) -> Int {
-        guard !points.isEmpty else { return 0 }
+        guard !isEmpty else { return 0 }
         let query = WideNodes.Query(qx, qy, qz)
         let near = WideNodes.roundedUp(bound)
         let far = WideNodes.roundedDown(bound)
@@ -280,7 +280,7 @@ final class KDTree: Sendable {
             // A leaf's points are scanned; a stored node's children are counted whole, scanned or descended into.
             func scan(_ k: Int) {
                 for i in leafStart(k)..<leafStart(k + 1) {
-                    let p = points[i]
+                    let p = pointBase[i]
                     let dx = p.x - qx
                     let dy = p.y - qy
                     let dz = p.z - qz
@@ -343,7 +343,7 @@ final class KDTree: Sendable {
     func search<V: KDTreeVisitor>(
         _ qx: Double, _ qy: Double, _ qz: Double, _ visitor: inout V, skipping hidden: UnsafePointer<UInt64>? = nil
     ) {
-        guard !points.isEmpty else { return }
+        guard !isEmpty else { return }
         withUnsafeTemporaryAllocation(of: Pending.self, capacity: stackCapacity) { stack in
             withUnsafeTemporaryAllocation(of: WideNodes.Lanes.self, capacity: 2) { scratch in
                 descend(qx, qy, qz, &visitor, hidden: hidden, stack: stack.baseAddress!, scratch: scratch.baseAddress!)
@@ -469,7 +469,7 @@ final class KDTree: Sendable {
     /// Starts loading the root node (see `LocationIndex.prefetchNetwork`).
     @inline(__always)
     func prefetchRoot() {
-        if !points.isEmpty { nodes.prefetch(node: 0) }
+        if !isEmpty { nodes.prefetch(node: 0) }
     }
 
     /// Starts loading what searching a child will read first: its node, or its leaf's first points (the hardware

@@ -250,7 +250,7 @@ private struct OverlayWork {
             let i = Int(m)
             let flag = mayMerge(
                 base.unitVector(i), network: base.network[i], radius: base.radius[i], rule: base.rule[i], self: m, entry: nil, largest: largest)
-            guard flag != base.mergeFlags[i] else { continue }
+            guard flag != base.mergeFlag(i) else { continue }
             serveAgain(m, density: base.density[i], radius: base.radius[i])
             entries[entries.count - 1].mayMerge = flag
         }
@@ -327,7 +327,6 @@ private struct OverlayWork {
             radius: base.radius + radius, rule: base.rule + rule, density: base.density + entries.map(\.density),
             placeDensity: base.placeDensity + entries.map(\.placeDensity),
             network: HugePageArray(count: n + d) { $0 < n ? base.network[$0] : network[$0 - n] },
-
             openingHours: base.openingHours.appending(entries.map(\.hours), after: n), networks: networks,
             networkNumber: networkNumber, aliases: aliases, networkCounts: counts,
             liveCount: n - removedList.count + changedCount, overlay: overlay)

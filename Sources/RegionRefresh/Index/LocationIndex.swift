@@ -59,9 +59,6 @@ public final class LocationIndex: Sendable {
     let globalTree: KDTree
     /// Squared chord of the largest region radius: two locations farther apart can never overlap.
     let maxRadiusChordSquared: Double
-    /// Per location of the full build: its trees' points' `mayMerge` (kept for bringing the index up to date, see
-    /// `applying`).
-    let mergeFlags: [Bool]
     /// Location numbers below this are the full build's (their texts in `texts`); from it on, the overlay's.
     let baseCount: Int
     /// The changes applied since the full build, searched beside its trees (nil for a full build).
@@ -80,6 +77,10 @@ public final class LocationIndex: Sendable {
 
     @inline(__always) func id(_ location: Int) -> String { textRecord(location).pointee.id }
     @inline(__always) func coordinate(_ location: Int) -> Coordinate { textRecord(location).pointee.coordinate }
+
+    /// Whether one of the full build's locations may merge with another of its network (`TreePoint.mayMerge`), read
+    /// from the global tree: its point `i` is location `i`.
+    func mergeFlag(_ location: Int) -> Bool { globalTree.points[location].mayMerge }
 
     /// Starts loading a location's text record, which the response written for a region reads: the selection
     /// prefetches the records of the regions it chose, so that the misses overlap instead of coming one per region.
@@ -154,15 +155,14 @@ public final class LocationIndex: Sendable {
         openingHours = b.hours.finish(order: b.order)
         globalTree = built.global
         networkTrees = built.networks
-        mergeFlags = Self.markMergeable(networks: networkTrees, rule: rule)
-        Self.tag([globalTree] + networkTrees, rule: rule, mayMerge: mergeFlags)
+        Self.tag([globalTree] + networkTrees, rule: rule, mayMerge: Self.markMergeable(networks: networkTrees, rule: rule))
         maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
         baseCount = n
         liveCount = n
         overlay = nil
 
         let elapsed = started.duration(to: .now)
-        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4 + 1  // the arrays above
+        let perLocation = MemoryLayout<LocationText>.stride + 4 + 1 + 2 + 2 + 4  // the arrays above
         let bytes = n * perLocation + openingHours.byteCount + globalTree.byteCount + networkTrees.reduce(0) { $0 + $1.byteCount }
         info = Info(
             locationCount: n, networkCount: b.networks.count,
@@ -190,7 +190,6 @@ public final class LocationIndex: Sendable {
         // Networks new since the build have no tree of their own there.
         networkTrees = base.networkTrees + (base.networkTrees.count..<p.networks.count).map { _ in KDTree.empty }
         globalTree = base.globalTree
-        mergeFlags = base.mergeFlags
         baseCount = base.baseCount
         liveCount = p.liveCount
         overlay = p.overlay
@@ -280,8 +279,8 @@ public final class LocationIndex: Sendable {
         return (global.withLock { $0! }, trees.map { $0! }, strings.withLock { $0! })
     }
 
-    /// Which locations have a location of their own network close enough to merge with (`mergeFlags`). Networks are
-    /// disjoint, so they are searched side by side, each writing only its own locations' flags.
+    /// Which locations have a location of their own network close enough to merge with (`TreePoint.mayMerge`).
+    /// Networks are disjoint, so they are searched side by side, each writing only its own locations' flags.
     static func markMergeable(networks: [KDTree], rule: [RadiusPolicy.Rule]) -> [Bool] {
         var flags = [Bool](repeating: false, count: rule.count)
         flags.withUnsafeMutableBufferPointer { buffer in

@@ -210,12 +210,12 @@ import Testing
         #expect(r.events.contains { $0.kind == .exit && $0.detail == "wide" })
     }
 
-    @Test func gpsConfirmsTheStayBeforeTheCard() async throws {
-        // +gps on the ideal OS: a 100 m store region starts the app's GPS; the card needs 60 s within the 25 m footprint
-        // (+10 m: the trace has no accuracy of its own). Pass the store at 1.5 m/s (47 s within 35 m), turn back 400 m
-        // on at 1 m/s, and stay at the store 5 minutes.
+    /// Pass the store at 1.5 m/s, turn back 400 m on at 1 m/s, and stay at the store 5 minutes; the ideal OS, a 100 m
+    /// store region and a 25 m footprint (+10 m: the trace has no accuracy of its own), GPS resting or not.
+    func gpsRun(approachSpeed: Double) async throws -> StrategyRun {
         var sc = try Hand.idealScenario()
         sc.groundTruth.storeRadiusMeters = 25
+        sc.app.gpsApproachMetersPerSecond = approachSpeed
         var pts: [(Double, Double)] = []
         for i in 0...400 { pts.append((Double(i), -200 + 1.5 * Double(i))) }  // -200 m → +400 m
         for i in 1...400 { pts.append((400 + Double(i), 400 - Double(i))) }  // back to 0 m at t = 800
@@ -224,16 +224,47 @@ import Testing
         let run = try await run(
             Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
             refresher: BruteForceRefresher(locations: stores, radius: 100))
-        let r = run.runs[0]
         #expect(run.moments.count == 1)
-        #expect(r.notifications.count == 1 && r.metrics.precision == 1)
+        return run.runs[0]
+    }
+
+    @Test func gpsConfirmsTheStayBeforeTheCard() async throws {
+        let r = try await gpsRun(approachSpeed: 0)
+        #expect(r.notifications.count == 1 && r.metrics.precision == 1, "the pass (47 s within 35 m, moving) shows no card")
         let n = try #require(r.notifications.first)
         #expect(n.trigger == .gps)
-        // Back within 35 m at t = 765: 60 s there is t = 825.
-        #expect(n.time - 1_000_000 == 825)
-        // GPS on from the entry at -99.5 m (t = 67) until 110 m past the centre (t = 207), and again from the re-entry
-        // at 100 m (t = 700) until the card (t = 825).
-        #expect(r.metrics.gpsSeconds == (207 - 67) + (825 - 700))
+        // The stay shows once the 60 s window's halves lie less than 0.5 m/s apart: at 831 s the earlier half
+        // (771–800 s, 29 m north to the door) averages 14.5 m, the later one 0 m, their mean times 30.5 s apart.
+        #expect(n.time - 1_000_000 == 831)
+        // GPS never resting: on from the entry at 100 m south (t = 67) to the OS's exit, the first fix past 100 m north
+        // (t = 201), and from the re-entry at 100 m (t = 700) to the card.
+        #expect(r.metrics.gpsSeconds == (201 - 67) + (831 - 700))
+    }
+
+    @Test func gpsRestsWhileThePersonCannotBeAtTheStore() async throws {
+        let always = try await gpsRun(approachSpeed: 0)
+        let resting = try await gpsRun(approachSpeed: 2)
+        #expect(resting.notifications.map(\.time) == always.notifications.map(\.time), "resting loses nothing: the same card at the same time")
+        // At 2 m/s GPS may rest only while the person is more than 16 m (two 8 s fixes) beyond the footprint's 35 m
+        // reach, so it is on at least from 51 m south to 35 m north on the pass (t = 100–157 s) and from 51 m north to
+        // the card (t = 749–831 s); it rests while they are 67–100 m off on either side.
+        #expect(resting.metrics.gpsSeconds >= (157 - 100) + (831 - 749))
+        #expect(resting.metrics.gpsSeconds <= always.metrics.gpsSeconds - 60)
+    }
+
+    @Test func gpsRestsWhileThePersonStaysBesideTheStore() async throws {
+        // Fifteen minutes in the shop next door, 45 m from the card store: inside its 100 m region, 10 m beyond the
+        // footprint's reach. Each 60 s window shows a stay that is not at the store; GPS then rests 300 s.
+        var sc = try Hand.idealScenario()
+        sc.groundTruth.storeRadiusMeters = 25
+        let stores = [Hand.store("a", north: 0)]
+        let run = try await run(
+            Hand.trace((0...900).map { (Double($0), 45) }), stores: stores, strategies: ["fixed+gps"], scenario: sc,
+            refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let r = run.runs[0]
+        #expect(run.moments.isEmpty && r.notifications.isEmpty)
+        // Three windows (0–60, 360–420 and 720–780 s, each with its 8 s fix lead after a rest), not 900 s.
+        #expect(r.metrics.gpsSeconds >= 3 * 60 && r.metrics.gpsSeconds <= 3 * 60 + 2 * 8 + 3)
     }
 
     @Test func refreshesWaitForTheMinimumInterval() async throws {

@@ -7,62 +7,127 @@ struct GPSSession {
     var region: Region
     var started: Double
     var stores: [UnitVector]
-    /// Since when the app's fixes have been within the footprint (nil: not now).
-    var atStoreSince: Double?
+    /// Since when the app's GPS has followed without a pause (the stay needs a whole window of fixes).
+    var followedSince: Double
+    var window = StayWindow()
 }
 
-/// `+gps`: the OS's report only starts the app's GPS; the card is posted when the app's own fixes have stayed within
-/// the store's footprint for `gps_confirm_seconds` (a walk-by passes in less), and GPS goes off when the person leaves
-/// the region or after `gps_max_seconds`. GPS-on time counts once however many stores are followed.
+/// `+gps`: the OS's report only starts the app's GPS; the card is posted when the app's own fixes show a stay at the
+/// store for `gps_confirm_seconds` (`StayWindow`: a walk-by moves through in that time). The app follows the store
+/// until the OS reports the region's exit (its own fixes would end it at the first stray one, and the OS sends no
+/// second entry while it still counts the person inside) or `gps_max_seconds` have passed. GPS-on time counts once
+/// however many stores are followed.
+///
+/// GPS is on only while it can tell something (the app keeps the OS's low-power updates meanwhile, which cost no GPS):
+/// - while the person is farther from every followed store than they could cover at `gps_approach_meters_per_second`
+///   before a fix is worth taking, it rests and comes back on `gps_fix_seconds` before they could be there — a
+///   walk-by 80 m off pays for a few fixes, not for the whole crossing of the region;
+/// - while the window shows a stay that is not at a followed store (the shop next door), it rests until the OS's
+///   positions move or for `restWhileStayingSeconds`.
 extension PhoneApp {
     func startSession(_ w: Watched, key: String, at time: Double) {
         guard sessions[key] == nil, wallet.card(for: w.region.networkId) != nil else { return }
         let centre = UnitVector(latitude: w.region.lat, longitude: w.region.lon)
         let stores = Recorder.locationIds(of: w.region).compactMap { storePositions[$0] }
-        if sessions.isEmpty { gpsOnSince = time }
-        sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores)
+        if gpsOnSince == nil { resumeGPS(at: time, since: time) }
+        sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores, followedSince: time)
         recorder.event(
             ReplayEvent(
                 time: time, kind: .gpsFix, location: w.region.id, network: w.region.networkId,
                 distance: recorder.trueDistance(to: w.region), detail: "GPS on: following the store"))
     }
 
-    /// Every trace fix while GPS is on: the app's fix is the recorded position. "At the store" is within the footprint
-    /// plus the fix's accuracy, counted at most as the nominal accuracy: a coarse fix would stretch the store over the
-    /// pavement outside, and a slow walk-by would stay "inside" for a minute.
+    /// Every trace fix while a store is followed: the app's fix is the recorded position, when GPS is on.
     func gpsTick(_ fix: PhoneFix) {
         guard !sessions.isEmpty else { return }
+        if let wakeAt = gpsAsleepUntil {
+            let moved = gpsRestAnchor.map { fix.unit.meters(to: $0) > Self.restMovementMeters } ?? false
+            guard fix.time >= wakeAt || moved else { return }
+            resumeGPS(at: fix.time, since: max(gpsSleptAt, fix.time - scenario.app.gpsFixSeconds))
+        }
         let nominal = scenario.groundTruth.nominalAccuracyMeters
-        let accuracy = fix.traceAccuracy > 0 ? min(fix.traceAccuracy, nominal) : nominal
+        let reported = fix.traceAccuracy > 0 ? fix.traceAccuracy : nominal
+        // For a single fix, "within reach" counts the accuracy at most as the nominal one: a coarse fix would stretch
+        // the store over the pavement outside.
+        let reach = scenario.groundTruth.storeRadiusMeters + min(reported, nominal)
+        let sample = StayWindow.Sample(time: fix.time, position: fix.trueUnit, accuracy: reported)
+        var farthestApproach = Double.infinity
+        var stayingAway = true
+        for key in sessions.keys.sorted() {
+            guard var s = sessions[key] else { continue }
+            s.window.add(sample, window: scenario.app.gpsConfirmSeconds)
+            sessions[key] = s
+            let stay = s.window.stay(now: fix.time, window: scenario.app.gpsConfirmSeconds, followedSince: s.followedSince)
+            if let stay, stayed(at: stay, of: s) {
+                notify(s.region, trigger: .gps, at: fix.time)
+                endSession(key, at: fix.time, reason: "card shown")
+                continue
+            }
+            if fix.time - s.started >= scenario.app.gpsMaxSeconds {
+                endSession(key, at: fix.time, reason: "gave up")
+            } else {
+                let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
+                farthestApproach = min(farthestApproach, nearest - reach)
+                stayingAway = stayingAway && stay != nil
+            }
+        }
+        if stayingAway && !sessions.isEmpty {
+            restGPSWhileStaying(at: fix)
+        } else {
+            restGPSIfFar(at: fix.time, distanceToReach: farthestApproach)
+        }
+    }
+
+    /// A stay, but not at any followed store (beside it, in the shop next door): GPS rests until the OS's own
+    /// low-power positions say the person moved, or for `restWhileStayingSeconds` at most.
+    private func restGPSWhileStaying(at fix: PhoneFix) {
+        guard scenario.app.gpsApproachMetersPerSecond > 0, let since = gpsOnSince else { return }
+        recorder.gpsSeconds += fix.time - since
+        gpsOnSince = nil
+        gpsSleptAt = fix.time
+        gpsAsleepUntil = fix.time + Self.restWhileStayingSeconds
+        gpsRestAnchor = fix.unit
+    }
+
+    /// A stay is at the session's store when its position is within the footprint of one of the session's stores —
+    /// allowing the position's own accuracy, at most the nominal one, as the ground truth allows the nominal one —
+    /// and not clearly nearer another card store (stores closer together than a footprint cannot be told apart).
+    private func stayed(at stay: (position: UnitVector, accuracy: Double), of s: GPSSession) -> Bool {
         let footprint = scenario.groundTruth.storeRadiusMeters
-        // Near several card stores the fix may be within reach of two: a store clearly farther than the nearest (by more
-        // than a footprint) is not where the person is; stores closer together than that cannot be told apart.
+        let nearest = s.stores.map { stay.position.meters(to: $0) }.min() ?? .infinity
+        guard nearest <= footprint + min(stay.accuracy, scenario.groundTruth.nominalAccuracyMeters) else { return false }
         var closestCardStore = Double.infinity
         for w in monitored.values where w.role != .refresh {
             for id in Recorder.locationIds(of: w.region) {
-                if let p = storePositions[id] { closestCardStore = min(closestCardStore, fix.trueUnit.meters(to: p)) }
+                if let p = storePositions[id] { closestCardStore = min(closestCardStore, stay.position.meters(to: p)) }
             }
         }
-        for key in sessions.keys.sorted() {
-            guard var s = sessions[key] else { continue }
-            let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
-            if nearest <= footprint + accuracy && nearest <= closestCardStore + footprint {
-                let since = s.atStoreSince ?? fix.time
-                s.atStoreSince = since
-                sessions[key] = s
-                if fix.time - since >= scenario.app.gpsConfirmSeconds {
-                    notify(s.region, trigger: .gps, at: fix.time)
-                    endSession(key, at: fix.time, reason: "card shown")
-                }
-                continue
-            }
-            s.atStoreSince = nil
-            sessions[key] = s
-            let centre = UnitVector(latitude: s.region.lat, longitude: s.region.lon)
-            if fix.trueUnit.meters(to: centre) > s.region.radiusMeters + accuracy {
-                endSession(key, at: fix.time, reason: "left the region")
-            } else if fix.time - s.started >= scenario.app.gpsMaxSeconds {
-                endSession(key, at: fix.time, reason: "gave up")
+        return nearest <= closestCardStore + footprint
+    }
+
+    /// Rests GPS until the person could be within reach of a followed store, when that is worth more than the fix
+    /// it costs to come back.
+    private func restGPSIfFar(at time: Double, distanceToReach: Double) {
+        let speed = scenario.app.gpsApproachMetersPerSecond
+        guard speed > 0, !sessions.isEmpty, distanceToReach.isFinite, let since = gpsOnSince else { return }
+        let rest = distanceToReach / speed
+        guard rest >= 2 * scenario.app.gpsFixSeconds else { return }
+        recorder.gpsSeconds += time - since
+        gpsOnSince = nil
+        gpsSleptAt = time
+        gpsAsleepUntil = time + rest
+        gpsRestAnchor = nil
+    }
+
+    /// GPS on again: the windows start afresh, as the fixes while it rested are not the app's.
+    private func resumeGPS(at time: Double, since: Double) {
+        gpsOnSince = since
+        if gpsAsleepUntil != nil {
+            gpsAsleepUntil = nil
+            gpsRestAnchor = nil
+            for key in sessions.keys {
+                sessions[key]?.window.clear()
+                sessions[key]?.followedSince = time
             }
         }
     }
@@ -70,9 +135,15 @@ extension PhoneApp {
     func endSession(_ key: String, at time: Double, reason: String) {
         guard let s = sessions.removeValue(forKey: key) else { return }
         recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: s.region.id, network: s.region.networkId, detail: "GPS off: \(reason)"))
-        if sessions.isEmpty, let since = gpsOnSince {
-            recorder.gpsSeconds += time - since
-            gpsOnSince = nil
-        }
+        guard sessions.isEmpty else { return }
+        if let since = gpsOnSince { recorder.gpsSeconds += time - since }
+        gpsOnSince = nil
+        gpsAsleepUntil = nil
+        gpsRestAnchor = nil
     }
+
+    /// Farther than a Wi-Fi position's scatter (20–50 m) from where the rest began: the person is on the move.
+    static let restMovementMeters = 75.0
+    /// A stay beside a store is checked again this often (each check costs a window of GPS).
+    static let restWhileStayingSeconds = 300.0
 }

@@ -44,7 +44,12 @@ final class PhoneApp {
     private var nextToken = 0
     /// `+gps`: stores the app is following with its own GPS, by region key.
     var sessions: [String: GPSSession] = [:]
+    /// When the app's GPS came on (nil: off or resting), and while it rests, until when and since when.
     var gpsOnSince: Double?
+    var gpsAsleepUntil: Double?
+    var gpsSleptAt = 0.0
+    /// Where the OS's low-power position was when GPS began resting beside a store (nil: resting by distance).
+    var gpsRestAnchor: UnitVector?
     /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
     let storePositions: [String: UnitVector]
 
@@ -193,6 +198,7 @@ final class PhoneApp {
             guard let w = monitored[key] else { return }
             callback(.exit, w, time)
             if let s = scheduled.removeValue(forKey: key) { recorder.withdraw(card(s.region, s.trigger, at: time), at: time) }
+            endSession(key, at: time, reason: "left the region")
             switch w.role {
             case .refresh:
                 if let fix = manager.lastFix, !inFlight { pendingBubbleExit = fix }

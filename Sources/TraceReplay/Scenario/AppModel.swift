@@ -25,11 +25,14 @@ public struct AppModel: Codable, Sendable, Hashable {
     public var stagedWideMinMeters: Double = 200
     /// ...and the app's own fix when a wide region wakes it: GPS on for this long, within the background time.
     public var gpsFixSeconds: Double = 8
-    /// `+gps`: once the OS puts the person near a store, the app keeps GPS on and posts the card when its own fixes
-    /// have stayed within the store's footprint this long; it turns GPS off when they leave the region, or after
-    /// `gpsMaxSeconds`.
+    /// `+gps`: once the OS puts the person near a store, the app follows them with its GPS and posts the card when
+    /// its own fixes over this long show a stay at the store (`StayWindow`); it turns GPS off when they leave the
+    /// region, or after `gpsMaxSeconds`.
     public var gpsConfirmSeconds: Double = 60
     public var gpsMaxSeconds: Double = 900
+    /// `+gps`: GPS rests while the person is farther from every followed store than this speed would carry them
+    /// before a fix is worth taking (a brisk walk; 0: GPS stays on while following).
+    public var gpsApproachMetersPerSecond: Double = 2
 
     public init() {}
 

@@ -1,0 +1,71 @@
+import Geo
+
+/// The app's own fixes over the last `gps_confirm_seconds` while it follows a store, and the test that tells a stay
+/// from a walk-by on them.
+///
+/// One fix at a time cannot: indoors a phone's fixes are sparse and scattered by tens of metres, so "every fix within
+/// the footprint" is broken by the first stray one and the card comes minutes late, while a walk-by's fixes are
+/// frequent and tight. The window is judged as a whole instead, the way stay-point detection does: its fixes, averaged
+/// by their accuracy, must sit at the store, and the person must not have moved through — the average of the window's
+/// earlier half and of its later half must lie closer together than a walk would carry them, allowing for the
+/// halves' own accuracy (so scattered indoor fixes are not read as movement, and tight outdoor ones are).
+struct StayWindow {
+    struct Sample {
+        var time: Double
+        var position: UnitVector
+        var accuracy: Double
+    }
+
+    /// Slower than this over the window is staying; a slow walk is about 1 m/s.
+    static let stayingSpeedMetersPerSecond = 0.5
+
+    private(set) var samples: [Sample] = []
+
+    /// Keeps the fixes of the last `window` seconds.
+    mutating func add(_ sample: Sample, window: Double) {
+        samples.append(sample)
+        let cutoff = sample.time - window
+        if let first = samples.firstIndex(where: { $0.time >= cutoff }), first > 0 { samples.removeFirst(first) }
+    }
+
+    mutating func clear() { samples.removeAll() }
+
+    /// The accuracy-weighted mean of some samples and the accuracy of that mean (1/√Σ 1/accuracy²).
+    static func mean(_ samples: ArraySlice<Sample>) -> (position: UnitVector, accuracy: Double)? {
+        guard !samples.isEmpty else { return nil }
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
+        var weights = 0.0
+        for s in samples {
+            let w = 1 / max(s.accuracy * s.accuracy, 1)
+            x += s.position.x * w
+            y += s.position.y * w
+            z += s.position.z * w
+            weights += w
+        }
+        let n = (x * x + y * y + z * z).squareRoot()
+        return (UnitVector(x: x / n, y: y / n, z: z / n), (1 / weights).squareRoot())
+    }
+
+    /// Where the person stayed over the window ending at `now`, or nil if the fixes cannot say (GPS on for less than
+    /// the window, or its fixes spanning less than half of it — indoors they come every 15–60 s) or show movement.
+    /// The fixes are split at the middle of their span; a walk carries the person between the halves' mean times.
+    func stay(now: Double, window: Double, followedSince: Double) -> (position: UnitVector, accuracy: Double)? {
+        guard followedSince <= now - window, let first = samples.first, let last = samples.last, last.time - first.time >= window / 2
+        else { return nil }
+        let split = (first.time + last.time) / 2
+        let boundary = samples.firstIndex { $0.time >= split } ?? samples.count
+        guard let early = Self.mean(samples[..<boundary]), let late = Self.mean(samples[boundary...]), let all = Self.mean(samples[...])
+        else { return nil }
+        let apart = Self.meanTime(samples[boundary...]) - Self.meanTime(samples[..<boundary])
+        let walked = early.position.meters(to: late.position)
+        let allowed = max(
+            apart * Self.stayingSpeedMetersPerSecond, 2 * (early.accuracy * early.accuracy + late.accuracy * late.accuracy).squareRoot())
+        return walked <= allowed ? all : nil
+    }
+
+    static func meanTime(_ samples: ArraySlice<Sample>) -> Double {
+        samples.reduce(0) { $0 + $1.time } / Double(samples.count)
+    }
+}

@@ -37,7 +37,7 @@ done
 # tools/choose.py, written to recommended.json, and reported on held-out walkers the choice never saw
 # (traces/helsinki-heldout, the same generator under other names); then its sensitivity to every assumed OS value.
 for p in ios android; do
-  replay helsinki-$p dev-helsinki-$p --seeds "$SEEDS" --sweep strategy=guaranteed+clamp+gps,staged+gps \
+  replay helsinki-$p dev-helsinki-$p --seeds "$SEEDS" --sweep strategy=guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
     --sweep app.min_refresh_interval_seconds=0,900,1800 --sweep app.gps_confirm_seconds=15,30,60 --out simulations/results/dev-helsinki-$p
 done
 python3 simulations/tools/choose.py ios=simulations/results/dev-helsinki-ios/sweep.json \

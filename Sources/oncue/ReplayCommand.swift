@@ -18,7 +18,9 @@ struct Replay: AsyncParsableCommand {
             Strategies: document (the product document's pseudo-code, literally), fixed (max(largest radius, 500 m) \
             or 6 h), guaranteed (the server's refresh_after_meters), bubble (guaranteed + refresh region), staged \
             (wide regions wake the app, which watches the store's own small region until arrival); +clamp asks the \
-            server for no region below the OS's reliable minimum radius (min_radius_meters); @N sets max_regions (e.g. guaranteed+clamp@10). \
+            server for no region below the OS's reliable minimum radius (min_radius_meters); +gps follows the store \
+            with the app's own GPS and shows the card once its fixes show a stay; +motion keeps that GPS off while \
+            the phone's motion sensor says the person walks; @N sets max_regions (e.g. guaranteed+clamp@10). \
             Every strategy is measured beside oracle-os (the scenario's OS, every card location, no region limit) \
             and oracle (ideal OS).
 

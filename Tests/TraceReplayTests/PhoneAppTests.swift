@@ -212,7 +212,7 @@ import Testing
 
     /// Pass the store at 1.5 m/s, turn back 400 m on at 1 m/s, and stay at the store 5 minutes; the ideal OS, a 100 m
     /// store region and a 25 m footprint (+10 m: the trace has no accuracy of its own), GPS resting or not.
-    func gpsRun(approachSpeed: Double) async throws -> StrategyRun {
+    func gpsRun(approachSpeed: Double, strategy: String = "fixed+gps") async throws -> StrategyRun {
         var sc = try Hand.idealScenario()
         sc.groundTruth.storeRadiusMeters = 25
         sc.app.gpsApproachMetersPerSecond = approachSpeed
@@ -222,7 +222,7 @@ import Testing
         for i in 1...300 { pts.append((800 + Double(i), 0)) }  // stay 5 min
         let stores = [Hand.store("a", north: 0)]
         let run = try await run(
-            Hand.trace(pts), stores: stores, strategies: ["fixed+gps"], scenario: sc,
+            Hand.trace(pts), stores: stores, strategies: [strategy], scenario: sc,
             refresher: BruteForceRefresher(locations: stores, radius: 100))
         #expect(run.moments.count == 1)
         return run.runs[0]
@@ -233,8 +233,9 @@ import Testing
         #expect(r.notifications.count == 1 && r.metrics.precision == 1, "the pass (47 s within 35 m, moving) shows no card")
         let n = try #require(r.notifications.first)
         #expect(n.trigger == .gps)
-        // The stay shows once the 60 s window's halves lie less than 0.5 m/s apart: at 831 s the earlier half
-        // (771–800 s, 29 m north to the door) averages 14.5 m, the later one 0 m, their mean times 30.5 s apart.
+        // The stay shows once the 60 s window's halves lie less than 0.5 m/s apart: at 831 s the window (with the fix
+        // before it, 770 s) splits at 800.5 s; the earlier half (30 m north to the door) averages 15 m, the later one
+        // 0 m, their mean times 31 s apart (15.5 m at 0.5 m/s). At 830 s it is 16 m against 15.5.
         #expect(n.time - 1_000_000 == 831)
         // GPS never resting: on from the entry at 100 m south (t = 67) to the OS's exit, the first fix past 100 m north
         // (t = 201), and from the re-entry at 100 m (t = 700) to the card.
@@ -250,6 +251,24 @@ import Testing
         // the card (t = 749–831 s); it rests while they are 67–100 m off on either side.
         #expect(resting.metrics.gpsSeconds >= (157 - 100) + (831 - 749))
         #expect(resting.metrics.gpsSeconds <= always.metrics.gpsSeconds - 60)
+    }
+
+    @Test func motionKeepsGPSOffWhileThePersonWalks() async throws {
+        let resting = try await gpsRun(approachSpeed: 2)
+        let motion = try await gpsRun(approachSpeed: 2, strategy: "fixed+gps+motion")
+        // The pass and the walk back (1 m/s) are walked throughout: no GPS. At the door from t = 800 s, the last 10 s
+        // average within 15 m of 30 s before from 820 s on; the sensor, 20 s late, says "still" at 840 s (a second
+        // either way: that line is crossed exactly). GPS comes on with a fix's 8 s lead, and the card follows a whole
+        // 60 s window later.
+        let n = try #require(motion.notifications.first)
+        #expect(motion.notifications.count == 1 && abs(n.time - 1_000_900) <= 1)
+        #expect(abs(motion.metrics.gpsSeconds - (900 - 832)) <= 1)
+        #expect(motion.metrics.gpsSeconds < resting.metrics.gpsSeconds / 2)
+    }
+
+    @Test func motionNeedsGPS() {
+        #expect(throws: ScenarioError.self) { try Strategy.parse("guaranteed+motion") }
+        #expect((try? Strategy.parse("guaranteed+clamp+gps+motion"))?.motion == true)
     }
 
     @Test func gpsRestsWhileThePersonStaysBesideTheStore() async throws {

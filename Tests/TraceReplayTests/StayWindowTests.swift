@@ -73,10 +73,13 @@ import Testing
     @Test func theWindowMustBeCoveredByFixes() {
         let still = (0...30).map { (i: Int) -> StayWindow.Sample in sample(Double(i * 5), north: 0, accuracy: 8) }
         #expect(stays(still, followedSince: 50).map(\.time).first == 110, "GPS on at 50 s: a stay can show at 110 s at the earliest")
-        // No fix from 60 to 95 s: at 120 s the window's fixes span 20 s, less than half of it, so it cannot say;
-        // at 100 s (fixes from 40 s) and again from 130 s it can.
+        // No fix from 60 to 95 s: the window keeps the last fix before it, so the fixes either side of the gap still
+        // span it and show the same place.
         let times = stays(still.filter { $0.time < 60 || $0.time >= 100 }).map(\.time)
-        #expect(times == [100, 105, 110, 115] + Array(stride(from: 130.0, through: 150, by: 5)))
+        #expect(times == Array(stride(from: 100.0, through: 150, by: 5)))
+        // Fixes spanning less than the window cannot say, however many there are.
+        let burst = (0...20).map { (i: Int) -> StayWindow.Sample in sample(100 + Double(i), north: 0, accuracy: 8) }
+        #expect(stays(burst).isEmpty, "20 s of fixes after GPS came on at 0 s")
     }
 
     @Test func arrivingAndStoppingIsAStayOnceTheWindowIsStill() throws {

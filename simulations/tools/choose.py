@@ -3,14 +3,20 @@
 
     python3 simulations/tools/choose.py ios=results/dev-helsinki-ios/sweep.json android=results/dev-helsinki-android/sweep.json
 
-The rule, fixed before the held-out walkers were replayed: among the app configurations of a platform's sweep that make
-at most 2 refresh calls an hour, the one with the highest F1 of served recall and precision (both pooled over seeds and
-walkers); ties go to fewer GPS seconds an hour. The GPS budget (300 s/h) is reported, not used to choose: no
-configuration of the sweep meets it in central Helsinki. Standard library only.
+The rule: among the app configurations of a platform's sweep that stay within the issue's budgets — at most 2 refresh
+calls and at most 300 GPS seconds an hour (means over seeds) — the one with the highest F1 of served recall and
+precision (both pooled over seeds and walkers); ties go to fewer GPS seconds an hour. When no configuration stays
+within the GPS budget, the refresh budget alone bounds the choice.
+
+The refresh budget and F1 were fixed before the held-out walkers were first replayed. The GPS budget joined them
+when `+motion` made configurations within it possible (before that none of the sweep came near it in central
+Helsinki, and the rule said it was reported, not used); that was after held-out figures of the configurations without
+`+motion` had been seen, none of `+motion`'s. Standard library only.
 """
 import json, sys
 
 MAX_REFRESH_PER_HOUR = 2.0
+MAX_GPS_SECONDS_PER_HOUR = 300.0
 
 
 def f1(recall, precision):
@@ -18,21 +24,20 @@ def f1(recall, precision):
 
 
 def choose(sweep):
-    best = None
+    within = []
     for p in sweep["points"]:
         if p["strategy"] in ("oracle", "oracle-os", "ideal-os"):
             continue
-        refresh = p["intervals"]["refresh_calls_per_hour"]["mean"]
-        if refresh > MAX_REFRESH_PER_HOUR:
+        if p["intervals"]["refresh_calls_per_hour"]["mean"] > MAX_REFRESH_PER_HOUR:
             continue
         served = p["people_intervals"]["served_recall"]["mean"]
         precision = p["people_intervals"]["precision"]["mean"]
-        key = (round(f1(served, precision), 6), -p["intervals"]["gps_seconds_per_hour"]["mean"])
-        if best is None or key > best[0]:
-            best = (key, p)
-    if best is None:
+        gps = p["intervals"]["gps_seconds_per_hour"]["mean"]
+        within.append(((round(f1(served, precision), 6), -gps), gps <= MAX_GPS_SECONDS_PER_HOUR, p))
+    if not within:
         sys.exit("no configuration makes at most 2 refresh calls an hour")
-    return best[1]
+    candidates = [w for w in within if w[1]] or within
+    return max(candidates, key=lambda w: w[0])[2]
 
 
 def main():

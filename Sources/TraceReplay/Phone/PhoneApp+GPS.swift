@@ -29,7 +29,7 @@ extension PhoneApp {
         guard sessions[key] == nil, wallet.card(for: w.region.networkId) != nil else { return }
         let centre = UnitVector(latitude: w.region.lat, longitude: w.region.lon)
         let stores = Recorder.locationIds(of: w.region).compactMap { storePositions[$0] }
-        if gpsOnSince == nil { resumeGPS(at: time, since: time) }
+        if gpsOnSince == nil && !walking(at: time) { resumeGPS(at: time, since: time) }
         sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores, followedSince: time)
         recorder.event(
             ReplayEvent(
@@ -40,6 +40,10 @@ extension PhoneApp {
     /// Every trace fix while a store is followed: the app's fix is the recorded position, when GPS is on.
     func gpsTick(_ fix: PhoneFix) {
         guard !sessions.isEmpty else { return }
+        if walking(at: fix.time) {
+            restGPSWhileWalking(at: fix.time)
+            return
+        }
         if let wakeAt = gpsAsleepUntil {
             let moved = gpsRestAnchor.map { fix.unit.meters(to: $0) > Self.restMovementMeters } ?? false
             guard fix.time >= wakeAt || moved else { return }
@@ -76,6 +80,23 @@ extension PhoneApp {
         } else {
             restGPSIfFar(at: fix.time, distanceToReach: farthestApproach)
         }
+    }
+
+    /// `+motion`: the sensor says the person walks.
+    private func walking(at time: Double) -> Bool {
+        motion?.isWalking(at: time, latency: scenario.app.motionLatencySeconds) ?? false
+    }
+
+    /// No stay can be under way while the person walks: GPS rests until the sensor says they stand (then a fix's
+    /// lead and a whole window, as after any rest).
+    private func restGPSWhileWalking(at time: Double) {
+        if let since = gpsOnSince {
+            recorder.gpsSeconds += time - since
+            gpsOnSince = nil
+            gpsSleptAt = time
+        }
+        gpsRestAnchor = nil
+        gpsAsleepUntil = min(gpsAsleepUntil ?? time, time)
     }
 
     /// A stay, but not at any followed store (beside it, in the shop next door): GPS rests until the OS's own

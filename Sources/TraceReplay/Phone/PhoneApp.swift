@@ -52,12 +52,16 @@ final class PhoneApp {
     var gpsRestAnchor: UnitVector?
     /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
     let storePositions: [String: UnitVector]
+    /// `+motion`: what the phone's motion sensor says.
+    let motion: MotionTimeline?
 
     init(
         strategy: Strategy, scenario: Scenario, wallet: Wallet, manager: VirtualLocationManager, refresher: (any RegionRefreshing)?,
-        recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: UnitVector] = [:]
+        recorder: Recorder, oracleRegions: [Region], seed: UInt64, traceStart: Double, storePositions: [String: UnitVector] = [:],
+        motion: MotionTimeline? = nil
     ) {
         self.storePositions = storePositions
+        self.motion = motion
         self.strategy = strategy
         self.scenario = scenario
         self.wallet = wallet

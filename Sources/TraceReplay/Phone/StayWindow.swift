@@ -21,11 +21,11 @@ struct StayWindow {
 
     private(set) var samples: [Sample] = []
 
-    /// Keeps the fixes of the last `window` seconds.
+    /// Keeps the fixes of the last `window` seconds and the one before them, so that sparse fixes still span it.
     mutating func add(_ sample: Sample, window: Double) {
         samples.append(sample)
         let cutoff = sample.time - window
-        if let first = samples.firstIndex(where: { $0.time >= cutoff }), first > 0 { samples.removeFirst(first) }
+        if let first = samples.firstIndex(where: { $0.time >= cutoff }), first > 1 { samples.removeFirst(first - 1) }
     }
 
     mutating func clear() { samples.removeAll() }
@@ -49,10 +49,11 @@ struct StayWindow {
     }
 
     /// Where the person stayed over the window ending at `now`, or nil if the fixes cannot say (GPS on for less than
-    /// the window, or its fixes spanning less than half of it — indoors they come every 15–60 s) or show movement.
+    /// the window, or its fixes, with the one before it, spanning less than it — indoors they come every 15–60 s) or
+    /// show movement.
     /// The fixes are split at the middle of their span; a walk carries the person between the halves' mean times.
     func stay(now: Double, window: Double, followedSince: Double) -> (position: UnitVector, accuracy: Double)? {
-        guard followedSince <= now - window, let first = samples.first, let last = samples.last, last.time - first.time >= window / 2
+        guard followedSince <= now - window, let first = samples.first, let last = samples.last, last.time - first.time >= window
         else { return nil }
         let split = (first.time + last.time) / 2
         let boundary = samples.firstIndex { $0.time >= split } ?? samples.count

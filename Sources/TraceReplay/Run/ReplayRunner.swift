@@ -96,11 +96,12 @@ public enum ReplayRunner {
         input.oracleOSCaught = Set(oracleOS.outcomes.indices.filter { oracleOS.outcomes[$0].status != .missed })
 
         var runs: [StrategyRun] = []
+        let motion = strategies.contains(where: \.motion) ? MotionTimeline(truthTrace) : nil
         for strategy in strategies {
             runs.append(
                 await runOne(
                     strategy, fixes: fixes, os: scenario.os, scenario: scenario, seed: seed, input: input,
-                    oracleRegions: [], context: context))
+                    oracleRegions: [], context: context, motion: motion))
         }
         // ideal-os: exact positions on the true path under the scenario's OS rules, every card location monitored.
         var ideal = reference
@@ -143,14 +144,15 @@ public enum ReplayRunner {
 
     static func runOne(
         _ strategy: Strategy, fixes: [PhoneFix], os: OSModel, scenario: Scenario, seed: UInt64, input: MomentScoring.Input,
-        oracleRegions: [Region], context: ReplayContext
+        oracleRegions: [Region], context: ReplayContext, motion: MotionTimeline? = nil
     ) async -> StrategyRun {
         let recorder = Recorder(keepEvents: context.keepEvents)
         let manager = VirtualLocationManager(os: os, seed: seed &+ 1)
         let app = PhoneApp(
             strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
             refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
-            seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions)
+            seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions,
+            motion: strategy.motion ? motion : nil)
         await simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
         var scoring = input
         scoring.strategy = strategy.name

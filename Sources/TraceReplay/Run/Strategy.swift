@@ -1,7 +1,8 @@
 /// A refresh strategy of the phone app. Specs: `document`, `fixed`, `guaranteed`, `bubble`, `staged`, and the
 /// references `oracle`, `ideal-os` and `oracle-os`; `+clamp` asks the server for no region below the OS's reliable minimum radius (`min_radius_meters`); `+gps`
-/// confirms the stay with the app's own GPS before posting the card; `@N` sets `max_regions` (e.g.
-/// `guaranteed+clamp@10`, `staged+gps@16`).
+/// confirms the stay with the app's own GPS before posting the card, and `+motion` rests that GPS while the phone's
+/// motion sensor says the person walks; `@N` sets `max_regions` (e.g. `guaranteed+clamp@10`, `staged+gps@16`,
+/// `guaranteed+clamp+gps+motion`).
 public struct Strategy: Sendable, Hashable, Codable {
     public enum Threshold: String, Sendable, Codable {
         /// max(largest region radius, 500 m) — the product document.
@@ -43,6 +44,8 @@ public struct Strategy: Sendable, Hashable, Codable {
     public var staged: Bool
     /// When the OS reports the person near a store, the app's own GPS decides: the card once they have stayed.
     public var gps: Bool
+    /// With `gps`: GPS rests while the motion sensor says the person walks (no stay can be under way).
+    public var motion = false
 
     public var isOracle: Bool { role != .app }
 
@@ -74,14 +77,20 @@ public struct Strategy: Sendable, Hashable, Codable {
         case "oracle-os": s.role = .oracleOS
         case "ideal-os": s.role = .idealOS
         default:
-            throw ScenarioError.invalid("unknown strategy '\(spec)' (expected \(bases.joined(separator: ", ")), optionally +clamp and @N)")
+            throw ScenarioError.invalid(
+                "unknown strategy '\(spec)' (expected \(bases.joined(separator: ", ")), optionally +clamp, +gps, +motion and @N)")
         }
         for modifier in words.dropFirst() {
-            guard ["clamp", "gps"].contains(modifier), s.role == .app else {
-                throw ScenarioError.invalid("strategy '\(spec)': '+\(modifier)' is not a modifier (+clamp or +gps, on app strategies)")
+            guard ["clamp", "gps", "motion"].contains(modifier), s.role == .app else {
+                throw ScenarioError.invalid("strategy '\(spec)': '+\(modifier)' is not a modifier (+clamp, +gps or +motion, on app strategies)")
             }
-            if modifier == "clamp" { s.clamp = true } else { s.gps = true }
+            switch modifier {
+            case "clamp": s.clamp = true
+            case "gps": s.gps = true
+            default: s.motion = true
+            }
         }
+        if s.motion && !s.gps { throw ScenarioError.invalid("strategy '\(spec)': +motion rests the app's GPS, so it needs +gps") }
         if s.isOracle && parts.count == 2 { throw ScenarioError.invalid("strategy '\(spec)': an oracle has no region limit") }
         return s
     }

@@ -33,6 +33,9 @@ public struct AppModel: Codable, Sendable, Hashable {
     /// `+gps`: GPS rests while the person is farther from every followed store than this speed would carry them
     /// before a fix is worth taking (a brisk walk; 0: GPS stays on while following).
     public var gpsApproachMetersPerSecond: Double = 2
+    /// `+motion`: the phone's motion sensor reports a change between walking and standing this late (assumed: Apple
+    /// and Google publish no latency for `CMMotionActivity` or Activity Recognition).
+    public var motionLatencySeconds: Double = 20
 
     public init() {}
 

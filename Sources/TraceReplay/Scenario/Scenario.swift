@@ -74,7 +74,7 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("app.min_refresh_interval_seconds", app.minRefreshIntervalSeconds),
             ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
             ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
-            ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond),
+            ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond), ("app.motion_latency_seconds", app.motionLatencySeconds),
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
             ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
             ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),

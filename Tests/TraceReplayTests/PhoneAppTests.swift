@@ -266,6 +266,25 @@ import Testing
         #expect(motion.metrics.gpsSeconds < resting.metrics.gpsSeconds / 2)
     }
 
+    @Test(arguments: [10.0, 20.0, 30.0])
+    func everyGPSCardIsPaidForWithAWindowOfGPS(fixEvery: Double) async throws {
+        // Sparse fixes: walk north at 1.5 m/s to the store and stay ten minutes. Whatever the OS's report falls on —
+        // the sensor saying "walking" or already "still" — the card needs a whole 60 s window of the app's GPS, and
+        // GPS time is charged for it.
+        var sc = try Hand.iosExact()
+        sc.groundTruth.storeRadiusMeters = 25
+        var pts: [(Double, Double)] = []
+        for t in stride(from: 0.0, through: 400, by: fixEvery) { pts.append((t, -600 + 1.5 * t)) }
+        for t in stride(from: 400.0 + fixEvery, through: 1_000, by: fixEvery) { pts.append((t, 0)) }
+        let stores = [Hand.store("a", north: 0)]
+        let run = try await run(
+            Hand.trace(pts), stores: stores, strategies: ["fixed+gps+motion"], scenario: sc,
+            refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let r = run.runs[0]
+        #expect(r.notifications.count == 1 && r.metrics.caught == 1)
+        #expect(r.metrics.gpsSeconds >= 60, "GPS seconds \(r.metrics.gpsSeconds)")
+    }
+
     @Test func motionNeedsGPS() {
         #expect(throws: ScenarioError.self) { try Strategy.parse("guaranteed+motion") }
         #expect((try? Strategy.parse("guaranteed+clamp+gps+motion"))?.motion == true)

@@ -82,6 +82,14 @@ import Testing
         #expect(stays(burst).isEmpty, "20 s of fixes after GPS came on at 0 s")
     }
 
+    @Test func aFixFromBeforeALongGapSaysNothing() {
+        // Standing 40 m north until 0 s, no fix for 130 s, then a walk south past the door at 1.4 m/s: the fix from
+        // before the gap is older than another window, so it does not turn the walk into a stay.
+        var samples = (0...10).map { (i: Int) -> StayWindow.Sample in sample(Double(i - 10), north: 40, accuracy: 8) }
+        samples += (130...230).map { (i: Int) -> StayWindow.Sample in sample(Double(i), north: 40 - 1.4 * Double(i - 130), accuracy: 8) }
+        #expect(stays(samples, followedSince: -10).isEmpty)
+    }
+
     @Test func arrivingAndStoppingIsAStayOnceTheWindowIsStill() throws {
         // Walk in at 1.4 m/s, stop at the store at t = 100 and stay: the stay shows within the window after arrival.
         var samples = (0...100).map { (i: Int) -> StayWindow.Sample in sample(Double(i), north: -140 + 1.4 * Double(i), accuracy: 8) }

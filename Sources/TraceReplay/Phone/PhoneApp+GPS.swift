@@ -23,13 +23,20 @@ struct GPSSession {
 ///   before a fix is worth taking, it rests and comes back on `gps_fix_seconds` before they could be there — a
 ///   walk-by 80 m off pays for a few fixes, not for the whole crossing of the region;
 /// - while the window shows a stay that is not at a followed store (the shop next door), it rests until the OS's
-///   positions move or for `restWhileStayingSeconds`.
+///   positions move or for `restWhileStayingSeconds`;
+/// - with `+motion`, while the phone's motion sensor says the person walks (no stay can be under way).
 extension PhoneApp {
     func startSession(_ w: Watched, key: String, at time: Double) {
         guard sessions[key] == nil, wallet.card(for: w.region.networkId) != nil else { return }
         let centre = UnitVector(latitude: w.region.lat, longitude: w.region.lon)
         let stores = Recorder.locationIds(of: w.region).compactMap { storePositions[$0] }
-        if gpsOnSince == nil && !walking(at: time) { resumeGPS(at: time, since: time) }
+        if gpsOnSince == nil && gpsAsleepUntil == nil {
+            if walking(at: time) {
+                restGPSWhileWalking(at: time)
+            } else {
+                resumeGPS(at: time, since: time)
+            }
+        }
         sessions[key] = GPSSession(region: w.region, started: time, stores: stores.isEmpty ? [centre] : stores, followedSince: time)
         recorder.event(
             ReplayEvent(
@@ -40,6 +47,11 @@ extension PhoneApp {
     /// Every trace fix while a store is followed: the app's fix is the recorded position, when GPS is on.
     func gpsTick(_ fix: PhoneFix) {
         guard !sessions.isEmpty else { return }
+        // The time limit holds while GPS rests too (waking GPS only to give up would cost a fix).
+        for key in sessions.keys.sorted() where fix.time - sessions[key]!.started >= scenario.app.gpsMaxSeconds {
+            endSession(key, at: fix.time, reason: "gave up")
+        }
+        guard !sessions.isEmpty else { return }
         if walking(at: fix.time) {
             restGPSWhileWalking(at: fix.time)
             return
@@ -49,13 +61,18 @@ extension PhoneApp {
             guard fix.time >= wakeAt || moved else { return }
             resumeGPS(at: fix.time, since: max(gpsSleptAt, fix.time - scenario.app.gpsFixSeconds))
         }
+        if fix.segment != gpsSegment {
+            // A recording gap: the fixes before it say nothing of a stay after it.
+            gpsSegment = fix.segment
+            restartWindows(at: fix.time)
+        }
         let nominal = scenario.groundTruth.nominalAccuracyMeters
         let reported = fix.traceAccuracy > 0 ? fix.traceAccuracy : nominal
         // For a single fix, "within reach" counts the accuracy at most as the nominal one: a coarse fix would stretch
         // the store over the pavement outside.
         let reach = scenario.groundTruth.storeRadiusMeters + min(reported, nominal)
         let sample = StayWindow.Sample(time: fix.time, position: fix.trueUnit, accuracy: reported)
-        var farthestApproach = Double.infinity
+        var distanceToReach = Double.infinity
         var stayingAway = true
         for key in sessions.keys.sorted() {
             guard var s = sessions[key] else { continue }
@@ -67,18 +84,14 @@ extension PhoneApp {
                 endSession(key, at: fix.time, reason: "card shown")
                 continue
             }
-            if fix.time - s.started >= scenario.app.gpsMaxSeconds {
-                endSession(key, at: fix.time, reason: "gave up")
-            } else {
-                let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
-                farthestApproach = min(farthestApproach, nearest - reach)
-                stayingAway = stayingAway && stay != nil
-            }
+            let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
+            distanceToReach = min(distanceToReach, nearest - reach)
+            stayingAway = stayingAway && stay != nil
         }
         if stayingAway && !sessions.isEmpty {
             restGPSWhileStaying(at: fix)
         } else {
-            restGPSIfFar(at: fix.time, distanceToReach: farthestApproach)
+            restGPSIfFar(at: fix.time, distanceToReach: distanceToReach)
         }
     }
 
@@ -93,6 +106,8 @@ extension PhoneApp {
         if let since = gpsOnSince {
             recorder.gpsSeconds += time - since
             gpsOnSince = nil
+            gpsSleptAt = time
+        } else if gpsAsleepUntil == nil {
             gpsSleptAt = time
         }
         gpsRestAnchor = nil
@@ -146,10 +161,14 @@ extension PhoneApp {
         if gpsAsleepUntil != nil {
             gpsAsleepUntil = nil
             gpsRestAnchor = nil
-            for key in sessions.keys {
-                sessions[key]?.window.clear()
-                sessions[key]?.followedSince = time
-            }
+            restartWindows(at: time)
+        }
+    }
+
+    private func restartWindows(at time: Double) {
+        for key in sessions.keys {
+            sessions[key]?.window.clear()
+            sessions[key]?.followedSince = time
         }
     }
 
@@ -158,6 +177,7 @@ extension PhoneApp {
         recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: s.region.id, network: s.region.networkId, detail: "GPS off: \(reason)"))
         guard sessions.isEmpty else { return }
         if let since = gpsOnSince { recorder.gpsSeconds += time - since }
+        gpsSleptAt = time
         gpsOnSince = nil
         gpsAsleepUntil = nil
         gpsRestAnchor = nil

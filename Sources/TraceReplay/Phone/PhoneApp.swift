@@ -50,6 +50,8 @@ final class PhoneApp {
     var gpsSleptAt = 0.0
     /// Where the OS's low-power position was when GPS began resting beside a store (nil: resting by distance).
     var gpsRestAnchor: UnitVector?
+    /// The trace segment of the last fix the app's GPS saw.
+    var gpsSegment: Int32 = 0
     /// Where each card location stands (the app would get these with the regions; merged ids carry no position).
     let storePositions: [String: UnitVector]
     /// `+motion`: what the phone's motion sensor says.
@@ -351,6 +353,8 @@ final class PhoneApp {
         guard let w = monitored.removeValue(forKey: key) else { return }
         manager.stopMonitoring(key)
         recorder.stopped(w.region, key: key, role: w.role, at: time)
+        // No exit will come for a region no longer monitored: its follow ends here.
+        endSession(key, at: time, reason: "region no longer monitored")
     }
 
     private func startOracle(_ time: Double, queue: inout EventQueue) {

@@ -21,11 +21,14 @@ struct StayWindow {
 
     private(set) var samples: [Sample] = []
 
-    /// Keeps the fixes of the last `window` seconds and the one before them, so that sparse fixes still span it.
+    /// Keeps the fixes of the last `window` seconds and the one before them, so that sparse fixes still span it —
+    /// unless that one is older than another window: across a long gap it says nothing of this stay.
     mutating func add(_ sample: Sample, window: Double) {
         samples.append(sample)
         let cutoff = sample.time - window
-        if let first = samples.firstIndex(where: { $0.time >= cutoff }), first > 1 { samples.removeFirst(first - 1) }
+        guard var first = samples.firstIndex(where: { $0.time >= cutoff }) else { return }
+        if first > 0 && samples[first - 1].time >= cutoff - window { first -= 1 }
+        if first > 0 { samples.removeFirst(first) }
     }
 
     mutating func clear() { samples.removeAll() }
@@ -59,7 +62,7 @@ struct StayWindow {
         let boundary = samples.firstIndex { $0.time >= split } ?? samples.count
         guard let early = Self.mean(samples[..<boundary]), let late = Self.mean(samples[boundary...]), let all = Self.mean(samples[...])
         else { return nil }
-        let apart = Self.meanTime(samples[boundary...]) - Self.meanTime(samples[..<boundary])
+        let apart = min(Self.meanTime(samples[boundary...]) - Self.meanTime(samples[..<boundary]), window)
         let walked = early.position.meters(to: late.position)
         let allowed = max(
             apart * Self.stayingSpeedMetersPerSecond, 2 * (early.accuracy * early.accuracy + late.accuracy * late.accuracy).squareRoot())

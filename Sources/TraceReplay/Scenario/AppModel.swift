@@ -26,8 +26,8 @@ public struct AppModel: Codable, Sendable, Hashable {
     /// ...and the app's own fix when a wide region wakes it: GPS on for this long, within the background time.
     public var gpsFixSeconds: Double = 8
     /// `+gps`: once the OS puts the person near a store, the app follows them with its GPS and posts the card when
-    /// its own fixes over this long show a stay at the store (`StayWindow`); it turns GPS off when they leave the
-    /// region, or after `gpsMaxSeconds`.
+    /// its own fixes over this long show a stay at the store (`StayWindow`); it stops following when the OS reports
+    /// the region's exit, or after `gpsMaxSeconds`.
     public var gpsConfirmSeconds: Double = 60
     public var gpsMaxSeconds: Double = 900
     /// `+gps`: GPS rests while the person is farther from every followed store than this speed would carry them

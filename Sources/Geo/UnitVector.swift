@@ -19,6 +19,14 @@ public struct UnitVector: Sendable, Hashable {
         self.z = z
     }
 
+    /// The unit vector pointing along (x, y, z): a weighted sum of nearby unit vectors, or a point on the chord
+    /// between two, put back on the sphere.
+    @inlinable @inline(__always)
+    public init(normalizing x: Double, _ y: Double, _ z: Double) {
+        let n = (x * x + y * y + z * z).squareRoot()
+        self.init(x: x / n, y: y / n, z: z / n)
+    }
+
     @inlinable @inline(__always)
     public init(latitude: Double, longitude: Double) {
         let phi = latitude * .pi / 180

@@ -51,8 +51,7 @@ struct MotionTimeline: Sendable {
             i += 1
         }
         guard i > first else { return position(s, at: (from + to) / 2) }
-        let n = (x * x + y * y + z * z).squareRoot()
-        return UnitVector(x: x / n, y: y / n, z: z / n)
+        return UnitVector(normalizing: x, y, z)
     }
 
     /// The first fix at or after `t`.
@@ -75,10 +74,6 @@ struct MotionTimeline: Sendable {
         let f = (t - s.times[lo]) / (s.times[hi] - s.times[lo])
         let a = s.positions[lo]
         let b = s.positions[hi]
-        let x = a.x + (b.x - a.x) * f
-        let y = a.y + (b.y - a.y) * f
-        let z = a.z + (b.z - a.z) * f
-        let n = (x * x + y * y + z * z).squareRoot()
-        return UnitVector(x: x / n, y: y / n, z: z / n)
+        return UnitVector(normalizing: a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f)
     }
 }

@@ -103,26 +103,14 @@ extension PhoneApp {
     /// No stay can be under way while the person walks: GPS rests until the sensor says they stand (then a fix's
     /// lead and a whole window, as after any rest).
     private func restGPSWhileWalking(at time: Double) {
-        if let since = gpsOnSince {
-            recorder.gpsSeconds += time - since
-            gpsOnSince = nil
-            gpsSleptAt = time
-        } else if gpsAsleepUntil == nil {
-            gpsSleptAt = time
-        }
-        gpsRestAnchor = nil
-        gpsAsleepUntil = min(gpsAsleepUntil ?? time, time)
+        turnGPSOff(at: time, restingUntil: min(gpsAsleepUntil ?? time, time))
     }
 
     /// A stay, but not at any followed store (beside it, in the shop next door): GPS rests until the OS's own
     /// low-power positions say the person moved, or for `restWhileStayingSeconds` at most.
     private func restGPSWhileStaying(at fix: PhoneFix) {
-        guard scenario.app.gpsApproachMetersPerSecond > 0, let since = gpsOnSince else { return }
-        recorder.gpsSeconds += fix.time - since
-        gpsOnSince = nil
-        gpsSleptAt = fix.time
-        gpsAsleepUntil = fix.time + Self.restWhileStayingSeconds
-        gpsRestAnchor = fix.unit
+        guard scenario.app.gpsApproachMetersPerSecond > 0, gpsOnSince != nil else { return }
+        turnGPSOff(at: fix.time, restingUntil: fix.time + Self.restWhileStayingSeconds, anchor: fix.unit)
     }
 
     /// A stay is at the session's store when its position is within the footprint of one of the session's stores —
@@ -145,14 +133,24 @@ extension PhoneApp {
     /// it costs to come back.
     private func restGPSIfFar(at time: Double, distanceToReach: Double) {
         let speed = scenario.app.gpsApproachMetersPerSecond
-        guard speed > 0, !sessions.isEmpty, distanceToReach.isFinite, let since = gpsOnSince else { return }
+        guard speed > 0, !sessions.isEmpty, distanceToReach.isFinite, gpsOnSince != nil else { return }
         let rest = distanceToReach / speed
         guard rest >= 2 * scenario.app.gpsFixSeconds else { return }
-        recorder.gpsSeconds += time - since
+        turnGPSOff(at: time, restingUntil: time + rest)
+    }
+
+    /// GPS off: the time since it came on is counted, and it rests until `restingUntil` (nil: no store is followed).
+    /// The moment it went off bounds the next fix's lead; a rest that only changes its end keeps that moment.
+    private func turnGPSOff(at time: Double, restingUntil: Double?, anchor: UnitVector? = nil) {
+        if let since = gpsOnSince {
+            recorder.gpsSeconds += time - since
+            gpsSleptAt = time
+        } else if gpsAsleepUntil == nil {
+            gpsSleptAt = time
+        }
         gpsOnSince = nil
-        gpsSleptAt = time
-        gpsAsleepUntil = time + rest
-        gpsRestAnchor = nil
+        gpsAsleepUntil = restingUntil
+        gpsRestAnchor = anchor
     }
 
     /// GPS on again: the windows start afresh, as the fixes while it rested are not the app's.
@@ -176,11 +174,7 @@ extension PhoneApp {
         guard let s = sessions.removeValue(forKey: key) else { return }
         recorder.event(ReplayEvent(time: time, kind: .gpsFix, location: s.region.id, network: s.region.networkId, detail: "GPS off: \(reason)"))
         guard sessions.isEmpty else { return }
-        if let since = gpsOnSince { recorder.gpsSeconds += time - since }
-        gpsSleptAt = time
-        gpsOnSince = nil
-        gpsAsleepUntil = nil
-        gpsRestAnchor = nil
+        turnGPSOff(at: time, restingUntil: nil)
     }
 
     /// Farther than a Wi-Fi position's scatter (20–50 m) from where the rest began: the person is on the move.

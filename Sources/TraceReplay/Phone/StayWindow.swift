@@ -47,8 +47,7 @@ struct StayWindow {
             z += s.position.z * w
             weights += w
         }
-        let n = (x * x + y * y + z * z).squareRoot()
-        return (UnitVector(x: x / n, y: y / n, z: z / n), (1 / weights).squareRoot())
+        return (UnitVector(normalizing: x, y, z), (1 / weights).squareRoot())
     }
 
     /// Where the person stayed over the window ending at `now`, or nil if the fixes cannot say (GPS on for less than

@@ -153,13 +153,19 @@ struct ReplicaTests {
         let standbyServer = try #require(PostgresServers.standby, "ONCUE_POSTGRES_STANDBY_URL is not set: scripts/postgres.sh start-standby")
         let url = try await PostgresServers.createStore()
         let readURL = standbyServer.with(database: url.database)
-        // The standby replays the CREATE DATABASE and the schema; wait until it can open the store.
+        // The standby replays the CREATE DATABASE and the schema; wait until it can open the store. Replay is
+        // usually under a second, but with the whole suite loading CI's two cores it has taken over ten.
         var opened: (any LocationStore)?
-        for _ in 0..<100 where opened == nil {
-            opened = try? await StoreAddress.postgres(readURL).open(readOnly: true)
-            if opened == nil { try await Task.sleep(for: .milliseconds(100)) }
+        var lastError: (any Error)?
+        let started = ContinuousClock.now
+        while opened == nil && ContinuousClock.now - started < .seconds(60) {
+            do { opened = try await StoreAddress.postgres(readURL).open(readOnly: true) } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(200))
+            }
         }
-        let standbyStore = try #require(opened, "the standby never showed the new database")
+        let standbyStore = try #require(
+            opened, "the standby never showed the new database in 60 s: \(lastError.map { "\($0)" } ?? "no error")")
         await standbyStore.close()
         let replica = try PostgresServers.server(url, read: readURL)
         try await replica.application.test(.live) { client in
@@ -170,7 +176,7 @@ struct ReplicaTests {
                 .post, "/admin/imports?network=target", headers: headers,
                 body: ImportSwapTests.manhattanCSV(count: 300), json: false)
             #expect(imported.status == 200)
-            let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(10))
+            let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(30))
             #expect(seen != nil, "the replica never served the import")
             // The rebuild read every location (301) from the standby.
             #expect(try await Self.rowsRead(readURL) - before >= 301)

@@ -122,16 +122,46 @@ import Testing
         #expect(m.precision == 1.0 / 4 && m.precisionBeforeLeaving == 3.0 / 4)
         #expect(outcomes.map(\.delay) == [900, 200, 100])
         #expect(m.cardBy == [0, 1, 2, 2], "delays 900, 200 and 100 s")
-        #expect(scoring.model.payBy(moments[0], category: nil) == 600 && scoring.model.payBy(moments[2], category: nil) == 30_150)
+        #expect(scoring.model.tills(moments[0], category: nil) == [Till(arrival: 0, payBy: 600)])
+        #expect(scoring.model.tills(moments[2], category: nil) == [Till(arrival: 30_000, payBy: 30_150)])
+    }
+
+    /// A person who leaves and comes back within the cool-down is one moment (one card answers it) but pays twice: a
+    /// card at the return visit is in time for its till, and its delay counts from the return; a visit that begins
+    /// before the first till only lengthens that stay.
+    @Test func aReturnVisitIsATillOfItsOwn() {
+        let visits = [
+            Hand.visit("A", 0, 400),  // a short stop: till at +200 s
+            Hand.visit("A2", 150, 300),  // the store next door of the same chain, within the first till
+            Hand.visit("A", 2_000, 2_600),  // back 27 minutes later: till at 2,300
+        ]
+        let moments = CardMoments.merge(visits, gapSeconds: 3_600)
+        #expect(moments.count == 1)
+        let model = GroundTruthModel()
+        #expect(model.tills(moments[0], category: nil) == [Till(arrival: 0, payBy: 200), Till(arrival: 2_000, payBy: 2_300)])
+        for (time, served, delay) in [(2_100.0, true, 100.0), (1_000.0, false, 1_000.0), (1_800.0, true, -200.0), (2_400.0, false, 400.0)] {
+            let rec = Recorder(keepEvents: false)
+            rec.notify(note(time, ["A"]))
+            let (m, outcomes) = MomentScoring.score(input(moments, visits: visits), recorder: rec)
+            #expect(m.caught == 1 && m.served == (served ? 1 : 0) && m.precision == (served ? 1 : 0), "card at \(time)")
+            #expect(outcomes.first?.delay == delay && outcomes.first?.cardTime == time, "card at \(time)")
+        }
+        // A late card at the first visit and one in time at the return: the moment is served, by the second.
+        let rec = Recorder(keepEvents: false)
+        rec.notify(note(1_000, ["A"]))
+        rec.notify(note(2_050, ["A"]))
+        let (m, outcomes) = MomentScoring.score(input(moments, visits: visits), recorder: rec)
+        #expect(m.served == 1 && m.servedNotifications == 1 && outcomes.first?.delay == 50)
     }
 
     /// A stay the recording broke in two (the trace's segments split at the gap) is one moment across the gap: a card
     /// in the gap but by the till serves it; one after the till, at the second part, came only before leaving.
     @Test func aRecordingGapInsideAStay() {
-        let visits = [Hand.visit("G", 0, 300), Hand.visit("G", 900, 2_400)]  // 10 minutes unrecorded between
+        // 10 minutes unrecorded between; the first part ends with the recording, not with the person seen leaving.
+        let visits = [Hand.visit("G", 0, 300, seenLeaving: false), Hand.visit("G", 900, 2_400)]
         let moments = CardMoments.merge(visits, gapSeconds: 3_600)
         #expect(moments.count == 1 && moments[0].departure == 2_400)
-        #expect(GroundTruthModel().payBy(moments[0], category: nil) == 600, "min(600 s, half of 2,400 s)")
+        #expect(GroundTruthModel().tills(moments[0], category: nil) == [Till(arrival: 0, payBy: 600)], "min(600 s, half of 2,400 s)")
         for (time, served) in [(450.0, true), (1_000.0, false)] {
             let rec = Recorder(keepEvents: false)
             rec.notify(note(time, ["G"]))
@@ -189,6 +219,10 @@ import Testing
         // The first fix within 110 m is the one at -110 m (t = 390); the last is at -110 m going south (t = 710).
         #expect(truth.visits.first?.arrival == 1_000_390.0)
         #expect(truth.visits.first?.departure == 1_000_710.0)
+        #expect(truth.visits.first?.seenLeaving == true)
+        // The same trace cut while the person stands in the store: the visit ends with the recording.
+        let cut = GroundTruth.compute(Hand.trace(Array(pts.prefix(60))), stores: stores, model: .init())
+        #expect(cut.visits.count == 1 && cut.visits.first?.seenLeaving == false)
         #expect(truth.passThroughs.count == 1, "the fast chord from -250 m to 250 m crosses the circle")
         #expect(truth.passThroughs.first?.time == 1_002_025.0)
     }

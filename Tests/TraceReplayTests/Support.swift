@@ -127,7 +127,7 @@ enum Hand {
         return trace(pts)
     }
 
-    static func visit(_ id: String, _ a: Double, _ d: Double, network: String = "acme") -> Visit {
-        Visit(locationId: id, networkId: network, name: id, lat: 0, lon: 0, arrival: a, departure: d)
+    static func visit(_ id: String, _ a: Double, _ d: Double, network: String = "acme", seenLeaving: Bool = true) -> Visit {
+        Visit(locationId: id, networkId: network, name: id, lat: 0, lon: 0, arrival: a, departure: d, seenLeaving: seenLeaving)
     }
 }

@@ -11,7 +11,8 @@ within the GPS budget, the refresh budget alone bounds the choice.
 The refresh budget and F1 were fixed before the held-out walkers were first replayed. The GPS budget joined them
 when `+motion` made configurations within it possible (before that none of the sweep came near it in central
 Helsinki, and the rule said it was reported, not used); that was after held-out figures of the configurations without
-`+motion` had been seen, none of `+motion`'s. Standard library only.
+`+motion` had been seen, none of `+motion`'s. The metric's till rule (a return visit is a till of its own) changed
+after that too; the choice on the development walkers was the same before and after it. Standard library only.
 """
 import json, sys
 

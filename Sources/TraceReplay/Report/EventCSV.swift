@@ -13,10 +13,10 @@ public enum EventCSV {
                     ReplayEvent(
                         time: m.arrival, kind: .visit, location: m.locationIds.joined(separator: " "), network: m.networkId,
                         distance: 0, detail: String(format: "card moment of %.0f s", m.departure - m.arrival)))
-                if let d = o.delay {
+                if let time = o.cardTime {
                     events.append(
                         ReplayEvent(
-                            time: m.arrival + d, kind: .momentCaught, location: o.notifiedLocationId ?? "", network: m.networkId,
+                            time: time, kind: .momentCaught, location: o.notifiedLocationId ?? "", network: m.networkId,
                             detail: "\(o.status.rawValue): \(o.detail)"))
                 } else {
                     events.append(

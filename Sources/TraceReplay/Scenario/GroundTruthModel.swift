@@ -11,7 +11,8 @@ public struct GroundTruthModel: Codable, Sendable, Hashable {
     /// ...until this long after departure (0: it must come while the person is there).
     public var matchAfterSeconds: Double = 0
     /// The till: a moment is *served* when its card comes from `matchBeforeSeconds` before arrival until arrival +
-    /// min(this, half the stay), when the person would pay; a card after that came too late to use.
+    /// min(this, half the stay), when the person would pay; a card after that came too late to use. A moment that
+    /// merges a return visit has a till at each (`Till`).
     public var payAfterSeconds: Double = 600
     /// `payAfterSeconds` for the networks of a category (a coffee shop's till comes sooner than a warehouse's).
     public var payAfterByCategory: [CategoryPayAfter] = []
@@ -44,10 +45,5 @@ extension GroundTruthModel {
     public func payAfterSeconds(category: String?) -> Double {
         guard let category, let found = payAfterByCategory.first(where: { $0.category == category }) else { return payAfterSeconds }
         return found.seconds
-    }
-
-    /// The last moment a card is still of use at `moment`: arrival + min(the network's till time, half the stay).
-    public func payBy(_ moment: CardMoment, category: String?) -> Double {
-        moment.arrival + min(payAfterSeconds(category: category), (moment.departure - moment.arrival) / 2)
     }
 }

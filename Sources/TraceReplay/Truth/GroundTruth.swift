@@ -11,6 +11,9 @@ public struct Visit: Sendable, Hashable, Codable {
     public var lon: Double
     public var arrival: Double
     public var departure: Double
+    /// The path was seen outside the footprint after the visit; false when the recording stopped while inside, so
+    /// a later visit may be the same stay resumed after a recording gap.
+    public var seenLeaving: Bool = true
 }
 
 /// The trace crossed a store's circle without staying long enough for a visit.
@@ -38,7 +41,8 @@ public enum GroundTruth {
                         visits.append(
                             Visit(
                                 locationId: loc.id, networkId: loc.networkId, name: loc.name, lat: loc.coordinate.latitude,
-                                lon: loc.coordinate.longitude, arrival: segment[s].time, departure: segment[runEnd].time))
+                                lon: loc.coordinate.longitude, arrival: segment[s].time, departure: segment[runEnd].time,
+                                seenLeaving: runEnd < segment.count - 1))
                     } else {
                         passes.append(PassThrough(locationId: loc.id, networkId: loc.networkId, time: segment[s].time))
                     }

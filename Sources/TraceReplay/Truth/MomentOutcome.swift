@@ -26,8 +26,11 @@ public struct MomentOutcome: Sendable, Hashable, Codable {
 
     public var moment: CardMoment
     public var status: Status
-    /// Seconds from arrival to the first matching notification (negative: before arrival); nil when missed.
+    /// Seconds from arrival to the notification that counts (negative: before arrival); nil when missed. At a moment
+    /// with several tills, from the arrival of the till the notification answers (`GroundTruthModel.till(at:among:)`).
     public var delay: Double?
+    /// When that notification came; nil when missed.
+    public var cardTime: Double?
     /// Notifications of the moment's network within its matching window (more than one: duplicates).
     public var notifications: Int
     /// What posted the first one.

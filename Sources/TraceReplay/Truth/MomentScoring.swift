@@ -42,14 +42,17 @@ enum MomentScoring {
             if let i = momentsByNetwork[n.networkId]?.first(where: { window(input.moments[$0]).contains(n.time) }) { matched[i].append(j) }
         }
         m.correctNotifications = matched.reduce(0) { $0 + $1.count }
-        let payBy = input.moments.map { model.payBy($0, category: input.categories[$0.networkId]) }
-        m.servedNotifications = servedCount(notes, input: input, payBy: payBy, momentsByNetwork: momentsByNetwork)
+        let tills = input.moments.map { model.tills($0, category: input.categories[$0.networkId]) }
+        m.servedNotifications = servedCount(notes, input: input, tills: tills, momentsByNetwork: momentsByNetwork)
 
         var outcomes: [MomentOutcome] = []
         for (i, c) in input.moments.enumerated() {
-            if let first = matched[i].min(by: { notes[$0].time < notes[$1].time }) {
+            // The card that counts is the first in time for a till, or, when none was, the first of all.
+            let inTime = matched[i].filter { notes[$0].time <= model.till(at: notes[$0].time, among: tills[i]).payBy }
+            if let first = (inTime.isEmpty ? matched[i] : inTime).min(by: { notes[$0].time < notes[$1].time }) {
                 let n = notes[first]
-                let delay = n.time - c.arrival
+                let till = model.till(at: n.time, among: tills[i])
+                let delay = n.time - till.arrival
                 let status: MomentOutcome.Status = delay < -model.onTimeBeforeSeconds ? .early : delay > model.onTimeAfterSeconds ? .late : .onTime
                 switch status {
                 case .onTime: m.onTime += 1
@@ -58,15 +61,17 @@ enum MomentScoring {
                 case .missed: break
                 }
                 m.caught += 1
-                if n.time <= payBy[i] { m.served += 1 }
+                if !inTime.isEmpty { m.served += 1 }
                 for (k, minutes) in StrategyMetrics.cardByMinutes.enumerated() where delay <= Double(minutes * 60) { m.cardBy[k] += 1 }
                 m.delays.append(delay)
                 m.duplicates += matched[i].count - 1
                 outcomes.append(
                     MomentOutcome(
-                        moment: c, status: status, delay: delay, notifications: matched[i].count, trigger: n.trigger,
+                        moment: c, status: status, delay: delay, cardTime: n.time, notifications: matched[i].count, trigger: n.trigger,
                         notifiedLocationId: n.locationIds.first, miss: nil,
-                        detail: "\(n.trigger.rawValue) \(signed(delay)) after arrival"))
+                        detail:
+                            "\(n.trigger.rawValue) \(signed(delay)) after \(till.arrival == c.arrival ? "arrival" : "the return visit's arrival"), "
+                            + "till at \(signed(till.payBy - till.arrival))"))
             } else {
                 let (miss, detail) = classify(c, index: i, input: input, recorder: recorder)
                 switch miss {
@@ -77,7 +82,7 @@ enum MomentScoring {
                 }
                 outcomes.append(
                     MomentOutcome(
-                        moment: c, status: .missed, delay: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
+                        moment: c, status: .missed, delay: nil, cardTime: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
                         miss: miss, detail: detail))
             }
         }
@@ -92,13 +97,14 @@ enum MomentScoring {
         return (m, outcomes)
     }
 
-    /// Cards that came in time to use at a moment of their network: from the matching window's start to its till.
+    /// Cards that came in time to use at a moment of their network: from a till's window start to the till.
     static func servedCount(
-        _ notes: [CardNotification], input: Input, payBy: [Double], momentsByNetwork: [String: [Int]]
+        _ notes: [CardNotification], input: Input, tills: [[Till]], momentsByNetwork: [String: [Int]]
     ) -> Int {
         notes.filter { n in
             momentsByNetwork[n.networkId]?.contains {
-                n.time >= input.moments[$0].arrival - input.model.matchBeforeSeconds && n.time <= payBy[$0]
+                n.time >= input.moments[$0].arrival - input.model.matchBeforeSeconds
+                    && n.time <= input.model.till(at: n.time, among: tills[$0]).payBy
             } == true
         }.count
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one strategy achieved on one trace (or, summed, on a batch). The headline is the card in time to use it:
 /// `served_recall` (moments whose card came between `match_before_seconds` before arrival and the till, see
-/// `GroundTruthModel.payBy`) and `precision` (cards that came at such a time for their network). "Before leaving"
+/// `Till`) and `precision` (cards that came at such a time for their network). "Before leaving"
 /// (`recall_before_leaving`, `precision_before_leaving`) counts a card any time until the person left: a secondary
 /// view, since a card 40 minutes after arrival is of no use at the till. The per-location view (`location_*`)
 /// credits a notification to every location of the region that fired.
@@ -43,7 +43,7 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     public var suppressed: Int = 0
     /// Notifications withdrawn because the region's exit came within the confirmation delay (walk-bys, mostly).
     public var withdrawn: Int = 0
-    /// Seconds from arrival to the first matching notification (negative: before arrival), nearest rank.
+    /// Seconds from arrival to the notification that counts (`MomentOutcome.delay`), nearest rank.
     public var delayP50: Double?
     public var delayP90: Double?
     /// The loss split of missed card moments (see `MomentOutcome.Miss`).

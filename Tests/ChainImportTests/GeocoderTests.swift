@@ -68,9 +68,11 @@ struct GeocoderTests {
                 Issue.record("expected a place after the retry, got \(reply)")
                 return
             }
+            // Two requests: the 503 and the one after the second it asked for. A third is the client's own timeout
+            // retry, when a loaded machine (CI, once) took longer than the 5 s timeout to answer loopback.
             let hits = await stub.hits(street: "busy Mannerheimintie 1")
-            #expect(hits.count == 2)
-            if hits.count == 2 { #expect(hits[1].at - hits[0].at >= .milliseconds(950)) }
+            #expect((2...3).contains(hits.count), "\(hits.count) requests")
+            if hits.count >= 2 { #expect(hits[1].at - hits[0].at >= .milliseconds(950)) }
         }
     }
 

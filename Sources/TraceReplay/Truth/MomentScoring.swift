@@ -48,7 +48,7 @@ enum MomentScoring {
         var outcomes: [MomentOutcome] = []
         for (i, c) in input.moments.enumerated() {
             // The card that counts is the first in time for a till, or, when none was, the first of all.
-            let inTime = matched[i].filter { notes[$0].time <= model.till(at: notes[$0].time, among: tills[i]).payBy }
+            let inTime = matched[i].filter { model.comesInTime(notes[$0].time, among: tills[i]) }
             if let first = (inTime.isEmpty ? matched[i] : inTime).min(by: { notes[$0].time < notes[$1].time }) {
                 let n = notes[first]
                 let till = model.till(at: n.time, among: tills[i])
@@ -104,7 +104,7 @@ enum MomentScoring {
         notes.filter { n in
             momentsByNetwork[n.networkId]?.contains {
                 n.time >= input.moments[$0].arrival - input.model.matchBeforeSeconds
-                    && n.time <= input.model.till(at: n.time, among: tills[$0]).payBy
+                    && input.model.comesInTime(n.time, among: tills[$0])
             } == true
         }.count
     }

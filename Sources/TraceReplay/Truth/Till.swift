@@ -40,4 +40,10 @@ extension GroundTruthModel {
     public func till(at time: Double, among tills: [Till]) -> Till {
         tills.last { $0.arrival - matchBeforeSeconds <= time } ?? tills[0]
     }
+
+    /// Whether a card at `time` comes by the till it answers (that it comes after the moment's window opens is the
+    /// matching's to say).
+    public func comesInTime(_ time: Double, among tills: [Till]) -> Bool {
+        time <= till(at: time, among: tills).payBy
+    }
 }

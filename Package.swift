@@ -127,7 +127,10 @@ let package = Package(
         .target(name: "SyntheticData", dependencies: ["Geo", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"], path: "Tests/SyntheticData",
                 swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
+        // Fixtures/: reference vectors the tests read by path (OpeningHoursTests).
+        .testTarget(
+            name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"],
+            exclude: ["Fixtures"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
         .testTarget(
             name: "StoreConformanceTests",

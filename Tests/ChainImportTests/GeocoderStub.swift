@@ -9,7 +9,7 @@ import Testing
 /// list, `garbage …` an HTML page, `busy …` 503 with `Retry-After: 1` on the first request for that street and a
 /// place after, `throttled …` 429 with `Retry-After: 1` always, `forever …` 503 asking for an hour, `slow …` a place
 /// after 3 s, `at LAT LON …` a house-level place at that point in the United States. It records each request's
-/// street, arrival time and User-Agent. `hold(after:)` keeps every later request waiting until `release()`.
+/// street, arrival time and User-Agent. `hold(afterStreets:)` keeps requests for later streets waiting until `release()`.
 actor GeocoderStub {
     struct Hit: Sendable {
         var street: String
@@ -19,19 +19,27 @@ actor GeocoderStub {
     }
     private(set) var hits: [Hit] = []
     private var seen: [String: Int] = [:]
+    /// The streets asked, each once, in the order first asked.
+    private(set) var streets: [String] = []
     private var holdAfter: Int?
 
-    /// Requests after the first `count` get no answer until `release()`, so a test knows which answers were sent.
-    func hold(after count: Int) { holdAfter = count }
+    /// Requests for any street but the first `count` asked get no answer until `release()`, so a test knows which
+    /// answers were sent (a client that asks one street again, after a timeout or a dropped connection, still gets its
+    /// answer).
+    func hold(afterStreets count: Int) { holdAfter = count }
     func release() { holdAfter = nil }
 
-    fileprivate func isHeld(_ hitNumber: Int) -> Bool { holdAfter.map { hitNumber > $0 } ?? false }
+    fileprivate func isHeld(_ street: String) -> Bool {
+        guard let holdAfter else { return false }
+        return !streets.prefix(holdAfter).contains(street)
+    }
 
-    /// Records `hit`; returns how many times its street has been asked and its number among all requests.
-    func record(_ hit: Hit) -> (forStreet: Int, overall: Int) {
+    /// Records `hit`; returns how many times its street has been asked.
+    func record(_ hit: Hit) -> Int {
         hits.append(hit)
+        if seen[hit.street] == nil { streets.append(hit.street) }
         seen[hit.street, default: 0] += 1
-        return (seen[hit.street]!, hits.count)
+        return seen[hit.street]!
     }
 
     func hits(street: String) -> [Hit] { hits.filter { $0.street == street } }
@@ -52,11 +60,11 @@ actor GeocoderStub {
             var query: [String: String] = [:]
             for (k, v) in request.uri.queryParameters { query[String(k)] = String(v) }
             let street = query["street"] ?? ""
-            let (count, hitNumber) = await stub.record(
+            let count = await stub.record(
                 Hit(
                     street: street, at: .now, userAgent: request.headers[.userAgent] ?? "",
                     query: query))
-            while await stub.isHeld(hitNumber) { try await Task.sleep(for: .milliseconds(10)) }
+            while await stub.isHeld(street) { try await Task.sleep(for: .milliseconds(10)) }
             func json(_ text: String, _ status: HTTPResponse.Status = .ok, retryAfter: String? = nil) -> Response {
                 var headers: HTTPFields = [.contentType: "application/json"]
                 if let retryAfter { headers[.retryAfter] = retryAfter }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -99,10 +100,9 @@ struct AdminAPITests {
             try await waitForReload(built, count: 2)
             // A rebuild may still be queued behind the alias; wait until the list shows both changes.
             var listed: [JSONValue] = []
-            for _ in 0..<200 {
+            _ = try await eventually {
                 listed = try await client.send(.get, "/v1/networks").json?["networks"]?.array ?? []
-                if listed.contains(where: { $0["id"]?.string == "target" && $0["aliases"]?.array?.isEmpty == false }) { break }
-                try await Task.sleep(for: .milliseconds(20))
+                return listed.contains(where: { $0["id"]?.string == "target" && $0["aliases"]?.array?.isEmpty == false })
             }
             let target = listed.first { $0["id"]?.string == "target" }
             #expect(target?["name"]?.string == "Target")

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -26,12 +27,13 @@ struct ImportSwapTests {
         try await withServer(configure: configure) { client, built in
             let port = try #require(client.port)
             let stop = StopFlag()
+            let readerSawTarget = StopFlag()
             let query = #"{"lat": 40.7300, "lon": -74.0000, "user_networks": ["target"], "max_regions": 20}"#
             // Readers hammer the refresh route on their own connections for the whole import and swap.
             let results = try await withThrowingTaskGroup(of: (ok: Int, failed: Int, sawTarget: Bool).self) { group in
                 for _ in 0..<3 {
                     group.addTask {
-                        let reader = TestClient(host: "127.0.0.1", port: port)
+                        let reader = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120)))
                         reader.connect()
                         defer { Task { try? await reader.shutdown() } }
                         var ok = 0
@@ -42,7 +44,10 @@ struct ImportSwapTests {
                                 "/v1/region-refresh", headers: [.contentType: "application/json"],
                                 body: ByteBuffer(string: query))
                             if response.status == .ok { ok += 1 } else { failed += 1 }
-                            if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") { sawTarget = true }
+                            if String(buffer: response.body ?? ByteBuffer()).contains("loc_target_t") {
+                                sawTarget = true
+                                readerSawTarget.set()
+                            }
                         }
                         return (ok, failed, sawTarget)
                     }
@@ -63,7 +68,9 @@ struct ImportSwapTests {
                 let after = try await client.send(.post, "/v1/region-refresh", body: query)
                 #expect(after.status == 200)
                 #expect(after.json?["regions"]?.array?.first?["network_id"]?.string == "target")
-                try await Task.sleep(for: .milliseconds(100))
+                // The readers go on until one of them has been answered from the new index (a loaded machine may run
+                // them seconds apart).
+                _ = try await eventually(within: .seconds(30)) { readerSawTarget.isSet }
                 stop.set()
                 var totals: [(ok: Int, failed: Int, sawTarget: Bool)] = []
                 for try await result in group { totals.append(result) }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import LocationStore
 import PostGISStore
 import RegionRefresh
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -44,11 +45,11 @@ struct ReplicaCatchUpTests {
             let sf = try #require(try await writer.locationIds(networkId: "costco").first)
             #expect(try await writer.deleteLocations(ids: [sf]) == 1)
             try await writer.upsertNetwork(Network(id: "costco", name: "Costco Wholesale", category: "wholesale", defaultRadiusMeters: 250))
-            let seen = try await ReplicaTests.waitFor("target", on: port, within: .seconds(15))
+            let seen = try await ReplicaTests.waitFor("target", on: port, within: .seconds(60))
             #expect(seen != nil, "the replica never served the change it was not told of")
             // The poll may find the version between two of the writes: wait until the index answers the last one.
             let version = try await writer.trackedVersion()
-            for _ in 0..<500 where (b.reloader.current.trackedVersion ?? 0) < version { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await eventually { (b.reloader.current.trackedVersion ?? 0) >= version }
             #expect(b.reloader.current.trackedVersion == version)
             let built = try await LocationIndex.build(from: writer)
             await writer.close()

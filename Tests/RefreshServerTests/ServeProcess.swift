@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real `oncue serve` binary as a child process, as an operator runs it: for what only a process shows
@@ -36,20 +37,22 @@ final class ServeProcess {
         try process.run()
         // The port is announced on stderr ("listening address=127.0.0.1:PORT").
         var port: Int?
-        for _ in 0..<500 where port == nil {
+        let process = self.process
+        _ = try await eventually {
             port = output.text.withLock { text in
                 text.range(of: "127.0.0.1:").flatMap { r in Int(text[r.upperBound...].prefix { $0.isNumber }) }
             }
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+            return port != nil || !process.isRunning
         }
         guard let port else {
             process.terminate()
             throw ServeProcessError.noPort(output.text.withLock { $0 })
         }
         self.port = port
-        for _ in 0..<500 {
-            if RawConnection.get(port: port, "/readyz")?.hasPrefix("HTTP/1.1 200") == true { break }
-            try await Task.sleep(for: .milliseconds(20))
+        let ready = try await eventually { RawConnection.get(port: port, "/readyz")?.hasPrefix("HTTP/1.1 200") == true }
+        guard ready else {
+            process.terminate()
+            throw ServeProcessError.notReady(output.text.withLock { $0 })
         }
     }
 
@@ -84,4 +87,5 @@ final class SharedText: Sendable {
 
 enum ServeProcessError: Error {
     case noPort(String)
+    case notReady(String)
 }

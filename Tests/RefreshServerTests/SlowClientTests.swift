@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Slow, broken and departing clients against the real binary: each is cut at its limit, answered as its own fault
@@ -8,7 +9,7 @@ struct SlowClientTests {
     static let body = #"{"lat": 37.7749, "lon": -122.4194, "user_networks": ["costco"]}"#
     static let head = "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 
-    @Test("hundreds of slow connections are cut at their limits while a normal request answers in well under 100 ms")
+    @Test("hundreds of slow connections are cut at their limits while a normal request is answered without waiting for them")
     func slowConnectionsAreCut() async throws {
         let store = try TestStore()
         defer { store.remove() }
@@ -36,8 +37,11 @@ struct SlowClientTests {
             times.append(ContinuousClock.now - started)
             #expect(response.hasPrefix("HTTP/1.1 200"), "\(response.prefix(120))")
         }
+        // A request queued behind the slow connections would wait at least their 1 s head timeout; answered beside
+        // them it takes milliseconds, or a few hundred on a loaded machine.
         let median = times.sorted()[times.count / 2]
-        #expect(median < .milliseconds(100), "a normal request took \(median) (median) beside 300 slow connections")
+        #expect(median < .seconds(1), "a normal request took \(median) (median) beside 300 slow connections")
+        let openedAndAsked = ContinuousClock.now - opened
 
         var answers: [String: Int] = [:]
         for connection in slow {
@@ -45,8 +49,10 @@ struct SlowClientTests {
             #expect(closed, "a slow connection was still open")
             answers[String(text.prefix(12)), default: 0] += 1
         }
+        // Cut at 1 s and 1.5 s, every slow connection is closed by the time they are all open and the normal requests
+        // done, or soon after; the default limits (10 s, 30 s) would hold them past this bound whenever that took < 6 s.
         let elapsed = ContinuousClock.now - opened
-        #expect(elapsed < .seconds(6), "the slow connections were cut only after \(elapsed)")
+        #expect(elapsed < max(.seconds(6), openedAndAsked + .seconds(4)), "the slow connections were cut only after \(elapsed)")
         #expect(answers["HTTP/1.1 408"] == 300, "\(answers)")
         #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"head\"") == 150)
         #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"body\"") == 150)
@@ -113,9 +119,10 @@ struct SlowClientTests {
         try holder.write(Self.head + "Content-Length: 50\r\n\r\n{\"lat\"")
         try await Task.sleep(for: .milliseconds(200))
         server.signal(SIGTERM)
-        let took = try await server.waitForExit(within: .seconds(10))
-        let seconds = try #require(took, "the server still ran 10 s after SIGTERM")
-        #expect(seconds < .seconds(4))
+        // Held to the body timeout it would take 120 s, to the default shutdown deadline 15 s.
+        let took = try await server.waitForExit(within: .seconds(60))
+        let seconds = try #require(took, "the server still ran 60 s after SIGTERM")
+        #expect(seconds < .seconds(10))
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     }
 
@@ -132,7 +139,9 @@ struct SlowClientTests {
         try client.write(Self.head + "Content-Length: \(Self.body.utf8.count)\r\n\r\n" + String(Self.body.prefix(10)))
         try await Task.sleep(for: .milliseconds(200))
         server.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(300))
+        // The rest of the body goes once shutdown has begun (new connections refused), however late the machine gets there.
+        let refusing = try await eventually(within: .seconds(10)) { RawConnection.get(port: server.port, "/healthz") == nil }
+        try #require(refusing, "the server still accepted new connections 10 s after SIGTERM")
         try client.write(String(Self.body.dropFirst(10)))
         let (second, closed) = client.readUntilClosed()
         #expect(second.hasPrefix("HTTP/1.1 200"), "\(second.prefix(200))")
@@ -147,19 +156,20 @@ struct SlowClientTests {
         defer { store.remove() }
         let server = try await ServeProcess(store: store.path, arguments: ["--max-connections", "4", "--idle-timeout", "1"])
         var idle: [RawConnection] = []
+        let firstSent = ContinuousClock.now
         for _ in 0..<4 {
             let connection = try RawConnection(port: server.port)
             try connection.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = connection.readResponse()
             idle.append(connection)  // kept alive: each holds one of the four places
         }
-        let started = ContinuousClock.now
         let waiting = try RawConnection(port: server.port)  // the kernel's backlog takes it
         try waiting.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let response = waiting.readResponse()
-        let waited = ContinuousClock.now - started
+        // No place frees before the first idle connection has been idle 1 s, and it was answered after `firstSent`.
+        let waited = ContinuousClock.now - firstSent
         #expect(response.hasPrefix("HTTP/1.1 200"))
-        #expect(waited >= .milliseconds(500), "answered after \(waited), before an idle connection was cut")
+        #expect(waited >= .milliseconds(950), "answered \(waited) after the first request, before an idle connection was cut")
         #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"idle\"") >= 1)
     }
 
@@ -180,7 +190,7 @@ struct SlowClientTests {
         try uploader.write(
             "POST /admin/imports?network=costco HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
                 + "Content-Type: text/csv\r\nContent-Length: 100000\r\n\r\nid,name,lat,lon\nx1,Costco X,37.70,-122.40\n")
-        for _ in 0..<100 where try uploads().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(try await eventually { try !uploads().isEmpty }, "the server never began to receive the upload")
         killed.signal(SIGKILL)
         _ = try await killed.waitForExit(within: .seconds(5))
         let orphans = try uploads()

@@ -7,6 +7,7 @@ import LocationStore
 import Logging
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -156,10 +157,8 @@ func withServer(
 /// Generously bounded: every server in this test process queues its rebuilds on the one rebuild thread,
 /// behind other tests' imports, and a loaded 2-core CI machine once needed more than 10 s.
 func waitForReload(_ built: ServerBuilder.Built, count: Int) async throws {
-    for _ in 0..<6000 where built.reloader.completedReloads < count {
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    try #require(built.reloader.completedReloads >= count, "the index did not load within 60 s")
+    let loaded = try await eventually { built.reloader.completedReloads >= count }
+    try #require(loaded, "the index did not load within 60 s")
 }
 
 extension HTTPFields {

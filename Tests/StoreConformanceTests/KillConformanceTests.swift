@@ -45,7 +45,7 @@ struct KillConformanceTests {
             try process.run()
             var seenRows = 0
             var buffered = ""
-            let killAfter = Int.random(in: 20_000...100_000)
+            let killAfter = Int.random(in: 20_000...60_000)  // half the file or more still to go, however late this thread runs
             while seenRows < killAfter && process.isRunning {
                 let data = stderr.fileHandleForReading.availableData
                 if data.isEmpty { break }

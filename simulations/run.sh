@@ -4,7 +4,7 @@
 # summary (summary.json) and, not checked in, index.html with the Pareto plot, the per-trace pages and event CSVs.
 # Then every scenario again without and with a 30-minute minimum between refresh calls (results/<scenario>-refresh-cap*),
 # the choice made on the development walkers (results/dev-*, recommended.json), its figures on the held-out walkers
-# (results/heldout-*) and its sensitivity (results/sensitivity.md), and the recommended configuration on every
+# (results/heldout-*, served recall by stay length in results/heldout-by-stay.md) and its sensitivity (results/sensitivity.md), and the recommended configuration on every
 # scenario (results/<scenario>-recommended*).
 # Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
 set -eu
@@ -47,6 +47,8 @@ for p in ios android; do
     --scenario simulations/scenarios/helsinki-$p.json --seeds "$SEEDS" --recommended simulations/recommended.json \
     --out simulations/results/heldout-helsinki-$p > simulations/results/heldout-helsinki-$p.txt
 done
+python3 simulations/tools/by_stay.py --walkers simulations/traces/helsinki --walkers simulations/traces/helsinki-heldout \
+  iOS=simulations/results/heldout-helsinki-ios Android=simulations/results/heldout-helsinki-android > simulations/results/heldout-by-stay.md
 python3 simulations/tools/sensitivity.py "$ONCUE" "$TMP/helsinki.sqlite" "$SEEDS" > simulations/results/sensitivity.md
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-recommended --seeds "$SEEDS" --recommended simulations/recommended.json --out simulations/results/$s-recommended

@@ -16,6 +16,8 @@ import Testing
 
     @Test(arguments: [
         #"{"os": {"max_region": 5}}"#, #"{"os": {"dwell_seconds": -1}}"#, #"{"app": {"cooldown_scope": "galaxy"}}"#,
+        #"{"app": {"gps_stay_evidence": "forever"}}"#,
+        #"{"app": {"gps_rest_while_staying_seconds": -5}}"#,
         #"{"app": {"staged_slots": 20}}"#, #"{"os": {"detection": "psychic"}}"#, #"{"os": {"entry_overlap": 1.5}}"#,
         #"{"fixes": {"sources": []}}"#, #"{"strategies": ["guaranteed@0"]}"#, #"{"profile": "windows-phone"}"#, #"[1, 2]"#,
         #"{"os": {"detection_delay_min_seconds": 9, "detection_delay_max_seconds": 3}}"#,

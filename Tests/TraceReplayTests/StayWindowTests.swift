@@ -90,6 +90,33 @@ import Testing
         #expect(stays(samples, followedSince: -10).isEmpty)
     }
 
+    @Test func keepingSinceAStillMomentAveragesTheWholeStay() throws {
+        // Standing 30 m north (beside the store), a fix every 20 s with alternating ±24 m scatter along the north
+        // axis: each 60 s window holds 5 of them (with the one before it) and its mean swings between 25 and 35 m from
+        // the store; kept since 0 s, the mean of all of them settles at 30 m, and its accuracy shrinks with every fix.
+        let samples = (0...15).map { (i: Int) -> StayWindow.Sample in
+            sample(Double(i * 20), north: 30 + (i % 2 == 0 ? 24 : -24), accuracy: 30)
+        }
+        var windowed = StayWindow()
+        var kept = StayWindow()
+        var windowedMeans: [Double] = []
+        var keptMeans: [(meters: Double, accuracy: Double)] = []
+        for s in samples {
+            windowed.add(s, window: window)
+            kept.add(s, window: window, keepingSince: 0)
+            if let w = windowed.stay(now: s.time, window: window, followedSince: 0) { windowedMeans.append(w.position.meters(to: store)) }
+            if let k = kept.stay(now: s.time, window: window, followedSince: 0) {
+                keptMeans.append((k.position.meters(to: store), k.accuracy))
+            }
+        }
+        #expect(kept.samples.count == samples.count, "every fix since 0 s is kept")
+        #expect(windowed.samples.count <= 5, "the window keeps its own fixes and the one before")
+        #expect((windowedMeans.max() ?? 0) - (windowedMeans.min() ?? 0) > 9, "one window's mean swings with the draw")
+        let last = try #require(keptMeans.last)
+        #expect(abs(last.meters - 30) < 4, "the whole stay's mean is where the person stood")
+        #expect(last.accuracy < keptMeans[0].accuracy / 1.9, "and sharper than the first window's")
+    }
+
     @Test func arrivingAndStoppingIsAStayOnceTheWindowIsStill() throws {
         // Walk in at 1.4 m/s, stop at the store at t = 100 and stay: the stay shows within the window after arrival.
         var samples = (0...100).map { (i: Int) -> StayWindow.Sample in sample(Double(i), north: -140 + 1.4 * Double(i), accuracy: 8) }

@@ -23,7 +23,7 @@ struct GPSSession {
 ///   before a fix is worth taking, it rests and comes back on `gps_fix_seconds` before they could be there — a
 ///   walk-by 80 m off pays for a few fixes, not for the whole crossing of the region;
 /// - while the window shows a stay that is not at a followed store (the shop next door), it rests until the OS's
-///   positions move or for `restWhileStayingSeconds`;
+///   positions move or for `gps_rest_while_staying_seconds`;
 /// - with `+motion`, while the phone's motion sensor says the person walks (no stay can be under way).
 extension PhoneApp {
     func startSession(_ w: Watched, key: String, at time: Double) {
@@ -76,7 +76,7 @@ extension PhoneApp {
         var stayingAway = true
         for key in sessions.keys.sorted() {
             guard var s = sessions[key] else { continue }
-            s.window.add(sample, window: scenario.app.gpsConfirmSeconds)
+            s.window.add(sample, window: scenario.app.gpsConfirmSeconds, keepingSince: judgesWholeStay ? s.followedSince : nil)
             sessions[key] = s
             let stay = s.window.stay(now: fix.time, window: scenario.app.gpsConfirmSeconds, followedSince: s.followedSince)
             if let stay, stayed(at: stay, of: s) {
@@ -86,13 +86,23 @@ extension PhoneApp {
             }
             let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
             distanceToReach = min(distanceToReach, nearest - reach)
-            stayingAway = stayingAway && stay != nil
+            stayingAway = stayingAway && stay.map { judgesWholeStay ? clearlyAway($0, of: s) : true } ?? false
         }
         if stayingAway && !sessions.isEmpty {
             restGPSWhileStaying(at: fix)
         } else {
             restGPSIfFar(at: fix.time, distanceToReach: distanceToReach)
         }
+    }
+
+    /// `gps_stay_evidence: still` with `+motion`: every fix since GPS came on while the person stood is evidence of
+    /// one stay (walking rests GPS and starts the evidence afresh).
+    private var judgesWholeStay: Bool { motion != nil && scenario.app.gpsStayEvidence == "still" }
+
+    /// The stay is beside the stores, not at them, beyond its own accuracy: more fixes would not bring it in.
+    private func clearlyAway(_ stay: (position: UnitVector, accuracy: Double), of s: GPSSession) -> Bool {
+        let nearest = s.stores.map { stay.position.meters(to: $0) }.min() ?? .infinity
+        return nearest - stay.accuracy > scenario.groundTruth.storeRadiusMeters + scenario.groundTruth.nominalAccuracyMeters
     }
 
     /// `+motion`: the sensor says the person walks.
@@ -107,10 +117,10 @@ extension PhoneApp {
     }
 
     /// A stay, but not at any followed store (beside it, in the shop next door): GPS rests until the OS's own
-    /// low-power positions say the person moved, or for `restWhileStayingSeconds` at most.
+    /// low-power positions say the person moved, or for `gps_rest_while_staying_seconds` at most.
     private func restGPSWhileStaying(at fix: PhoneFix) {
         guard scenario.app.gpsApproachMetersPerSecond > 0, gpsOnSince != nil else { return }
-        turnGPSOff(at: fix.time, restingUntil: fix.time + Self.restWhileStayingSeconds, anchor: fix.unit)
+        turnGPSOff(at: fix.time, restingUntil: fix.time + scenario.app.gpsRestWhileStayingSeconds, anchor: fix.unit)
     }
 
     /// A stay is at the session's store when its position is within the footprint of one of the session's stores —
@@ -179,6 +189,4 @@ extension PhoneApp {
 
     /// Farther than a Wi-Fi position's scatter (20–50 m) from where the rest began: the person is on the move.
     static let restMovementMeters = 75.0
-    /// A stay beside a store is checked again this often (each check costs a window of GPS).
-    static let restWhileStayingSeconds = 300.0
 }

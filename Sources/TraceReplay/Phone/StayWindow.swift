@@ -23,9 +23,12 @@ struct StayWindow {
 
     /// Keeps the fixes of the last `window` seconds and the one before them, so that sparse fixes still span it —
     /// unless that one is older than another window: across a long gap it says nothing of this stay.
-    mutating func add(_ sample: Sample, window: Double) {
+    ///
+    /// `keepingSince`: fixes from that moment on are kept however old (the app's GPS has followed without a pause
+    /// since, and the motion sensor said the person stood all along: every fix then is evidence of this one stay).
+    mutating func add(_ sample: Sample, window: Double, keepingSince: Double? = nil) {
         samples.append(sample)
-        let cutoff = sample.time - window
+        let cutoff = min(sample.time - window, keepingSince ?? .infinity)
         guard var first = samples.firstIndex(where: { $0.time >= cutoff }) else { return }
         if first > 0 && samples[first - 1].time >= cutoff - window { first -= 1 }
         if first > 0 { samples.removeFirst(first) }

@@ -36,8 +36,17 @@ public struct AppModel: Codable, Sendable, Hashable {
     /// `+motion`: the phone's motion sensor reports a change between walking and standing this late (assumed: Apple
     /// and Google publish no latency for `CMMotionActivity` or Activity Recognition).
     public var motionLatencySeconds: Double = 20
+    /// `+gps+motion`: what the app judges a stay on — `window`, the last `gpsConfirmSeconds` of fixes, or `still`,
+    /// every fix since the motion sensor said the person stands (the average sharpens as the stay goes on, and GPS
+    /// rests beside a store only once the average is clearly away from it). The study tried `still` and kept
+    /// `window` (simulations/README.md).
+    public var gpsStayEvidence: String = "window"
+    /// `+gps`: a stay beside the followed stores (not at them) is checked again after this long at most (each check
+    /// costs a window of GPS).
+    public var gpsRestWhileStayingSeconds: Double = 300
 
     public init() {}
 
     public static let cooldownScopes = ["network", "location"]
+    public static let gpsStayEvidences = ["window", "still"]
 }

@@ -75,6 +75,7 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
             ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
             ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond), ("app.motion_latency_seconds", app.motionLatencySeconds),
+            ("app.gps_rest_while_staying_seconds", app.gpsRestWhileStayingSeconds),
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
             ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
             ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
@@ -99,6 +100,7 @@ public struct Scenario: Codable, Sendable, Hashable {
             try check(v >= 0 && v <= 1, "os.\(name) must be within 0...1")
         }
         try check(AppModel.cooldownScopes.contains(app.cooldownScope), "app.cooldown_scope must be network or location")
+        try check(AppModel.gpsStayEvidences.contains(app.gpsStayEvidence), "app.gps_stay_evidence must be window or still")
         try check(app.stagedSlots >= 0 && app.stagedSlots < os.maxRegions, "app.staged_slots must be within 0..<os.max_regions")
         try check(
             !fixes.sources.isEmpty

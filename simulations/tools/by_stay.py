@@ -29,14 +29,20 @@ def seconds(stamp):
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
+def first_configuration(out_dir):
+    """Each trace's event rows of the first configuration in its CSV (the recommendation, when run with it)."""
+    for path in sorted(glob.glob(out_dir + "/*.events.csv")):
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if rows:
+            yield [r for r in rows if r["strategy"] == rows[0]["strategy"]]
+
+
 def os_reports(out_dir):
     """For each card moment with a card: seconds from arrival to the OS's first report (entry or state inside) of
     its network from 5 minutes before arrival on, and from that report to the card."""
     to_report, to_card = [], []
-    for path in sorted(glob.glob(out_dir + "/*.events.csv")):
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        rows = [r for r in rows if rows and r["strategy"] == rows[0]["strategy"]]
+    for rows in first_configuration(out_dir):
         for v in (r for r in rows if r["kind"] == "visit"):
             arrival = seconds(v["time"])
             after = [r for r in rows if r["network"] == v["network"] and seconds(r["time"]) >= arrival + EARLIEST]
@@ -56,13 +62,7 @@ def median(values):
 def moments(out_dir):
     """(stay seconds, served) for every card moment of the first configuration in each trace's event CSV."""
     found = []
-    for path in sorted(glob.glob(out_dir + "/*.events.csv")):
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        if not rows:
-            continue
-        first = rows[0]["strategy"]
-        rows = [r for r in rows if r["strategy"] == first]
+    for rows in first_configuration(out_dir):
         pending = {}
         for r in rows:
             if r["kind"] == "visit":

@@ -10,6 +10,11 @@ struct GPSSession {
     /// Since when the app's GPS has followed without a pause (the stay needs a whole window of fixes).
     var followedSince: Double
     var window = StayWindow()
+
+    /// Metres from `position` to the nearest of the session's stores.
+    func meters(to position: UnitVector) -> Double {
+        stores.map { position.meters(to: $0) }.min() ?? .infinity
+    }
 }
 
 /// `+gps`: the OS's report only starts the app's GPS; the card is posted when the app's own fixes show a stay at the
@@ -74,9 +79,10 @@ extension PhoneApp {
         let sample = StayWindow.Sample(time: fix.time, position: fix.trueUnit, accuracy: reported)
         var distanceToReach = Double.infinity
         var stayingAway = true
+        let wholeStay = judgesWholeStay
         for key in sessions.keys.sorted() {
             guard var s = sessions[key] else { continue }
-            s.window.add(sample, window: scenario.app.gpsConfirmSeconds, keepingSince: judgesWholeStay ? s.followedSince : nil)
+            s.window.add(sample, window: scenario.app.gpsConfirmSeconds, keepingSince: wholeStay ? s.followedSince : nil)
             sessions[key] = s
             let stay = s.window.stay(now: fix.time, window: scenario.app.gpsConfirmSeconds, followedSince: s.followedSince)
             if let stay, stayed(at: stay, of: s) {
@@ -84,9 +90,9 @@ extension PhoneApp {
                 endSession(key, at: fix.time, reason: "card shown")
                 continue
             }
-            let nearest = s.stores.map { fix.trueUnit.meters(to: $0) }.min() ?? .infinity
+            let nearest = s.meters(to: fix.trueUnit)
             distanceToReach = min(distanceToReach, nearest - reach)
-            stayingAway = stayingAway && stay.map { judgesWholeStay ? clearlyAway($0, of: s) : true } ?? false
+            stayingAway = stayingAway && stay.map { wholeStay ? clearlyAway($0, of: s) : true } ?? false
         }
         if stayingAway && !sessions.isEmpty {
             restGPSWhileStaying(at: fix)
@@ -101,7 +107,7 @@ extension PhoneApp {
 
     /// The stay is beside the stores, not at them, beyond its own accuracy: more fixes would not bring it in.
     private func clearlyAway(_ stay: (position: UnitVector, accuracy: Double), of s: GPSSession) -> Bool {
-        let nearest = s.stores.map { stay.position.meters(to: $0) }.min() ?? .infinity
+        let nearest = s.meters(to: stay.position)
         return nearest - stay.accuracy > scenario.groundTruth.storeRadiusMeters + scenario.groundTruth.nominalAccuracyMeters
     }
 
@@ -128,7 +134,7 @@ extension PhoneApp {
     /// and not clearly nearer another card store (stores closer together than a footprint cannot be told apart).
     private func stayed(at stay: (position: UnitVector, accuracy: Double), of s: GPSSession) -> Bool {
         let footprint = scenario.groundTruth.storeRadiusMeters
-        let nearest = s.stores.map { stay.position.meters(to: $0) }.min() ?? .infinity
+        let nearest = s.meters(to: stay.position)
         guard nearest <= footprint + min(stay.accuracy, scenario.groundTruth.nominalAccuracyMeters) else { return false }
         var closestCardStore = Double.infinity
         for w in monitored.values where w.role != .refresh {

@@ -10,6 +10,9 @@ import Darwin
 public enum Sphere {
     /// Mean Earth radius in metres (IUGG R1 = (2a + b) / 3 for WGS84).
     public static let earthRadiusMeters = 6_371_008.8
+    /// Metres in one degree of a great circle (a degree of latitude, or of longitude at the equator): about 111,195.08.
+    /// Every metres-to-degrees step in OnCue uses it, so that boxes, grids and jitter agree with the distances.
+    public static let metersPerDegree = earthRadiusMeters * .pi / 180
 
     @inlinable static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
     @inlinable static func degrees(_ radians: Double) -> Double { radians * 180 / .pi }

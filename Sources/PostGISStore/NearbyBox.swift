@@ -7,8 +7,6 @@ import Geo
 /// longitude); a box that crosses the antimeridian is asked again on the other side. Widened by a part in a billion
 /// (and a millimetre, and a nanodegree) so that rounding never leaves a point out.
 enum NearbyBox {
-    static let metersPerDegree = Sphere.earthRadiusMeters * .pi / 180
-
     /// The boxes to ask around a fixed centre (`CircleBounds`, with the radius widened): one, two when the box crosses
     /// the antimeridian, a band of every longitude when the cap holds a pole.
     static func boxes(around c: Coordinate, meters: Double) -> [GeoBox] {
@@ -31,7 +29,7 @@ enum NearbyBox {
     /// the server: the box around the point and its copies shifted by ±360° (which find nothing unless the box
     /// crosses the antimeridian).
     static func predicate(column: String, latitude: String, longitude: String, meters: Double) -> String {
-        let dLat = meters / metersPerDegree * (1 + 1e-9) + 1e-9
+        let dLat = meters / Sphere.metersPerDegree * (1 + 1e-9) + 1e-9
         let angle = min(meters / Sphere.earthRadiusMeters, .pi / 2)
         let dLon = """
             (CASE WHEN abs(\(latitude)) + \(dLat) >= 90 OR sin(\(angle)) >= cos(radians(\(latitude))) THEN 180 \

@@ -227,7 +227,7 @@ struct LocalProjection {
         let first = parts.first?.first?.first ?? (lon: 0, lat: 0)
         lon0 = first.lon
         lat0 = first.lat
-        metresPerDegreeLat = Sphere.earthRadiusMeters * .pi / 180
+        metresPerDegreeLat = Sphere.metersPerDegree
         metresPerDegreeLon = metresPerDegreeLat * cos(lat0 * .pi / 180)
     }
 

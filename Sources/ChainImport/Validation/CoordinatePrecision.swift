@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import LocationStore
 
 /// How finely a row's coordinates were written, and what that costs a geofence.
@@ -36,8 +37,7 @@ public enum CoordinatePrecision {
     /// The most a point written with `decimals` can be from the place it rounds: half the grid cell's diagonal.
     public static func errorMeters(decimals: Int, latitude: Double) -> Double {
         let halfStep = 0.5 * pow(10, -Double(decimals))
-        let metresPerDegree = 111_195.08
-        let north = halfStep * metresPerDegree
+        let north = halfStep * Sphere.metersPerDegree
         let east = north * max(0, cos(latitude * .pi / 180))
         return (north * north + east * east).squareRoot()
     }

@@ -31,7 +31,7 @@ package struct NearDuplicateGrid {
     package init(radiusMeters: Double) {
         self.radiusMeters = radiusMeters
         // Two radii, and a little over, so that rounding never puts a neighbour beyond the box's cells.
-        bandDegrees = 2 * max(radiusMeters, 0.01) / 111_195.08 * 1.001
+        bandDegrees = 2 * max(radiusMeters, 0.01) / Sphere.metersPerDegree * 1.001
     }
 
     private func band(_ latitude: Double) -> Int32 { Int32((latitude / bandDegrees).rounded(.down)) }

@@ -76,8 +76,8 @@ public enum FixGenerator {
                         accuracy = fix.accuracy ?? drawn
                     } else {
                         accuracy = max(accuracy, drawn)
-                        lat += zNorth * drawn * sigmaPerAccuracy / 111_195.08
-                        lon += zEast * drawn * sigmaPerAccuracy / (111_195.08 * max(0.01, cos(fix.latitude * .pi / 180)))
+                        lat += zNorth * drawn * sigmaPerAccuracy / Sphere.metersPerDegree
+                        lon += zEast * drawn * sigmaPerAccuracy / (Sphere.metersPerDegree * max(0.01, cos(fix.latitude * .pi / 180)))
                         lat = min(90, max(-90, lat))
                         lon = Sphere.normalizeLongitude(lon)
                     }

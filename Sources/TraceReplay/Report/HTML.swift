@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// Small helpers shared by the HTML pages (no scripts, no external files).
 enum HTML {
@@ -64,5 +65,5 @@ struct MapProjection {
     func x(_ lon: Double) -> Double { Self.pad + (lon - minLon) * kx * scale }
     func y(_ lat: Double) -> Double { Self.height - Self.pad - (lat - minLat) * scale }
     /// Pixels per metre.
-    var perMeter: Double { scale / 111_195.08 }
+    var perMeter: Double { scale / Sphere.metersPerDegree }
 }

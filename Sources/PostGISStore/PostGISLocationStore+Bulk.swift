@@ -34,8 +34,7 @@ extension PostGISLocationStore {
         let rows = try await rows(
             """
             WITH up AS (
-                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
+                \(unescaped: Self.insertLocationColumns)
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                     ST_SetSRID(ST_MakePoint(lon, lat), 4326), geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
                     opening_hours, \(version)

@@ -43,8 +43,7 @@ extension PostGISLocationStore {
         do {
             result = try await rows(
                 """
-                INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
-                    geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
+                \(unescaped: Self.insertLocationColumns)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
                     \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326), \(geohash),
                     \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours), \(version))
@@ -156,6 +155,13 @@ extension PostGISLocationStore {
 }
 
 extension PostGISLocationStore {
+    /// The start of both location writes (one location, the staged import): the columns in the order their values
+    /// follow.
+    static let insertLocationColumns = """
+        INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
+            geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
+        """
+
     /// How both location writes (one location, the staged import) upsert by id: every column replaced, but a row whose
     /// content equals the stored one is not written at all (its `source_import_id` and `updated_at` stay), exactly as
     /// the SQLite store decides it.

@@ -159,8 +159,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",
-            dependencies: ["TestSupport", "StoreOpening", "PostGISStore", 
-                "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
+            dependencies: ["TestSupport", "StoreOpening", "PostGISStore",
+                // The `oncue` executable's commands, parsed in process (ServerSettingsTests).
+                "oncue", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -82,12 +82,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        let configuration = try checkedConfiguration(environment: ProcessInfo.processInfo.environment)
         if printConfiguration {
             print(ServerSettings.printed(configuration))
             return
@@ -121,6 +116,15 @@ struct Serve: AsyncParsableCommand {
             announce.notice("listening", metadata: ["address": "\(host):\(port)"])
         }
         try await built.runUntilSignalled()
+    }
+
+    /// The configuration from the flags and `environment`; a refused setting is a usage error (exit 2).
+    func checkedConfiguration(environment: [String: String]) throws(ValidationError) -> ServerConfiguration {
+        do {
+            return try resolvedConfiguration(environment: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func resolvedConfiguration(environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {

@@ -122,7 +122,7 @@ struct GeocodingImportTests {
 
     @Test(.timeLimit(.minutes(2)))
     func killedWhileGeocodingKeepsTheAnswersFetched() async throws {
-        let oncue = try #require(KillTests.oncueExecutable(), "oncue executable not found; run `swift build` first")
+        let oncue = try #require(OncueExecutable.path, "oncue executable not found; run `swift build` first")
         var text = "id,name,address,city\n"
         for i in 0..<40 { text += "\(i),Shop \(i),at \(40 + Double(i) / 1000) -74.0 Street \(i),New York\n" }
         try await GeocoderStub.with { [text] stub, url in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 
 /// `oncue serve` on an address it cannot bind says so in one line, before it loads anything.
 @Suite struct BusyPortTests {
-    @Test func aBusyPortIsOneLineAndExitOne() throws {
+    @Test func aBusyPortIsOneLineAndExitOne() async throws {
         // Hold a port: a listening socket on 127.0.0.1, port chosen by the kernel.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(fd >= 0)
@@ -27,7 +28,7 @@ import Glibc
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
-        #expect(try CLIRunner.run(["db", "init", "--db", store]).status == 0)
+        #expect(try await CLIRunner.run(["db", "init", "--db", store]).status == 0)
         // Bounded: a server that failed to notice would otherwise run until killed.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")

@@ -1,12 +1,9 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `oncue` executable (`.build/debug/oncue`, or `ONCUE_BIN`) and captures its output.
 struct CLIRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ChildProcessResult
 
     static var binary: URL {
         if let env = ProcessInfo.processInfo.environment["ONCUE_BIN"] { return URL(fileURLWithPath: env) }
@@ -14,25 +11,10 @@ struct CLIRunner {
         return repo.appendingPathComponent(".build/debug/oncue")
     }
 
-    /// Runs the binary with `arguments`; `environment` entries are added to (or replace) this process's.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting so a full pipe cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the binary with `arguments`; `environment` entries are added to (or replace) this process's. The wait is
+    /// off the cooperative pool (`ChildProcess`).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try await ChildProcess.run(binary, arguments, environment: merged)
     }
 }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 
 /// The command-line tool end to end: help with examples, exit codes, one-line errors, results.
@@ -13,8 +14,8 @@ import Testing
     ]
 
     @Test(arguments: commands)
-    func helpHasAnExample(command: [String]) throws {
-        let r = try CLIRunner.run(command + ["--help"])
+    func helpHasAnExample(command: [String]) async throws {
+        let r = try await CLIRunner.run(command + ["--help"])
         #expect(r.status == 0, "\(command) --help exited \(r.status): \(r.stderr)")
         if !command.isEmpty && command != ["db"] {
             #expect(r.stdout.contains("Example") || r.stdout.contains("example"), "\(command) --help has no example")
@@ -27,10 +28,10 @@ import Testing
         return (dir, dir.appendingPathComponent("s.sqlite").path)
     }
 
-    @Test func exitCodesAndOneLineErrors() throws {
+    @Test func exitCodesAndOneLineErrors() async throws {
         let (dir, path) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try CLIRunner.run(["db", "init", "--db", path]).status == 0)
+        #expect(try await CLIRunner.run(["db", "init", "--db", path]).status == 0)
         let cases: [([String], Int32, String)] = [
             (["nearest", "--db", path, "91", "0"], 2, "latitude 91.0"),
             (["nearest", "--db", path, "abc", "0"], 2, "not a number"),
@@ -42,22 +43,22 @@ import Testing
             (["refresh", "--db", path, "10", "10", "--max-regions", "101"], 2, "max_regions"),
         ]
         for (args, status, message) in cases {
-            let r = try CLIRunner.run(args)
+            let r = try await CLIRunner.run(args)
             #expect(r.status == status, "\(args) → \(r.status) \(r.stderr)")
             #expect(r.stderr.contains(message), "\(args) stderr: \(r.stderr)")
             #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("Backtrace"))
         }
         let notDB = dir.appendingPathComponent("notes.txt").path
         try Data("just text".utf8).write(to: URL(fileURLWithPath: notDB))
-        let r = try CLIRunner.run(["db", "stats", "--db", notDB])
+        let r = try await CLIRunner.run(["db", "stats", "--db", notDB])
         #expect(r.status == 1 && r.stderr == "error: \(notDB) is not a SQLite database\n")
         #expect(try String(contentsOfFile: notDB, encoding: .utf8) == "just text")
-        let missing = try CLIRunner.run(["db", "stats", "--db", dir.appendingPathComponent("nope.sqlite").path])
+        let missing = try await CLIRunner.run(["db", "stats", "--db", dir.appendingPathComponent("nope.sqlite").path])
         #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("nope.sqlite").path))
     }
 
-    @Test func networksSetDeleteAndMerge() throws {
+    @Test func networksSetDeleteAndMerge() async throws {
         let (dir, path) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteLocationStore.create(path: path)
@@ -71,24 +72,24 @@ import Testing
             Location(networkId: "sonic", externalId: "1", name: "", coordinate: Sphere.destination(from: here, meters: 6_000, bearing: 0)),
         ])
         // set changes only what is given: the category stays.
-        let set = try CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "250"])
+        let set = try await CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "250"])
         #expect(set.status == 0 && set.stdout.contains("category fast-food") && set.stdout.contains("radius 250 m"), "\(set.stdout)")
-        let badRadius = try CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "-5"])
+        let badRadius = try await CLIRunner.run(["networks", "set", "cmg", "--db", path, "--default-radius-m", "-5"])
         #expect(badRadius.status == 2 && badRadius.stderr.contains("--default-radius-m"), "\(badRadius.stderr)")
-        let merged = try CLIRunner.run(["networks", "merge", "cmg", "chipotle", "--db", path])
+        let merged = try await CLIRunner.run(["networks", "merge", "cmg", "chipotle", "--db", path])
         #expect(merged.status == 0 && merged.stdout.contains("1 moved"), "\(merged.stdout) \(merged.stderr)")
         // Read through a connection of its own, opened after the command wrote.
         let merged2 = try SQLiteLocationStore(path: path, readOnly: true)
         #expect(try merged2.resolveNetwork("Chipotle Mexican Grill") == "chipotle")
         #expect(try merged2.locations(networkId: "chipotle").map(\.id) == ["loc_chipotle_1", "loc_chipotle_cmg:1"])
-        let deleted = try CLIRunner.run(["networks", "delete", "sonic", "--db", path])
+        let deleted = try await CLIRunner.run(["networks", "delete", "sonic", "--db", path])
         #expect(deleted.status == 0 && deleted.stdout.contains("1 locations"), "\(deleted.stdout)")
         #expect(try SQLiteLocationStore(path: path, readOnly: true).network(id: "sonic") == nil)
-        let again = try CLIRunner.run(["networks", "delete", "sonic", "--db", path])
+        let again = try await CLIRunner.run(["networks", "delete", "sonic", "--db", path])
         #expect(again.status == 1 && again.stderr.contains("unknown network 'sonic'"), "\(again.stderr)")
     }
 
-    @Test func nearestPrintsTheStoresAnswer() throws {
+    @Test func nearestPrintsTheStoresAnswer() async throws {
         let (dir, path) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteLocationStore.create(path: path)
@@ -101,7 +102,9 @@ import Testing
             locations.append(Location(networkId: k % 3 == 0 ? "cafe" : "lib", externalId: "\(k)", name: "Branch \(k) – é", coordinate: c))
         }
         _ = try store.upsert(locations)
-        let r = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "7", "--radius-km", "10", "--network", "lib", "--json"])
+        let r = try await CLIRunner.run([
+            "nearest", "--db", path, "30.2672", "-97.7431", "--limit", "7", "--radius-km", "10", "--network", "lib", "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         struct Row: Decodable {
             let id: String
@@ -112,20 +115,20 @@ import Testing
         let expected = try store.nearby(NearbyQuery(center: center, radiusMeters: 10_000, limit: 7, networks: ["lib"]))
         #expect(rows.map(\.id) == expected.map(\.location.id))
         #expect(rows.first?.name.hasSuffix("– é") == true)
-        let table = try CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "3"])
+        let table = try await CLIRunner.run(["nearest", "--db", path, "30.2672", "-97.7431", "--limit", "3"])
         #expect(table.status == 0 && table.stdout.split(separator: "\n").count == 4)
-        let stats = try CLIRunner.run(["db", "stats", "--db", path, "--json"])
+        let stats = try await CLIRunner.run(["db", "stats", "--db", path, "--json"])
         struct Stats: Decodable {
             let locations: Int
             let networks: [String: Int]
         }
         let s = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
         #expect(s.locations == 40 && s.networks["cafe"] == 14 && s.networks["lib"] == 26)
-        let check = try CLIRunner.run(["db", "check", "--db", path])
+        let check = try await CLIRunner.run(["db", "check", "--db", path])
         #expect(check.status == 0)
     }
 
-    @Test func refreshPrintsTheAPIResponse() throws {
+    @Test func refreshPrintsTheAPIResponse() async throws {
         let (dir, path) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteLocationStore.create(path: path)
@@ -135,7 +138,7 @@ import Testing
                 networkId: "costco", externalId: "sf", name: "Costco Wholesale - San Francisco",
                 address: "450 10th St, San Francisco, CA", coordinate: Coordinate(uncheckedLatitude: 37.7706, longitude: -122.4128))
         ])
-        let r = try CLIRunner.run([
+        let r = try await CLIRunner.run([
             "refresh", "--db", path, "37.7749", "-122.4194", "--network", "costco", "--reserve-refresh-region", "--format", "json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -149,7 +152,7 @@ import Testing
 
     /// Opening hours from a CSV's opening_hours column, through the store and the index, into the ranking: on a
     /// Saturday evening the office-hours store 300 m away ranks after the all-night one 2 km away, and says why.
-    @Test func refreshRanksAStoreClosedAtTheLocalTimeAfterAnOpenOne() throws {
+    @Test func refreshRanksAStoreClosedAtTheLocalTimeAfterAnOpenOne() async throws {
         let (dir, path) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("stores.csv")
@@ -161,23 +164,23 @@ import Testing
 
             """.utf8
         ).write(to: csv)
-        #expect(try CLIRunner.run(["db", "init", "--db", path]).status == 0)
-        let imported = try CLIRunner.run(["import", csv.path, "--db", path, "--network", "shop"])
+        #expect(try await CLIRunner.run(["db", "init", "--db", path]).status == 0)
+        let imported = try await CLIRunner.run(["import", csv.path, "--db", path, "--network", "shop"])
         #expect(imported.status == 0, "\(imported.stderr)")
-        func order(_ extra: [String]) throws -> (ids: [String], explain: [[String: Any]]) {
-            let r = try CLIRunner.run(
+        func order(_ extra: [String]) async throws -> (ids: [String], explain: [[String: Any]]) {
+            let r = try await CLIRunner.run(
                 ["refresh", "--db", path, "60.1700", "24.9410", "--network", "shop", "--explain", "--format", "json"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             let regions = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any])["regions"] as! [[String: Any]]
             return (regions.map { $0["id"] as! String }, regions.map { $0["explain"] as! [String: Any] })
         }
-        let saturday = try order(["--local-time", "2026-11-28T19:00:00+02:00"])
+        let saturday = try await order(["--local-time", "2026-11-28T19:00:00+02:00"])
         #expect(saturday.ids == ["loc_shop_far", "loc_shop_near"])
         #expect(saturday.explain[1]["closed_soon"] as? Bool == true && saturday.explain[1]["opening_hours"] as? String == "Mo-Fr 09:00-17:00")
         #expect(saturday.explain[0]["closed_soon"] as? Bool == false)
-        #expect(try order(["--local-time", "2026-11-26T10:00:00+02:00"]).ids == ["loc_shop_near", "loc_shop_far"])
-        let ignoringHours = try order(["--local-time", "2026-11-28T19:00:00+02:00", "--closed-lookahead-minutes", "0"])
+        #expect(try await order(["--local-time", "2026-11-26T10:00:00+02:00"]).ids == ["loc_shop_near", "loc_shop_far"])
+        let ignoringHours = try await order(["--local-time", "2026-11-28T19:00:00+02:00", "--closed-lookahead-minutes", "0"])
         #expect(ignoringHours.ids == ["loc_shop_near", "loc_shop_far"])
-        #expect(try CLIRunner.run(["refresh", "--db", path, "60.17", "24.94", "--closed-lookahead-minutes", "2000"]).status == 2)
+        #expect(try await CLIRunner.run(["refresh", "--db", path, "60.17", "24.94", "--closed-lookahead-minutes", "2000"]).status == 2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The CLI against careless and hostile input: `--` before positionals, escape sequences from files, the import's
@@ -17,7 +18,7 @@ import Testing
     }
 
     /// `--` ends the options in every command that takes positional arguments, and a `--` is never read as a value.
-    @Test func doubleDashBeforePositionalsWorksInEveryCommand() throws {
+    @Test func doubleDashBeforePositionalsWorksInEveryCommand() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
@@ -35,36 +36,38 @@ import Testing
             (["networks", "alias", "--db", store, "--", "acme", "ACME Market"], "→ acme"),
         ]
         for (args, output) in cases {
-            let r = try CLIRunner.run(args)
+            let r = try await CLIRunner.run(args)
             #expect(r.status == 0, "\(args) → \(r.status): \(r.stderr)")
             #expect(r.stdout.contains(output), "\(args) printed \(r.stdout)")
         }
         // replay: the positional after `--` is read as a trace path (a runtime error about that file, not a usage error).
         let wallet = try write(dir, "wallet.json", #"{"cards": [{"network_id": "acme", "name": "Acme"}]}"#)
-        let replay = try CLIRunner.run(["replay", "--db", store, "--wallet", wallet, "--", dir.appendingPathComponent("no-such-trace.gpx").path])
+        let replay = try await CLIRunner.run([
+            "replay", "--db", store, "--wallet", wallet, "--", dir.appendingPathComponent("no-such-trace.gpx").path,
+        ])
         #expect(replay.status != 2 && replay.stderr.contains("no-such-trace"), "\(replay.stderr)")
         // After `--` an option is a value: two values where a coordinate was expected.
-        let late = try CLIRunner.run(["nearest", "--", "40.7", "-74.0", "--db", store])
+        let late = try await CLIRunner.run(["nearest", "--", "40.7", "-74.0", "--db", store])
         #expect(late.status == 2 && late.stderr.contains("expected LAT LON"))
     }
 
     /// Values from a file reach the terminal with their control characters written out: a header, a name and an
     /// error message that carry escape sequences cannot clear the screen or retitle the window.
-    @Test func escapeSequencesFromAFileNeverReachTheTerminal() throws {
+    @Test func escapeSequencesFromAFileNeverReachTheTerminal() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
-        #expect(try CLIRunner.run(["db", "init", store]).status == 0)
+        #expect(try await CLIRunner.run(["db", "init", store]).status == 0)
         let evil = "\u{1B}]0;pwned\u{7}\u{1B}[2J"
         let csv = try write(dir, "evil.csv", "id,name,lat,lon,note\(evil)\n1,Bad\(evil)Name,40.712345,-74.012345,x\n2,Two,41\(evil),-74.1,y\n")
         let noCoordinates = try write(dir, "nocoords.csv", "id,name\(evil)\n1,x\n")
         let runs = [
-            try CLIRunner.run(["import", csv, "--db", store, "--network", "acme"]),
-            try CLIRunner.run(["imports", "show", "1", "--db", store]),
-            try CLIRunner.run(["nearest", "--db", store, "40.7", "-74.0"]),
-            try CLIRunner.run(["refresh", "--db", store, "40.7", "-74.0", "--table"]),
-            try CLIRunner.run(["import", noCoordinates, "--db", store, "--network", "acme"]),
-            try CLIRunner.run(["networks", "list", "--db", store]),
+            try await CLIRunner.run(["import", csv, "--db", store, "--network", "acme"]),
+            try await CLIRunner.run(["imports", "show", "1", "--db", store]),
+            try await CLIRunner.run(["nearest", "--db", store, "40.7", "-74.0"]),
+            try await CLIRunner.run(["refresh", "--db", store, "40.7", "-74.0", "--table"]),
+            try await CLIRunner.run(["import", noCoordinates, "--db", store, "--network", "acme"]),
+            try await CLIRunner.run(["networks", "list", "--db", store]),
         ]
         for r in runs {
             #expect(
@@ -76,30 +79,30 @@ import Testing
         #expect(runs[4].status == 1 && runs[4].stderr.contains("'name\\u{1B}"))
     }
 
-    @Test func importTakesTheNewOptions() throws {
+    @Test func importTakesTheNewOptions() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
-        #expect(try CLIRunner.run(["db", "init", store]).status == 0)
+        #expect(try await CLIRunner.run(["db", "init", store]).status == 0)
         let csv = try write(
             dir, "b.csv",
             "id,brand,name,lat,lon\n1,,Alpha \(String(repeating: "x", count: 400)),40.712345,-74.012345\n"
                 + "2,Foo Mart,Beta,40.812345,-74.112345\n3,,Gamma,40.912345,-74.212345\n")
-        let r = try CLIRunner.run(["import", csv, "--db", store, "--network", "acme", "--network-column", "brand", "--max-line-bytes", "256"])
+        let r = try await CLIRunner.run(["import", csv, "--db", store, "--network", "acme", "--network-column", "brand", "--max-line-bytes", "256"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("rejected: line_too_long 1"), "\(r.stdout)")
         #expect(r.stdout.contains("read 3, inserted 2"))
-        let stats = try CLIRunner.run(["db", "stats", store, "--json"])
+        let stats = try await CLIRunner.run(["db", "stats", store, "--json"])
         #expect(stats.stdout.contains("\"acme\" : 1") && stats.stdout.contains("\"foo-mart\" : 1"), "\(stats.stdout)")
         let bad = try write(dir, "c.csv", "id,lat,lon\n1,40.712345,-74.012345\n")
         var bytes = Array("id,name,lat,lon\n1,Caf".utf8) + [0xE9] + Array(",40.712345,-74.012345\n".utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: bad))
-        let strict = try CLIRunner.run(["import", bad, "--db", store, "--network", "acme", "--strict-utf8"])
+        let strict = try await CLIRunner.run(["import", bad, "--db", store, "--network", "acme", "--strict-utf8"])
         #expect(strict.status == 1 && strict.stderr.contains("line 2: the 'name' column is not valid UTF-8"), "\(strict.stderr)")
         bytes = []
-        let limit = try CLIRunner.run(["import", bad, "--db", store, "--network", "acme", "--max-line-bytes", "10"])
+        let limit = try await CLIRunner.run(["import", bad, "--db", store, "--network", "acme", "--max-line-bytes", "10"])
         #expect(limit.status == 2 && limit.stderr.contains("--max-line-bytes"))
-        let hex = try CLIRunner.run(["nearest", "--db", store, "0x1p4", "0"])
+        let hex = try await CLIRunner.run(["nearest", "--db", store, "0x1p4", "0"])
         #expect(hex.status == 2 && hex.stderr.contains("not a number"))
     }
 }

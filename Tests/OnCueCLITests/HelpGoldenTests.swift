@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The full `--help` of every command, held as files: a change to a command's options or texts shows in review as a
@@ -19,8 +20,8 @@ import Testing
     static func fileName(_ command: [String]) -> String { (["oncue"] + command).joined(separator: "-") + ".txt" }
 
     @Test(arguments: commands)
-    func helpMatchesItsGoldenFile(command: [String]) throws {
-        let r = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": Self.columns])
+    func helpMatchesItsGoldenFile(command: [String]) async throws {
+        let r = try await CLIRunner.run(command + ["--help"], environment: ["COLUMNS": Self.columns])
         #expect(r.status == 0, "\(command) --help exited \(r.status): \(r.stderr)")
         let golden = try String(contentsOf: Self.directory.appendingPathComponent(Self.fileName(command)), encoding: .utf8)
         #expect(
@@ -32,8 +33,8 @@ import Testing
     /// in mid-sentence left a word or two alone on a line. Laid out 1,000 columns wide, no prose line may be followed by
     /// another unindented one (examples are indented, and a line ending in ':' introduces a list). Examples fit 100.
     @Test(arguments: commands)
-    func paragraphsAreNotBrokenByHand(command: [String]) throws {
-        let r = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "1000"])
+    func paragraphsAreNotBrokenByHand(command: [String]) async throws {
+        let r = try await CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "1000"])
         var previous = ""
         for line in r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("USAGE:") { break }

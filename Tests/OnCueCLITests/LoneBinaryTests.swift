@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -69,10 +70,10 @@ import FoundationNetworking
 
 /// The man page kept in docs/ (make manual) documents every command the binary has.
 @Suite struct ManualTests {
-    @Test func everyCommandIsInTheManPage() throws {
+    @Test func everyCommandIsInTheManPage() async throws {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let manual = try String(contentsOf: repo.appendingPathComponent("docs/oncue.1"), encoding: .utf8)
-        let help = try CLIRunner.run(["--help"]).stdout
+        let help = try await CLIRunner.run(["--help"]).stdout
         // "SUBCOMMANDS:" lists one command a line, indented by two spaces ("  name   abstract"); wrapped abstracts
         // are indented further.
         let lines = help.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n") ?? []

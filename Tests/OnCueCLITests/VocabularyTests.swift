@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 
 /// One vocabulary across commands: `--db` from one option group (the `db` commands' old positional still works, with
@@ -26,30 +27,30 @@ import Testing
     }
 
     @Test("--version prints the release and exits 0")
-    func versionIsPrinted() throws {
-        let result = try CLIRunner.run(["--version"])
+    func versionIsPrinted() async throws {
+        let result = try await CLIRunner.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3, "\(result.stdout)")
     }
 
     @Test("db init|stats|check take --db; the old positional still works with a deprecation line; both at once is refused")
-    func dbCommandsTakeTheStoreOneWay() throws {
+    func dbCommandsTakeTheStoreOneWay() async throws {
         let (dir, _) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
         let fresh = dir.appendingPathComponent("fresh.sqlite").path
         let old = dir.appendingPathComponent("old.sqlite").path
-        let byOption = try CLIRunner.run(["db", "init", "--db", fresh])
+        let byOption = try await CLIRunner.run(["db", "init", "--db", fresh])
         #expect(byOption.status == 0 && byOption.stderr.isEmpty, "\(byOption.stderr)")
-        let byPositional = try CLIRunner.run(["db", "init", old])
+        let byPositional = try await CLIRunner.run(["db", "init", old])
         #expect(byPositional.status == 0 && FileManager.default.fileExists(atPath: old))
         #expect(byPositional.stderr.contains("deprecated") && byPositional.stderr.contains("--db"))
-        let byEnvironment = try CLIRunner.run(["db", "check"], environment: ["ONCUE_DB": fresh])
+        let byEnvironment = try await CLIRunner.run(["db", "check"], environment: ["ONCUE_DB": fresh])
         #expect(byEnvironment.status == 0 && byEnvironment.stdout.hasPrefix("ok"), "\(byEnvironment.stderr)")
-        let both = try CLIRunner.run(["db", "stats", "--db", fresh, old])
+        let both = try await CLIRunner.run(["db", "stats", "--db", fresh, old])
         #expect(both.status == 2 && both.stderr.contains("not both"), "\(both.stderr)")
         for command in ["stats", "check"] {
-            let positional = try CLIRunner.run(["db", command, fresh])
-            let option = try CLIRunner.run(["db", command, "--db", fresh])
+            let positional = try await CLIRunner.run(["db", command, fresh])
+            let option = try await CLIRunner.run(["db", command, "--db", fresh])
             #expect(positional.status == 0 && positional.stdout == option.stdout)
         }
     }
@@ -60,14 +61,14 @@ import Testing
             ["db", "stats"], ["nearest", "40.75", "-73.98"], ["networks", "list"], ["imports", "list"],
             ["refresh", "40.75", "-73.98"],
         ])
-    func formatOptionIsOneOption(command: [String]) throws {
+    func formatOptionIsOneOption(command: [String]) async throws {
         let (dir, path) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
         let args = command + ["--db", path]
-        let json = try CLIRunner.run(args + ["--json"])
-        let format = try CLIRunner.run(args + ["--format", "json"])
-        let table = try CLIRunner.run(args)
-        let explicitTable = try CLIRunner.run(args + ["--format", "table"])
+        let json = try await CLIRunner.run(args + ["--json"])
+        let format = try await CLIRunner.run(args + ["--format", "json"])
+        let table = try await CLIRunner.run(args)
+        let explicitTable = try await CLIRunner.run(args + ["--format", "table"])
         #expect(json.status == 0 && format.status == 0 && table.status == 0, "\(json.stderr)\(format.stderr)\(table.stderr)")
         // The refresh answer carries server_time, which moves between runs.
         func stable(_ s: String) -> String { s.replacing(/"server_time":"[^"]*"/, with: "") }
@@ -75,19 +76,19 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8), options: [.fragmentsAllowed])) != nil, "not JSON: \(json.stdout)")
         #expect(table.stdout == explicitTable.stdout && table.stdout != json.stdout)
         #expect((try? JSONSerialization.jsonObject(with: Data(table.stdout.utf8))) == nil, "the default is a table")
-        let bogus = try CLIRunner.run(args + ["--format", "yaml"])
+        let bogus = try await CLIRunner.run(args + ["--format", "yaml"])
         #expect(bogus.status == 2 && bogus.stderr.contains("table") && bogus.stderr.contains("json"))
     }
 
     @Test("--network is repeatable and takes comma lists, in nearest and refresh alike")
-    func networkListsOneWay() throws {
+    func networkListsOneWay() async throws {
         let (dir, path) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
         for command in [["nearest", "40.75", "-73.98"], ["refresh", "40.75", "-73.98", "--only-card-networks"]] {
             let base = command + ["--db", path, "--format", "json"]
-            let repeated = try CLIRunner.run(base + ["--network", "acme", "--network", "crux"])
-            let listed = try CLIRunner.run(base + ["--network", "acme,crux"])
-            let legacy = try CLIRunner.run(base + ["--networks", "acme, crux"])
+            let repeated = try await CLIRunner.run(base + ["--network", "acme", "--network", "crux"])
+            let listed = try await CLIRunner.run(base + ["--network", "acme,crux"])
+            let legacy = try await CLIRunner.run(base + ["--networks", "acme, crux"])
             func ids(_ r: CLIRunner.Result) -> Set<String> {
                 Set(r.stdout.matches(of: /"(?:network_id|networkId)" ?: ?"([a-z]+)"/).map { String($0.output.1) })
             }
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test("closed sets are parsed by the parser: a wrong value is a usage error naming the right ones")
-    func closedSetsListTheirValues() throws {
+    func closedSetsListTheirValues() async throws {
         let (dir, path) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("a.csv").path
@@ -109,15 +110,15 @@ import Testing
             (["replay", csv, "--db", path, "--profile", "nokia"], ["ios", "android", "ideal"]),
         ]
         for (args, values) in cases {
-            let r = try CLIRunner.run(args)
+            let r = try await CLIRunner.run(args)
             #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
             for v in values { #expect(r.stderr.contains(v), "\(args): \(r.stderr) does not list \(v)") }
         }
         for spelling in ["latin-1", "cp1252", "UTF8"] {
-            let r = try CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--encoding", spelling, "--dry-run"])
+            let r = try await CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--encoding", spelling, "--dry-run"])
             #expect(r.status == 0, "--encoding \(spelling): \(r.stderr)")
         }
-        let tab = try CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--delimiter", "tab", "--dry-run"])
+        let tab = try await CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--delimiter", "tab", "--dry-run"])
         #expect(tab.status != 2, "\(tab.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `oncue replay --server` measures the strategies only if the server answered: calls a default server refuses (its
@@ -33,18 +34,18 @@ struct ReplayServerTests {
                 "--strategy", "guaranteed", "--strategy", "fixed",
             ]
         }
-        let refused = try OncueBinary.run(replay(port: server.port))
+        let refused = try await OncueBinary.run(replay(port: server.port))
         #expect(refused.status == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains("refresh calls to the server failed"), "\(refused.stderr)")
         #expect(refused.stderr.contains("HTTP 429") && refused.stderr.contains("--rate-limit-rps 0"), "\(refused.stderr)")
         // The table still shows what happened, with the failures in a column of their own.
         #expect(refused.stdout.contains("refresh fails"), "\(refused.stdout)")
-        let allowed = try OncueBinary.run(replay(port: server.port) + ["--allow-server-errors"])
+        let allowed = try await OncueBinary.run(replay(port: server.port) + ["--allow-server-errors"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(allowed.stderr.contains("warning:"))
         // A server that answers every call: no message, exit 0.
         let open = try await ServeProcess(store: store.path, arguments: ["--rate-limit-rps", "0"])
-        let answered = try OncueBinary.run(replay(port: open.port))
+        let answered = try await OncueBinary.run(replay(port: open.port))
         #expect(answered.status == 0, "\(answered.stderr)")
         #expect(!answered.stderr.contains("failed"))
     }

@@ -1,10 +1,13 @@
+import ArgumentParser
 import Foundation
 import HTTPTypes
 import LocationStore
 import RegionRefresh
+import TestSupport
 import Testing
 
 @testable import RefreshServer
+@testable import oncue
 
 /// The settings table (`ServerSettings`) against everything said to come from it: the flags and variables of the real
 /// `oncue serve`, its defaults, README's table, and the one rule for a network's radius.
@@ -15,9 +18,12 @@ struct ServerSettingsTests {
     static let flagged = ServerSettings.all.filter { $0.flag != nil }.map(\.variable)
 
     /// For every setting with a flag: values generated from its bounds (inside, on them, past them, malformed, empty)
-    /// given to the real binary as the flag (`--port V` and `--port=V`) and as the variable. All must accept or all refuse;
-    /// accepted, all must resolve to the same configuration; refused, each message names what was given.
-    /// (`--port=` with nothing after it is the argument parser's "missing value"; an empty flag is `--port ''`.)
+    /// given to `oncue serve --print-configuration` as the flag (`--port V` and `--port=V`) and as the variable. All must
+    /// accept or all refuse; accepted, all must resolve to the same configuration; refused, each message names what was
+    /// given. The command is the binary's own (`Serve`, parsed by ArgumentParser from the same arguments) run in process:
+    /// some 800 cases, which as child processes cost minutes of the suite; `theBinaryPrintsWhatTheCommandResolves`
+    /// holds the binary to the same answers. (`--port=` with nothing after it is the argument parser's "missing
+    /// value"; an empty flag is `--port ''`.)
     @Test(arguments: flagged)
     func flagAndVariableAcceptAndRefuseTheSameValues(variable: String) throws {
         let setting = try #require(ServerSettings.all.first { $0.variable == variable })
@@ -29,9 +35,9 @@ struct ServerSettingsTests {
         var accepted = 0
         var refused = 0
         for value in values {
-            let byVariable = try OncueBinary.run(serve, environment: [variable: value])
+            let byVariable = ServeInProcess.run(serve, environment: [variable: value])
             for given in value.isEmpty ? [[flag, value]] : [[flag, value], ["\(flag)=\(value)"]] {
-                let byFlag = try OncueBinary.run(serve + given)
+                let byFlag = ServeInProcess.run(serve + given, environment: [:])
                 #expect(
                     (byFlag.status == 0) == (byVariable.status == 0),
                     "\(given) → \(byFlag.status) \(byFlag.stderr); \(variable)='\(value)' → \(byVariable.status) \(byVariable.stderr)"
@@ -47,6 +53,29 @@ struct ServerSettingsTests {
         }
         // Samples that all pass (or all fail) would prove nothing.
         #expect(accepted >= 2 && refused >= 2, "\(variable): \(accepted) accepted, \(refused) refused of \(values)")
+    }
+
+    /// The binary answers as the in-process command does: the same printed settings for flags and variables it accepts,
+    /// exit 2 with the same message for what it refuses, and the flag winning over its variable.
+    @Test func theBinaryPrintsWhatTheCommandResolves() async throws {
+        let serve = ["serve", "--db", "/nonexistent/store.sqlite", "--print-configuration"]
+        let cases: [([String], [String: String])] = [
+            (["--port", "9001", "--head-timeout=250ms", "--trusted-proxy", "10.0.0.0/8"], ["ONCUE_LOG_LEVEL": "warning"]),
+            (["--port", "9001"], ["ONCUE_PORT": "nonsense"]),
+            ([], ["ONCUE_RATE_LIMIT_RPS": "2.5", "ONCUE_CLIENT_IP_HEADER": "X-Real-IP"]),
+            (["--port", "70000"], [:]),
+            ([], ["ONCUE_HEAD_TIMEOUT": "25h"]),
+            (["--port="], [:]),
+        ]
+        for (flags, variables) in cases {
+            let binary = try await OncueBinary.run(serve + flags, environment: variables)
+            let command = ServeInProcess.run(serve + flags, environment: variables)
+            #expect(binary.status == command.status, "\(flags) \(variables): binary \(binary.status) \(binary.stderr)")
+            #expect(binary.stdout == command.stdout, "\(flags) \(variables)")
+            if command.status != 0 {
+                #expect(binary.status == 2 && binary.stderr.contains(command.stderr), "\(binary.stderr) ∌ \(command.stderr)")
+            }
+        }
     }
 
     /// The variable-only setting, in process (the binary reads every variable through the same function).
@@ -229,8 +258,8 @@ struct ServerSettingsTests {
 
     // MARK: Help and README
 
-    @Test func serveHelpNamesEveryFlagAndVariable() throws {
-        let help = try OncueBinary.run(["serve", "--help"]).stdout
+    @Test func serveHelpNamesEveryFlagAndVariable() async throws {
+        let help = try await OncueBinary.run(["serve", "--help"]).stdout
         for setting in ServerSettings.all {
             #expect(help.contains(setting.variable), "\(setting.variable)")
             if let option = setting.option { #expect(help.contains(option), "\(option)") }
@@ -261,10 +290,10 @@ struct ServerSettingsTests {
         let store = try TestStore()
         defer { store.remove() }
         for radius in radii {
-            let cli = try OncueBinary.run(["networks", "set", "x", "--db", store.path, "--default-radius-m=\(radius)"])
+            let cli = try await OncueBinary.run(["networks", "set", "x", "--db", store.path, "--default-radius-m=\(radius)"])
             #expect((cli.status == 0) == EngineConfiguration.isValidNetworkRadius(radius), "\(radius): \(cli.stderr)")
         }
-        #expect(try OncueBinary.run(["networks", "set", "x", "--db", store.path, "--default-radius-m=0"]).status == 0)
+        #expect(try await OncueBinary.run(["networks", "set", "x", "--db", store.path, "--default-radius-m=0"]).status == 0)
         try await withServer { client, _ in
             for radius in radii + [0] {
                 let put = try await client.send(
@@ -283,33 +312,31 @@ struct ServerSettingsTests {
     }
 }
 
-/// The built `oncue` executable, run to completion with a bare environment.
+/// The built `oncue` executable, run to completion with a bare environment (off the cooperative pool: `ChildProcess`).
 enum OncueBinary {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ChildProcessResult
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let binary = try #require(ServeProcess.binary, "build the oncue executable first (swift build)")
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting, so that a full pipe cannot block the child (what it writes here is short).
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
-        )
+        let bare = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
+        return try await ChildProcess.run(binary, arguments, environment: bare)
+    }
+}
+
+/// `oncue serve …` parsed and resolved in this process as `Main` does in the binary, up to the point where the binary
+/// would print the settings (`--print-configuration`) or its error; no socket, no store.
+enum ServeInProcess {
+    static func run(_ arguments: [String], environment: [String: String]) -> ChildProcessResult {
+        do {
+            guard let serve = try OnCue.parseAsRoot(arguments) as? Serve else {
+                return ChildProcessResult(status: 2, stdout: "", stderr: "not a serve command: \(arguments)")
+            }
+            let configuration = try serve.checkedConfiguration(environment: environment)
+            return ChildProcessResult(status: 0, stdout: ServerSettings.printed(configuration) + "\n", stderr: "")
+        } catch {
+            // The binary's exit codes (`Main.exit(with:)`): 2 for bad usage, 1 for anything else.
+            let status: Int32 = OnCue.exitCode(for: error) == .validationFailure ? 2 : 1
+            return ChildProcessResult(status: status, stdout: "", stderr: OnCue.message(for: error))
+        }
     }
 }

@@ -2,7 +2,10 @@
 # libFuzzer campaign over OnCue's parsers (issue 21); the targets are the package in Fuzz/ (RELIABILITY.md, "Fuzzing").
 #
 #   bash scripts/fuzz.sh build                  build the fuzzers (release, -sanitize=fuzzer,address)
-#   bash scripts/fuzz.sh smoke [SECONDS]        CI: every target over its committed corpus, then SECONDS (20) of fuzzing
+#   bash scripts/fuzz.sh replay                 CI: every target (debug, in the main build's directory) over its committed
+#                                               corpus and regressions once: the fuzzers' own properties, no new inputs
+#   bash scripts/fuzz.sh smoke [SECONDS]        every target (release, instrumented) over its committed corpus, then
+#                                               SECONDS (20) of fuzzing
 #   bash scripts/fuzz.sh campaign [CPU_SECONDS] every target for at least CPU_SECONDS (600) of CPU time, then the
 #                                               corpus is minimised with -merge=1 back into Fuzz/Corpus/<target>
 #   bash scripts/fuzz.sh run TARGET [ARGS…]     one fuzzer by hand, e.g. `run GPXFuzzer crash-…` to replay an input
@@ -55,6 +58,38 @@ build() {
     touch "$fuzz/Package.swift"
     (cd "$fuzz" && ONCUE_FUZZ_INSTRUMENT=1 nice -n "$nice_level" swift build -c release)
     echo "fuzz build: $((SECONDS - start)) s"
+}
+
+# The fuzzers built in debug into the main package's build directory, which already holds every module they use
+# (seconds after `swift build`; a scratch directory of their own would build them all again). Nothing but the fuzzer
+# targets is instrumented. Caching the build plan is off: the directory's cached plan is the main package's.
+build_debug() {
+    local start=$SECONDS
+    touch "$fuzz/Package.swift"
+    swift build --package-path "$fuzz" --scratch-path "$root/.build" --disable-build-manifest-caching
+    echo "fuzz debug build: $((SECONDS - start)) s"
+}
+
+# Every committed input once through its fuzzer's property (libFuzzer's -runs=0 runs the corpus and stops).
+replay() {
+    build_debug
+    local failed=0 debug="$root/.build/debug"
+    for target in "${targets[@]}"; do
+        local dir="$work/$target" log
+        mkdir -p "$dir"
+        log="$dir/replay-$(date +%Y%m%d-%H%M%S)-$$.log"
+        local inputs=("$fuzz/Corpus/$target")
+        [ -d "$fuzz/Regressions/$target" ] && inputs+=("$fuzz/Regressions/$target")
+        if "$debug/$target" $(common_flags "$target") -runs=0 "${inputs[@]}" > "$log" 2>&1; then
+            printf '%-20s %6s inputs replayed  ok\n' "$target" "$(grep -oE '^Done [0-9]+ runs' "$log" | awk '{print $2}')"
+        else
+            printf '%-20s FOUND: %s; log %s\n' "$target" \
+                "$(grep -m1 -oE 'FUZZ PROPERTY FAILED[^:]*|ERROR: [A-Za-z]+: [a-z-]+|deadly signal|out-of-memory' "$log" || echo 'see log')" \
+                "${log#"$root"/}"
+            failed=1
+        fi
+    done
+    return $failed
 }
 
 # Runs one fuzzer with a time limit and prints its one-line summary; returns non-zero on a finding.
@@ -141,9 +176,10 @@ campaign_target() {
 
 case "${1:-}" in
     build) build ;;
+    replay) replay ;;
     smoke) smoke "${2:-20}" ;;
     campaign) campaign "${2:-600}" ;;
     run) shift; target=$1; shift; exec nice -n "$nice_level" "$bin/$target" $(common_flags "$target") "$@" ;;
     seeds) python3 "$fuzz/make_seeds.py" ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 # Runs every test: installs missing system packages, starts the services the integration tests use (a Nominatim
 # built from the Helsinki OSM extract, scripts/nominatim.sh; PostgreSQL + PostGIS with a standby, scripts/postgres.sh),
 # builds the package and its tests (debug), runs them, then drives the web console in headless Chromium
-# (scripts/console-test.sh), kills a few imports (scripts/kill-import.sh) and runs the fuzz smoke (scripts/fuzz.sh).
+# (scripts/console-test.sh) and replays the fuzzers' committed inputs (scripts/fuzz.sh replay). docs/testing.md has
+# each stage's time and how to run one suite.
 # Tests that read the unlicensed sample chains and traces look for shared/datasets beside the repository or a parent
 # (or ONCUE_SHARED_DATASETS pointing at it), and are skipped with the reason where it is absent.
 set -euo pipefail
@@ -46,18 +47,14 @@ status=${PIPESTATUS[0]}
 [ "$status" -ne 124 ] || echo "test.sh: swift test did not finish within ${ONCUE_TEST_TIMEOUT:-2400} s" >&2
 # When every test was asked for, the parts that run outside `swift test` (RELIABILITY.md):
 #  - the web console in headless Chromium against a real server;
-#  - a few kill -9 rounds of an import, into SQLite and PostGIS (scripts/kill-import.sh; 20 each in the campaign);
-#  - the fuzzers over their committed corpora and briefly beyond (scripts/fuzz.sh; ONCUE_FUZZ_SMOKE=0 skips its
-#    release build, about ten minutes on a fresh machine).
+#  - every committed fuzz input through its fuzzer's property (a debug build in this build directory, seconds; the
+#    AddressSanitizer campaign, `scripts/fuzz.sh smoke|campaign`, and the kill -9 campaign, `scripts/kill-import.sh`,
+#    are long runs whose figures RELIABILITY.md records; `swift test` holds one kill -9 suite, KillConformanceTests).
 extra=()
 if [ $# -eq 0 ]; then
   bash scripts/console-test.sh || extra+=("console")
-  KILL_ROUNDS=3 KILL_ROWS=50000 ONCUE_BIN=.build/debug/oncue ONCUE_POSTGRES_URL="$ONCUE_POSTGRES_URL" \
-    timeout -k 10 600 bash scripts/kill-import.sh || extra+=("kill-import")
-  KILL_FORMAT=geojsonseq KILL_ROUNDS=2 KILL_ROWS=50000 ONCUE_BIN=.build/debug/oncue ONCUE_POSTGRES_URL="$ONCUE_POSTGRES_URL" \
-    timeout -k 10 600 bash scripts/kill-import.sh || extra+=("kill-import (GeoJSON)")
-  if [ "${ONCUE_FUZZ_SMOKE:-1}" != 0 ]; then
-    timeout -k 10 1800 bash scripts/fuzz.sh smoke "${ONCUE_FUZZ_SECONDS:-10}" || extra+=("fuzz smoke")
+  if [ "${ONCUE_FUZZ_REPLAY:-1}" != 0 ]; then
+    timeout -k 10 900 bash scripts/fuzz.sh replay || extra+=("fuzz replay")
   fi
   [ ${#extra[@]} -eq 0 ] || { status=1; echo "test.sh: failed outside swift test: ${extra[*]}" >&2; }
 fi

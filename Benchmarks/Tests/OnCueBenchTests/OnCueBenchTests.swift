@@ -5,11 +5,16 @@ import Testing
 @Suite struct OnCueBenchTests {
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The executable `swift test` built beside this test bundle.
+    /// The executable `swift test` built beside this test bundle (in `.build` of this package, or of the main package
+    /// when CI builds both into one directory).
     static var executable: String {
         let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
-        let candidates = [bundle.appendingPathComponent("oncue-bench").path, package.appendingPathComponent(".build/debug/oncue-bench").path]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            runner.appendingPathComponent("oncue-bench").path, bundle.appendingPathComponent("oncue-bench").path,
+            package.appendingPathComponent(".build/debug/oncue-bench").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {

@@ -18,6 +18,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case postgres(state: String, message: String)
     /// The PostGIS extension is neither installed nor installable by this user.
     case postgisUnavailable(String)
+    /// The store can be read here but not written: a file or folder without write permission, a hot standby.
+    case readOnly(String)
+    /// Another writer held the store longer than this one may wait (SQLite's busy and locked results).
+    case busy(String)
 
     public var description: String {
         switch self {
@@ -38,6 +42,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .postgisUnavailable(let m):
             "the postgis extension is not available (\(m)); install postgresql-15-postgis-3 on the server, "
                 + "or have a superuser run CREATE EXTENSION postgis in the database"
+        case .readOnly(let m): "the store cannot be written here: \(m)"
+        case .busy(let m): "the store is busy with another writer: \(m)"
         }
     }
 }

@@ -98,7 +98,7 @@ struct Serve: AsyncParsableCommand {
         store.db = configuration.database
         do {
             try await store.withStore { _ in }
-        } catch StoreError.sqlite(let code, _) where code & 0xFF == 8 || code & 0xFF == 14 {  // SQLITE_READONLY, _CANTOPEN
+        } catch StoreError.readOnly {
             try await store.withStore(readOnly: true) { _ in }
         }
 

@@ -201,3 +201,21 @@ struct NetworkSlugTests {
         for name in ["Fazer Café", "スターバックス 渋谷", "7-Eleven"] { #expect(Network.slug(Network.slug(name)) == Network.slug(name)) }
     }
 }
+
+/// What a caller above the SQLite store sees of SQLite's results: cases that say what happened, not SQLite's numbers.
+@Suite("Store errors")
+struct StoreErrorTests {
+    @Test func aWriteThroughAReadOnlyStoreIsReadOnly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-ro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        _ = try SQLiteLocationStore.create(path: path)
+        let reader = try SQLiteLocationStore(path: path, readOnly: true)
+        let error = #expect(throws: StoreError.self) { try reader.upsertNetwork(Network(id: "acme", name: "Acme")) }
+        guard case .readOnly = error else {
+            Issue.record("expected .readOnly, got \(String(describing: error))")
+            return
+        }
+    }
+}

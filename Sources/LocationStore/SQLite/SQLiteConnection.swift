@@ -28,7 +28,10 @@ final class SQLiteConnection {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)
             handle = nil
-            throw .sqlite(code: rc, message: "\(path): \(message)")
+            // Opening for writing fails with CANTOPEN where the file or its folder (the WAL files live beside it) may
+            // not be written; a reader can still open it read-only.
+            if rc & 0xFF == SQLITE_CANTOPEN && mode == .readWrite { throw .readOnly("\(path): \(message)") }
+            throw .sqlite(rc, "\(path): \(message)")
         }
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 10_000)
@@ -59,7 +62,7 @@ final class SQLiteConnection {
         if rc != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? lastError
             sqlite3_free(error)
-            throw .sqlite(code: rc, message: message)
+            throw .sqlite(rc, message)
         }
     }
 
@@ -104,7 +107,7 @@ final class SQLiteStatement {
     init(connection: SQLiteConnection, sql: String) throws(StoreError) {
         self.connection = connection
         let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
-        guard rc == SQLITE_OK else { throw .sqlite(code: rc, message: "\(connection.lastError) in: \(sql)") }
+        guard rc == SQLITE_OK else { throw .sqlite(rc, "\(connection.lastError) in: \(sql)") }
     }
 
     deinit { sqlite3_finalize(pointer) }
@@ -154,7 +157,7 @@ final class SQLiteStatement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw .sqlite(code: rc, message: connection.lastError)
+        default: throw .sqlite(rc, connection.lastError)
         }
     }
 

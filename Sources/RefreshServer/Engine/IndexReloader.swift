@@ -30,7 +30,7 @@ public final class IndexReloader: Service, Sendable {
     /// Rebuilds asked for (`scheduleReload`), and the number of asks the serving index answers: a rebuild covers every
     /// ask made before it began.
     private let asked = Atomic<Int>(0)
-    private let answered = Atomic<Int>(0)
+    private let waiters = ReloadWaiters()
     private let state = Mutex(State())
 
     /// What `/readyz` and `/metrics` tell about the index and the store.
@@ -79,11 +79,7 @@ public final class IndexReloader: Service, Sendable {
     func reloadAndWait(timeout: Duration = .seconds(120)) async -> Bool {
         let ticket = asked.add(1, ordering: .sequentiallyConsistent).newValue
         continuation.yield()
-        let deadline = ContinuousClock.now + timeout
-        while answered.load(ordering: .sequentiallyConsistent) < ticket {
-            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else { return false }
-        }
-        return true
+        return await waiters.wait(for: ticket, timeout: timeout)
     }
 
     public func run() async throws {
@@ -119,10 +115,6 @@ public final class IndexReloader: Service, Sendable {
                 logger.warning("the store cannot be reached; retrying", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
                 try await Task.sleep(for: .seconds(delay))
                 delay = min(delay * 2, 30)
-            } catch let error as APIError where error.code == "store_unavailable" {
-                logger.warning("the store cannot be reached; retrying", metadata: ["retry_seconds": "\(delay)"])
-                try await Task.sleep(for: .seconds(delay))
-                delay = min(delay * 2, 30)
             }
         }
     }
@@ -132,7 +124,7 @@ public final class IndexReloader: Service, Sendable {
             let covered = asked.load(ordering: .sequentiallyConsistent)
             do {
                 try await reload()
-                answered.store(covered, ordering: .sequentiallyConsistent)
+                waiters.answer(upTo: covered)
             } catch {
                 // The old index keeps serving; the next change or poll retries.
                 logger.error("index rebuild failed; the previous index keeps serving", metadata: ["error": "\(error)"])
@@ -303,13 +295,7 @@ public final class IndexReloader: Service, Sendable {
     }
 
     private func markUnreachable(_ error: any Error) {
-        let unreachable: Bool
-        if case StoreError.unreachable = error {
-            unreachable = true
-        } else {
-            unreachable = (error as? APIError)?.code == "store_unavailable"
-        }
-        guard unreachable else { return }
+        guard case StoreError.unreachable = error else { return }
         state.withLock { s in
             if s.unreachableSince == nil { s.unreachableSince = Date() }
             s.lastError = "\(error)"

@@ -79,6 +79,8 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case .unknownNetwork(let id): return .notFound("unknown network '\(id)'")
         case .invalidArgument(let message): return .badRequest("invalid_argument", message)
+        case .unreachable:
+            return APIError(.serviceUnavailable, code: "store_unavailable", message: "the store cannot be reached; retry shortly", retryAfter: 5)
         default:
             context.logger.error("store error", metadata: ["error": "\(error)"])
             return APIError(

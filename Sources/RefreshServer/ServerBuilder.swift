@@ -15,27 +15,31 @@ public enum ServerBuilder {
         public let engine: RegionRefreshEngine
         public let reloader: IndexReloader
         public let metrics: ServerMetrics
+        /// The threads of this server's blocking work; they end when the server is released.
+        public let executors: ServerExecutors
         let limits: ConnectionLimits
     }
 
     /// Builds the server for `configuration`. The index is loaded by a service of the application
-    /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads.
+    /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads. The server's blocking work
+    /// runs on `executors` (threads of its own unless given).
     public static func build(
-        configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil,
+        configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil, executors: ServerExecutors = ServerExecutors(),
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> Built {
         let engine = engine ?? RegionRefreshEngine(configuration: configuration.engineConfiguration)
         let metrics = ServerMetrics()
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()
-        let access = try StoreAccess(database: configuration.database, readDatabase: configuration.readDatabase, logger: logger)
+        let access = try StoreAccess(
+            database: configuration.database, readDatabase: configuration.readDatabase, executors: executors, logger: logger)
         let reloader = IndexReloader(
             engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
             catalog: catalog, logger: logger)
         let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
         let publicRoutes = PublicRoutes(
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
-            reloader: reloader)
+            reloader: reloader, executors: executors)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader)
         let importRoute = ImportRoute(
             access: access,
@@ -96,7 +100,7 @@ public enum ServerBuilder {
             logger: logger
         )
         application.addServices(reloader)
-        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, limits: limits)
+        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, executors: executors, limits: limits)
     }
 }
 

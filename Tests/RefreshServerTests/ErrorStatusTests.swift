@@ -100,7 +100,8 @@ struct ErrorStatusTests {
             $0.rateLimit = .init(requestsPerSecond: 0.001, burst: 1)
             $0.clientIPHeader = "X-Forwarded-For"
         }
-        try await withServer(configure: configure) { client, _ in
+        // Live: the forwarded header is read only from a trusted peer, which needs a connection's address.
+        try await withServer(over: .live, configure: configure) { client, _ in
             let a: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.1, 10.0.0.1"]
             let b: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.2"]
             let first = try await client.send(.get, "/v1/networks", headers: a)
@@ -119,7 +120,8 @@ struct ErrorStatusTests {
             $0.rateLimit = .init(requestsPerSecond: 0.001, burst: 1)
             $0.clientIPHeader = "X-Forwarded-For"
         }
-        try await withServer(configure: configure) { client, _ in
+        // Live: the forwarded header is read only from a trusted peer, which needs a connection's address.
+        try await withServer(over: .live, configure: configure) { client, _ in
             var statuses: [Int] = []
             for i in 0..<30 {
                 let spoofed: HTTPFields = [.init("X-Forwarded-For")!: "10.9.\(i).1, 192.0.2.\(i), 198.51.100.7"]
@@ -161,12 +163,21 @@ struct ErrorStatusTests {
     }
 
     @Test func notReadyIs503UntilTheIndexLoads() async throws {
-        // Hold the rebuild thread so that the first load cannot finish until the checks are done.
+        // Hold the server's rebuild thread, before the server starts, so that its first load cannot finish until the
+        // checks are done.
         let gate = Gate()
         // Opened on every way out: a thread left waiting would keep the test process from exiting.
         defer { gate.open() }
-        let blocker = Task { try await BlockingWorkExecutor.rebuilds.run { gate.wait() } }
-        try await withServer(waitUntilReady: false) { client, built in
+        let executors = ServerExecutors()
+        let blocking = Gate()
+        let blocker = Task {
+            try await executors.rebuilds.run {
+                blocking.open()
+                gate.wait()
+            }
+        }
+        _ = try await eventually { blocking.isOpened }
+        try await withServer(waitUntilReady: false, executors: executors) { client, built in
             let ready = try await client.send(.get, "/readyz")
             #expect(ready.status == 503)
             #expect(ready.json?["error"]?.string == "not_ready")
@@ -194,6 +205,8 @@ final class Gate: Sendable {
         while !isOpen.withLock({ $0 }) { condition.wait() }
         condition.unlock()
     }
+
+    var isOpened: Bool { isOpen.withLock { $0 } }
 
     func open() {
         condition.lock()

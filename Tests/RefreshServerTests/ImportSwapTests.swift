@@ -24,7 +24,8 @@ struct ImportSwapTests {
     @Test func importWhileQueryingFailsNoQueryAndServesNewLocationsAfterTheSwap() async throws {
         let configure: (inout ServerConfiguration) -> Void = { $0.rateLimit = nil }
 
-        try await withServer(configure: configure) { client, built in
+        // Live: the readers hold connections of their own to the port.
+        try await withServer(over: .live, configure: configure) { client, built in
             let port = try #require(client.port)
             let stop = StopFlag()
             let readerSawTarget = StopFlag()

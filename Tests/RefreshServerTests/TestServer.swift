@@ -132,10 +132,15 @@ extension ConnectionLimits {
     }
 }
 
-/// Runs `body` against a real server on a loopback port, with the index loaded unless told otherwise.
+/// Runs `body` against the server, with the index loaded unless told otherwise.
+///
+/// By default requests go to the application's router in process (HummingbirdTesting's `.router`): the routes, their
+/// middleware and the services (the index reloader) are the server's, but no socket is opened, so nothing in the test
+/// waits on the network or on a client's timeout. Tests of what only a connection shows (the connection handler's
+/// limits, the peer's address, HTTP/1.1 framing) pass `over: .live` for a real server on a loopback port.
 func withServer(
-    store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true,
-    configure: (inout ServerConfiguration) -> Void = { _ in },
+    store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true, executors: ServerExecutors = ServerExecutors(),
+    over testing: TestingSetup = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void
 ) async throws {
     let owned = try store ?? TestStore()
@@ -145,8 +150,8 @@ func withServer(
     configure(&configuration)
     var logger = logs?.logger ?? Logger(label: "oncue.test")
     if logs == nil { logger.logLevel = .critical }
-    let built = try ServerBuilder.build(configuration: configuration, logger: logger)
-    try await built.application.test(.live) { client in
+    let built = try ServerBuilder.build(configuration: configuration, executors: executors, logger: logger)
+    try await built.application.test(testing) { client in
         if waitUntilReady { try await waitForReload(built, count: 1) }
         try await body(client, built)
     }

@@ -14,6 +14,7 @@ struct PublicRoutes: Sendable {
     let bodies: RequestBodyReader
     let openAPI: ByteBuffer
     let reloader: IndexReloader
+    let executors: ServerExecutors
 
     private static let json: HTTPFields = [.contentType: "application/json"]
 
@@ -65,7 +66,7 @@ struct PublicRoutes: Sendable {
     }
 
     /// Candidates a selection may rank on the I/O thread (a few hundred microseconds at most); one that needs more is
-    /// done again, in full, on `BlockingWorkExecutor.selections`. Ordinary requests rank 23.
+    /// done again, in full, on the server's selection thread (`ServerExecutors.selections`). Ordinary requests rank 23.
     static let inlineCandidateBudget = 256
 
     func regionRefresh(_ request: Request, context: ServerContext) async throws -> Response {
@@ -78,7 +79,7 @@ struct PublicRoutes: Sendable {
             // A dense cluster: its full selection takes milliseconds, so it runs on a thread of its own, one at a time,
             // and the I/O threads keep answering probes and other requests meanwhile.
             let engine = engine
-            selection = try await BlockingWorkExecutor.selections.run { try engine.select(parameters, now: now) }
+            selection = try await executors.selections.run { try engine.select(parameters, now: now) }
         }
         if !selection.unknownNetworks.isEmpty { metrics.unknownCardNetworks(selection.unknownNetworks.count) }
         if context.logger.logLevel <= .debug {

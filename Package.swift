@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module order (docs/architecture.md): Geo ← LocationStore ← (PostGISStore, RegionRefresh, ChainImport) ←
+// Module order (docs/architecture.md): Geo ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh, ChainImport) ←
 // (TraceReplay, StoreOpening) ← RefreshServer ← oncue. A module never imports one above it; only StoreOpening names
-// the store types. CSQLite, CLibCrypto and CPrefetch are C leaves.
+// the store types. CSQLite, CLibCrypto and CPrefetch are C leaves; only SQLiteStore links SQLite.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "oncue", targets: ["oncue"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "LocationStore", targets: ["LocationStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostGISStore", targets: ["PostGISStore"]),
         .library(name: "StoreOpening", targets: ["StoreOpening"]),
         .library(name: "RegionRefresh", targets: ["RegionRefresh"]),
@@ -54,14 +55,17 @@ let package = Package(
         // OpenSSL's libcrypto from the system, for the SHA-256 of each imported file.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geo", swiftSettings: strict + fuzzed),
+        // The store protocol and its model; no store implementation, so what links it links no database.
         .target(
             name: "LocationStore",
-            dependencies: ["Geo", "CSQLite"],
+            dependencies: ["Geo"],
             swiftSettings: strict,
             // ICU as the Swift toolchain ships it for Foundation (`_FoundationICU`): Unicode TS #39's confusable
             // skeletons and script properties for network names (`NetworkText`).
             linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
+        // The embedded store: one SQLite file with SpatiaLite, through SQLite's C API.
+        .target(name: "SQLiteStore", dependencies: ["Geo", "LocationStore", "CSQLite"], swiftSettings: strict),
         // The scale-out store on PostgreSQL + PostGIS: PostgresNIO, and NIOSSL for sslmode=require|verify-full. A module
         // of its own, so that the parsers, the engine and the fuzz targets never build PostgreSQL's TLS and crypto stack.
         .target(
@@ -85,7 +89,7 @@ let package = Package(
         .target(
             name: "StoreOpening",
             dependencies: [
-                "LocationStore", "PostGISStore",
+                "LocationStore", "SQLiteStore", "PostGISStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -129,22 +133,25 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Fixtures/: reference vectors the tests read by path (OpeningHoursTests).
         .testTarget(
-            name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "CSQLite"],
+            name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "SQLiteStore", "CSQLite"],
             exclude: ["Fixtures"], swiftSettings: strict),
         // Both stores against one suite: SQLite always, PostGIS at $ONCUE_POSTGRES_URL (scripts/postgres.sh).
         .testTarget(
             name: "StoreConformanceTests",
             dependencies: [
-                "TestSupport", "StoreOpening", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport", "RegionRefresh",
+                "TestSupport", "StoreOpening", "SQLiteStore", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport",
+                "RegionRefresh",
                 // GeometryColumnTests asks PostGIS directly about its schema and box predicates.
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict),
+        .testTarget(
+            name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "SQLiteStore", "RegionRefresh"],
+            swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
-            dependencies: ["TestSupport", "StoreOpening", "SyntheticData",
+            dependencies: ["TestSupport", "StoreOpening", "SQLiteStore", "SyntheticData",
                 "Geo", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -161,7 +168,7 @@ let package = Package(
             name: "RefreshServerTests",
             dependencies: ["TestSupport", "StoreOpening", "PostGISStore",
                 // The `oncue` executable's commands, parsed in process (ServerSettingsTests).
-                "oncue", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RefreshServer", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
+                "oncue", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RefreshServer", "SQLiteStore", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -171,7 +178,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Golden/: the full --help of every command (HelpGoldenTests; scripts/update-help-golden.sh writes them).
-        .testTarget(name: "OnCueCLITests", dependencies: ["TestSupport", "LocationStore", "Geo", "CSQLite"], exclude: ["Golden"],
+        .testTarget(name: "OnCueCLITests", dependencies: ["TestSupport", "LocationStore", "SQLiteStore", "Geo", "CSQLite"], exclude: ["Golden"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

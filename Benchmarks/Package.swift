@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Geo", package: "oncue"),
                 .product(name: "LocationStore", package: "oncue"),
+                .product(name: "SQLiteStore", package: "oncue"),
                 .product(name: "PostGISStore", package: "oncue"),
                 .product(name: "RegionRefresh", package: "oncue"),
                 .product(name: "ChainImport", package: "oncue"),

@@ -5,5 +5,3 @@ public protocol GeocodeCache: AnyObject {
     func storeGeocode(_ entry: GeocodeCacheEntry) async throws
     func geocodeCacheCount() async throws -> Int
 }
-
-extension SQLiteLocationStore: GeocodeCache {}

@@ -66,10 +66,6 @@ public protocol LocationStore: AnyObject {
     func close() async
 }
 
-extension SQLiteLocationStore {
-    public func close() async {}
-}
-
 extension LocationStore {
     /// Runs `body` with this store, then closes it, whatever `body` did.
     public func closing<T>(_ body: (any LocationStore) async throws -> T) async throws -> T {

@@ -1,3 +1,5 @@
+import LocationStore
+
 /// The statements that write one location row, numbered as `bindLocation`/`bindContent` bind them: ?1 id, ?2…?13 its
 /// content (?17 the opening hours), ?14 geohash, ?15 source import, ?16 time. The import's bulk path and the
 /// one-location path run the same text, so a new column is added in one place.

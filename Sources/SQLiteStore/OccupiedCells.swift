@@ -3,6 +3,7 @@ import Geo
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
+import LocationStore
 import Musl
 #elseif canImport(Darwin)
 import Darwin

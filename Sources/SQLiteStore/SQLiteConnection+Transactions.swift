@@ -1,3 +1,5 @@
+import LocationStore
+
 /// The store's one transaction primitive: a transaction, or a savepoint inside one, around a body whose writes commit
 /// together or not at all. `SQLiteLocationStore.transaction` (async) and every synchronous write go through it.
 extension SQLiteConnection {

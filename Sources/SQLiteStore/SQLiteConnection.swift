@@ -1,4 +1,5 @@
 import CSQLite
+import LocationStore
 
 /// One SQLite connection with SpatiaLite loaded. Not Sendable: it belongs to one owner at a time
 /// (a store instance confined to one task), as SQLite handles must.

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationStore
 
 extension SQLiteLocationStore: NetworkDirectory {
     public func networkIds() throws -> [String] {

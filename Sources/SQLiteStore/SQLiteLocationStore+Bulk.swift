@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationStore
 
 /// The row-at-a-time write path of the chain importer: it runs inside one caller-held transaction,
 /// uses prepared statements only, and keeps its per-import bookkeeping (which ids the import has

@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 extension SQLiteLocationStore {
     /// See `SQLiteConnection.pruneChangeHistory`.

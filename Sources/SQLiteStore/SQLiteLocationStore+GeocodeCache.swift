@@ -1,4 +1,5 @@
 import Foundation
+import LocationStore
 
 extension SQLiteLocationStore {
     /// The cached answer of `source` for a normalised address, if it was ever asked.

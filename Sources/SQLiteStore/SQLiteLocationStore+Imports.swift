@@ -1,4 +1,5 @@
 import Foundation
+import LocationStore
 
 extension SQLiteLocationStore {
     public func insertImport(_ record: ImportRecord) throws -> Int64 {

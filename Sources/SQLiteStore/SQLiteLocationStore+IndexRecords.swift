@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 extension SQLiteLocationStore {
     /// Reads only the columns an index needs. Rows come in insertion order, where one network's

@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 extension SQLiteLocationStore {
     /// Nearest-first search through the geohash B-tree index.

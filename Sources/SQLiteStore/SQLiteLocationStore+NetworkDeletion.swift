@@ -1,3 +1,5 @@
+import LocationStore
+
 extension SQLiteLocationStore {
     public func deleteNetwork(id: String) throws -> NetworkDeletion? {
         try writeTransaction { () throws -> NetworkDeletion? in

@@ -1,3 +1,5 @@
+import LocationStore
+
 extension SQLiteLocationStore {
     public func networks() throws(StoreError) -> [NetworkSummary] { try networks(counted: true) }
 

@@ -1,3 +1,5 @@
+import LocationStore
+
 /// Builds SpatiaLite's R*Tree (`idx_locations_geom`, SQLite's rtree module) in one streaming pass, packed
 /// along the geohash curve, by writing its three shadow tables directly — the way GDAL bulk-loads it.
 ///

@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 /// Nearest-location searches written in SpatiaLite SQL over the spatial index. They are the
 /// independent reference the geohash path is tested and timed against, not the serving path.

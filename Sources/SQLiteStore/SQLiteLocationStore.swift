@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Geo
+import LocationStore
 
 /// The embedded store: one SQLite file with SpatiaLite, in WAL mode.
 ///
@@ -189,4 +190,11 @@ public final class SQLiteLocationStore: LocationStore {
     static func parseTimestamp(_ text: String) -> Date? {
         try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
     }
+}
+
+extension SQLiteLocationStore: GeocodeCache {}
+
+extension SQLiteLocationStore {
+    /// A file store closes with its last reference.
+    public func close() async {}
 }

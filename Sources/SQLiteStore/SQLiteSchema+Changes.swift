@@ -1,3 +1,5 @@
+import LocationStore
+
 extension SQLiteSchema {
     /// Version 6: what changed since a version, so that a server brings its index up to date by the change instead of
     /// reading every location again (`ChangeTracking`).

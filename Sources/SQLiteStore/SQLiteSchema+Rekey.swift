@@ -1,4 +1,5 @@
 import Geo
+import LocationStore
 
 extension SQLiteSchema {
     /// Version 3: location ids that never depend on a name (see `StableId`). Every location whose id a legacy rule

@@ -1,3 +1,5 @@
+import LocationStore
+
 /// The versioned schema of an OnCue SQLite store.
 ///
 /// `PRAGMA application_id` marks the file as an OnCue store; `PRAGMA user_version` is the schema

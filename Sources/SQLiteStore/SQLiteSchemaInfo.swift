@@ -1,3 +1,5 @@
+import LocationStore
+
 /// Public facts about the SQLite schema, for tools that report them.
 public enum SQLiteSchemaInfo {
     public static var currentVersion: Int { SQLiteSchema.currentVersion }

@@ -1,4 +1,5 @@
 import CSQLite
+import LocationStore
 
 extension StoreError {
     /// A SQLite result as a store error: the results a caller acts on get their own case, so that no caller above the

@@ -1,6 +1,7 @@
 import LocationStore
 import Logging
 import PostGISStore
+import SQLiteStore
 
 /// The one place that names the store types: an address opens the store kept there. Everything above this module
 /// works with `any LocationStore` and asks it for what it can do (`ChangeAnnouncing`, `GeocodeCache`, …).

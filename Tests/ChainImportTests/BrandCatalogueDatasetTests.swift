@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SQLiteStore
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// A brand column cannot create a network that passes for another: a look-alike of an existing id, a word mixing

@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// A file puts no more text into the store than the admin API may: a value over its field's `FieldLimits` rejects the

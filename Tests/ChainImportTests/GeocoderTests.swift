@@ -1,5 +1,6 @@
 import Foundation
 import LocationStore
+import SQLiteStore
 import Testing
 
 @testable import ChainImport

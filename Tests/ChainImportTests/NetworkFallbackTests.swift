@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// `--network` with `--network-column`: the column names each row's network, `--network` takes the rows whose column

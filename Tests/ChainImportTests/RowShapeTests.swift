@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// Rows whose shape does not match the header, and values the parser must not read loosely.

@@ -1,6 +1,7 @@
 import ChainImport
 import Foundation
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// A fresh store in a temporary directory, removed when the test ends.

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// During a bulk import, `neighbours` answers from the index, or, for a network that had no locations

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// `nearby` against a brute-force scan, and against SpatiaLite's own SQL on the same file.

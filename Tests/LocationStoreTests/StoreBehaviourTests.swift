@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import Testing
 
 /// Writes, transactions, strings, networks, the import log and refusing files that are not stores.

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import SyntheticData
 
 /// A fresh directory for one test's store files, removed by `cleanup()`.

@@ -3,6 +3,7 @@ import StoreOpening
 import Testing
 
 @testable import LocationStore
+@testable import SQLiteStore
 
 /// `oncue serve` on a store of an earlier schema brings it up to date, as any writing command does, instead of
 /// refusing with "needs a schema upgrade" (it opened the store read-only to check it).

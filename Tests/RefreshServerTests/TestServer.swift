@@ -6,6 +6,7 @@ import HummingbirdTesting
 import LocationStore
 import Logging
 import NIOCore
+import SQLiteStore
 import Synchronization
 import TestSupport
 import Testing

@@ -6,6 +6,7 @@ import StoreOpening
 import Testing
 
 @testable import LocationStore
+@testable import SQLiteStore
 
 /// Ids that never depend on a display name: renaming a network and importing its file again finds the same rows, and
 /// a store keyed by the old rule (the name first, the network's display name for a file without a name column) is

@@ -24,11 +24,9 @@ public enum ChildProcess {
     /// child's whole environment.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> ChildProcessResult {
         try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
+            Thread {
                 continuation.resume(with: Result { try runBlocking(executable, arguments, environment: environment) })
-            }
-            thread.name = "oncue-test-child"
-            thread.start()
+            }.start()
         }
     }
 

@@ -3,6 +3,7 @@ import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
+import SQLiteStore
 import SyntheticData
 
 struct BenchStore: AsyncParsableCommand {

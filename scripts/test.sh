@@ -10,24 +10,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 # Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
-# Each start is bounded in time: a service that cannot start is a clear failure here, not a silent hang.
-# The URL goes through a file, not a pipe: a background process that kept a pipe open would keep `$(…)` waiting.
-service() {
-  local out
-  out="$(mktemp)"
-  timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2" > "$out" || {
-    rm -f "$out"; echo "test.sh: scripts/$1.sh $2 failed or timed out" >&2; exit 1; }
-  cat "$out"
-  rm -f "$out"
+# They start in the background while the tests build (their Debian packages first, so that two installs never wait on
+# each other's lock); each start is bounded in time, so a service that cannot start is a clear failure, not a hang.
+# URLs go through files, not pipes: a background server that kept a pipe open would keep `$(…)` waiting.
+bash scripts/system-deps.sh postgresql-15 postgresql-15-postgis-3 osm2pgsql curl
+services="$(mktemp -d)"
+trap 'rm -rf "$services"' EXIT
+service() {  # service SCRIPT COMMAND NAME: runs scripts/SCRIPT.sh COMMAND, its output in $services/NAME
+  timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2" > "$services/$3" 2> "$services/$3.log" \
+    || { echo "test.sh: scripts/$1.sh $2 failed or timed out:" >&2; tail -n 20 "$services/$3.log" >&2; return 1; }
 }
-# A Nominatim built from the Helsinki OSM extract, for the geocoding tests.
-ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(service nominatim start)}"
-# PostgreSQL 15 + PostGIS with a streaming standby, for the PostGIS half of the conformance suite and the replica tests.
-ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(service postgres start)}"
-ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(service postgres start-standby)}"
-# The same OpenStreetMap extract, for the osmium recipe's test (scripts/osm-extract.sh).
-ONCUE_OSM_EXTRACT="${ONCUE_OSM_EXTRACT:-$(service nominatim pbf)}"
-export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL ONCUE_OSM_EXTRACT
+service_pids=()
+# A Nominatim built from the Helsinki OSM extract (the geocoding tests), then the extract's path (the osmium recipe's
+# test, scripts/osm-extract.sh).
+if [ -z "${ONCUE_NOMINATIM_URL:-}" ] || [ -z "${ONCUE_OSM_EXTRACT:-}" ]; then
+  { service nominatim start nominatim && service nominatim pbf extract; } &
+  service_pids+=($!)
+fi
+# PostgreSQL 15 + PostGIS with a streaming standby (the PostGIS half of the conformance suite, the replica tests).
+if [ -z "${ONCUE_POSTGRES_URL:-}" ] || [ -z "${ONCUE_POSTGRES_STANDBY_URL:-}" ]; then
+  { service postgres start postgres && service postgres start-standby standby; } &
+  service_pids+=($!)
+fi
 export ONCUE_SERVICES=required
 # The shared datasets (real chain directories and GPS traces, not redistributable): beside the repository, or in a
 # parent's shared/ when the clone sits deeper.
@@ -38,8 +42,14 @@ if [ -z "${ONCUE_SHARED_DATASETS:-}" ]; then
   [ -n "${ONCUE_SHARED_DATASETS:-}" ] || echo "test.sh: shared/datasets not found beside the repository; the tests that read it are skipped" >&2
 fi
 swift build --build-tests
+for pid in "${service_pids[@]}"; do wait "$pid" || { echo "test.sh: a service did not start" >&2; exit 1; }; done
+ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(cat "$services/nominatim")}"
+ONCUE_OSM_EXTRACT="${ONCUE_OSM_EXTRACT:-$(cat "$services/extract")}"
+ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(cat "$services/postgres")}"
+ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(cat "$services/standby")}"
+export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL ONCUE_OSM_EXTRACT
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; rm -rf "$services"' EXIT
 set +e
 # A hung test must fail the run with a message, not run into CI's hard limit.
 timeout -k 30 "${ONCUE_TEST_TIMEOUT:-2400}" swift test --skip-build "$@" 2>&1 | tee "$log"

@@ -259,14 +259,9 @@ extension SQLiteLocationStore {
         if exists && probe.int64(1) == 1 { return .unchanged }
         let existingRowid = exists ? probe.int64(0) : nil
         try db.noteChange()
-        let geohash = Geohash(location.coordinate, precision: 12).string
         if exists {
             let s = try db.statement(LocationRowSQL.update)
-            s.bind(1, location.id)
-            bindContent(s, location)
-            s.bind(14, geohash)
-            s.bind(15, location.sourceImportId)
-            s.bind(16, timestamp)
+            bindLocation(s, location, timestamp: timestamp)
             try s.step()
             try noteUpdated(rowid: existingRowid!)
             return .updated
@@ -276,13 +271,8 @@ extension SQLiteLocationStore {
 
     private func bulkInsert(_ location: Location, timestamp: String, emptyNetworkNumber: UInt64?) throws(StoreError) -> UpsertOutcome {
         try db.noteChange()
-        let geohash = Geohash(location.coordinate, precision: 12).string
         let s = try db.statement(LocationRowSQL.insert)
-        s.bind(1, location.id)
-        bindContent(s, location)
-        s.bind(14, geohash)
-        s.bind(15, location.sourceImportId)
-        s.bind(16, timestamp)
+        bindLocation(s, location, timestamp: timestamp)
         do { try s.step() } catch {
             if try network(id: location.networkId) == nil { throw .unknownNetwork(location.networkId) }
             throw error

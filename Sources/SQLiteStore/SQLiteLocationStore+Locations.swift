@@ -55,12 +55,12 @@ extension SQLiteLocationStore {
 
     /// Every column of a location row, in the order every location statement numbers them: ?1 id, ?2…?13 its content
     /// (`bindContent`, with ?17 the opening hours), ?14 geohash, ?15 source import, ?16 time.
-    private func bindLocation(_ s: SQLiteStatement, _ l: Location) {
+    func bindLocation(_ s: SQLiteStatement, _ l: Location, timestamp: String = SQLiteLocationStore.timestamp()) {
         s.bind(1, l.id)
         bindContent(s, l)
         s.bind(14, Geohash(l.coordinate, precision: 12).string)
         s.bind(15, l.sourceImportId)
-        s.bind(16, Self.timestamp())
+        s.bind(16, timestamp)
     }
 
     /// ?2…?13: what a location says of itself (network, external id, name, address lines, point, radii).

@@ -17,14 +17,14 @@ func circleOverlapArea(distance d: Double, accuracy a: Double, fenceRadius r: Do
 }
 
 /// The fraction of a fix's accuracy circle that lies inside a fence.
-public func accuracyOverlapFraction(distance d: Double, accuracy a: Double, fenceRadius r: Double) -> Double {
+package func accuracyOverlapFraction(distance d: Double, accuracy a: Double, fenceRadius r: Double) -> Double {
     guard a > 0 else { return d <= r ? 1 : 0 }
     return min(1, circleOverlapArea(distance: d, accuracy: a, fenceRadius: r) / (.pi * a * a))
 }
 
 /// The fraction of the smaller of the two circles that the other covers: what Android's geofence rule compares,
 /// since a coarse fix around a small fence can never have most of its own circle inside it.
-public func smallerCircleOverlapFraction(distance d: Double, accuracy a: Double, fenceRadius r: Double) -> Double {
+package func smallerCircleOverlapFraction(distance d: Double, accuracy a: Double, fenceRadius r: Double) -> Double {
     guard a > 0, r > 0 else { return d <= r ? 1 : 0 }
     let m = min(a, r)
     return min(1, circleOverlapArea(distance: d, accuracy: a, fenceRadius: r) / (.pi * m * m))

@@ -4,18 +4,18 @@ import LocationStore
 
 /// One fix as the phone's OS sees it: the trace position plus noise from its source, with the recorded position kept
 /// for the app's own GPS fix and for event distances.
-public struct PhoneFix: Sendable, Hashable {
+package struct PhoneFix: Sendable, Hashable {
     public var time: Double
     public var latitude: Double
     public var longitude: Double
     /// The reported horizontal accuracy (metres).
     public var accuracy: Double
     /// Index into the scenario's fix sources.
-    public var source: UInt8
+    package var source: UInt8
     /// The trace's own position and accuracy (0 when the trace has none).
-    public var trueLatitude: Double
-    public var trueLongitude: Double
-    public var traceAccuracy: Double
+    package var trueLatitude: Double
+    package var trueLongitude: Double
+    package var traceAccuracy: Double
     /// Index of the trace segment the fix belongs to.
     public var segment: Int32
     var unit: UnitVector
@@ -24,11 +24,11 @@ public struct PhoneFix: Sendable, Hashable {
 
 /// Turns a trace into the OS's fix stream with the scenario's seeded noise and dropouts. The stream depends only on
 /// (trace, fix model, seed), so every strategy of a comparison sees exactly the same fixes.
-public enum FixGenerator {
+package enum FixGenerator {
     /// A 2-D Gaussian has 68 % of its mass within 1.515 σ, and reported accuracy is a 68 % radius.
     static let sigmaPerAccuracy = 1 / 1.515
 
-    public static func generate(_ trace: Trace, model: FixModel, seed: UInt64) -> [PhoneFix] {
+    package static func generate(_ trace: Trace, model: FixModel, seed: UInt64) -> [PhoneFix] {
         var rng = SeededRandom(seed: seed)
         let total = model.sources.reduce(0) { $0 + max(0, $1.weight) }
         var cumulative: [Double] = []

@@ -99,9 +99,9 @@ final class Recorder {
 
 /// A card notification the app posted (or the cool-down held back), credited to its network and to every location
 /// of the region that fired (lead and merged ids).
-public struct CardNotification: Sendable, Hashable, Codable {
+package struct CardNotification: Sendable, Hashable, Codable {
     /// What made the app post it.
-    public enum Trigger: String, Sendable, Codable {
+    package enum Trigger: String, Sendable, Codable {
         case entry, dwell
         case state = "state answer"
         case storeRegion = "store region entry"
@@ -113,9 +113,9 @@ public struct CardNotification: Sendable, Hashable, Codable {
 
     public var time: Double
     public var networkId: String
-    public var locationIds: [String]
+    package var locationIds: [String]
     public var card: String
-    public var trigger: Trigger
+    package var trigger: Trigger
     /// Recorded distance to the region's centre at the time (metres, for the event log).
     public var distance: Double
 }

@@ -1,6 +1,6 @@
 /// One line of the per-event CSV.
-public struct ReplayEvent: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Codable {
+package struct ReplayEvent: Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case wake
         case refreshRequest = "refresh_request"
         case refreshOK = "refresh_ok"
@@ -23,7 +23,7 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
     }
 
     public var time: Double
-    public var kind: Kind
+    package var kind: Kind
     /// Location or region id ("" when none).
     public var location: String
     public var network: String
@@ -31,7 +31,7 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
     /// Recorded distance from the trace to the location's centre, metres (-1 when not applicable).
     public var distance: Double
     /// Free text: wake reason, failure reason, region count.
-    public var detail: String
+    package var detail: String
 
     public init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "")
     {
@@ -46,9 +46,9 @@ public struct ReplayEvent: Sendable, Hashable, Codable {
 }
 
 /// A region as it was monitored between two virtual times (for the map and the not-monitored test).
-public struct MonitoredInterval: Sendable, Hashable, Codable {
+package struct MonitoredInterval: Sendable, Hashable, Codable {
     /// What the region was for.
-    public enum Role: String, Sendable, Codable {
+    package enum Role: String, Sendable, Codable {
         /// A store region from the server, notified on entry (or dwell).
         case store
         /// The refresh ("bubble") region: its exit asks the server again.
@@ -59,15 +59,15 @@ public struct MonitoredInterval: Sendable, Hashable, Codable {
         case small
     }
 
-    public var regionId: String
-    public var locationIds: [String]
+    package var regionId: String
+    package var locationIds: [String]
     public var networkId: String
     public var lat: Double
     public var lon: Double
     public var radiusMeters: Double
-    public var role: Role
+    package var role: Role
     public var start: Double
     public var end: Double
 
-    public var isRefreshRegion: Bool { role == .refresh }
+    package var isRefreshRegion: Bool { role == .refresh }
 }

@@ -37,7 +37,7 @@ public struct Wallet: Codable, Sendable, Hashable {
     }
 
     /// Network ids in file order, without duplicates (the request's `user_networks`).
-    public var networkIds: [String] {
+    package var networkIds: [String] {
         var seen = Set<String>()
         return cards.map(\.networkId).filter { seen.insert($0).inserted }
     }

@@ -1,8 +1,8 @@
 /// Fast, allocation-free timestamp parsing for trace files (DateFormatter is too slow for millions of rows
 /// and too lenient about zones).
-public enum TraceTime {
+package enum TraceTime {
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -14,7 +14,7 @@ public enum TraceTime {
 
     /// Parses `YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z|±HH[[:]MM]]` (also `/` as the date separator).
     /// A time without a zone is read as UTC (`assumedUTC` is set). Returns seconds since 1970.
-    public static func parseISO(_ text: Substring, assumedUTC: inout Bool) -> Double? {
+    package static func parseISO(_ text: Substring, assumedUTC: inout Bool) -> Double? {
         var u = Array(text.utf8)
         while let f = u.first, f == 0x20 || f == 0x22 { u.removeFirst() }
         while let l = u.last, l == 0x20 || l == 0x22 || l == 0x0D { u.removeLast() }
@@ -74,7 +74,7 @@ public enum TraceTime {
     }
 
     /// As `parseISO(_:assumedUTC:)`, ignoring whether a zone was present.
-    public static func parseISO(_ text: Substring) -> Double? {
+    package static func parseISO(_ text: Substring) -> Double? {
         var ignored = false
         return parseISO(text, assumedUTC: &ignored)
     }

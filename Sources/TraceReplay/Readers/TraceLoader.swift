@@ -3,7 +3,7 @@ import Foundation
 /// Picks a reader by file extension (or content), reads, and cleans one trace file.
 public enum TraceLoader {
     /// File extensions the loader understands (lower case).
-    public static let extensions: Set<String> = ["gpx", "plt", "csv", "tsv", "txt", "geojson", "json"]
+    package static let extensions: Set<String> = ["gpx", "plt", "csv", "tsv", "txt", "geojson", "json"]
 
     public static func load(path: String, cleaning: TraceCleaning = .init(), csv: CSVMapping = .init(), name: String? = nil) throws -> Trace {
         let url = URL(fileURLWithPath: path)
@@ -44,7 +44,7 @@ public enum TraceLoader {
 
     /// Every trace in one file: a CSV with a trajectory or track id column holds one per id (named `FILE#ID`), any other
     /// file one.
-    public static func loadAll(path: String, cleaning: TraceCleaning = .init(), csv: CSVMapping = .init(), name: String? = nil) throws -> [Trace] {
+    package static func loadAll(path: String, cleaning: TraceCleaning = .init(), csv: CSVMapping = .init(), name: String? = nil) throws -> [Trace] {
         let url = URL(fileURLWithPath: path)
         guard ["csv", "tsv", "txt"].contains(url.pathExtension.lowercased()) else {
             return [try load(path: path, cleaning: cleaning, csv: csv, name: name)]

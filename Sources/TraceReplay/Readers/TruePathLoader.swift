@@ -2,7 +2,7 @@ import Foundation
 
 /// Finds and reads the noiseless path that belongs to a trace file (`ground_truth.true_paths`): for
 /// `walks/walk-01.gpx` and `true_paths = "true"`, the file `walks/true/walk-01.csv` (time, lat, lon).
-public enum TruePathLoader {
+package enum TruePathLoader {
     public static func path(for tracePath: String, folder: String) -> String {
         let url = URL(fileURLWithPath: tracePath)
         return url.deletingLastPathComponent().appendingPathComponent(folder)

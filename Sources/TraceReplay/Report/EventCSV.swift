@@ -2,8 +2,8 @@ import Foundation
 
 /// The per-event CSV: `strategy,time,kind,location,network,card,distance_m,detail`, RFC 4180 quoting. Each
 /// strategy's card moments are written beside its events, with their outcome and the reason.
-public enum EventCSV {
-    public static func render(_ run: TraceRun) -> String {
+package enum EventCSV {
+    package static func render(_ run: TraceRun) -> String {
         var out = "strategy,time,kind,location,network,card,distance_m,detail\n"
         for r in run.allRuns {
             var events = r.events

@@ -1,21 +1,21 @@
 import Foundation
 
 /// `summary.json`: every trace's cleaning report and metrics per strategy beside both oracles, and batch totals.
-public struct ReplaySummary: Sendable, Codable {
-    public struct TraceEntry: Sendable, Codable {
+package struct ReplaySummary: Sendable, Codable {
+    package struct TraceEntry: Sendable, Codable {
         public var trace: String
         public var report: TraceReport
         public var seed: UInt64
         public var fixes: Int
         /// Fixes the OS delivered after dropouts.
-        public var phoneFixes: Int
+        package var phoneFixes: Int
         public var stores: Int
-        public var locationVisits: Int
-        public var cardMoments: Int
-        public var passThroughs: Int
-        public var strategies: [StrategyMetrics]
-        public var oracleOS: StrategyMetrics
-        public var idealOS: StrategyMetrics
+        package var locationVisits: Int
+        package var cardMoments: Int
+        package var passThroughs: Int
+        package var strategies: [StrategyMetrics]
+        package var oracleOS: StrategyMetrics
+        package var idealOS: StrategyMetrics
         public var oracle: StrategyMetrics
 
         enum CodingKeys: String, CodingKey {
@@ -29,17 +29,17 @@ public struct ReplaySummary: Sendable, Codable {
         }
     }
 
-    public var tool: String = "oncue replay"
+    package var tool: String = "oncue replay"
     /// The scenario's name (its file's `name`, else the profile's).
     public var scenario: String
     public var profile: String
     public var seed: UInt64
     public var wallet: [String]
     public var traces: [TraceEntry]
-    public var totals: [StrategyMetrics]
-    public var oracleOSTotal: StrategyMetrics
-    public var idealOSTotal: StrategyMetrics
-    public var oracleTotal: StrategyMetrics
+    package var totals: [StrategyMetrics]
+    package var oracleOSTotal: StrategyMetrics
+    package var idealOSTotal: StrategyMetrics
+    package var oracleTotal: StrategyMetrics
 
     enum CodingKeys: String, CodingKey {
         case tool, scenario, profile, seed, wallet, traces, totals
@@ -81,10 +81,10 @@ public struct ReplaySummary: Sendable, Codable {
     }
 
     /// All rows of the comparison: strategies, then `oracle-os`, `ideal-os` and `oracle`.
-    public var allTotals: [StrategyMetrics] { totals + [oracleOSTotal, idealOSTotal, oracleTotal] }
+    package var allTotals: [StrategyMetrics] { totals + [oracleOSTotal, idealOSTotal, oracleTotal] }
 
     /// The comparison table: one row per strategy (batch totals), the references last.
-    public func comparisonTable() -> (header: [String], rows: [[String]]) {
+    package func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
             "strategy", "moments", "served", "by +1/+2/+5/+10 min", "precision", "before leaving", "prec. before leaving", "p50 s",
             "p90 s", "dup", "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h",
@@ -104,7 +104,7 @@ public struct ReplaySummary: Sendable, Codable {
     }
 
     /// What each column of `comparisonTable` counts, printed under it (a column name alone left readers guessing).
-    public static let columnNotes = """
+    package static let columnNotes = """
         moments: card moments (visits to a network the wallet holds); served: moments whose card came in time to use
         it — from 5 min before arrival to the till, arrival + min(10 min, half the stay) by default
         (ground_truth.pay_after_seconds, per category pay_after_by_category); by +1/+2/+5/+10 min: moments whose card

@@ -5,8 +5,8 @@ import LocationStore
 /// A self-contained HTML page per trace: the strategy table, then for the strategy picked (radio buttons and CSS, no
 /// scripts) a map of the regions it monitored, its notifications drawn at the store actually visited, its misses; a
 /// timeline; and a table saying why each card moment was caught on time, early, late or missed.
-public enum TracePage {
-    public static func render(_ run: TraceRun, scenario: Scenario) -> String {
+package enum TracePage {
+    package static func render(_ run: TraceRun, scenario: Scenario) -> String {
         let runs = run.allRuns
         var html = """
             <!DOCTYPE html>

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A trace file read and cleaned, with its noiseless path when the scenario names one.
-public struct LoadedTrace: Sendable {
+package struct LoadedTrace: Sendable {
     public var path: String
     public var trace: Trace
-    public var truth: Trace?
+    package var truth: Trace?
 }
 
 /// Replays many trace files in parallel (at most `parallelism` at once). Results come back in input order and every
 /// trace's randomness derives from its own content, so output is identical for any parallelism or batch.
-public enum BatchReplay {
+package enum BatchReplay {
     /// A file that could not be read: reported, not fatal for the batch.
-    public struct Failure: Error, Sendable, Codable, Hashable {
+    package struct Failure: Error, Sendable, Codable, Hashable {
         public var path: String
         public var error: String
     }
@@ -97,7 +97,7 @@ public enum BatchReplay {
     }
 
     /// Display names: each path relative to the inputs' common directory (unique and stable across machines).
-    public static func displayNames(_ paths: [String]) -> [String] {
+    package static func displayNames(_ paths: [String]) -> [String] {
         let split = paths.map { ($0 as NSString).standardizingPath.split(separator: "/").map(String.init) }
         guard var common = split.first.map({ Array($0.dropLast()) }) else { return [] }
         for parts in split.dropFirst() {
@@ -109,7 +109,7 @@ public enum BatchReplay {
     }
 
     /// Writes `summary.json`, `index.html`, and per trace `<name>.events.csv` and `<name>.html`, into `directory`.
-    public static func writeOutputs(
+    package static func writeOutputs(
         _ runs: [TraceRun], summary: ReplaySummary, scenario: Scenario, sweep: SweepResult? = nil,
         to directory: String
     ) throws -> [String] {

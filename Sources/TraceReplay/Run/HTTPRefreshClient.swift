@@ -7,15 +7,15 @@ import FoundationNetworking
 #endif
 
 /// `RegionRefreshing` over HTTP: posts the request as JSON to `<base>/v1/region-refresh` of a running `oncue serve`.
-public struct HTTPRefreshClient: RegionRefreshing {
-    public let endpoint: URL
-    public let timeoutSeconds: Double
+package struct HTTPRefreshClient: RegionRefreshing {
+    package let endpoint: URL
+    package let timeoutSeconds: Double
     /// Calls the server did not answer with regions (any status but 200, a transport failure, an undecodable body):
     /// failures no scenario injected, which make a replay measure the server's state rather than the strategies.
-    public let failures = FailureTally()
+    package let failures = FailureTally()
 
     /// How many calls failed, and the first failure's message.
-    public final class FailureTally: Sendable {
+    package final class FailureTally: Sendable {
         private let state = Mutex<(count: Int, first: String?)>((0, nil))
 
         public var count: Int { state.withLock { $0.count } }
@@ -35,7 +35,7 @@ public struct HTTPRefreshClient: RegionRefreshing {
     }
 
     /// Failures that are not a 400 from the server (transport, 5xx, undecodable body).
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 

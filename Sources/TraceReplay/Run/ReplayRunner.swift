@@ -22,33 +22,33 @@ public struct ReplayContext: Sendable {
 }
 
 /// One strategy's run on one trace, with the detail the reports need.
-public struct StrategyRun: Sendable {
+package struct StrategyRun: Sendable {
     public var strategy: Strategy
-    public var metrics: StrategyMetrics
-    public var events: [ReplayEvent]
-    public var intervals: [MonitoredInterval]
-    public var notifications: [CardNotification]
-    public var outcomes: [MomentOutcome]
+    package var metrics: StrategyMetrics
+    package var events: [ReplayEvent]
+    package var intervals: [MonitoredInterval]
+    package var notifications: [CardNotification]
+    package var outcomes: [MomentOutcome]
 }
 
 /// One trace replayed under every strategy plus both oracles.
-public struct TraceRun: Sendable {
+package struct TraceRun: Sendable {
     public var trace: Trace
     /// The path ground truth and the ideal oracle follow: the trace itself, or its noiseless path.
-    public var truth: Trace
+    package var truth: Trace
     public var seed: UInt64
-    public var phoneFixes: Int
+    package var phoneFixes: Int
     public var stores: [CandidateStore]
-    public var visits: [Visit]
-    public var passThroughs: [PassThrough]
-    public var moments: [CardMoment]
+    package var visits: [Visit]
+    package var passThroughs: [PassThrough]
+    package var moments: [CardMoment]
     public var runs: [StrategyRun]
     public var oracle: StrategyRun
-    public var idealOS: StrategyRun
-    public var oracleOS: StrategyRun
+    package var idealOS: StrategyRun
+    package var oracleOS: StrategyRun
 
     /// The strategies, then `oracle-os`, `ideal-os` and `oracle`.
-    public var allRuns: [StrategyRun] { runs + [oracleOS, idealOS, oracle] }
+    package var allRuns: [StrategyRun] { runs + [oracleOS, idealOS, oracle] }
 }
 
 /// Replays traces on a virtual clock: no sleeping, every delay is a timestamp.
@@ -68,7 +68,7 @@ public enum ReplayRunner {
         return base ^ h
     }
 
-    public static func run(_ trace: Trace, truth: Trace? = nil, strategies: [Strategy], context: ReplayContext) async -> TraceRun {
+    package static func run(_ trace: Trace, truth: Trace? = nil, strategies: [Strategy], context: ReplayContext) async -> TraceRun {
         let scenario = context.scenario
         let truthTrace = truth ?? trace
         let seed = seed(scenario.seed, trace: trace)

@@ -4,7 +4,7 @@
 /// motion sensor says the person walks; `@N` sets `max_regions` (e.g. `guaranteed+clamp@10`, `staged+gps@16`,
 /// `guaranteed+clamp+gps+motion`).
 public struct Strategy: Sendable, Hashable, Codable {
-    public enum Threshold: String, Sendable, Codable {
+    package enum Threshold: String, Sendable, Codable {
         /// max(largest region radius, 500 m) — the product document.
         case fixed
         /// The server's `refresh_after_meters` (the guaranteed refresh distance).
@@ -12,7 +12,7 @@ public struct Strategy: Sendable, Hashable, Codable {
     }
 
     /// What the strategy is measured as.
-    public enum Role: String, Sendable, Codable {
+    package enum Role: String, Sendable, Codable {
         /// The app, asking the engine.
         case app
         /// The true path known: each moment's card at its arrival, no wrong card — the top of the scale.
@@ -26,31 +26,31 @@ public struct Strategy: Sendable, Hashable, Codable {
 
     /// The spec it was parsed from (the table's row label).
     public var name: String
-    public var role: Role
-    public var threshold: Threshold
+    package var role: Role
+    package var threshold: Threshold
     /// Ask the server for a refresh region and refresh when the phone leaves it.
-    public var refreshRegion: Bool
+    package var refreshRegion: Bool
     /// Regions asked of the server (for `staged`: wide regions and small ones together, within the OS limit).
-    public var maxRegions: Int
+    package var maxRegions: Int
     /// Keep unchanged regions (and their state) instead of stop-all/start-all.
-    public var diff: Bool
+    package var diff: Bool
     /// Ask the OS for the state of newly added regions (catches the store the phone is already in).
-    public var requestState: Bool
+    package var requestState: Bool
     /// The pseudo-code exactly: refresh only when moved ≥ threshold AND 6 h passed, on significant-change wakes only.
-    public var literal: Bool
+    package var literal: Bool
     /// Register no region smaller than the OS's reliable minimum radius.
-    public var clamp: Bool
+    package var clamp: Bool
     /// Wide regions wake the app, which then watches the store's own small region until arrival.
-    public var staged: Bool
+    package var staged: Bool
     /// When the OS reports the person near a store, the app's own GPS decides: the card once they have stayed.
-    public var gps: Bool
+    package var gps: Bool
     /// With `gps`: GPS rests while the motion sensor says the person walks (no stay can be under way).
-    public var motion = false
+    package var motion = false
 
-    public var isOracle: Bool { role != .app }
+    package var isOracle: Bool { role != .app }
 
-    public static let defaultComparison = ["document", "fixed", "guaranteed", "bubble", "staged"]
-    public static let bases = ["document", "fixed", "guaranteed", "bubble", "staged", "oracle", "ideal-os", "oracle-os"]
+    package static let defaultComparison = ["document", "fixed", "guaranteed", "bubble", "staged"]
+    package static let bases = ["document", "fixed", "guaranteed", "bubble", "staged", "oracle", "ideal-os", "oracle-os"]
 
     public static func parse(_ spec: String) throws -> Strategy {
         let parts = spec.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
@@ -96,6 +96,6 @@ public struct Strategy: Sendable, Hashable, Codable {
     }
 
     public static let oracle = try! parse("oracle")
-    public static let oracleOS = try! parse("oracle-os")
-    public static let idealOS = try! parse("ideal-os")
+    package static let oracleOS = try! parse("oracle-os")
+    package static let idealOS = try! parse("ideal-os")
 }

@@ -1,16 +1,16 @@
 /// Where the OS's positions come from: each trace fix is taken by one of the sources (drawn by weight), with that
 /// source's error, and some fixes are lost to dropouts.
 public struct FixModel: Codable, Sendable, Hashable {
-    public struct Source: Codable, Sendable, Hashable {
+    package struct Source: Codable, Sendable, Hashable {
         public var name: String
         /// Relative frequency.
-        public var weight: Double
+        package var weight: Double
         /// Reported horizontal accuracy (68 % radius) is uniform in [min, max] metres; the error follows it.
-        public var accuracyMinMeters: Double
-        public var accuracyMaxMeters: Double
+        package var accuracyMinMeters: Double
+        package var accuracyMaxMeters: Double
         /// The trace's own position, unchanged: a GPS log already carries GPS error, adding more would count it
         /// twice. Its accuracy is the trace's where it has one, else drawn from [min, max].
-        public var recorded: Bool
+        package var recorded: Bool
 
         public init(name: String, weight: Double, accuracyMinMeters: Double, accuracyMaxMeters: Double, recorded: Bool = false) {
             self.name = name
@@ -32,13 +32,13 @@ public struct FixModel: Codable, Sendable, Hashable {
         }
     }
 
-    public var sources: [Source]
+    package var sources: [Source]
     /// Chance per fix that a dropout (no fixes) starts, and its mean length.
-    public var dropoutProbability: Double
-    public var dropoutMeanSeconds: Double
+    package var dropoutProbability: Double
+    package var dropoutMeanSeconds: Double
     /// Positioning error persists: the error's direction and size drift with this correlation time (0: every fix
     /// independent). Independent draws would let repeated checks average a Wi-Fi fix's bias away.
-    public var errorCorrelationSeconds: Double
+    package var errorCorrelationSeconds: Double
 
     /// A phone in the background: mostly Wi-Fi positioning, GPS when something has it on, cell towers otherwise.
     public static let phone = FixModel(
@@ -47,7 +47,7 @@ public struct FixModel: Codable, Sendable, Hashable {
             Source(name: "wifi", weight: 0.70, accuracyMinMeters: 20, accuracyMaxMeters: 50),
             Source(name: "cell", weight: 0.05, accuracyMinMeters: 300, accuracyMaxMeters: 1_500),
         ], dropoutProbability: 0.002, dropoutMeanSeconds: 120, errorCorrelationSeconds: 60)
-    public static let exact = FixModel(
+    package static let exact = FixModel(
         sources: [Source(name: "exact", weight: 1, accuracyMinMeters: 0, accuracyMaxMeters: 0)],
         dropoutProbability: 0, dropoutMeanSeconds: 0, errorCorrelationSeconds: 0)
 }

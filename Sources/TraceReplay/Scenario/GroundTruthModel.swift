@@ -1,38 +1,38 @@
 /// What counts as a real store visit, and how notifications are matched to card moments.
-public struct GroundTruthModel: Codable, Sendable, Hashable {
+package struct GroundTruthModel: Codable, Sendable, Hashable {
     /// A visit: the true path within the store's footprint plus fix accuracy for at least this long.
-    public var minDwellSeconds: Double = 120
+    package var minDwellSeconds: Double = 120
     /// The store's footprint when the location has no radius of its own.
     public var storeRadiusMeters: Double = 100
     /// Fix accuracy assumed when the path has none.
-    public var nominalAccuracyMeters: Double = 10
+    package var nominalAccuracyMeters: Double = 10
     /// A notification matches a card moment from this long before arrival...
-    public var matchBeforeSeconds: Double = 300
+    package var matchBeforeSeconds: Double = 300
     /// ...until this long after departure (0: it must come while the person is there).
-    public var matchAfterSeconds: Double = 0
+    package var matchAfterSeconds: Double = 0
     /// The till: a moment is *served* when its card comes from `matchBeforeSeconds` before arrival until arrival +
     /// min(this, half the stay), when the person would pay; a card after that came too late to use. A moment that
     /// merges a return visit has a till at each (`Till`).
-    public var payAfterSeconds: Double = 600
+    package var payAfterSeconds: Double = 600
     /// `payAfterSeconds` for the networks of a category (a coffee shop's till comes sooner than a warehouse's).
-    public var payAfterByCategory: [CategoryPayAfter] = []
+    package var payAfterByCategory: [CategoryPayAfter] = []
     /// A catch is on time from this long before arrival until this long after it; earlier is early, later is late.
-    public var onTimeBeforeSeconds: Double = 120
-    public var onTimeAfterSeconds: Double = 60
+    package var onTimeBeforeSeconds: Double = 120
+    package var onTimeAfterSeconds: Double = 60
     /// Stores farther than this from every fix are not considered.
-    public var candidateMarginMeters: Double = 2_000
+    package var candidateMarginMeters: Double = 2_000
     /// A folder, relative to each trace file's folder, holding the noiseless path of that trace as `<stem>.csv`
     /// (time, lat, lon): ground truth and the ideal oracle then follow it instead of the recorded fixes. Empty: the
     /// trace is its own truth.
-    public var truePaths: String = ""
+    package var truePaths: String = ""
 
     public init() {}
 }
 
 extension GroundTruthModel {
     /// One category's time from arrival to the till.
-    public struct CategoryPayAfter: Codable, Sendable, Hashable {
-        public var category: String
+    package struct CategoryPayAfter: Codable, Sendable, Hashable {
+        package var category: String
         public var seconds: Double
 
         public init(category: String, seconds: Double) {
@@ -42,7 +42,7 @@ extension GroundTruthModel {
     }
 
     /// Seconds from arrival to the till at a network of `category`.
-    public func payAfterSeconds(category: String?) -> Double {
+    package func payAfterSeconds(category: String?) -> Double {
         guard let category, let found = payAfterByCategory.first(where: { $0.category == category }) else { return payAfterSeconds }
         return found.seconds
     }

@@ -1,55 +1,55 @@
 /// How the phone's OS monitors regions and wakes the app. Where each default comes from is in the README's
 /// OS-model table (simulations/README.md); the names here say what each number does.
-public struct OSModel: Codable, Sendable, Hashable {
+package struct OSModel: Codable, Sendable, Hashable {
     /// Regions the app may monitor; starting one more fails with an error event.
-    public var maxRegions: Int
+    package var maxRegions: Int
     /// `cushion` (iOS), `overlap` (Android's accuracy-circle rule) or `exact` (ideal).
     public var detection: String
     /// iOS: the position must be this far past the boundary (capped at `maxCushionFraction` × radius)...
-    public var cushionMeters: Double
-    public var maxCushionFraction: Double
+    package var cushionMeters: Double
+    package var maxCushionFraction: Double
     /// ...for this long before an entry or exit fires.
-    public var dwellSeconds: Double
+    package var dwellSeconds: Double
     /// Delay between the OS deciding and the app hearing (uniform in [min, max], seeded). The OS's own check
     /// cadence comes on top of this.
-    public var detectionDelayMinSeconds: Double
-    public var detectionDelayMaxSeconds: Double
+    package var detectionDelayMinSeconds: Double
+    package var detectionDelayMaxSeconds: Double
     /// Android: the share of the smaller circle (fix accuracy circle or fence) that must overlap the other for an
     /// entry, and at most for an exit, when the accuracy circle is the smaller one...
-    public var entryOverlap: Double
-    public var exitOverlap: Double
+    package var entryOverlap: Double
+    package var exitOverlap: Double
     /// ...and when the accuracy circle is the larger one (a coarse fix around a small fence).
-    public var entryOverlapCoarseFix: Double
-    public var exitOverlapCoarseFix: Double
+    package var entryOverlapCoarseFix: Double
+    package var exitOverlapCoarseFix: Double
     /// Android `GEOFENCE_TRANSITION_DWELL`: when > 0 the app registers its store fences for DWELL with this loitering
     /// delay and notifies on it instead of on ENTER (a walk-by that does not stay gives no alert). 0: ENTER.
-    public var loiteringDelaySeconds: Double
+    package var loiteringDelaySeconds: Double
     /// Android `INITIAL_TRIGGER_ENTER`: adding a fence the phone is inside fires an entry at the next check.
     /// iOS: false (the app must ask for the region's state).
-    public var initialTriggerEntry: Bool
+    package var initialTriggerEntry: Bool
     /// The OS takes a position for its fences this often while the phone moves, and this often when it has been
     /// still (0: at every trace fix). Android's notification responsiveness is a floor on both.
-    public var fenceCheckMovingSeconds: Double
-    public var fenceCheckStationarySeconds: Double
-    public var responsivenessSeconds: Double
+    package var fenceCheckMovingSeconds: Double
+    package var fenceCheckStationarySeconds: Double
+    package var responsivenessSeconds: Double
     /// Below this speed (true position since the previous check) the phone counts as still.
-    public var movingSpeedMetersPerSecond: Double
+    package var movingSpeedMetersPerSecond: Double
     /// Regions smaller than this are below what the OS detects reliably; apps that follow the platform's advice
     /// register at least this (`+clamp`, `staged`), and `oracle-os` does.
-    public var minReliableRadiusMeters: Double
+    package var minReliableRadiusMeters: Double
     /// Significant-location-change wake-ups: at least this far and this long after the previous one.
-    public var significantChange: Bool
-    public var slcMinMeters: Double
-    public var slcMinSeconds: Double
+    package var significantChange: Bool
+    package var slcMinMeters: Double
+    package var slcMinSeconds: Double
     /// Visit wake-ups (CLVisit): staying within `visitRadiusMeters` for `visitMinMinutes`. 0 disables.
-    public var visitMinMinutes: Double
-    public var visitRadiusMeters: Double
+    package var visitMinMinutes: Double
+    package var visitRadiusMeters: Double
     /// A background job wakes the app this often (Android's WorkManager; 0 = never).
-    public var periodicWakeSeconds: Double
+    package var periodicWakeSeconds: Double
     /// Background execution time per wake; a refresh slower than this is killed (0 = unlimited).
-    public var backgroundSeconds: Double
+    package var backgroundSeconds: Double
     /// The app sees every fix (foreground / ideal).
-    public var wakeOnEveryFix: Bool
+    package var wakeOnEveryFix: Bool
 
     public static let ios = OSModel(
         maxRegions: 20, detection: "cushion", cushionMeters: 200, maxCushionFraction: 0.5, dwellSeconds: 20,
@@ -58,14 +58,14 @@ public struct OSModel: Codable, Sendable, Hashable {
         fenceCheckMovingSeconds: 30, fenceCheckStationarySeconds: 180, responsivenessSeconds: 0, movingSpeedMetersPerSecond: 0.5,
         minReliableRadiusMeters: 100, significantChange: true, slcMinMeters: 500, slcMinSeconds: 300, visitMinMinutes: 5,
         visitRadiusMeters: 100, periodicWakeSeconds: 0, backgroundSeconds: 10, wakeOnEveryFix: false)
-    public static let android = OSModel(
+    package static let android = OSModel(
         maxRegions: 100, detection: "overlap", cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
         detectionDelayMinSeconds: 1, detectionDelayMaxSeconds: 5, entryOverlap: 0.85, exitOverlap: 0.15,
         entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0, initialTriggerEntry: true,
         fenceCheckMovingSeconds: 60, fenceCheckStationarySeconds: 360, responsivenessSeconds: 0, movingSpeedMetersPerSecond: 0.5,
         minReliableRadiusMeters: 100, significantChange: false, slcMinMeters: 500, slcMinSeconds: 300, visitMinMinutes: 0,
         visitRadiusMeters: 100, periodicWakeSeconds: 900, backgroundSeconds: 10, wakeOnEveryFix: false)
-    public static let ideal = OSModel(
+    package static let ideal = OSModel(
         maxRegions: 1_000_000, detection: "exact", cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
         detectionDelayMinSeconds: 0, detectionDelayMaxSeconds: 0, entryOverlap: 0.5, exitOverlap: 0.5,
         entryOverlapCoarseFix: 0.5, exitOverlapCoarseFix: 0.5, loiteringDelaySeconds: 0, initialTriggerEntry: true,

@@ -6,14 +6,14 @@ import Foundation
 ///      "android": {"strategy": "staged+gps", "set": {}}}
 ///
 /// `strategy` is a strategy spec; `set` holds scenario key paths with their values, applied as `--set` applies them.
-public struct Recommendation: Sendable {
-    public struct Platform: Sendable {
+package struct Recommendation: Sendable {
+    package struct Platform: Sendable {
         public var strategy: String
         /// (key path, value as JSON would give it), in key order.
-        public var settings: [(key: String, value: String)]
+        package var settings: [(key: String, value: String)]
     }
 
-    public var platforms: [String: Platform]
+    package var platforms: [String: Platform]
 
     /// One value of `set`: JSON's scalars, told apart by the decoder (a boolean is not the number 1).
     private enum Scalar: Decodable {
@@ -92,7 +92,7 @@ public struct Recommendation: Sendable {
     }
 
     /// `KEY=VALUE` as given to `--set`.
-    public static func parseSetting(_ spec: String) throws -> (key: String, value: String) {
+    package static func parseSetting(_ spec: String) throws -> (key: String, value: String) {
         guard let eq = spec.firstIndex(of: "="), eq != spec.startIndex else { throw ScenarioError.invalid("--set '\(spec)': expected KEY=VALUE") }
         let key = String(spec[..<eq]).trimmingCharacters(in: .whitespaces)
         let value = String(spec[spec.index(after: eq)...]).trimmingCharacters(in: .whitespaces)

@@ -8,16 +8,16 @@ public struct Scenario: Codable, Sendable, Hashable {
     /// `ios`, `android` or `ideal`: the defaults underneath this file.
     public var profile: String
     public var seed: UInt64
-    public var os: OSModel
+    package var os: OSModel
     public var fixes: FixModel
-    public var network: NetworkModel
-    public var app: AppModel
-    public var groundTruth: GroundTruthModel
+    package var network: NetworkModel
+    package var app: AppModel
+    package var groundTruth: GroundTruthModel
     public var trace: TraceCleaning
     /// Strategy specs (see `Strategy.parse`); the first is the one the HTML report maps.
-    public var strategies: [String]
+    package var strategies: [String]
 
-    public static let profiles = ["ios", "android", "ideal"]
+    package static let profiles = ["ios", "android", "ideal"]
 
     /// The defaults of a profile.
     public static func profile(_ name: String) throws -> Scenario {
@@ -144,7 +144,7 @@ public struct Scenario: Codable, Sendable, Hashable {
 }
 
 /// A scenario file that cannot be used.
-public enum ScenarioError: Error, Sendable, CustomStringConvertible {
+package enum ScenarioError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
     public var description: String {
         switch self {

@@ -5,11 +5,11 @@ import Geo
 /// recomputed from the drawn people's summed counts; the interval is the 2.5th to 97.5th percentile of 1,000 such
 /// draws. A seed interval says how much the noise model moves a figure on the same moments; this one says how far it
 /// would move on other people like these — the question a study that recommends a configuration has to answer.
-public enum ClusterBootstrap {
+package enum ClusterBootstrap {
     static let draws = 1_000
 
     /// The counts the people intervals are ratios of, summed over one person's traces and every seed.
-    public struct Counts: Sendable, Hashable {
+    package struct Counts: Sendable, Hashable {
         var moments = 0.0
         var served = 0.0
         var caught = 0.0
@@ -55,10 +55,10 @@ public enum ClusterBootstrap {
         }
     }
 
-    public static let metricNames = ["served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour"]
+    package static let metricNames = ["served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour"]
 
     /// The person a trace belongs to: `…/<person>/Trajectory/<file>` (GeoLife's layout), else the file itself.
-    public static func person(ofPath path: String) -> String {
+    package static func person(ofPath path: String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count >= 3, parts[parts.count - 2] == "Trajectory" { return parts[..<(parts.count - 2)].joined(separator: "/") }
         return path
@@ -66,7 +66,7 @@ public enum ClusterBootstrap {
 
     /// Per metric: the pooled ratio over everyone, with the percentile interval of `draws` resamples of the people.
     /// `n` is the number of people. Deterministic for a given `seed`.
-    public static func intervals(_ people: [Counts], seed: UInt64) -> [String: Interval] {
+    package static func intervals(_ people: [Counts], seed: UInt64) -> [String: Interval] {
         guard !people.isEmpty else { return [:] }
         var all = Counts()
         for p in people { all.add(p) }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The mean of per-seed values with its 95 % confidence interval (Student's t, n − 1 degrees of freedom).
-public struct Interval: Sendable, Hashable, Codable {
+package struct Interval: Sendable, Hashable, Codable {
     public var mean: Double
-    public var low: Double
-    public var high: Double
+    package var low: Double
+    package var high: Double
     /// Seeds that had a value (a seed without card moments has no recall); for intervals over people, the people.
     public var n: Int
 
@@ -35,7 +35,7 @@ public struct Interval: Sendable, Hashable, Codable {
 
     /// This interval cut to `range`: a t-interval over a few seeds can reach past what the metric can be (a recall of
     /// 103.8 %, a negative number of refresh calls), which says nothing more than the range's edge does.
-    public func clipped(to range: ClosedRange<Double>) -> Interval {
+    package func clipped(to range: ClosedRange<Double>) -> Interval {
         var i = self
         i.low = min(max(low, range.lowerBound), range.upperBound)
         i.high = max(min(high, range.upperBound), range.lowerBound)

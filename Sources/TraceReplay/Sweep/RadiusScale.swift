@@ -3,7 +3,7 @@ import RegionRefresh
 extension RadiusPolicy {
     /// The policy with every radius it chooses multiplied by `factor` (the tiers and large-area ranges; explicit and
     /// network radii stay as the data says): what the engine would answer if its radii were that much larger.
-    public func scaled(by factor: Double) -> RadiusPolicy {
+    package func scaled(by factor: Double) -> RadiusPolicy {
         guard factor != 1 else { return self }
         var p = self
         func scale(_ r: ClosedRange<Double>) -> ClosedRange<Double> { (r.lowerBound * factor)...(r.upperBound * factor) }

@@ -3,22 +3,22 @@ import Foundation
 /// A sweep's grid: `NAME=v1,v2,…` axes, crossed. `strategy` and `max_regions` change the strategy spec,
 /// `radius_scale` the engine's radius policy, `cooldown` the app's cool-down (seconds); any other name is a scenario
 /// key path (`os.fence_check_moving_seconds`, `app.staged_slots`, `ground_truth.store_radius_meters`, …).
-public struct SweepGrid: Sendable, Hashable {
-    public struct Axis: Sendable, Hashable {
+package struct SweepGrid: Sendable, Hashable {
+    package struct Axis: Sendable, Hashable {
         public var name: String
         public var values: [String]
     }
 
     /// One scenario the grid runs: its settings (every axis but `strategy` and `max_regions`), the scenario with
     /// them applied, the engine's radius scale, and the strategy specs replayed under it.
-    public struct Variant: Sendable {
-        public var settings: [(name: String, value: String)]
+    package struct Variant: Sendable {
+        package var settings: [(name: String, value: String)]
         public var scenario: Scenario
-        public var radiusScale: Double
-        public var strategies: [String]
+        package var radiusScale: Double
+        package var strategies: [String]
     }
 
-    public var axes: [Axis]
+    package var axes: [Axis]
 
     public static func parse(_ specs: [String]) throws -> SweepGrid {
         var axes: [Axis] = []
@@ -38,7 +38,7 @@ public struct SweepGrid: Sendable, Hashable {
 
     /// Every point of the grid over `base`, grouped into scenario variants. `strategies` is used when the grid has
     /// no `strategy` axis. Throws on a value that does not fit its key.
-    public func variants(base: Scenario, strategies: [String]) throws -> [Variant] {
+    package func variants(base: Scenario, strategies: [String]) throws -> [Variant] {
         let strategyAxis = axes.first { $0.name == "strategy" }?.values ?? strategies
         let regionAxis = axes.first { $0.name == "max_regions" }?.values
         let others = axes.filter { $0.name != "strategy" && $0.name != "max_regions" }

@@ -1,21 +1,21 @@
 import Foundation
 
 /// A sweep's outcome: per grid point, every seed's batch totals and their means with 95 % intervals.
-public struct SweepResult: Sendable, Codable {
-    public struct Point: Sendable, Codable {
+package struct SweepResult: Sendable, Codable {
+    package struct Point: Sendable, Codable {
         /// `strategy` plus every swept setting, e.g. "staged@16 cooldown=1800".
-        public var label: String
+        package var label: String
         public var strategy: String
-        public var settings: [String: String]
+        package var settings: [String: String]
         /// Totals over all traces, one per seed (seed order as `seeds`).
-        public var perSeed: [StrategyMetrics]
+        package var perSeed: [StrategyMetrics]
         /// recall / oracle-os recall of the same scenario variant and seed.
-        public var recallVsOracleOS: [Double?]
+        package var recallVsOracleOS: [Double?]
         /// Mean and 95 % interval over seeds, by metric name (see `SweepResult.metricNames`).
-        public var intervals: [String: Interval]
+        package var intervals: [String: Interval]
         /// The pooled figure over every seed and trace with its 95 % interval over people (`ClusterBootstrap`), for
         /// the headline ratios.
-        public var peopleIntervals: [String: Interval] = [:]
+        package var peopleIntervals: [String: Interval] = [:]
 
         enum CodingKeys: String, CodingKey {
             case label, strategy, settings, intervals
@@ -25,11 +25,11 @@ public struct SweepResult: Sendable, Codable {
         }
     }
 
-    public var axes: [String: [String]]
-    public var seeds: [UInt64]
+    package var axes: [String: [String]]
+    package var seeds: [UInt64]
     public var traces: Int
     /// The people the traces come from (the clusters of `ClusterBootstrap`).
-    public var people: Int = 0
+    package var people: Int = 0
     public var hours: Double
     /// App strategies, then per scenario variant `oracle-os` and `oracle`.
     public var points: [Point]
@@ -39,9 +39,9 @@ public struct SweepResult: Sendable, Codable {
     enum CodingKeys: String, CodingKey { case axes, seeds, traces, people, hours, points }
 
     /// An interval resting on fewer card moments than this (per seed) is flagged in the table.
-    public static let fewMoments = 50
+    package static let fewMoments = 50
 
-    public static let metricNames = [
+    package static let metricNames = [
         "served_recall", "card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min", "precision", "recall_before_leaving",
         "precision_before_leaving", "on_time_recall", "served_recall_vs_oracle_os", "delay_p50_seconds", "delay_p90_seconds",
         "refresh_calls_per_hour", "region_churn_per_hour", "wakes_per_hour", "gps_seconds_per_hour", "duplicates", "missed_not_monitored",
@@ -95,7 +95,7 @@ public struct SweepResult: Sendable, Codable {
 
     /// The printed table: one row per point. Served recall and precision: pooled over seeds and traces, [95 % interval
     /// over people]; the rest: means over seeds. `*` marks a row with fewer than `fewMoments` card moments per seed.
-    public func table() -> (header: [String], rows: [[String]]) {
+    package func table() -> (header: [String], rows: [[String]]) {
         let header = [
             "configuration", "moments", "served [people 95 %]", "by +1/+2/+5/+10 min", "precision [people 95 %]", "before leaving",
             "p50 s", "p90 s", "refresh/h", "GPS s/h", "wakes/h", "churn/h", "not mon.", "OS det.", "region det.", "policy",

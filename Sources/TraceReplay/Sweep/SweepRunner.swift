@@ -3,7 +3,7 @@ import RegionRefresh
 
 /// Runs a sweep: every scenario variant × seed × trace as one job, all jobs in parallel, then per grid point the
 /// batch totals of each seed and their intervals.
-public enum SweepRunner {
+package enum SweepRunner {
     /// `refreshers` holds one engine per radius scale the variants use.
     public static func run(
         _ traces: [LoadedTrace], grid: SweepGrid, variants: [SweepGrid.Variant], seeds: [UInt64], wallet: Wallet,

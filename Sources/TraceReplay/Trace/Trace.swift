@@ -6,7 +6,7 @@ public struct Trace: Sendable {
     public var segments: [[TraceFix]]
     public var report: TraceReport
 
-    public init(name: String, segments: [[TraceFix]], report: TraceReport) {
+    package init(name: String, segments: [[TraceFix]], report: TraceReport) {
         self.name = name
         self.segments = segments
         self.report = report
@@ -16,7 +16,7 @@ public struct Trace: Sendable {
     public var fixes: [TraceFix] { segments.flatMap { $0 } }
     public var fixCount: Int { segments.reduce(0) { $0 + $1.count } }
     /// Seconds covered by the segments (gaps between segments excluded).
-    public var activeSeconds: Double { segments.reduce(0) { $0 + (($1.last?.time ?? 0) - ($1.first?.time ?? 0)) } }
+    package var activeSeconds: Double { segments.reduce(0) { $0 + (($1.last?.time ?? 0) - ($1.first?.time ?? 0)) } }
 }
 
 /// What a reader and the cleaner found in one file. Raw counts use file order, exactly as the file is.
@@ -27,28 +27,28 @@ public struct TraceReport: Sendable, Codable, Hashable {
     public var points: Int = 0
     public var parts: Int = 0
     public var emptyParts: Int = 0
-    public var ignoredWaypoints: Int = 0
-    public var skippedRows: Int = 0
+    package var ignoredWaypoints: Int = 0
+    package var skippedRows: Int = 0
     /// Fixes without a time in the file; their time was synthesised from `synthesisedSpeed` and they are flagged.
-    public var pointsWithoutTime: Int = 0
+    package var pointsWithoutTime: Int = 0
     /// Consecutive fixes (file order) whose time goes backwards; when > 0 the fixes were sorted.
-    public var timeGoesBackwards: Int = 0
+    package var timeGoesBackwards: Int = 0
     /// Consecutive timestamped fixes (file order) implying more than the speed limit.
-    public var spikesInFileOrder: Int = 0
+    package var spikesInFileOrder: Int = 0
     /// Consecutive timestamped fixes (file order) more than 5 minutes apart.
-    public var gapsOver5Min: Int = 0
-    public var maxGapMinutes: Double = 0
+    package var gapsOver5Min: Int = 0
+    package var maxGapMinutes: Double = 0
     public var sorted: Bool = false
     /// Fixes with the same time and position as an earlier one, removed.
-    public var duplicatesRemoved: Int = 0
+    package var duplicatesRemoved: Int = 0
     /// Fixes implying more than the speed limit from the previous kept fix, dropped.
-    public var jumpsDropped: Int = 0
+    package var jumpsDropped: Int = 0
     /// Gaps longer than the split threshold: each starts a new segment.
-    public var gapSplits: Int = 0
+    package var gapSplits: Int = 0
     public var segments: Int = 0
     /// Fixes left after cleaning.
     public var fixes: Int = 0
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     public init(file: String, format: String) {
         self.file = file

@@ -3,14 +3,14 @@ import Geo
 /// How a raw trace is cleaned. Every threshold is a scenario parameter (`trace` in the scenario file).
 public struct TraceCleaning: Sendable, Hashable, Codable {
     /// Fixes implying more than this from the previous kept fix are dropped (default 250 km/h).
-    public var maxSpeedKmh: Double = 250
+    package var maxSpeedKmh: Double = 250
     /// A gap longer than this splits the trace into segments (default 2 h: "multi-hour").
-    public var splitGapSeconds: Double = 7_200
+    package var splitGapSeconds: Double = 7_200
     /// Travel speed used to synthesise missing times (default 1.4 m/s, walking).
-    public var synthesisedSpeedMetersPerSecond: Double = 1.4
+    package var synthesisedSpeedMetersPerSecond: Double = 1.4
     /// After this many consecutive drops the jump filter trusts the new position (the old anchor was the outlier),
     /// and starts a new segment there.
-    public var maxConsecutiveDrops: Int = 10
+    package var maxConsecutiveDrops: Int = 10
     /// Gaps above this are counted in the report's `gaps_over_5_min` (file order).
     static let reportGapSeconds = 300.0
 

@@ -9,9 +9,9 @@ public struct TraceFix: Sendable, Hashable {
     /// Metres; nil when absent or marked invalid (GeoLife's -777 ft).
     public var altitude: Double?
     /// Transport mode from GeoLife `labels.txt`, when a label covers the fix.
-    public var mode: String?
+    package var mode: String?
     /// True when the file had no time for this fix and the reader synthesised one from a travel speed.
-    public var timeSynthesised: Bool
+    package var timeSynthesised: Bool
 
     public init(
         time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil, altitude: Double? = nil,
@@ -51,14 +51,14 @@ public struct RawTrace: Sendable {
     public var parts: Int
     public var emptyParts: Int
     /// GPX waypoints that were not used as the trace because the file had tracks or routes.
-    public var ignoredWaypoints: Int
+    package var ignoredWaypoints: Int
     /// Rows or elements the reader could not use, with a reason (first few only).
     public var skipped: Int
-    public var warnings: [String]
+    package var warnings: [String]
     /// GeoLife transport-mode labels, applied after cleaning.
     public var labels: [ModeLabel]
 
-    public init(
+    package init(
         fixes: [RawFix] = [], parts: Int = 0, emptyParts: Int = 0, ignoredWaypoints: Int = 0, skipped: Int = 0,
         warnings: [String] = [], labels: [ModeLabel] = []
     ) {
@@ -76,7 +76,7 @@ public struct RawTrace: Sendable {
 public struct ModeLabel: Sendable, Hashable {
     public var start: Double
     public var end: Double
-    public var mode: String
+    package var mode: String
 
     public init(start: Double, end: Double, mode: String) {
         self.start = start

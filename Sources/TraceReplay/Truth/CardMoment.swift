@@ -1,15 +1,15 @@
 /// A card moment: the person at one or more locations of a network the wallet holds, with overlapping or
 /// back-to-back visits (gap ≤ the cool-down) to that network merged into one. One "Espresso House card available"
 /// is right for it, however many Espresso Houses stand in the building.
-public struct CardMoment: Sendable, Hashable, Codable {
+package struct CardMoment: Sendable, Hashable, Codable {
     public var networkId: String
-    public var arrival: Double
-    public var departure: Double
+    package var arrival: Double
+    package var departure: Double
     /// The location visits merged into the moment, in arrival order.
-    public var visits: [Visit]
+    package var visits: [Visit]
 
     /// The locations visited, each once, in arrival order.
-    public var locationIds: [String] {
+    package var locationIds: [String] {
         var seen = Set<String>()
         return visits.map(\.locationId).filter { seen.insert($0).inserted }
     }
@@ -20,10 +20,10 @@ public struct CardMoment: Sendable, Hashable, Codable {
     }
 }
 
-public enum CardMoments {
+package enum CardMoments {
     /// Groups location visits into card moments, per network: a visit that starts no later than `gapSeconds` after
     /// the moment so far ends joins it. Sorted by arrival, then network.
-    public static func merge(_ visits: [Visit], gapSeconds: Double) -> [CardMoment] {
+    package static func merge(_ visits: [Visit], gapSeconds: Double) -> [CardMoment] {
         var byNetwork: [String: [Visit]] = [:]
         for v in visits { byNetwork[v.networkId, default: []].append(v) }
         var moments: [CardMoment] = []

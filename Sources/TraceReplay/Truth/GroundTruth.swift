@@ -3,29 +3,29 @@ import Geo
 import LocationStore
 
 /// A real store visit: the true trace stayed within the store's radius plus fix accuracy for the minimum dwell.
-public struct Visit: Sendable, Hashable, Codable {
-    public var locationId: String
+package struct Visit: Sendable, Hashable, Codable {
+    package var locationId: String
     public var networkId: String
     public var name: String
     public var lat: Double
     public var lon: Double
-    public var arrival: Double
-    public var departure: Double
+    package var arrival: Double
+    package var departure: Double
     /// The path was seen outside the footprint after the visit; false when the recording stopped while inside, so
     /// a later visit may be the same stay resumed after a recording gap.
-    public var seenLeaving: Bool = true
+    package var seenLeaving: Bool = true
 }
 
 /// The trace crossed a store's circle without staying long enough for a visit.
-public struct PassThrough: Sendable, Hashable, Codable {
-    public var locationId: String
+package struct PassThrough: Sendable, Hashable, Codable {
+    package var locationId: String
     public var networkId: String
     public var time: Double
 }
 
 /// Finds visits and pass-throughs on the true trace (not the noisy fixes).
-public enum GroundTruth {
-    public static func compute(_ trace: Trace, stores: [CandidateStore], model: GroundTruthModel) -> (visits: [Visit], passThroughs: [PassThrough]) {
+package enum GroundTruth {
+    package static func compute(_ trace: Trace, stores: [CandidateStore], model: GroundTruthModel) -> (visits: [Visit], passThroughs: [PassThrough]) {
         var visits: [Visit] = []
         var passes: [PassThrough] = []
         for segment in trace.segments {

@@ -1,6 +1,6 @@
 /// What became of one card moment under one strategy.
-public struct MomentOutcome: Sendable, Hashable, Codable {
-    public enum Status: String, Sendable, Codable {
+package struct MomentOutcome: Sendable, Hashable, Codable {
+    package enum Status: String, Sendable, Codable {
         /// The first notification came from shortly before arrival to a small grace after it...
         case onTime = "on time"
         /// ...before that, within the matching window (on the way there)...
@@ -11,7 +11,7 @@ public struct MomentOutcome: Sendable, Hashable, Codable {
     }
 
     /// Why a moment was missed: the strategy's monitoring, the OS, the region the strategy chose, or the app's policy.
-    public enum Miss: String, Sendable, Codable, CaseIterable {
+    package enum Miss: String, Sendable, Codable, CaseIterable {
         /// No region of the moment's locations was monitored during it: the strategy's loss.
         case notMonitored = "not monitored"
         /// Monitored, but the OS reported nothing in time, and `oracle-os` (every location, regions as large as the
@@ -24,20 +24,20 @@ public struct MomentOutcome: Sendable, Hashable, Codable {
         case policy = "notification policy"
     }
 
-    public var moment: CardMoment
+    package var moment: CardMoment
     public var status: Status
     /// Seconds from arrival to the notification that counts (negative: before arrival); nil when missed. At a moment
     /// with several tills, from the arrival of the till the notification answers (`GroundTruthModel.till(at:among:)`).
-    public var delay: Double?
+    package var delay: Double?
     /// When that notification came; nil when missed.
-    public var cardTime: Double?
+    package var cardTime: Double?
     /// Notifications of the moment's network within its matching window (more than one: duplicates).
-    public var notifications: Int
+    package var notifications: Int
     /// What posted the first one.
-    public var trigger: CardNotification.Trigger?
+    package var trigger: CardNotification.Trigger?
     /// The location the first one was credited to (its region's lead), for the report.
-    public var notifiedLocationId: String?
-    public var miss: Miss?
+    package var notifiedLocationId: String?
+    package var miss: Miss?
     /// For a miss: what the strategy did about it (for the per-visit table).
-    public var detail: String
+    package var detail: String
 }

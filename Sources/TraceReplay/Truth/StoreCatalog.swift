@@ -3,7 +3,7 @@ import Geo
 import LocationStore
 
 /// A card-network location with its ground-truth footprint.
-public struct CandidateStore: Sendable, Hashable {
+package struct CandidateStore: Sendable, Hashable {
     public var location: Location
     /// The store's footprint radius for ground truth (its own radius, venue radius, or the scenario default).
     public var radiusMeters: Double
@@ -12,13 +12,13 @@ public struct CandidateStore: Sendable, Hashable {
 
 /// The locations of the wallet's networks, for ground truth and the oracle (the engine answers the phone).
 public struct StoreCatalog: Sendable {
-    public let stores: [CandidateStore]
+    package let stores: [CandidateStore]
     /// The footprint of locations without a radius of their own.
     public let storeRadiusMeters: Double
     /// Each location's position, by id.
     let positions: [String: UnitVector]
     /// Each network's category, where it has one (the till comes sooner at some: `pay_after_by_category`).
-    public let categories: [String: String]
+    package let categories: [String: String]
 
     public init(locations: [Location], storeRadiusMeters: Double, categories: [String: String] = [:]) {
         self.storeRadiusMeters = storeRadiusMeters
@@ -45,7 +45,7 @@ public struct StoreCatalog: Sendable {
     }
 
     /// Stores within `margin` metres of some fix of the trace (bounding-box prefilter, then per-fix distance).
-    public func candidates(for trace: Trace, margin: Double) -> [CandidateStore] {
+    package func candidates(for trace: Trace, margin: Double) -> [CandidateStore] {
         let fixes = trace.fixes
         guard !fixes.isEmpty else { return [] }
         var minLat = 90.0

@@ -6,67 +6,67 @@ import Foundation
 /// (`recall_before_leaving`, `precision_before_leaving`) counts a card any time until the person left: a secondary
 /// view, since a card 40 minutes after arrival is of no use at the till. The per-location view (`location_*`)
 /// credits a notification to every location of the region that fired.
-public struct StrategyMetrics: Sendable, Hashable, Codable {
+package struct StrategyMetrics: Sendable, Hashable, Codable {
     public var strategy: String
     public var hours: Double = 0
-    public var cardMoments: Int = 0
+    package var cardMoments: Int = 0
     /// Moments whose card came in time to use it.
     public var served: Int = 0
     /// served / card moments; nil without moments.
-    public var servedRecall: Double?
+    package var servedRecall: Double?
     /// Cards that came within the served window of a moment of their network.
-    public var servedNotifications: Int = 0
+    package var servedNotifications: Int = 0
     /// Moments whose first card came by arrival + 1, 2, 5 and 10 minutes (and not before the matching window).
-    public var cardBy: [Int] = [0, 0, 0, 0]
+    package var cardBy: [Int] = [0, 0, 0, 0]
     /// `cardBy` ÷ card moments.
-    public var cardByShare: [Double]?
+    package var cardByShare: [Double]?
     /// Moments whose card came any time before the person left.
-    public var caught: Int = 0
-    public var onTime: Int = 0
-    public var early: Int = 0
-    public var late: Int = 0
+    package var caught: Int = 0
+    package var onTime: Int = 0
+    package var early: Int = 0
+    package var late: Int = 0
     /// caught / card moments (before leaving); nil without moments. `onTimeRecall`: on time only.
-    public var recall: Double?
-    public var onTimeRecall: Double?
+    package var recall: Double?
+    package var onTimeRecall: Double?
     /// recall / `oracle-os` recall on the same traces (batch totals only).
-    public var recallVsOracleOS: Double?
-    public var notifications: Int = 0
+    package var recallVsOracleOS: Double?
+    package var notifications: Int = 0
     /// Notifications within the matching window of a card moment of their network.
-    public var correctNotifications: Int = 0
+    package var correctNotifications: Int = 0
     /// served notifications / notifications; nil without notifications.
     public var precision: Double?
     /// correct / notifications (a card any time before leaving counts as right).
-    public var precisionBeforeLeaving: Double?
+    package var precisionBeforeLeaving: Double?
     /// Correct notifications beyond the first of their moment.
-    public var duplicates: Int = 0
+    package var duplicates: Int = 0
     /// Notifications the cool-down held back.
-    public var suppressed: Int = 0
+    package var suppressed: Int = 0
     /// Notifications withdrawn because the region's exit came within the confirmation delay (walk-bys, mostly).
-    public var withdrawn: Int = 0
+    package var withdrawn: Int = 0
     /// Seconds from arrival to the notification that counts (`MomentOutcome.delay`), nearest rank.
-    public var delayP50: Double?
-    public var delayP90: Double?
+    package var delayP50: Double?
+    package var delayP90: Double?
     /// The loss split of missed card moments (see `MomentOutcome.Miss`).
-    public var missedNotMonitored: Int = 0
-    public var missedOSDetection: Int = 0
-    public var missedRegionDetection: Int = 0
-    public var missedPolicy: Int = 0
-    public var locationVisits: Int = 0
-    public var locationCaught: Int = 0
-    public var locationRecall: Double?
+    package var missedNotMonitored: Int = 0
+    package var missedOSDetection: Int = 0
+    package var missedRegionDetection: Int = 0
+    package var missedPolicy: Int = 0
+    package var locationVisits: Int = 0
+    package var locationCaught: Int = 0
+    package var locationRecall: Double?
     public var refreshCalls: Int = 0
-    public var refreshFailures: Int = 0
-    public var refreshCallsPerHour: Double = 0
-    public var regionStarts: Int = 0
-    public var regionStops: Int = 0
+    package var refreshFailures: Int = 0
+    package var refreshCallsPerHour: Double = 0
+    package var regionStarts: Int = 0
+    package var regionStops: Int = 0
     /// (starts + stops) per hour of trace.
-    public var regionChurnPerHour: Double = 0
+    package var regionChurnPerHour: Double = 0
     /// startMonitoring calls refused by the OS limit.
-    public var monitorFailures: Int = 0
-    public var wakes: Int = 0
-    public var wakesPerHour: Double = 0
-    public var gpsSeconds: Double = 0
-    public var gpsSecondsPerHour: Double = 0
+    package var monitorFailures: Int = 0
+    package var wakes: Int = 0
+    package var wakesPerHour: Double = 0
+    package var gpsSeconds: Double = 0
+    package var gpsSecondsPerHour: Double = 0
     /// Raw delays, kept for batch aggregation (not written to JSON).
     var delays: [Double] = []
 
@@ -107,7 +107,7 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     public init(strategy: String) { self.strategy = strategy }
 
     /// Nearest-rank percentile (`p` in 0...1) of unsorted values; nil when empty.
-    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = Int((p * Double(sorted.count)).rounded(.up))
@@ -115,7 +115,7 @@ public struct StrategyMetrics: Sendable, Hashable, Codable {
     }
 
     /// The minutes after arrival `cardBy` counts to.
-    public static let cardByMinutes = [1, 2, 5, 10]
+    package static let cardByMinutes = [1, 2, 5, 10]
 
     mutating func finishRatios() {
         servedRecall = cardMoments > 0 ? Double(served) / Double(cardMoments) : nil

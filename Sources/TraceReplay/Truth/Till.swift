@@ -6,15 +6,15 @@
 /// a till of its own. A visit that overlaps them (the chain's other store in the same building), or follows a
 /// recording gap that began inside the store (`Visit.seenLeaving` false), belongs to the till so far and lengthens
 /// its stay.
-public struct Till: Sendable, Hashable {
-    public var arrival: Double
-    public var payBy: Double
+package struct Till: Sendable, Hashable {
+    package var arrival: Double
+    package var payBy: Double
 }
 
 extension GroundTruthModel {
     /// The tills of `moment`, in time order; the first starts at the moment's arrival. Each comes at arrival +
     /// min(the category's till time, half the stay of the visits that form it).
-    public func tills(_ moment: CardMoment, category: String?) -> [Till] {
+    package func tills(_ moment: CardMoment, category: String?) -> [Till] {
         let payAfter = payAfterSeconds(category: category)
         func till(_ arrival: Double, _ end: Double) -> Till { Till(arrival: arrival, payBy: arrival + min(payAfter, (end - arrival) / 2)) }
         var tills: [Till] = []
@@ -37,13 +37,13 @@ extension GroundTruthModel {
     }
 
     /// The till a card at `time` answers: the last whose window has opened by then (the first when none has).
-    public func till(at time: Double, among tills: [Till]) -> Till {
+    package func till(at time: Double, among tills: [Till]) -> Till {
         tills.last { $0.arrival - matchBeforeSeconds <= time } ?? tills[0]
     }
 
     /// Whether a card at `time` comes by the till it answers (that it comes after the moment's window opens is the
     /// matching's to say).
-    public func comesInTime(_ time: Double, among tills: [Till]) -> Bool {
+    package func comesInTime(_ time: Double, among tills: [Till]) -> Bool {
         time <= till(at: time, among: tills).payBy
     }
 }

@@ -3,10 +3,10 @@ import NIOCore
 
 /// A file compiled into the binary (`Generated/EmbeddedFiles.swift`, written by scripts/embed_resources.py): the
 /// server reads nothing from disk but its store, so the release binary can be copied anywhere on its own.
-public struct EmbeddedFile: Sendable {
-    public let contentType: String
+package struct EmbeddedFile: Sendable {
+    package let contentType: String
     /// A strong validator: the first 16 hex digits of the file's SHA-256.
-    public let etag: String
+    package let etag: String
     let base64: String
 
     /// The file's bytes, decoded once.

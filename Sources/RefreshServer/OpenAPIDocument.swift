@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 
 /// The OpenAPI document compiled into the binary: the one source of truth for the contract.
-public enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// The document's text.
     public static func text() throws -> String {
         guard let file = EmbeddedFile.named("openapi.yaml") else {

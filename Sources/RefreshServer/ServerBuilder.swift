@@ -8,15 +8,15 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Assembles the HTTP application: middleware order, route groups and the index reloader.
-public enum ServerBuilder {
+package enum ServerBuilder {
     /// The application plus the pieces tests and the CLI look at while it runs.
-    public struct Built: Sendable {
-        public let application: Application<RouterResponder<ServerContext>>
+    package struct Built: Sendable {
+        package let application: Application<RouterResponder<ServerContext>>
         public let engine: RegionRefreshEngine
-        public let reloader: IndexReloader
-        public let metrics: ServerMetrics
+        package let reloader: IndexReloader
+        package let metrics: ServerMetrics
         /// The threads of this server's blocking work; they end when the server is released.
-        public let executors: ServerExecutors
+        package let executors: ServerExecutors
         let limits: ConnectionLimits
     }
 
@@ -119,7 +119,7 @@ extension ServerBuilder.Built {
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish and returns.
     /// Each connection closes itself at the shutdown deadline (`ConnectionDeadlineHandler`); the group's own limit,
     /// a little later, cancels whatever still runs (a route stuck on the store), so the process always exits.
-    public func runUntilSignalled() async throws {
+    package func runUntilSignalled() async throws {
         var configuration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
             logger: application.logger)

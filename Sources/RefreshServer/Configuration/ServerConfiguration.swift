@@ -4,69 +4,69 @@ import RegionRefresh
 
 /// Everything `oncue serve` can be told, from flags or environment variables. Each setting, with its default, is
 /// declared in `ServerSettings`; the defaults here are those.
-public struct ServerConfiguration: Sendable, Hashable {
+package struct ServerConfiguration: Sendable, Hashable {
     /// The store the index is built from and imports are written to: a SQLite file or a `postgres://` URL.
     public var database: String
     /// A read replica (a hot standby's URL) for index builds and read-only admin routes; writes go to `database`.
-    public var readDatabase: String?
+    package var readDatabase: String?
     /// Seconds between checks of the store's version (PostGIS): a missed `NOTIFY` delays a rebuild by at most this.
-    public var storePollSeconds: Double = ServerSettings.storePoll.defaultValue.inSeconds
+    package var storePollSeconds: Double = ServerSettings.storePoll.defaultValue.inSeconds
     /// Address to bind; only loopback by default so that a server is never exposed by accident.
     public var host: String
     /// TCP port; 0 picks a free one (tests).
     public var port: Int
     /// The bearer token of `/admin/*`; nil disables the admin API (it answers 404).
-    public var adminToken: String?
+    package var adminToken: String?
     /// Largest JSON body accepted (bytes); larger bodies get 413.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Largest CSV accepted by `POST /admin/imports` (bytes); streamed to disk, never held in memory.
-    public var maxImportBytes: Int
+    package var maxImportBytes: Int
     /// Requests per second per client; 0 disables limiting.
-    public var rateLimitRequestsPerSecond: Double = ServerSettings.rateLimitRPS.defaultValue
+    package var rateLimitRequestsPerSecond: Double = ServerSettings.rateLimitRPS.defaultValue
     /// Token-bucket size per client.
-    public var rateLimitBurst: Double = ServerSettings.rateLimitBurst.defaultValue
+    package var rateLimitBurst: Double = ServerSettings.rateLimitBurst.defaultValue
     /// A header carrying the client address (e.g. `X-Forwarded-For` behind a proxy); nil uses the peer address.
-    public var clientIPHeader: String?
+    package var clientIPHeader: String?
     /// The proxies whose `clientIPHeader` is believed; empty: loopback only.
-    public var trustedProxies: [IPNetwork] = []
+    package var trustedProxies: [IPNetwork] = []
     /// Minimum level of the server's log.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// Where uploaded CSV files are staged before import.
-    public var temporaryDirectory: String
+    package var temporaryDirectory: String
     /// The Nominatim-compatible geocoder admin imports use when they ask for geocoding without naming one.
-    public var geocoders: [NamedGeocoder] = []
+    package var geocoders: [NamedGeocoder] = []
     /// The geocoder of an import that asks for geocoding without naming one: the first configured.
-    public var geocoderURL: URL? {
+    package var geocoderURL: URL? {
         get { geocoders.first?.url }
         set { geocoders = newValue.map { [NamedGeocoder(name: NamedGeocoder.defaultName, url: $0)] } ?? [] }
     }
     /// At most this many requests per second to the geocoder.
-    public var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
+    package var geocoderRequestsPerSecond: Double = ServerSettings.geocoderRPS.defaultValue
     /// The radius floor of a region-refresh request without `min_radius_meters` (metres; 0 keeps the policy's radii).
-    public var minRadiusMeters: Double = ServerSettings.minRadius.defaultValue
+    package var minRadiusMeters: Double = ServerSettings.minRadius.defaultValue
     /// How far ahead (minutes) a store must be closed to rank after the open ones; 0 ignores opening hours.
-    public var closedLookaheadMinutes: Int = ServerSettings.closedLookahead.defaultValue
+    package var closedLookaheadMinutes: Int = ServerSettings.closedLookahead.defaultValue
 
     /// A raster tile layer for the console's map (`--console-tiles`); nil: the offline base map alone.
-    public var consoleTilesTemplate: String? = ServerSettings.consoleTiles.defaultValue
-    public var consoleTilesAttribution: String = ServerSettings.consoleTilesAttribution.defaultValue
+    package var consoleTilesTemplate: String? = ServerSettings.consoleTiles.defaultValue
+    package var consoleTilesAttribution: String = ServerSettings.consoleTilesAttribution.defaultValue
 
     /// The console's tile layer, when a template is set (it was checked when it was read).
-    public var consoleTiles: ConsoleTiles? {
+    package var consoleTiles: ConsoleTiles? {
         consoleTilesTemplate.flatMap { ConsoleTiles(template: $0, attribution: consoleTilesAttribution) }
     }
 
     /// The engine settings among these; the rest of the engine keeps its documented defaults.
-    public var engineConfiguration: EngineConfiguration {
+    package var engineConfiguration: EngineConfiguration {
         EngineConfiguration(minRadiusMeters: minRadiusMeters, closedLookaheadMinutes: closedLookaheadMinutes)
     }
     /// Timeouts, the connection cap and the shutdown deadline.
-    public var connections = ConnectionLimits()
+    package var connections = ConnectionLimits()
 
     /// A per-client token bucket: `burst` requests at once, refilled at `requestsPerSecond`.
-    public struct RateLimit: Sendable, Hashable {
-        public var requestsPerSecond: Double
-        public var burst: Double
+    package struct RateLimit: Sendable, Hashable {
+        package var requestsPerSecond: Double
+        package var burst: Double
 
         public init(requestsPerSecond: Double, burst: Double) {
             self.requestsPerSecond = requestsPerSecond
@@ -75,7 +75,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     }
 
     /// The per-client rate limit; nil (a rate of 0) disables limiting.
-    public var rateLimit: RateLimit? {
+    package var rateLimit: RateLimit? {
         get { rateLimitRequestsPerSecond > 0 ? RateLimit(requestsPerSecond: rateLimitRequestsPerSecond, burst: rateLimitBurst) : nil }
         set {
             rateLimitRequestsPerSecond = newValue?.requestsPerSecond ?? 0
@@ -83,7 +83,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         }
     }
 
-    public static let defaultRateLimit = RateLimit(
+    package static let defaultRateLimit = RateLimit(
         requestsPerSecond: ServerSettings.rateLimitRPS.defaultValue,
         burst: ServerSettings.rateLimitBurst.defaultValue
     )
@@ -114,17 +114,17 @@ public struct ServerConfiguration: Sendable, Hashable {
 }
 
 /// A configuration value that could not be used; names the flag or variable it came from.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
 
 /// A geocoder the server may use, under the name an admin import picks it by: the geocoder's URL comes from the
 /// server's settings, never from a request (a URL in a request would let the admin API fetch any address).
-public struct NamedGeocoder: Sendable, Hashable {
-    public static let defaultName = "default"
+package struct NamedGeocoder: Sendable, Hashable {
+    package static let defaultName = "default"
     public var name: String
-    public var url: URL
+    package var url: URL
 
     public init(name: String, url: URL) {
         self.name = name

@@ -6,15 +6,15 @@ import Foundation
 ///
 /// A flag's text and a variable's text go through the same `value(parsing:from:)`, so the two accept and refuse the
 /// same values. An empty text means the default, given either way.
-public struct ServerSetting<Value: Sendable>: Sendable {
+package struct ServerSetting<Value: Sendable>: Sendable {
     /// The long flag without its dashes (`port` for `--port`); nil for a variable that has no flag.
-    public let flag: String?
+    package let flag: String?
     /// The environment variable (`ONCUE_PORT`).
-    public let variable: String
+    package let variable: String
     /// What it sets, as a phrase that begins with a capital and ends without a full stop (the help of its flag).
-    public let summary: String
-    public let type: SettingType<Value>
-    public let defaultValue: Value
+    package let summary: String
+    package let type: SettingType<Value>
+    package let defaultValue: Value
     /// Said instead of the default's text where that says little (`none: the peer address`).
     let defaultNote: String?
     /// A refused text is never repeated in the message: it may hold a password.
@@ -58,7 +58,7 @@ public struct ServerSetting<Value: Sendable>: Sendable {
 }
 
 /// A setting whatever its type: what the table, `serve --help`, README and the resolution need.
-public protocol ServerSettingDescription: Sendable {
+package protocol ServerSettingDescription: Sendable {
     var flag: String? { get }
     var variable: String { get }
     var summary: String { get }
@@ -76,22 +76,22 @@ public protocol ServerSettingDescription: Sendable {
 }
 
 extension ServerSetting: ServerSettingDescription {
-    public var valueName: String { type.valueName }
-    public var bounds: SettingBounds { type.bounds }
-    public var defaultText: String { defaultNote ?? type.format(defaultValue) }
+    package var valueName: String { type.valueName }
+    package var bounds: SettingBounds { type.bounds }
+    package var defaultText: String { defaultNote ?? type.format(defaultValue) }
 
     public func apply(_ text: String, from source: String, to configuration: inout ServerConfiguration) throws(ConfigurationError) {
         write(&configuration, try value(parsing: text, from: source))
     }
 
-    public func applyDefault(to configuration: inout ServerConfiguration) { write(&configuration, defaultValue) }
+    package func applyDefault(to configuration: inout ServerConfiguration) { write(&configuration, defaultValue) }
 
-    public func shownValue(in configuration: ServerConfiguration) -> String? { read.map { type.format($0(configuration)) } }
+    package func shownValue(in configuration: ServerConfiguration) -> String? { read.map { type.format($0(configuration)) } }
 }
 
 extension ServerSettingDescription {
     /// The flag as typed (`--port`), or nil.
-    public var option: String? { flag.map { "--" + $0 } }
+    package var option: String? { flag.map { "--" + $0 } }
 
     /// The help of the flag: what it sets, its variable, default and bounds.
     public var help: String { "\(summary) (\(variable); default \(defaultText); \(bounds))." }
@@ -99,7 +99,7 @@ extension ServerSettingDescription {
 
 /// What a setting accepts, structured so that a test can generate values in range, on the bounds, past them and
 /// malformed, and so that the docs can say it.
-public enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
+package enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
     case integers(ClosedRange<Int>)
     /// Finite numbers in the range; `lowerExcluded` refuses the lower bound itself, as in (0, 1000].
     case numbers(ClosedRange<Double>, lowerExcluded: Bool)
@@ -123,16 +123,16 @@ public enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a text was refused, as the end of a sentence that names the flag or variable ("must be an integer in 0…65535").
-public struct SettingRefusal: Error, Sendable {
-    public let reason: String
+package struct SettingRefusal: Error, Sendable {
+    package let reason: String
     public init(_ reason: String) { self.reason = reason }
 }
 
 /// How a setting's text becomes its value (`parse`, given a non-empty text) and how the value is shown (`format`,
 /// which hides secrets).
-public struct SettingType<Value: Sendable>: Sendable {
-    public let valueName: String
-    public let bounds: SettingBounds
+package struct SettingType<Value: Sendable>: Sendable {
+    package let valueName: String
+    package let bounds: SettingBounds
     let parse: @Sendable (String) throws(SettingRefusal) -> Value
     let format: @Sendable (Value) -> String
 }

@@ -7,8 +7,8 @@ import RegionRefresh
 /// `markdownTable` (a test compares them), and `ServerConfiguration`'s defaults are these.
 ///
 /// The store (`--db`, `ONCUE_DB`) is not among them: every command that opens a store takes it the same way.
-public enum ServerSettings {
-    public static let dbRead = ServerSetting<String?>(
+package enum ServerSettings {
+    package static let dbRead = ServerSetting<String?>(
         flag: "db-read",
         variable: "ONCUE_DB_READ",
         type: .postgresURL,
@@ -21,7 +21,7 @@ public enum ServerSettings {
         write: { $0.readDatabase = $1 }
     )
 
-    public static let storePoll = ServerSetting<Duration>(
+    package static let storePoll = ServerSetting<Duration>(
         flag: "store-poll-seconds",
         variable: "ONCUE_STORE_POLL_SECONDS",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
@@ -54,7 +54,7 @@ public enum ServerSettings {
     )
 
     /// Before `adminToken`: of two variables the token wins; a flag wins over both.
-    public static let adminTokenFile = ServerSetting<String?>(
+    package static let adminTokenFile = ServerSetting<String?>(
         flag: "admin-token-file",
         variable: "ONCUE_ADMIN_TOKEN_FILE",
         type: .adminTokenFile,
@@ -66,7 +66,7 @@ public enum ServerSettings {
     )
 
     /// No flag: a token on the command line would be in every process listing.
-    public static let adminToken = ServerSetting<String?>(
+    package static let adminToken = ServerSetting<String?>(
         flag: nil,
         variable: "ONCUE_ADMIN_TOKEN",
         type: .adminToken,
@@ -80,7 +80,7 @@ public enum ServerSettings {
         }
     )
 
-    public static let maxBodyBytes = ServerSetting<Int>(
+    package static let maxBodyBytes = ServerSetting<Int>(
         flag: "max-body-bytes",
         variable: "ONCUE_MAX_BODY_BYTES",
         type: .integer(in: 256...(64 << 20), valueName: "bytes"),
@@ -91,7 +91,7 @@ public enum ServerSettings {
         write: { $0.maxBodyBytes = $1 }
     )
 
-    public static let maxImportBytes = ServerSetting<Int>(
+    package static let maxImportBytes = ServerSetting<Int>(
         flag: "max-import-bytes",
         variable: "ONCUE_MAX_IMPORT_BYTES",
         type: .integer(in: 1...(1 << 40), valueName: "bytes"),
@@ -102,7 +102,7 @@ public enum ServerSettings {
         write: { $0.maxImportBytes = $1 }
     )
 
-    public static let rateLimitRPS = ServerSetting<Double>(
+    package static let rateLimitRPS = ServerSetting<Double>(
         flag: "rate-limit-rps",
         variable: "ONCUE_RATE_LIMIT_RPS",
         type: .number(in: 0...1e9, valueName: "rate"),
@@ -113,7 +113,7 @@ public enum ServerSettings {
         write: { $0.rateLimitRequestsPerSecond = $1 }
     )
 
-    public static let rateLimitBurst = ServerSetting<Double>(
+    package static let rateLimitBurst = ServerSetting<Double>(
         flag: "rate-limit-burst",
         variable: "ONCUE_RATE_LIMIT_BURST",
         type: .number(in: 1...1e9, valueName: "requests"),
@@ -124,7 +124,7 @@ public enum ServerSettings {
         write: { $0.rateLimitBurst = $1 }
     )
 
-    public static let clientIPHeader = ServerSetting<String?>(
+    package static let clientIPHeader = ServerSetting<String?>(
         flag: "client-ip-header",
         variable: "ONCUE_CLIENT_IP_HEADER",
         type: .headerName,
@@ -136,7 +136,7 @@ public enum ServerSettings {
         write: { $0.clientIPHeader = $1 }
     )
 
-    public static let trustedProxies = ServerSetting<[IPNetwork]>(
+    package static let trustedProxies = ServerSetting<[IPNetwork]>(
         flag: "trusted-proxy",
         variable: "ONCUE_TRUSTED_PROXIES",
         type: .ipNetworks,
@@ -149,7 +149,7 @@ public enum ServerSettings {
         write: { $0.trustedProxies = $1 }
     )
 
-    public static let minRadius = ServerSetting<Double>(
+    package static let minRadius = ServerSetting<Double>(
         flag: "min-radius-m",
         variable: "ONCUE_MIN_RADIUS_M",
         type: .number(in: 0...RefreshParameters.maxMinRadiusMeters, valueName: "metres"),
@@ -160,7 +160,7 @@ public enum ServerSettings {
         write: { $0.minRadiusMeters = $1 }
     )
 
-    public static let closedLookahead = ServerSetting<Int>(
+    package static let closedLookahead = ServerSetting<Int>(
         flag: "closed-lookahead-minutes",
         variable: "ONCUE_CLOSED_LOOKAHEAD_MINUTES",
         type: .integer(in: 0...EngineConfiguration.maxClosedLookaheadMinutes, valueName: "minutes"),
@@ -172,7 +172,7 @@ public enum ServerSettings {
         write: { $0.closedLookaheadMinutes = $1 }
     )
 
-    public static let consoleTiles = ServerSetting<String?>(
+    package static let consoleTiles = ServerSetting<String?>(
         flag: "console-tiles",
         variable: "ONCUE_CONSOLE_TILES",
         type: .tileURLTemplate,
@@ -184,7 +184,7 @@ public enum ServerSettings {
         write: { $0.consoleTilesTemplate = $1 }
     )
 
-    public static let consoleTilesAttribution = ServerSetting<String>(
+    package static let consoleTilesAttribution = ServerSetting<String>(
         flag: "console-tiles-attribution",
         variable: "ONCUE_CONSOLE_TILES_ATTRIBUTION",
         type: .text(maxLength: 200),
@@ -195,7 +195,7 @@ public enum ServerSettings {
         write: { $0.consoleTilesAttribution = $1 }
     )
 
-    public static let geocoder = ServerSetting<[NamedGeocoder]>(
+    package static let geocoder = ServerSetting<[NamedGeocoder]>(
         flag: "geocoder",
         variable: "ONCUE_GEOCODER",
         type: .namedGeocoders,
@@ -209,7 +209,7 @@ public enum ServerSettings {
         write: { $0.geocoders = $1 }
     )
 
-    public static let geocoderRPS = ServerSetting<Double>(
+    package static let geocoderRPS = ServerSetting<Double>(
         flag: "geocoder-rps",
         variable: "ONCUE_GEOCODER_RPS",
         type: .number(in: 0...1_000, lowerExcluded: true, valueName: "rate"),
@@ -220,7 +220,7 @@ public enum ServerSettings {
         write: { $0.geocoderRequestsPerSecond = $1 }
     )
 
-    public static let headTimeout = ServerSetting<Duration>(
+    package static let headTimeout = ServerSetting<Duration>(
         flag: "head-timeout",
         variable: "ONCUE_HEAD_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
@@ -230,7 +230,7 @@ public enum ServerSettings {
         write: { $0.connections.headTimeout = $1 }
     )
 
-    public static let bodyTimeout = ServerSetting<Duration>(
+    package static let bodyTimeout = ServerSetting<Duration>(
         flag: "body-timeout",
         variable: "ONCUE_BODY_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
@@ -240,7 +240,7 @@ public enum ServerSettings {
         write: { $0.connections.bodyTimeout = $1 }
     )
 
-    public static let uploadTimeout = ServerSetting<Duration>(
+    package static let uploadTimeout = ServerSetting<Duration>(
         flag: "upload-timeout",
         variable: "ONCUE_UPLOAD_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(86_400)),
@@ -250,7 +250,7 @@ public enum ServerSettings {
         write: { $0.connections.uploadTimeout = $1 }
     )
 
-    public static let idleTimeout = ServerSetting<Duration>(
+    package static let idleTimeout = ServerSetting<Duration>(
         flag: "idle-timeout",
         variable: "ONCUE_IDLE_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
@@ -260,7 +260,7 @@ public enum ServerSettings {
         write: { $0.connections.idleTimeout = $1 }
     )
 
-    public static let maxConnections = ServerSetting<Int>(
+    package static let maxConnections = ServerSetting<Int>(
         flag: "max-connections",
         variable: "ONCUE_MAX_CONNECTIONS",
         type: .integer(in: 1...1_000_000, valueName: "count"),
@@ -271,7 +271,7 @@ public enum ServerSettings {
         write: { $0.connections.maxConnections = $1 }
     )
 
-    public static let shutdownTimeout = ServerSetting<Duration>(
+    package static let shutdownTimeout = ServerSetting<Duration>(
         flag: "shutdown-timeout",
         variable: "ONCUE_SHUTDOWN_TIMEOUT",
         type: .duration(in: Duration.zero...Duration.seconds(3_600)),
@@ -281,7 +281,7 @@ public enum ServerSettings {
         write: { $0.connections.shutdownTimeout = $1 }
     )
 
-    public static let logLevel = ServerSetting<Logger.Level>(
+    package static let logLevel = ServerSetting<Logger.Level>(
         flag: "log-level",
         variable: "ONCUE_LOG_LEVEL",
         type: .logLevel,
@@ -332,12 +332,12 @@ extension ServerSettings {
 
     /// The settings `configuration` holds, one `VARIABLE=value` line each (secrets shown only as set), for
     /// `oncue serve --print-configuration`.
-    public static func printed(_ configuration: ServerConfiguration) -> String {
+    package static func printed(_ configuration: ServerConfiguration) -> String {
         all.compactMap { setting in setting.shownValue(in: configuration).map { "\(setting.variable)=\($0)" } }.joined(separator: "\n")
     }
 
     /// What `serve --help` says of the variables after the flags' own help (a paragraph is one line: the help wraps it).
-    public static var helpDiscussion: String {
+    package static var helpDiscussion: String {
         let variableOnly = all.filter { $0.flag == nil }.map { "  \($0.variable): \($0.summary) (default \($0.defaultText); \($0.bounds))." }
         return """
             Each option may be given instead by the environment variable its help names; a flag on the command line \
@@ -348,7 +348,7 @@ extension ServerSettings {
     }
 
     /// README's settings table, one row per entry of `rows`.
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         func cell(_ parts: [String]) -> String { parts.joined(separator: " / ").replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| flag | environment | default | accepts | sets |", "|---|---|---|---|---|"]
         for row in rows {

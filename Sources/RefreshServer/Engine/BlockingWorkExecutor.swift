@@ -72,7 +72,7 @@ private final class JobQueue: @unchecked Sendable {
 }
 
 /// The threads of one server's blocking work, created with the server and ended with it.
-public final class ServerExecutors: Sendable {
+package final class ServerExecutors: Sendable {
     /// Index builds and imports: long, one at a time.
     let rebuilds: BlockingWorkExecutor
     /// Short store reads and writes of the admin API, so that they are not queued behind a rebuild.

@@ -17,7 +17,7 @@ import Synchronization
 /// with a dropped connection only delays a rebuild. A rebuild that reads from a standby first waits until the standby
 /// has replayed the version it was told about. When the database cannot be reached the last index keeps serving and
 /// `/readyz` says so.
-public final class IndexReloader: Service, Sendable {
+package final class IndexReloader: Service, Sendable {
     private let engine: RegionRefreshEngine
     private let access: StoreAccess
     private let metrics: ServerMetrics
@@ -34,20 +34,20 @@ public final class IndexReloader: Service, Sendable {
     private let state = Mutex(State())
 
     /// What `/readyz` and `/metrics` tell about the index and the store.
-    public struct State: Sendable {
+    package struct State: Sendable {
         /// The store version the serving index was built from (PostGIS), and when it was built.
-        public var indexVersion: Int64?
-        public var builtAt: Date?
+        package var indexVersion: Int64?
+        package var builtAt: Date?
         /// The newest version announced or seen; a rebuild is due while it exceeds `indexVersion`.
-        public var knownVersion: Int64?
+        package var knownVersion: Int64?
         /// The store's change version the serving index answers (`LocationStore.trackedVersion`): the next update
         /// reads the changes after it.
-        public var trackedVersion: Int64?
+        package var trackedVersion: Int64?
         /// Changes laid over the last full build (0 right after one).
-        public var changesApplied = 0
+        package var changesApplied = 0
         /// Since when the store could not be reached (nil: it answers).
-        public var unreachableSince: Date?
-        public var lastError: String?
+        package var unreachableSince: Date?
+        package var lastError: String?
     }
 
     init(
@@ -64,9 +64,9 @@ public final class IndexReloader: Service, Sendable {
     }
 
     /// How many rebuilds have been installed; tests wait on it.
-    public var completedReloads: Int { generation.load(ordering: .acquiring) }
+    package var completedReloads: Int { generation.load(ordering: .acquiring) }
 
-    public var current: State { state.withLock { $0 } }
+    package var current: State { state.withLock { $0 } }
 
     /// Asks for a rebuild; returns at once.
     func scheduleReload() {

@@ -4,16 +4,16 @@ import RegionRefresh
 
 /// An error answered as `{"error": code, "message": …}` with its status; every refusal of the
 /// server goes through this type so that the body shape never varies.
-public struct APIError: HTTPResponseError, Sendable {
+package struct APIError: HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     /// Machine-readable, snake_case, stable (clients switch on it).
-    public var code: String
+    package var code: String
     /// For people; may quote the request, so it is never logged.
     public var message: String
     /// The request field at fault, for 400s.
     public var field: String?
     /// Seconds until a retry can succeed (429, 503): also sent as `Retry-After`.
-    public var retryAfter: Int?
+    package var retryAfter: Int?
     /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
     public var headers: HTTPFields
 

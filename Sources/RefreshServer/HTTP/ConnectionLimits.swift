@@ -4,20 +4,20 @@
 /// Without these a client that sends a head and one byte of body holds a connection (and a task) forever, and a
 /// SIGTERM never ends while one such client stays connected. The defaults are generous for phones on slow networks;
 /// `oncue serve` sets each from a flag or an environment variable.
-public struct ConnectionLimits: Sendable, Hashable {
+package struct ConnectionLimits: Sendable, Hashable {
     /// From accepting a connection to the end of the first request's head. Answered 408, then closed.
-    public var headTimeout: Duration = .seconds(10)
+    package var headTimeout: Duration = .seconds(10)
     /// From a request's head to the end of its body. Answered 408, then closed.
-    public var bodyTimeout: Duration = .seconds(30)
+    package var bodyTimeout: Duration = .seconds(30)
     /// The same for `POST /admin/imports`, whose CSV bodies run to hundreds of megabytes.
-    public var uploadTimeout: Duration = .seconds(900)
+    package var uploadTimeout: Duration = .seconds(900)
     /// From the end of a response to the end of the next request's head on a keep-alive connection. Closed silently,
     /// as every HTTP/1.1 client expects of an idle connection.
-    public var idleTimeout: Duration = .seconds(60)
+    package var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; past it the server stops accepting (they wait in the listen backlog).
-    public var maxConnections: Int = 1_000
+    package var maxConnections: Int = 1_000
     /// After SIGTERM, connections still open this long are closed, so that the process exits.
-    public var shutdownTimeout: Duration = .seconds(15)
+    package var shutdownTimeout: Duration = .seconds(15)
 
     public init() {}
 

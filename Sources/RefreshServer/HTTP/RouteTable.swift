@@ -2,8 +2,8 @@ import Hummingbird
 
 /// Every route the server answers, in OpenAPI path syntax. Routes are registered from this table,
 /// the 405 logic and the metrics labels use it, and a test compares it with `openapi.yaml`.
-public struct RouteSpec: Sendable, Hashable {
-    public enum Access: Sendable, Hashable {
+package struct RouteSpec: Sendable, Hashable {
+    package enum Access: Sendable, Hashable {
         /// Probes and metrics: never rate limited, so that a throttled client cannot blind monitoring.
         case infrastructure
         /// `/v1/*` and the document: rate limited per client.
@@ -15,7 +15,7 @@ public struct RouteSpec: Sendable, Hashable {
     public var method: HTTPRequest.Method
     /// OpenAPI template, e.g. `/admin/imports/{id}`.
     public var path: String
-    public var access: Access
+    package var access: Access
 
     /// The same path in Hummingbird's router syntax (`/admin/imports/:id`).
     var routerPath: String {
@@ -25,27 +25,27 @@ public struct RouteSpec: Sendable, Hashable {
     }
 }
 
-public enum RouteTable {
-    public static let healthz = RouteSpec(method: .get, path: "/healthz", access: .infrastructure)
-    public static let readyz = RouteSpec(method: .get, path: "/readyz", access: .infrastructure)
-    public static let healthzHead = RouteSpec(method: .head, path: "/healthz", access: .infrastructure)
-    public static let readyzHead = RouteSpec(method: .head, path: "/readyz", access: .infrastructure)
-    public static let metrics = RouteSpec(method: .get, path: "/metrics", access: .infrastructure)
-    public static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
-    public static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
+package enum RouteTable {
+    package static let healthz = RouteSpec(method: .get, path: "/healthz", access: .infrastructure)
+    package static let readyz = RouteSpec(method: .get, path: "/readyz", access: .infrastructure)
+    package static let healthzHead = RouteSpec(method: .head, path: "/healthz", access: .infrastructure)
+    package static let readyzHead = RouteSpec(method: .head, path: "/readyz", access: .infrastructure)
+    package static let metrics = RouteSpec(method: .get, path: "/metrics", access: .infrastructure)
+    package static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
+    package static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
     public static let networks = RouteSpec(method: .get, path: "/v1/networks", access: .publicAPI)
     public static let locations = RouteSpec(method: .get, path: "/v1/locations", access: .publicAPI)
-    public static let console = RouteSpec(method: .get, path: "/console/", access: .publicAPI)
-    public static let consoleFile = RouteSpec(method: .get, path: "/console/{file}", access: .publicAPI)
-    public static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin)
-    public static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
-    public static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
-    public static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
-    public static let patchNetwork = RouteSpec(method: .patch, path: "/admin/networks/{id}", access: .admin)
-    public static let deleteNetwork = RouteSpec(method: .delete, path: "/admin/networks/{id}", access: .admin)
-    public static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
-    public static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin)
-    public static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
+    package static let console = RouteSpec(method: .get, path: "/console/", access: .publicAPI)
+    package static let consoleFile = RouteSpec(method: .get, path: "/console/{file}", access: .publicAPI)
+    package static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin)
+    package static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
+    package static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
+    package static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
+    package static let patchNetwork = RouteSpec(method: .patch, path: "/admin/networks/{id}", access: .admin)
+    package static let deleteNetwork = RouteSpec(method: .delete, path: "/admin/networks/{id}", access: .admin)
+    package static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
+    package static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin)
+    package static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
         healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,

@@ -3,8 +3,8 @@ import NIOCore
 
 /// The per-request context: Hummingbird's core storage plus the connection, whose peer address the rate
 /// limiter keys on.
-public struct ServerContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct ServerContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {

@@ -3,7 +3,7 @@ import HTTPTypes
 import NIOCore
 
 /// A block of IP addresses written as CIDR (`10.0.0.0/8`, `2001:db8::/32`; a bare address is a block of one).
-public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
+package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     /// The network's address bytes (4 or 16), the bits past the prefix cleared.
     let bytes: [UInt8]
     let prefixLength: Int

@@ -4,9 +4,9 @@ import Logging
 /// line that is written. `StreamLogHandler` renders it again on every change, and every request changes it
 /// twice (Hummingbird's request id, then ours) whether or not anything is logged: about 5 % of a
 /// request's CPU in profiles of the server under load.
-public struct DeferredMetadataLogHandler: LogHandler {
+package struct DeferredMetadataLogHandler: LogHandler {
     private var stream: StreamLogHandler
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
 
     /// A handler writing to standard error, like `StreamLogHandler.standardError(label:)`.
     public static func standardError(label: String) -> DeferredMetadataLogHandler {
@@ -18,12 +18,12 @@ public struct DeferredMetadataLogHandler: LogHandler {
         self.stream = stream
     }
 
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { stream.logLevel }
         set { stream.logLevel = newValue }
     }
 
-    public var metadataProvider: Logger.MetadataProvider? {
+    package var metadataProvider: Logger.MetadataProvider? {
         get { stream.metadataProvider }
         set { stream.metadataProvider = newValue }
     }
@@ -33,7 +33,7 @@ public struct DeferredMetadataLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var event = event
         if !metadata.isEmpty {
             // The line's own values win over the logger's, as in StreamLogHandler.

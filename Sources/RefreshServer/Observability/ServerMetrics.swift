@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Each route has its own mutex (one short critical section per request), so requests to
 /// different routes never contend and the hot route pays about as much as an atomic increment.
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// Upper bounds (seconds) of the latency histogram buckets: fine below 5 ms, where the
     /// region-refresh target lies, coarse above.
     static let latencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -106,7 +106,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
-    public func prometheusText() -> String {
+    package func prometheusText() -> String {
         var out = PrometheusText()
         out.header("oncue_http_requests_total", "HTTP requests answered, by route template, method and status.", type: "counter")
         let all = routes.values.sorted { ($0.path, $0.method) < ($1.path, $1.method) } + [unmatched]

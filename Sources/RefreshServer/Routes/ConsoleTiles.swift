@@ -3,14 +3,14 @@ import Foundation
 /// A raster tile layer the console's map shows over its offline Natural Earth base (`--console-tiles`): a URL
 /// template such as a self-hosted OpenStreetMap tile server's, `https://tiles.example.org/{z}/{x}/{y}.png`, and the
 /// attribution its licence asks for. Without one the console requests nothing off its own server.
-public struct ConsoleTiles: Sendable, Hashable {
-    public let urlTemplate: String
-    public let attribution: String
+package struct ConsoleTiles: Sendable, Hashable {
+    package let urlTemplate: String
+    package let attribution: String
     /// The origin tiles come from, for the console's Content-Security-Policy (`img-src`); `{s}` subdomains become a
     /// wildcard.
-    public let origin: String
+    package let origin: String
 
-    public static let defaultAttribution = "© OpenStreetMap contributors"
+    package static let defaultAttribution = "© OpenStreetMap contributors"
 
     /// Nil unless `template` is an http(s) URL whose path or query names `{z}`, `{x}` and `{y}`, and whose host is a
     /// name of letters, digits, dots and dashes (`{s}` only as its whole first label) with an optional port: what a

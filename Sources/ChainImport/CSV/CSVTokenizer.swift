@@ -49,13 +49,13 @@ public struct CSVTokenizer: Sendable {
     }
 
     /// The physical line the tokenizer has reached (1-based).
-    public var currentLine: Int { line }
+    package var currentLine: Int { line }
 
     /// Whether the record being read has grown past `maxLineBytes` (its end has not been seen yet).
-    public var isSkippingOverlongRecord: Bool { overlong }
+    package var isSkippingOverlongRecord: Bool { overlong }
 
     /// The line the record being read started on.
-    public var currentRecordLine: Int { recordLine }
+    package var currentRecordLine: Int { recordLine }
 
     /// Tokenizes `chunk`, calling `body` for every complete record.
     public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (CSVRecord) throws -> Void) throws {

@@ -41,20 +41,20 @@ public struct EncodingDetector: Sendable {
 
     /// UTF-8, perhaps with a few bad bytes: no invalid byte, or at least as many valid multibyte sequences as invalid
     /// ones (Windows-1252 text rarely forms a valid sequence: a capital with an accent followed by a C1 or symbol byte).
-    public var looksUTF8: Bool { isValidUTF8 || (validSequences > 0 && validSequences >= invalidSequences) }
+    package var looksUTF8: Bool { isValidUTF8 || (validSequences > 0 && validSequences >= invalidSequences) }
 
     private var singleByteEncoding: TextEncoding { sawC1Byte ? .windows1252 : .latin1 }
 
     /// Some fields were decoded as UTF-8 and others as a single-byte encoding (a file pasted together from two).
-    public var isMixed: Bool { forced == nil && decodedMultibyteUTF8 && decodedSingleByte }
+    package var isMixed: Bool { forced == nil && decodedMultibyteUTF8 && decodedSingleByte }
 
     /// How the report names the encoding.
-    public var reportedName: String {
+    package var reportedName: String {
         isMixed ? "mixed utf-8/\(singleByteEncoding.rawValue)" : encoding.rawValue
     }
 
     /// Whether a field decoded since the last call had bytes that are not UTF-8 replaced with U+FFFD; resets.
-    public mutating func takeReplaced() -> Bool {
+    package mutating func takeReplaced() -> Bool {
         defer { replaced = false }
         return replaced
     }

@@ -1,5 +1,5 @@
 /// Why a GeoJSON stream could not be read at all (as opposed to a feature that is rejected).
-public enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A top-level value that is neither an object nor an array.
     case notGeoJSON(line: Int, found: UInt8)
     /// The stream ends inside a value: the file was cut short, and whatever followed is missing.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// A structured address as a Nominatim-compatible `/search` takes it, from a row's mapped columns.
-public struct AddressQuery: Sendable, Hashable {
+package struct AddressQuery: Sendable, Hashable {
     /// The place's own name, searched as Nominatim's `amenity`: a shop mapped at that address is found itself, not the
     /// building's address point, which in a large building can stand 50–100 m away.
-    public var amenity: String?
-    public var street: String?
-    public var city: String?
-    public var state: String?
-    public var postalCode: String?
-    public var country: String?
+    package var amenity: String?
+    package var street: String?
+    package var city: String?
+    package var state: String?
+    package var postalCode: String?
+    package var country: String?
 
     public init(
         amenity: String? = nil, street: String? = nil, city: String? = nil, state: String? = nil,
@@ -33,7 +33,7 @@ public struct AddressQuery: Sendable, Hashable {
 
     /// The cache key: every part folded (case and width; diacritics kept, since they tell streets apart) and spaced
     /// alike, so that two spellings of one address that the service would answer alike share one entry.
-    public var cacheKey: String {
+    package var cacheKey: String {
         let address = [street, city, state, postalCode, country].map { part in
             (part ?? "").folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
         }.joined(separator: "|")
@@ -42,7 +42,7 @@ public struct AddressQuery: Sendable, Hashable {
     }
 
     /// The same address without the place's name: what to ask when the name finds nothing.
-    public var withoutAmenity: AddressQuery {
+    package var withoutAmenity: AddressQuery {
         var plain = self
         plain.amenity = nil
         return plain
@@ -50,7 +50,7 @@ public struct AddressQuery: Sendable, Hashable {
 
     /// A one-line address and no city or postcode column ("346 W Magnolia Ave Auburn, AL 36832 US"): a structured
     /// search would take the whole line for a street and find nothing, so it goes as a free-form `q`.
-    public var isFreeForm: Bool { city == nil && postalCode == nil && street?.contains(",") == true }
+    package var isFreeForm: Bool { city == nil && postalCode == nil && street?.contains(",") == true }
 
     /// The query items of a search, in a fixed order: structured, or free-form for a one-line address.
     var queryItems: [URLQueryItem] {
@@ -69,7 +69,7 @@ public struct AddressQuery: Sendable, Hashable {
     }
 
     /// One line for messages: the parts that are set, comma separated.
-    public var oneLine: String {
+    package var oneLine: String {
         [amenity, street, postalCode.map { p in city.map { "\(p) \($0)" } ?? p } ?? city, state, country]
             .compactMap { $0 }.joined(separator: ", ")
     }

@@ -1,23 +1,23 @@
 import Foundation
 
 /// The first place of a Nominatim `format=jsonv2` answer, read defensively: the body comes from another service.
-public struct GeocodeAnswer: Sendable, Hashable {
+package struct GeocodeAnswer: Sendable, Hashable {
     public var lat: Double
     public var lon: Double
-    public var displayName: String?
+    package var displayName: String?
     /// Nominatim's address rank: 30 a house or shop, 26–27 a street, 16 a city, 4 a country.
-    public var placeRank: Int?
-    public var importance: Double?
+    package var placeRank: Int?
+    package var importance: Double?
     /// ISO 3166-1 alpha-2, lower case.
-    public var countryCode: String?
+    package var countryCode: String?
 
     /// Coarser than a street: the service matched only a city, a postcode or a region, which contains many stores.
-    public static let minimumPointRank = 26
+    package static let minimumPointRank = 26
 
-    public var isArea: Bool { (placeRank ?? Self.minimumPointRank) < Self.minimumPointRank }
+    package var isArea: Bool { (placeRank ?? Self.minimumPointRank) < Self.minimumPointRank }
 
     /// Why a body is not a usable answer.
-    public enum Malformed: Error, Equatable, CustomStringConvertible {
+    package enum Malformed: Error, Equatable, CustomStringConvertible {
         case notJSON
         case notAnArray
         case badCoordinates(String)

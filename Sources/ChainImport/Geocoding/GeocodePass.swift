@@ -122,18 +122,18 @@ package struct GeocodePass {
 }
 
 /// What the geocoding before an import found and did, for its report.
-public struct GeocodingPlan: Sendable, Codable, Equatable {
-    public var service: String
-    public var mode: String
+package struct GeocodingPlan: Sendable, Codable, Equatable {
+    package var service: String
+    package var mode: String
     /// Addresses the cache could not answer when the import began.
-    public var uncachedAddresses: Int
+    package var uncachedAddresses: Int
     /// How long asking them takes at the service's rate limit.
-    public var estimatedSeconds: Double
+    package var estimatedSeconds: Double
     /// Requests sent, retries included (0 in a dry run, which stops at the estimate).
-    public var requestsSent: Int
+    package var requestsSent: Int
     /// Addresses the service could not answer.
     public var failed: Int
-    public var dryRun: Bool
+    package var dryRun: Bool
 
     package init(_ outcome: GeocodePass.Outcome, options: ImportOptions) {
         service = outcome.resolver.source

@@ -3,7 +3,7 @@ import Geo
 import LocationStore
 
 /// Where a row's address led.
-public enum GeocodeOutcome: Sendable, Equatable {
+package enum GeocodeOutcome: Sendable, Equatable {
     /// A point at street level or finer.
     case placed(GeocodeAnswer)
     case notFound
@@ -14,7 +14,7 @@ public enum GeocodeOutcome: Sendable, Equatable {
     case failed(String)
 
     /// The reason code a row gets when it is not placed.
-    public var reasonCode: ReasonCode? {
+    package var reasonCode: ReasonCode? {
         switch self {
         case .placed: nil
         case .notFound: .geocodeNotFound
@@ -40,19 +40,19 @@ public enum GeocodeOutcome: Sendable, Equatable {
 /// Answers addresses from the store's geocode cache, asking the service only for addresses it has never answered.
 /// Every answer is committed to the cache as it arrives (outside any import transaction), so an interrupted run
 /// keeps what it fetched and a re-run asks nothing again. Belongs to one task, like the store.
-public final class GeocodeResolver {
+package final class GeocodeResolver {
     public let store: any GeocodeCache
-    public let client: NominatimClient
+    package let client: NominatimClient
     /// The cache's `source`: the service's URL without credentials.
-    public let source: String
+    package let source: String
 
-    public struct Counts: Sendable, Equatable, Codable {
-        public var asked = 0
-        public var fromCache = 0
+    package struct Counts: Sendable, Equatable, Codable {
+        package var asked = 0
+        package var fromCache = 0
         public var placed = 0
-        public var notFound = 0
-        public var ambiguous = 0
-        public var wrongCountry = 0
+        package var notFound = 0
+        package var ambiguous = 0
+        package var wrongCountry = 0
         public var failed = 0
     }
     public private(set) var counts = Counts()
@@ -65,7 +65,7 @@ public final class GeocodeResolver {
 
     /// The outcome for a row's address: by the place's name at that address first, when the query has one, then by the
     /// address alone. Each of the two is answered from the cache when it can be.
-    public func resolve(_ query: AddressQuery) async throws -> GeocodeOutcome {
+    package func resolve(_ query: AddressQuery) async throws -> GeocodeOutcome {
         let outcome: GeocodeOutcome
         if query.amenity != nil {
             let named = try await resolveOne(query)
@@ -88,7 +88,7 @@ public final class GeocodeResolver {
 
     /// The cached outcome of `query`, by the same two steps as `resolve`, without asking the service; nil when the
     /// cache cannot answer it.
-    public func cachedOutcome(_ query: AddressQuery) async throws -> GeocodeOutcome? {
+    package func cachedOutcome(_ query: AddressQuery) async throws -> GeocodeOutcome? {
         guard query.amenity != nil else { return try await cachedOne(query) }
         guard let named = try await cachedOne(query) else { return nil }
         if case .placed = named { return named }

@@ -1,5 +1,5 @@
 /// Which rows an import sends to the geocoder.
-public enum GeocodeMode: String, Sendable, CaseIterable, Codable {
+package enum GeocodeMode: String, Sendable, CaseIterable, Codable {
     /// Rows without coordinates.
     case missing
     /// Rows without coordinates, and rows whose coordinates are too coarse for a geofence.
@@ -9,17 +9,17 @@ public enum GeocodeMode: String, Sendable, CaseIterable, Codable {
 }
 
 /// Geocoding for one import.
-public struct GeocodingOptions: Sendable {
-    public var settings: GeocoderSettings
-    public var mode: GeocodeMode
+package struct GeocodingOptions: Sendable {
+    package var settings: GeocoderSettings
+    package var mode: GeocodeMode
     /// Fail the import (nothing written) when the service could not answer for some row, instead of committing the
     /// rows it could place.
-    public var requireGeocode: Bool
+    package var requireGeocode: Bool
     /// A geocoded point this far from the file's own coordinates is flagged: one of the two is wrong.
-    public var farFromOriginalMeters = 2_000.0
+    package var farFromOriginalMeters = 2_000.0
     /// Search for the row's own name at its address first (Nominatim's `amenity`), which finds a mapped shop itself
     /// rather than its building's address point; costs a second request for names the service does not know.
-    public var searchByName = true
+    package var searchByName = true
 
     public init(settings: GeocoderSettings, mode: GeocodeMode = .missing, requireGeocode: Bool = false) {
         self.settings = settings

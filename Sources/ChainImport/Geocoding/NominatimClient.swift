@@ -5,28 +5,28 @@ import FoundationNetworking
 #endif
 
 /// How to talk to a Nominatim-compatible geocoder, within its usage policy.
-public struct GeocoderSettings: Sendable {
+package struct GeocoderSettings: Sendable {
     /// The service's base URL; `/search` is appended.
-    public var baseURL: URL
+    package var baseURL: URL
     /// At most this many requests start per second (Nominatim's public policy: 1).
-    public var requestsPerSecond: Double = 1
+    package var requestsPerSecond: Double = 1
     /// Time allowed for one answer.
-    public var timeoutSeconds: Double = 10
+    package var timeoutSeconds: Double = 10
     /// Tries per address on 429, 5xx or a transport failure, the first included.
-    public var attempts = 4
+    package var attempts = 4
     /// The longest wait between tries; a `Retry-After` asking for more ends the tries for that address.
-    public var maxBackoffSeconds: Double = 120
+    package var maxBackoffSeconds: Double = 120
     /// After this many addresses in a row failed (each after all its tries), the service is taken as down and the
     /// rest are not asked, so an import against a dead service ends in seconds rather than hours.
-    public var failuresBeforeGivingUp = 3
+    package var failuresBeforeGivingUp = 3
     /// Identifies the application, as the usage policy requires.
-    public var userAgent = "OnCue-chain-import/1.0 (oncue import --geocoder; store-location geofencing)"
+    package var userAgent = "OnCue-chain-import/1.0 (oncue import --geocoder; store-location geofencing)"
 
     public init(baseURL: URL) { self.baseURL = baseURL }
 
     /// `text` as a geocoder's base URL: an http(s) URL with a host, or nil. The one rule for the CLI's `--geocoder`, the
     /// server's setting and the admin API's `geocoder` parameter.
-    public static func baseURL(_ text: String) -> URL? {
+    package static func baseURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty
         else { return nil }
@@ -47,7 +47,7 @@ public struct GeocoderSettings: Sendable {
     }
 
     /// The base URL with any user name and password taken out, for messages and the cache's `source`.
-    public var displayURL: String {
+    package var displayURL: String {
         guard var c = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return "(geocoder)" }
         c.user = nil
         c.password = nil
@@ -56,7 +56,7 @@ public struct GeocoderSettings: Sendable {
 }
 
 /// What the service said about one address.
-public enum GeocodeReply: Sendable, Equatable {
+package enum GeocodeReply: Sendable, Equatable {
     case found(GeocodeAnswer)
     case notFound
     /// No usable answer after every try (or the service was already given up on): the reason says why.
@@ -65,8 +65,8 @@ public enum GeocodeReply: Sendable, Equatable {
 
 /// A client of a Nominatim-compatible `/search`: paces requests to `requestsPerSecond`, retries 429 and 5xx
 /// honouring `Retry-After`, and gives up on a service that keeps failing.
-public actor NominatimClient {
-    public let settings: GeocoderSettings
+package actor NominatimClient {
+    package let settings: GeocoderSettings
     private let session: URLSession
     private var nextStart = ContinuousClock.now
     private var failuresInARow = 0
@@ -83,7 +83,7 @@ public actor NominatimClient {
     }
 
     /// Whether the service has failed `failuresBeforeGivingUp` addresses in a row.
-    public var gaveUp: Bool { failuresInARow >= settings.failuresBeforeGivingUp }
+    package var gaveUp: Bool { failuresInARow >= settings.failuresBeforeGivingUp }
 
     public func search(_ query: AddressQuery) async -> GeocodeReply {
         if gaveUp {

@@ -17,13 +17,13 @@ import LocationStore
 /// let report = try await importer.run([try .file("costcos.csv")])
 /// ```
 /// An importer belongs to one task, like the store it writes to.
-public final class ChainImporter {
+package final class ChainImporter {
     public let store: any BulkImporting
     public let options: ImportOptions
     /// Called from the importing task every `options.progressInterval` seconds.
     public var progress: ((ImportProgress) -> Void)?
     /// Called once with things to know before long work starts (the geocoding estimate).
-    public var notice: ((String) -> Void)?
+    package var notice: ((String) -> Void)?
 
     public init(store: any BulkImporting, options: ImportOptions) {
         self.store = store

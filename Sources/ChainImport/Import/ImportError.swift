@@ -1,5 +1,5 @@
 /// Why an import stopped. Every case rolls the whole import back.
-public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     case csv(file: String, CSVError)
     case geojson(file: String, GeoJSONError)

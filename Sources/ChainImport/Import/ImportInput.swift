@@ -8,10 +8,10 @@ import Darwin
 
 /// One CSV to import: a name for the log, its size if known (for percent and ETA), and its bytes
 /// as a stream of chunks — a file on disk, or an HTTP request body passed through unbuffered.
-public struct ImportInput: Sendable {
+package struct ImportInput: Sendable {
     public var name: String
     public var size: Int64?
-    public var chunks: any AsyncSequence<[UInt8], any Error> & Sendable
+    package var chunks: any AsyncSequence<[UInt8], any Error> & Sendable
 
     public init(name: String, size: Int64?, chunks: some AsyncSequence<[UInt8], any Error> & Sendable) {
         self.name = name
@@ -37,20 +37,20 @@ public struct ImportInput: Sendable {
 }
 
 /// A file's bytes as chunks read with `read(2)`; the file is opened on first use and closed at the end.
-public struct FileChunks: AsyncSequence, Sendable {
+package struct FileChunks: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
-    public typealias Failure = any Error
+    package typealias Failure = any Error
     public let path: String
-    public let chunkSize: Int
+    package let chunkSize: Int
 
     public init(path: String, chunkSize: Int = 1 << 20) {
         self.path = path
         self.chunkSize = chunkSize
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(path: path, chunkSize: chunkSize) }
+    package func makeAsyncIterator() -> Iterator { Iterator(path: path, chunkSize: chunkSize) }
 
-    public final class Iterator: AsyncIteratorProtocol {
+    package final class Iterator: AsyncIteratorProtocol {
         private let path: String
         private let chunkSize: Int
         private var fd: Int32 = -1
@@ -85,15 +85,15 @@ public struct FileChunks: AsyncSequence, Sendable {
 }
 
 /// An array's bytes in fixed-size chunks (tests use small chunks to cut records anywhere).
-public struct ByteChunks: AsyncSequence, Sendable {
+package struct ByteChunks: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
-    public typealias Failure = any Error
+    package typealias Failure = any Error
     let bytes: [UInt8]
     let chunkSize: Int
 
-    public func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, chunkSize: chunkSize) }
+    package func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, chunkSize: chunkSize) }
 
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         let bytes: [UInt8]
         let chunkSize: Int
         var offset = 0

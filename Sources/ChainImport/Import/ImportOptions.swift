@@ -6,24 +6,24 @@ public struct ImportOptions: Sendable {
     /// is empty do.
     public var network: String?
     /// The column whose value names each row's network (a brand column, IMLS `FSCSKEY`).
-    public var networkColumn: String?
+    package var networkColumn: String?
     /// Where networks created by this import take their display name from (default: the network value).
-    public var networkNameColumn: String?
+    package var networkNameColumn: String?
     /// Only rows whose `column` equals `value` name the networks this import creates (IMLS:
     /// `C_OUT_TY` = `CE`, the central library, rather than whichever branch comes first).
-    public var networkNameWhere: (column: String, value: String)?
+    package var networkNameWhere: (column: String, value: String)?
     /// Category given to networks this import creates (`library`, `fast-food`, …).
-    public var category: String?
+    package var category: String?
     /// Reject rows whose network is neither a known id nor an alias, instead of creating networks.
-    public var onlyKnownNetworks = false
+    package var onlyKnownNetworks = false
     /// Resolve network values the store does not know, and `brand_wikidata`, through the brand catalogue (the
     /// name-suggestion-index's brands), so a chain's spellings become one network named as the brand writes itself.
-    public var usesBrandCatalogue = true
-    public var mapping: MappingFile?
+    package var usesBrandCatalogue = true
+    package var mapping: MappingFile?
     /// Run everything, report, and roll back.
-    public var dryRun = false
+    package var dryRun = false
     /// Remove the locations of every network the import touched that the import does not list.
-    public var replaceNetwork = false
+    package var replaceNetwork = false
     /// Correct sign-flipped and swapped coordinates (flagged as warnings) instead of rejecting the rows.
     public var fixCoordinates = false
     /// Force an encoding instead of detecting UTF-8 vs Windows-1252/Latin-1.
@@ -37,18 +37,18 @@ public struct ImportOptions: Sendable {
     /// U+FFFD and warning the row (`invalid_utf8`).
     public var strictUTF8 = false
     /// Rows of the same network closer than this (metres) are flagged as near duplicates.
-    public var duplicateRadiusMeters = 10.0
+    package var duplicateRadiusMeters = 10.0
     /// How many issues per file the report carries.
-    public var reportIssueLimit = 100
+    package var reportIssueLimit = 100
     /// How many issues of one reason per file go to the import log (the counts by reason stay exact): a file whose
     /// every row has the same problem grows the log by this much, not by its row count.
-    public var logIssueLimitPerReason = 10_000
+    package var logIssueLimitPerReason = 10_000
     /// Seconds between progress callbacks.
-    public var progressInterval = 0.25
+    package var progressInterval = 0.25
     /// Send rows without usable coordinates to a Nominatim-compatible geocoder (nil: such rows are rejected).
-    public var geocoding: GeocodingOptions?
+    package var geocoding: GeocodingOptions?
 
-    public init(
+    package init(
         network: String? = nil, networkColumn: String? = nil, networkNameColumn: String? = nil, category: String? = nil,
         onlyKnownNetworks: Bool = false, mapping: MappingFile? = nil, dryRun: Bool = false, replaceNetwork: Bool = false,
         fixCoordinates: Bool = false, encoding: TextEncoding? = nil, delimiter: UInt8? = nil
@@ -80,10 +80,10 @@ public struct ImportOptions: Sendable {
 
     public static let defaultMaxLineBytes = 1 << 20
     /// The range `maxLineBytes` may take: a real chain row is a few hundred bytes.
-    public static let maxLineBytesRange = 256...(1 << 30)
+    package static let maxLineBytesRange = 256...(1 << 30)
 
     /// Refuses options that contradict each other or exceed what the store keeps.
-    public func validate() throws(ImportError) {
+    package func validate() throws(ImportError) {
         guard Self.maxLineBytesRange.contains(maxLineBytes) else {
             throw .invalidOption(
                 "--max-line-bytes must be in \(Self.maxLineBytesRange.lowerBound)...\(Self.maxLineBytesRange.upperBound), got \(maxLineBytes)")
@@ -131,7 +131,7 @@ public struct ImportOptions: Sendable {
 
 extension ImportOptions {
     /// Reads `role` from `column`, as a mapping file's `"columns": {role: column}` would (`--radius-column` and the like).
-    public mutating func mapColumn(_ role: FieldRole, to column: String) {
+    package mutating func mapColumn(_ role: FieldRole, to column: String) {
         var file = mapping ?? MappingFile()
         file.columns[role.rawValue] = .columns([column])
         mapping = file

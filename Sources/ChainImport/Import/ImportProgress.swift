@@ -1,18 +1,18 @@
 /// A snapshot of a running import, delivered every `ImportOptions.progressInterval` seconds.
-public struct ImportProgress: Sendable, Equatable {
-    public var fileName: String
-    public var fileIndex: Int
-    public var fileCount: Int
+package struct ImportProgress: Sendable, Equatable {
+    package var fileName: String
+    package var fileIndex: Int
+    package var fileCount: Int
     /// Data rows read so far, over all files.
     public var rows: Int
     /// Bytes read so far, over all files.
     public var bytes: Int64
     /// Total bytes of all files, when every size is known.
-    public var totalBytes: Int64?
-    public var elapsedSeconds: Double
+    package var totalBytes: Int64?
+    package var elapsedSeconds: Double
     /// What the import does after reading its rows (bringing the spatial index in step, committing), which
     /// takes a while for large files; nil while rows are being read.
-    public var stage: String?
+    package var stage: String?
     /// What `rows` counts: data rows, or addresses while geocoding (then `bytes` and `totalBytes` count addresses too).
     public var unit = "rows"
 
@@ -26,14 +26,14 @@ public struct ImportProgress: Sendable, Equatable {
         self.elapsedSeconds = elapsedSeconds
     }
 
-    public var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
+    package var rowsPerSecond: Double { elapsedSeconds > 0 ? Double(rows) / elapsedSeconds : 0 }
     /// 0…1 by bytes, when the total is known.
-    public var fraction: Double? {
+    package var fraction: Double? {
         guard let totalBytes, totalBytes > 0 else { return nil }
         return min(1, Double(bytes) / Double(totalBytes))
     }
     /// Seconds left at the current byte rate.
-    public var etaSeconds: Double? {
+    package var etaSeconds: Double? {
         guard let fraction, fraction > 0, elapsedSeconds > 0 else { return nil }
         return elapsedSeconds * (1 - fraction) / fraction
     }

@@ -2,19 +2,19 @@ import Foundation
 import LocationStore
 
 /// What an import did, file by file; the CLI prints it and `--json` encodes it as is.
-public struct ImportReport: Sendable, Codable, Equatable {
-    public var files: [FileReport]
-    public var totals: ImportCounts
-    public var dryRun: Bool
+package struct ImportReport: Sendable, Codable, Equatable {
+    package var files: [FileReport]
+    package var totals: ImportCounts
+    package var dryRun: Bool
     /// True when the changes are in the store (false for dry runs and failures).
-    public var committed: Bool
+    package var committed: Bool
     /// Networks whose unlisted locations were removed (`--replace-network`).
-    public var replacedNetworks: [String]
-    public var networksCreated: [String]
+    package var replacedNetworks: [String]
+    package var networksCreated: [String]
     public var seconds: Double
-    public var rowsPerSecond: Double
+    package var rowsPerSecond: Double
     /// The geocoding before the import: the estimate, requests sent and failures (nil when it did not geocode).
-    public var geocodingPlan: GeocodingPlan?
+    package var geocodingPlan: GeocodingPlan?
 
     package init(
         files: [FileReport], totals: ImportCounts, dryRun: Bool, committed: Bool, replacedNetworks: [String],
@@ -59,16 +59,16 @@ public struct ImportReport: Sendable, Codable, Equatable {
 }
 
 /// One file of an import.
-public struct FileReport: Sendable, Codable, Equatable {
+package struct FileReport: Sendable, Codable, Equatable {
     /// The import log entry (nil for dry runs).
-    public var importId: Int64?
-    public var fileName: String
-    public var fileSize: Int64
-    public var sha256: String
+    package var importId: Int64?
+    package var fileName: String
+    package var fileSize: Int64
+    package var sha256: String
     public var encoding: String
     /// The file's bytes were not all in one encoding (some fields UTF-8, others not).
-    public var mixedEncoding: Bool
-    public var hadByteOrderMark: Bool
+    package var mixedEncoding: Bool
+    package var hadByteOrderMark: Bool
     /// Empty for GeoJSON.
     public var delimiter: String
     /// `csv`, `geojson` (a FeatureCollection) or `geojsonseq` (a sequence of features), told from the file's bytes.
@@ -77,20 +77,20 @@ public struct FileReport: Sendable, Codable, Equatable {
     public var columns: [String: String]
     public var headers: [String]
     public var counts: ImportCounts
-    public var rejectedByReason: [String: Int]
-    public var warningsByReason: [String: Int]
+    package var rejectedByReason: [String: Int]
+    package var warningsByReason: [String: Int]
     /// The first issues (see `ImportOptions.reportIssueLimit`); the import log has all of them.
-    public var issues: [ImportIssue]
-    public var issuesTruncated: Bool
+    package var issues: [ImportIssue]
+    package var issuesTruncated: Bool
     /// Accepted rows per network.
-    public var rowsByNetwork: [String: Int]
+    package var rowsByNetwork: [String: Int]
     public var seconds: Double
     /// What geocoding did for this file's rows (nil when the import did not geocode).
-    public var geocoding: GeocodeSummary?
+    package var geocoding: GeocodeSummary?
     /// Set when a large share of the rows have coordinates too coarse for a geofence.
-    public var coordinatePrecision: PrecisionDiagnosis?
+    package var coordinatePrecision: PrecisionDiagnosis?
     /// Rows whose coordinates are too coarse for a geofence (each also has a `coarse_coordinates` warning unless geocoded).
-    public var coarseRows = 0
+    package var coarseRows = 0
 
     enum CodingKeys: String, CodingKey {
         case importId = "import_id"

@@ -2,7 +2,7 @@ import Foundation
 import LocationStore
 
 /// Which column (or columns) of a file holds each role, found from the header.
-public struct ColumnMapping: Sendable, Equatable {
+package struct ColumnMapping: Sendable, Equatable {
     /// The header as found (surrounding spaces trimmed).
     public let headers: [String]
     /// Column indexes per role; several indexes are joined with `-` (composite ids).
@@ -13,10 +13,10 @@ public struct ColumnMapping: Sendable, Equatable {
     /// The columns a mapping file's `network_patterns` are tried on, in turn (`NetworkPatterns.match`).
     let patternColumns: [Int]
 
-    public func indexes(_ role: FieldRole) -> [Int]? { columns[role] }
+    package func indexes(_ role: FieldRole) -> [Int]? { columns[role] }
 
     /// Role → header names, for the report.
-    public var described: [String: String] {
+    package var described: [String: String] {
         var roles = Dictionary(uniqueKeysWithValues: columns.map { role, idx in (role.rawValue, idx.map { headers[$0] }.joined(separator: " + ")) })
         if let weeklyHours { roles[FieldRole.openingHours.rawValue] = weeklyHours.described(headers: headers) }
         return roles

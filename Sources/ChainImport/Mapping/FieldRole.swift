@@ -1,5 +1,5 @@
 /// What a column of a chain file means to the importer.
-public enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
+package enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     case id, name, address, city, region
     case postalCode = "postal_code"
     case country, latitude, longitude

@@ -1,5 +1,5 @@
 /// Why a file's columns could not be mapped; the import is refused before any row is written.
-public enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
     case noCoordinateColumns(headers: [String])
     case unknownColumn(role: String, column: String, headers: [String])
     case unreadableMappingFile(path: String, reason: String)

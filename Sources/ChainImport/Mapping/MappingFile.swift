@@ -12,13 +12,13 @@ import Foundation
 /// A column is a header name (matched ignoring case and surrounding spaces) or a list of them,
 /// joined with `-` (composite ids). `null` or `""` switches a guessed role off. `network_patterns` recognises chains
 /// by how their stores are named (`NetworkPatterns`).
-public struct MappingFile: Sendable, Codable, Equatable {
+package struct MappingFile: Sendable, Codable, Equatable {
     public var columns: [String: ColumnSpec]
     public var delimiter: String?
     public var encoding: String?
     /// One network for every row (same as `--network`).
     public var network: String?
-    public var networkPatterns: NetworkPatterns?
+    package var networkPatterns: NetworkPatterns?
 
     public init(
         columns: [String: ColumnSpec] = [:], delimiter: String? = nil, encoding: String? = nil, network: String? = nil,
@@ -46,7 +46,7 @@ public struct MappingFile: Sendable, Codable, Equatable {
     }
 
     /// One header name, several (joined), or none.
-    public enum ColumnSpec: Sendable, Codable, Equatable {
+    package enum ColumnSpec: Sendable, Codable, Equatable {
         case none
         case columns([String])
 

@@ -18,11 +18,11 @@ import Foundation
 /// order, so a more specific pattern goes first. A row no rule matches keeps its network column's value
 /// (`"unmatched": "keep"`, the default) or is rejected `unmatched_network` (`"reject"`: the file holds other places
 /// than the chains wanted, as an OpenStreetMap extract does).
-public struct NetworkPatterns: Sendable, Codable, Equatable {
-    public struct Rule: Sendable, Codable, Equatable {
+package struct NetworkPatterns: Sendable, Codable, Equatable {
+    package struct Rule: Sendable, Codable, Equatable {
         /// A regular expression (ICU syntax, as NSRegularExpression reads it: `\s`, `\b`, `[’']`, `(?:…)`), matched
         /// at the value's start.
-        public var pattern: String
+        package var pattern: String
         public var network: String
 
         public init(pattern: String, network: String) {
@@ -31,14 +31,14 @@ public struct NetworkPatterns: Sendable, Codable, Equatable {
         }
     }
 
-    public enum Unmatched: String, Sendable, Codable, Equatable {
+    package enum Unmatched: String, Sendable, Codable, Equatable {
         case keep, reject
     }
 
     /// The columns or properties whose values the rules are tried on, in turn; nil means the network column.
-    public var match: [String]?
+    package var match: [String]?
     public var rules: [Rule]
-    public var unmatched: Unmatched?
+    package var unmatched: Unmatched?
 
     public init(match: [String]? = nil, rules: [Rule], unmatched: Unmatched? = nil) {
         self.match = match

@@ -3,7 +3,7 @@ extension StringProtocol {
     /// overrides written out (`\n`, `\u{1B}`, `\u{202E}`), so that a value from a file cannot move a terminal's cursor,
     /// recolour it, rewrite what was printed before or reorder a line; and cut to `limit` characters with an ellipsis,
     /// so that a huge value never floods a message. `keepingLineBreaks` leaves `\n` as it is, for multi-line messages.
-    public func forMessage(limit: Int? = 80, keepingLineBreaks: Bool = false) -> String {
+    package func forMessage(limit: Int? = 80, keepingLineBreaks: Bool = false) -> String {
         var cut = Substring(self)
         var clipped = false
         if let limit, let end = cut.index(cut.startIndex, offsetBy: limit, limitedBy: cut.endIndex), end < cut.endIndex {

@@ -3,7 +3,7 @@ import CLibCrypto
 /// Streaming SHA-256 of an imported file, for the import log's checksum: OpenSSL's libcrypto from the system (with the
 /// CPU's SHA instructions where it has them) behind the small interface the parser uses. A value like any other: a
 /// copy hashes on independently (the context is copied on the first write after a copy).
-public struct SHA256: @unchecked Sendable {
+package struct SHA256: @unchecked Sendable {
     /// Owns one libcrypto context. Sendable by hand: it is only ever changed through a uniquely referenced `SHA256`.
     private final class Context {
         let pointer: OpaquePointer
@@ -23,16 +23,16 @@ public struct SHA256: @unchecked Sendable {
 
     public init() {}
 
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         if !isKnownUniquelyReferenced(&context) { context = Context(copying: context.pointer) }
         EVP_DigestUpdate(context.pointer, base, bytes.count)
     }
 
-    public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { update($0) } }
+    package mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { update($0) } }
 
     /// The digest as lower-case hex (of a copy of the state: this hasher may go on).
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         let finishing = Context(copying: context.pointer)
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0

@@ -2,7 +2,7 @@ import Foundation
 import Geo
 
 /// The verdict on one row's coordinates.
-public enum CoordinateVerdict: Sendable, Equatable {
+package enum CoordinateVerdict: Sendable, Equatable {
     case accepted(Coordinate, warning: (ReasonCode, String)?)
     case rejected(ReasonCode, String)
 
@@ -18,20 +18,20 @@ public enum CoordinateVerdict: Sendable, Equatable {
 /// Checks a row's latitude/longitude text against each other and against the state and country
 /// the row names. A US row whose point falls outside its state is tried with the longitude's sign
 /// flipped and with latitude and longitude swapped, so those common export bugs get their own codes.
-public struct CoordinateCheck: Sendable {
+package struct CoordinateCheck: Sendable {
     /// Grace around a state's bounding box before a point counts as outside it (≈ 28 km).
-    public var regionMarginDegrees = 0.25
+    package var regionMarginDegrees = 0.25
     /// Correct sign-flipped and swapped coordinates (with a warning) instead of rejecting the row.
     public var fixCoordinates = false
     /// A decimal comma (`40,7`) is accepted when the file's delimiter is not a comma.
-    public var allowDecimalComma = false
+    package var allowDecimalComma = false
 
     public init(fixCoordinates: Bool = false, allowDecimalComma: Bool = false) {
         self.fixCoordinates = fixCoordinates
         self.allowDecimalComma = allowDecimalComma
     }
 
-    public func check(latitude latText: String, longitude lonText: String, region: String?, country: String?) -> CoordinateVerdict {
+    package func check(latitude latText: String, longitude lonText: String, region: String?, country: String?) -> CoordinateVerdict {
         let latT = String(latText.trimmedOfWhitespace)
         let lonT = String(lonText.trimmedOfWhitespace)
         if latT.isEmpty || lonT.isEmpty {

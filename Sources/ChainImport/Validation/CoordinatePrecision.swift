@@ -7,22 +7,22 @@ import LocationStore
 /// Directories that round every point to two decimals (±0.5 km) put stores hundreds of metres from where they
 /// stand: a 100 m region built on such a point is wrong by more than its own size. The decimals are read from the
 /// value, not the text, so `40.710000` and a float32 export's `40.70999908` both count as two decimals.
-public enum CoordinatePrecision {
+package enum CoordinatePrecision {
     /// Rows with at most this many decimals in both coordinates are coarse whatever the rest of the file does.
-    public static let coarseDecimals = 2
+    package static let coarseDecimals = 2
     /// A grid of this many decimals is coarse when most of the file sits on it (±55–78 m at 3 decimals).
-    public static let fileGridDecimals = 3
+    package static let fileGridDecimals = 3
     /// Share of the sampled rows that must sit on a grid for it to be the file's grid.
-    public static let fileGridShare = 0.9
+    package static let fileGridShare = 0.9
     /// Rows sampled before deciding the file's grid (the first batch of the file).
-    public static let sampleRows = 1024
+    package static let sampleRows = 1024
     /// Fewer sampled rows than this say nothing about a file-wide grid.
-    public static let minimumSample = 20
+    package static let minimumSample = 20
     /// The file-level diagnosis appears when at least this share of the rows with coordinates is coarse.
-    public static let diagnosisShare = 0.2
+    package static let diagnosisShare = 0.2
 
     /// The fewest decimals (0–3) that write `value` to within about a metre; 4 means four or more.
-    public static func decimals(_ value: Double) -> Int {
+    package static func decimals(_ value: Double) -> Int {
         var scale = 1.0
         for k in 0..<4 {
             let scaled = value * scale
@@ -35,7 +35,7 @@ public enum CoordinatePrecision {
     }
 
     /// The most a point written with `decimals` can be from the place it rounds: half the grid cell's diagonal.
-    public static func errorMeters(decimals: Int, latitude: Double) -> Double {
+    package static func errorMeters(decimals: Int, latitude: Double) -> Double {
         let halfStep = 0.5 * pow(10, -Double(decimals))
         let north = halfStep * Sphere.metersPerDegree
         let east = north * max(0, cos(latitude * .pi / 180))
@@ -44,7 +44,7 @@ public enum CoordinatePrecision {
 
     /// The file's grid from a sample of row decimals: the coarsest grid, at most `fileGridDecimals`, that at least
     /// `fileGridShare` of the sample sits on; nil when the sample is too small or the file is finer.
-    public static func fileGrid(sample: [Int]) -> Int? {
+    package static func fileGrid(sample: [Int]) -> Int? {
         guard sample.count >= minimumSample else { return nil }
         for grid in 0...fileGridDecimals {
             let onGrid = sample.lazy.filter { $0 <= grid }.count
@@ -55,11 +55,11 @@ public enum CoordinatePrecision {
 }
 
 /// A row whose coordinates are too coarse for a geofence.
-public struct CoarseCoordinates: Sendable, Hashable {
+package struct CoarseCoordinates: Sendable, Hashable {
     /// Decimals of the coarser coordinate.
-    public var decimals: Int
+    package var decimals: Int
     /// How far the written point may be from the store.
-    public var errorMeters: Double
+    package var errorMeters: Double
 
     public var message: String {
         "coordinates written to \(decimals) decimal\(decimals == 1 ? "" : "s") (±\(Int(errorMeters.rounded())) m): too coarse for a geofence"

@@ -1,7 +1,7 @@
 /// Plain decimal numbers as people write coordinates: an optional sign, digits with an optional fraction (`40`,
 /// `-74.0060`, `.5`, `5.`), an optional exponent (`4.07e1`). Swift's `Double(_:)` also reads hexadecimal floats
 /// (`0x1p4` is 16.0), `inf`, `nan` and `infinity`, which no export means as a coordinate.
-public enum DecimalNumber {
+package enum DecimalNumber {
     /// The value of `text`, or nil when it is not a plain decimal number. `decimalComma` reads `40,7` as 40.7.
     public static func parse(_ text: some StringProtocol, decimalComma: Bool = false) -> Double? {
         var bytes = Array(text.utf8)

@@ -1,5 +1,5 @@
 /// Machine-readable reasons for rejecting or flagging a row; stored in the import log.
-public enum ReasonCode: String, Sendable, Codable, CaseIterable {
+package enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case missingCoordinates = "missing_coordinates"
     case unparseableCoordinates = "unparseable_coordinates"
     case outOfRange = "out_of_range"

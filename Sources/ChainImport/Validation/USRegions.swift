@@ -3,11 +3,11 @@ import Foundation
 /// Bounding boxes of the U.S. states, DC and the inhabited territories, for "is this coordinate
 /// anywhere near the state the row names" checks. Boxes, not shapes: a point inside the box may
 /// still be outside the state, but a point far outside the box is certainly wrong.
-public struct USRegion: Sendable, Equatable {
-    public let code: String
+package struct USRegion: Sendable, Equatable {
+    package let code: String
     public let name: String
     /// (minLat, maxLat, minLon, maxLon); Alaska needs two (the Aleutians cross the antimeridian).
-    public let boxes: [(Double, Double, Double, Double)]
+    package let boxes: [(Double, Double, Double, Double)]
 
     public static func == (a: USRegion, b: USRegion) -> Bool { a.code == b.code }
 
@@ -19,7 +19,7 @@ public struct USRegion: Sendable, Equatable {
     }
 
     /// Approximate distance in km from the nearest box (0 inside), for messages.
-    public func kilometres(fromLatitude lat: Double, longitude lon: Double) -> Double {
+    package func kilometres(fromLatitude lat: Double, longitude lon: Double) -> Double {
         boxes.map { b in
             let dLat = max(b.0 - lat, 0, lat - b.1) * 111.2
             let dLon = max(b.2 - lon, 0, lon - b.3) * 111.2 * cos(min(abs(lat), 89) * .pi / 180)
@@ -28,7 +28,7 @@ public struct USRegion: Sendable, Equatable {
     }
 }
 
-public enum USRegions {
+package enum USRegions {
     public static let all: [USRegion] = [
         r("AL", "Alabama", 30.14, 35.01, -88.47, -84.89), r("AK", "Alaska", 51.21, 71.44, -179.99, -129.98),
         r("AZ", "Arizona", 31.33, 37.00, -114.82, -109.04), r("AR", "Arkansas", 33.00, 36.50, -94.62, -89.64),
@@ -86,12 +86,12 @@ public enum USRegions {
     }
 
     /// Country values that mean the United States.
-    public static func isUnitedStates(_ country: String) -> Bool {
+    package static func isUnitedStates(_ country: String) -> Bool {
         ["us", "usa", "unitedstates", "unitedstatesofamerica", "america"].contains(ColumnMapping.normalise(country))
     }
 
     /// Inside (or within `margin` degrees of) any state or territory.
-    public static func containsAnywhere(latitude: Double, longitude: Double, margin: Double) -> Bool {
+    package static func containsAnywhere(latitude: Double, longitude: Double, margin: Double) -> Bool {
         all.contains { $0.contains(latitude: latitude, longitude: longitude, margin: margin) }
     }
 }

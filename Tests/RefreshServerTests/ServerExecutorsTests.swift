@@ -8,33 +8,41 @@ import Testing
 /// The server's own threads for blocking work, and how a caller waits for an index generation.
 @Suite("Owned executors and reload waits")
 struct ServerExecutorsTests {
-    /// This process's threads named `name` (Linux names threads in /proc/self/task/*/comm).
-    static func threads(named name: String) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
-        }.count
-    }
-
-    /// The name of the thread this runs on (a synchronous function: `Thread.current` is not read from async code).
-    static func threadName() -> String { Thread.current.name ?? "" }
-
-    @Test func twoServersDoNotShareAThreadAndAReleasedServersThreadsEnd() async throws {
-        // A name no other test's server uses, so that servers running beside this test do not change the count.
-        let name = "oncue-t\(UInt16.random(in: 0...UInt16.max))"
-        var first: BlockingWorkExecutor? = BlockingWorkExecutor(name: name)
-        let second = BlockingWorkExecutor(name: name)
+    /// One server's rebuild held by a long job does not hold another server's: each has threads of its own (with the
+    /// shared static executor of before, the second job waited for the first).
+    @Test func aServerDoesNotQueueBehindAnotherServersWork() async throws {
+        let first = ServerExecutors()
+        let second = ServerExecutors()
         let gate = Gate()
-        // The first executor's thread is held; the second still runs its work.
-        let held = Task { [first] in try await first?.run { gate.wait() } }
-        let ranOnSecond = try await second.run { Self.threadName() }
-        #expect(ranOnSecond == name)
-        #expect(Self.threads(named: name) == 2)
+        defer { gate.open() }
+        let started = Gate()
+        let held = Task {
+            try await first.rebuilds.run {
+                started.open()
+                gate.wait()
+            }
+        }
+        #expect(try await eventually { started.isOpened }, "the first server's job never started")
+        let finished = Gate()
+        let other = Task {
+            try await second.rebuilds.run {
+                await Task.yield()
+                finished.open()
+            }
+        }
+        #expect(try await eventually { finished.isOpened }, "the second server's job waited for the first's")
         gate.open()
         try await held.value
-        first = nil
-        #expect(try await eventually(within: .seconds(30)) { Self.threads(named: name) == 1 }, "the released executor's thread is still there")
+        try await other.value
+    }
+
+    /// An executor is freed with its server (its thread then ends: its queue is closed on deinit).
+    @Test func aReleasedServersExecutorsAreFreed() async throws {
+        var executors: ServerExecutors? = ServerExecutors()
+        weak let rebuilds = executors?.rebuilds
+        _ = try await executors?.rebuilds.run { await Task.yield() }
+        executors = nil
+        #expect(try await eventually { rebuilds == nil }, "the executor outlived its server")
     }
 
     @Test func aWaiterIsResumedByTheAnswerThatCoversItsTicket() async throws {

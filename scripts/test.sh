@@ -8,11 +8,11 @@
 # (or ONCUE_SHARED_DATASETS pointing at it), and are skipped with the reason where it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/system-deps.sh
 # Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
 # They start in the background while the tests build (their Debian packages first, so that two installs never wait on
 # each other's lock); each start is bounded in time, so a service that cannot start is a clear failure, not a hang.
 # URLs go through files, not pipes: a background server that kept a pipe open would keep `$(…)` waiting.
+# One install: the build's packages and the services'.
 bash scripts/system-deps.sh postgresql-15 postgresql-15-postgis-3 osm2pgsql curl
 services="$(mktemp -d)"
 trap 'rm -rf "$services"' EXIT

@@ -5,10 +5,9 @@ import TestSupport
 struct CLIRunner {
     typealias Result = ChildProcessResult
 
+    /// `OncueExecutable`, or where the debug build puts it (a missing binary then fails with its path).
     static var binary: URL {
-        if let env = ProcessInfo.processInfo.environment["ONCUE_BIN"] { return URL(fileURLWithPath: env) }
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return repo.appendingPathComponent(".build/debug/oncue")
+        OncueExecutable.url ?? SharedDatasets.repository.appendingPathComponent(".build/debug/oncue")
     }
 
     /// Runs the binary with `arguments`; `environment` entries are added to (or replace) this process's. The wait is

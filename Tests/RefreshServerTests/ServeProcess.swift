@@ -11,15 +11,8 @@ final class ServeProcess {
     private let output = SharedText()
     private let stderr = Pipe()
 
-    /// The `oncue` executable built next to this test bundle.
-    static var binary: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oncue"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/oncue"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    /// The `oncue` executable the tests run (`OncueExecutable`).
+    static var binary: URL? { OncueExecutable.url }
 
     /// Starts `oncue serve --db STORE ARGS…` on a free port and waits until `/readyz` answers 200.
     init(store: String, arguments: [String] = [], environment: [String: String] = [:]) async throws {

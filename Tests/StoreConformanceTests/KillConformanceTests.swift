@@ -105,7 +105,7 @@ final class ProgressReportingImport: Sendable {
 
     var rowsSeen: Int { rows.value.withLock { $0 } }
 
-    /// Sends SIGKILL and waits (by polling, off no thread) until the child is gone; how it ended.
+    /// Sends SIGKILL and waits, polling without blocking a thread, until the child is gone; how it ended.
     func kill() async throws -> Process.TerminationReason {
         Foundation.kill(process.processIdentifier, SIGKILL)
         _ = try await eventually(within: .seconds(60)) { !process.isRunning }

@@ -11,7 +11,7 @@ package struct AddressQuery: Sendable, Hashable {
     package var postalCode: String?
     package var country: String?
 
-    public init(
+    package init(
         amenity: String? = nil, street: String? = nil, city: String? = nil, state: String? = nil,
         postalCode: String? = nil, country: String? = nil
     ) {

@@ -57,7 +57,7 @@ package final class GeocodeResolver {
     }
     public private(set) var counts = Counts()
 
-    public init(store: any GeocodeCache, settings: GeocoderSettings) {
+    package init(store: any GeocodeCache, settings: GeocoderSettings) {
         self.store = store
         client = NominatimClient(settings: settings)
         source = settings.displayURL

@@ -21,7 +21,7 @@ package struct GeocodingOptions: Sendable {
     /// rather than its building's address point; costs a second request for names the service does not know.
     package var searchByName = true
 
-    public init(settings: GeocoderSettings, mode: GeocodeMode = .missing, requireGeocode: Bool = false) {
+    package init(settings: GeocoderSettings, mode: GeocodeMode = .missing, requireGeocode: Bool = false) {
         self.settings = settings
         self.mode = mode
         self.requireGeocode = requireGeocode

@@ -22,7 +22,7 @@ package struct GeocoderSettings: Sendable {
     /// Identifies the application, as the usage policy requires.
     package var userAgent = "OnCue-chain-import/1.0 (oncue import --geocoder; store-location geofencing)"
 
-    public init(baseURL: URL) { self.baseURL = baseURL }
+    package init(baseURL: URL) { self.baseURL = baseURL }
 
     /// `text` as a geocoder's base URL: an http(s) URL with a host, or nil. The one rule for the CLI's `--geocoder`, the
     /// server's setting and the admin API's `geocoder` parameter.
@@ -73,7 +73,7 @@ package actor NominatimClient {
     /// Requests sent, tries included.
     public private(set) var requestsSent = 0
 
-    public init(settings: GeocoderSettings) {
+    package init(settings: GeocoderSettings) {
         self.settings = settings
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = settings.timeoutSeconds

@@ -25,13 +25,13 @@ package final class ChainImporter {
     /// Called once with things to know before long work starts (the geocoding estimate).
     package var notice: ((String) -> Void)?
 
-    public init(store: any BulkImporting, options: ImportOptions) {
+    package init(store: any BulkImporting, options: ImportOptions) {
         self.store = store
         self.options = options
     }
 
     /// The importer for any store; throws for a store that cannot take imports.
-    public convenience init(for store: any LocationStore, options: ImportOptions) throws {
+    package convenience init(for store: any LocationStore, options: ImportOptions) throws {
         guard let importing = store as? any BulkImporting else {
             throw ImportError.invalidOption("a store of type \(type(of: store)) cannot take imports")
         }

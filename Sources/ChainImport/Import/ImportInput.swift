@@ -13,7 +13,7 @@ package struct ImportInput: Sendable {
     public var size: Int64?
     package var chunks: any AsyncSequence<[UInt8], any Error> & Sendable
 
-    public init(name: String, size: Int64?, chunks: some AsyncSequence<[UInt8], any Error> & Sendable) {
+    package init(name: String, size: Int64?, chunks: some AsyncSequence<[UInt8], any Error> & Sendable) {
         self.name = name
         self.size = size
         self.chunks = chunks
@@ -43,7 +43,7 @@ package struct FileChunks: AsyncSequence, Sendable {
     public let path: String
     package let chunkSize: Int
 
-    public init(path: String, chunkSize: Int = 1 << 20) {
+    package init(path: String, chunkSize: Int = 1 << 20) {
         self.path = path
         self.chunkSize = chunkSize
     }

@@ -37,7 +37,7 @@ package struct ColumnMapping: Sendable, Equatable {
     /// network columns, which always win. Refuses a header without latitude and longitude, unless the import
     /// geocodes and the header has an address to geocode; and one where two columns could be the latitude (or the
     /// longitude) and no mapping file says which, since taking the first would import the other's rows wrong in silence.
-    public init(
+    package init(
         headers rawHeaders: [String], file: MappingFile? = nil, networkColumn: String? = nil,
         networkNameColumn: String? = nil, geocoding: Bool = false
     ) throws(MappingError) {

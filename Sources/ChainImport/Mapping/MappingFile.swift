@@ -20,7 +20,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
     public var network: String?
     package var networkPatterns: NetworkPatterns?
 
-    public init(
+    package init(
         columns: [String: ColumnSpec] = [:], delimiter: String? = nil, encoding: String? = nil, network: String? = nil,
         networkPatterns: NetworkPatterns? = nil
     ) {
@@ -36,7 +36,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
         case networkPatterns = "network_patterns"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         columns = try c.decodeIfPresent([String: ColumnSpec].self, forKey: .columns) ?? [:]
         delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter)
@@ -50,7 +50,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
         case none
         case columns([String])
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
             if c.decodeNil() {
                 self = .none

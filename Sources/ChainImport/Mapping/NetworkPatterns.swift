@@ -25,7 +25,7 @@ package struct NetworkPatterns: Sendable, Codable, Equatable {
         package var pattern: String
         public var network: String
 
-        public init(pattern: String, network: String) {
+        package init(pattern: String, network: String) {
             self.pattern = pattern
             self.network = network
         }
@@ -40,7 +40,7 @@ package struct NetworkPatterns: Sendable, Codable, Equatable {
     public var rules: [Rule]
     package var unmatched: Unmatched?
 
-    public init(match: [String]? = nil, rules: [Rule], unmatched: Unmatched? = nil) {
+    package init(match: [String]? = nil, rules: [Rule], unmatched: Unmatched? = nil) {
         self.match = match
         self.rules = rules
         self.unmatched = unmatched

@@ -21,7 +21,7 @@ package struct SHA256: @unchecked Sendable {
 
     private var context = Context()
 
-    public init() {}
+    package init() {}
 
     package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }

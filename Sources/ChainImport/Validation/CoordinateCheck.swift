@@ -26,7 +26,7 @@ package struct CoordinateCheck: Sendable {
     /// A decimal comma (`40,7`) is accepted when the file's delimiter is not a comma.
     package var allowDecimalComma = false
 
-    public init(fixCoordinates: Bool = false, allowDecimalComma: Bool = false) {
+    package init(fixCoordinates: Bool = false, allowDecimalComma: Bool = false) {
         self.fixCoordinates = fixCoordinates
         self.allowDecimalComma = allowDecimalComma
     }

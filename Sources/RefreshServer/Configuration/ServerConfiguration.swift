@@ -68,7 +68,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         package var requestsPerSecond: Double
         package var burst: Double
 
-        public init(requestsPerSecond: Double, burst: Double) {
+        package init(requestsPerSecond: Double, burst: Double) {
             self.requestsPerSecond = requestsPerSecond
             self.burst = burst
         }
@@ -88,7 +88,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         burst: ServerSettings.rateLimitBurst.defaultValue
     )
 
-    public init(
+    package init(
         database: String,
         host: String = ServerSettings.host.defaultValue,
         port: Int = ServerSettings.port.defaultValue,
@@ -116,7 +116,7 @@ package struct ServerConfiguration: Sendable, Hashable {
 /// A configuration value that could not be used; names the flag or variable it came from.
 package struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// A geocoder the server may use, under the name an admin import picks it by: the geocoder's URL comes from the
@@ -126,7 +126,7 @@ package struct NamedGeocoder: Sendable, Hashable {
     public var name: String
     package var url: URL
 
-    public init(name: String, url: URL) {
+    package init(name: String, url: URL) {
         self.name = name
         self.url = url
     }

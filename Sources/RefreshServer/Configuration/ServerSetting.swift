@@ -125,7 +125,7 @@ package enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
 /// Why a text was refused, as the end of a sentence that names the flag or variable ("must be an integer in 0…65535").
 package struct SettingRefusal: Error, Sendable {
     package let reason: String
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 }
 
 /// How a setting's text becomes its value (`parse`, given a non-empty text) and how the value is shown (`format`,

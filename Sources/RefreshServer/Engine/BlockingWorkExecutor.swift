@@ -80,7 +80,7 @@ package final class ServerExecutors: Sendable {
     /// Region selections in dense clusters, which take milliseconds: one at a time, off the I/O threads.
     let selections: BlockingWorkExecutor
 
-    public init() {
+    package init() {
         rebuilds = BlockingWorkExecutor(name: "oncue-rebuild")
         storeAccess = BlockingWorkExecutor(name: "oncue-store")
         selections = BlockingWorkExecutor(name: "oncue-select")

@@ -17,7 +17,7 @@ package struct APIError: HTTPResponseError, Sendable {
     /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
     public var headers: HTTPFields
 
-    public init(
+    package init(
         _ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
         headers: HTTPFields = [:]
     ) {

@@ -19,7 +19,7 @@ package struct ConnectionLimits: Sendable, Hashable {
     /// After SIGTERM, connections still open this long are closed, so that the process exits.
     package var shutdownTimeout: Duration = .seconds(15)
 
-    public init() {}
+    package init() {}
 
     /// The limit of a request's body: uploads get longer.
     func bodyTimeout(isUpload: Bool) -> Duration { isUpload ? uploadTimeout : bodyTimeout }

@@ -7,7 +7,7 @@ package struct ServerContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

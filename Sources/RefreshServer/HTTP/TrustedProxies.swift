@@ -8,7 +8,7 @@ package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     let bytes: [UInt8]
     let prefixLength: Int
 
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPNetwork.addressBytes(parts[0]) else { return nil }
         let bits = address.count * 8

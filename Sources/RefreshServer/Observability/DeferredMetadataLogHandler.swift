@@ -14,7 +14,7 @@ package struct DeferredMetadataLogHandler: LogHandler {
     }
 
     /// Wraps `stream`, which must not carry metadata of its own (it would be rendered on every change again).
-    public init(stream: StreamLogHandler) {
+    package init(stream: StreamLogHandler) {
         self.stream = stream
     }
 
@@ -28,7 +28,7 @@ package struct DeferredMetadataLogHandler: LogHandler {
         set { stream.metadataProvider = newValue }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }

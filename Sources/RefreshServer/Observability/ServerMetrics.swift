@@ -48,7 +48,7 @@ package final class ServerMetrics: Sendable {
     /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
     private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
 
-    public init() {
+    package init() {
         var routes: [String: RouteMetrics] = [:]
         for route in RouteTable.all {
             routes[Self.key(method: route.method.rawValue, path: route.path)] = RouteMetrics(method: route.method.rawValue, path: route.path)

@@ -15,7 +15,7 @@ package struct ConsoleTiles: Sendable, Hashable {
     /// Nil unless `template` is an http(s) URL whose path or query names `{z}`, `{x}` and `{y}`, and whose host is a
     /// name of letters, digits, dots and dashes (`{s}` only as its whole first label) with an optional port: what a
     /// Content-Security-Policy source can name (no IP v6 literal, nothing that would end the policy's directive).
-    public init?(template: String, attribution: String = ConsoleTiles.defaultAttribution) {
+    package init?(template: String, attribution: String = ConsoleTiles.defaultAttribution) {
         guard let schemeEnd = template.range(of: "://") else { return nil }
         let authority = template[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard Self.isPlainAuthority(authority) else { return nil }

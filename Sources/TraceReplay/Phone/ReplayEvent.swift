@@ -33,7 +33,7 @@ package struct ReplayEvent: Sendable, Hashable, Codable {
     /// Free text: wake reason, failure reason, region count.
     package var detail: String
 
-    public init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "")
+    package init(time: Double, kind: Kind, location: String = "", network: String = "", card: String = "", distance: Double = -1, detail: String = "")
     {
         self.time = time
         self.kind = kind

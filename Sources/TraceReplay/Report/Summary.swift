@@ -48,7 +48,7 @@ package struct ReplaySummary: Sendable, Codable {
         case oracleTotal = "oracle_total"
     }
 
-    public init(scenario: Scenario, wallet: Wallet, runs: [TraceRun]) {
+    package init(scenario: Scenario, wallet: Wallet, runs: [TraceRun]) {
         self.scenario = scenario.name
         profile = scenario.profile
         seed = scenario.seed

@@ -29,7 +29,7 @@ package struct HTTPRefreshClient: RegionRefreshing {
         }
     }
 
-    public init(baseURL: URL, timeoutSeconds: Double = 10) {
+    package init(baseURL: URL, timeoutSeconds: Double = 10) {
         endpoint = baseURL.appendingPathComponent("v1").appendingPathComponent("region-refresh")
         self.timeoutSeconds = timeoutSeconds
     }

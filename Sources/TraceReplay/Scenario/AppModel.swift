@@ -45,7 +45,7 @@ package struct AppModel: Codable, Sendable, Hashable {
     /// costs a window of GPS).
     package var gpsRestWhileStayingSeconds: Double = 300
 
-    public init() {}
+    package init() {}
 
     package static let cooldownScopes = ["network", "location"]
     package static let gpsStayEvidences = ["window", "still"]

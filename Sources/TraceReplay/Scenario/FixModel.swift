@@ -12,7 +12,7 @@ public struct FixModel: Codable, Sendable, Hashable {
         /// twice. Its accuracy is the trace's where it has one, else drawn from [min, max].
         package var recorded: Bool
 
-        public init(name: String, weight: Double, accuracyMinMeters: Double, accuracyMaxMeters: Double, recorded: Bool = false) {
+        package init(name: String, weight: Double, accuracyMinMeters: Double, accuracyMaxMeters: Double, recorded: Bool = false) {
             self.name = name
             self.weight = weight
             self.accuracyMinMeters = accuracyMinMeters
@@ -22,7 +22,7 @@ public struct FixModel: Codable, Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey { case name, weight, accuracyMinMeters, accuracyMaxMeters, recorded }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             weight = try c.decode(Double.self, forKey: .weight)

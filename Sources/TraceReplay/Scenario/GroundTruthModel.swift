@@ -26,7 +26,7 @@ package struct GroundTruthModel: Codable, Sendable, Hashable {
     /// trace is its own truth.
     package var truePaths: String = ""
 
-    public init() {}
+    package init() {}
 }
 
 extension GroundTruthModel {
@@ -35,7 +35,7 @@ extension GroundTruthModel {
         package var category: String
         public var seconds: Double
 
-        public init(category: String, seconds: Double) {
+        package init(category: String, seconds: Double) {
             self.category = category
             self.seconds = seconds
         }

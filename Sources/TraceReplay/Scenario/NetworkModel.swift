@@ -10,7 +10,7 @@ package struct NetworkModel: Codable, Sendable, Hashable {
     package var backoffInitialSeconds: Double = 30
     package var backoffMaxSeconds: Double = 1_800
 
-    public init() {}
+    package init() {}
     package static let instant: NetworkModel = {
         var n = NetworkModel()
         n.latencyMinSeconds = 0

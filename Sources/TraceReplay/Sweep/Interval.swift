@@ -9,7 +9,7 @@ package struct Interval: Sendable, Hashable, Codable {
     public var n: Int
 
     /// nil when no seed had a value. One value: an interval of zero width.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         let v = values.filter(\.isFinite)
         guard !v.isEmpty else { return nil }
         let n = Double(v.count)
@@ -26,7 +26,7 @@ package struct Interval: Sendable, Hashable, Codable {
     }
 
     /// An interval found otherwise (a bootstrap's percentiles around its estimate).
-    public init(estimate: Double, low: Double, high: Double, n: Int) {
+    package init(estimate: Double, low: Double, high: Double, n: Int) {
         mean = estimate
         self.low = low
         self.high = high

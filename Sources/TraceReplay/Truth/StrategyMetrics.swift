@@ -104,7 +104,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
         case gpsSecondsPerHour = "gps_seconds_per_hour"
     }
 
-    public init(strategy: String) { self.strategy = strategy }
+    package init(strategy: String) { self.strategy = strategy }
 
     /// Nearest-rank percentile (`p` in 0...1) of unsorted values; nil when empty.
     package static func percentile(_ values: [Double], _ p: Double) -> Double? {

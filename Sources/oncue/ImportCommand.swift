@@ -62,73 +62,60 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
     var files: [String]
     @OptionGroup var store: StoreOptions
-    @Option(help: "Network (id, alias or new name) of every row; with --network-column, of the rows whose column is empty.")
-    var network: String?
-    @Option(help: "Column naming each row's network (brand column, IMLS FSCSKEY).") var networkColumn: String?
-    @Option(help: "Column giving the display name of networks this import creates (e.g. LIBNAME).") var networkNameColumn: String?
-    @Option(help: "COLUMN=VALUE: only rows matching it name the networks this import creates (IMLS: C_OUT_TY=CE).")
-    var networkNameWhere: String?
-    @Option(help: "Category of networks this import creates (grocery, library, fast-food, …).") var category: String?
-    @Flag(help: "Reject rows whose network is neither a known network nor an alias instead of creating one.")
-    var onlyKnownNetworks = false
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Resolve brand spellings the store does not know, and brand_wikidata, through the brand catalogue (name-suggestion-index).")
-    var brandCatalogue = true
-    @Option(help: "JSON mapping file overriding the guessed columns.") var mapping: String?
-    @Option(help: "Column with each location's own region radius in metres (found by name otherwise: radius_m, …).")
-    var radiusColumn: String?
-    @Option(help: "Column with each venue's size as a radius in metres: the location is a large venue (theme park, airport).")
-    var venueRadiusColumn: String?
-    @Flag(help: "Validate and report, then roll back: the store is not changed.") var dryRun = false
-    @Flag(help: "Remove locations of the imported networks that the files no longer list.") var replaceNetwork = false
-    @Flag(help: "Correct sign-flipped and swapped coordinates (as warnings) instead of rejecting those rows.")
-    var fixCoordinates = false
-    @Option(help: "Force the encoding (default: detected).") var encoding: TextEncoding?
-    @Option(help: "Force the delimiter (default: detected from the header).") var delimiter: Delimiter?
-    @Option(help: "Longest line read, in bytes: longer data lines are rejected unread (line_too_long), a longer header refuses the file.")
-    var maxLineBytes = ImportOptions.defaultMaxLineBytes
-    @Flag(
-        name: .customLong("strict-utf8"),
-        help: "Refuse the file at the first value that is not UTF-8 (default: replace the bytes with U+FFFD and warn the row).")
-    var strictUTF8 = false
+    // Each import option's flag and help come from its entry in ImportOptionTable, and its text is parsed there, as a
+    // request's query parameter is: the two surfaces take the same values.
+    @Option(name: .importOption("network"), help: .importOption("network")) var network: String?
+    @Option(name: .importOption("network_column"), help: .importOption("network_column")) var networkColumn: String?
+    @Option(name: .importOption("network_name_column"), help: .importOption("network_name_column")) var networkNameColumn: String?
+    @Option(name: .importOption("network_name_where"), help: .importOption("network_name_where")) var networkNameWhere: String?
+    @Option(name: .importOption("category"), help: .importOption("category")) var category: String?
+    @Flag(name: .importOption("only_known_networks"), help: .importOption("only_known_networks")) var onlyKnownNetworks = false
+    @Flag(name: .importOption("brand_catalogue"), inversion: .prefixedNo, help: .importOption("brand_catalogue")) var brandCatalogue = true
+    @Option(name: .importOption("mapping"), help: .importOption("mapping")) var mapping: String?
+    @Option(name: .importOption("radius_column"), help: .importOption("radius_column")) var radiusColumn: String?
+    @Option(name: .importOption("venue_radius_column"), help: .importOption("venue_radius_column")) var venueRadiusColumn: String?
+    @Flag(name: .importOption("dry_run"), help: .importOption("dry_run")) var dryRun = false
+    @Flag(name: .importOption("replace_network"), help: .importOption("replace_network")) var replaceNetwork = false
+    @Flag(name: .importOption("fix_coordinates"), help: .importOption("fix_coordinates")) var fixCoordinates = false
+    @Option(name: .importOption("encoding"), help: .importOption("encoding")) var encoding: String?
+    @Option(name: .importOption("delimiter"), help: .importOption("delimiter")) var delimiter: String?
+    @Option(name: .importOption("max_line_bytes"), help: .importOption("max_line_bytes")) var maxLineBytes: String?
+    @Flag(name: .importOption("strict_utf8"), help: .importOption("strict_utf8")) var strictUTF8 = false
     @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
     @OptionGroup var output: OutputOptions
 
     enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
-    func validate() throws {
-        if let networkNameWhere, Self.condition(networkNameWhere) == nil {
-            throw ValidationError("--network-name-where takes COLUMN=VALUE, got '\(networkNameWhere)'")
-        }
-        if networkNameWhere != nil && networkNameColumn == nil { throw ValidationError("--network-name-where needs --network-name-column") }
-        if !ImportOptions.maxLineBytesRange.contains(maxLineBytes) {
-            throw ValidationError(
-                "--max-line-bytes must be in \(ImportOptions.maxLineBytesRange.lowerBound)..."
-                    + "\(ImportOptions.maxLineBytesRange.upperBound), got \(maxLineBytes)")
-        }
-    }
+    func validate() throws { _ = try values() }
 
-    static func condition(_ text: String) -> (column: String, value: String)? {
-        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else { return nil }
-        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+    /// The options given, as `ImportOptionTable` reads them (a refusal names the flag: a usage error).
+    func values() throws -> ImportOptionValues {
+        var given: [(name: String, text: String)] = []
+        for (name, text) in [
+            ("network", network), ("network_column", networkColumn), ("network_name_column", networkNameColumn),
+            ("network_name_where", networkNameWhere), ("category", category), ("radius_column", radiusColumn),
+            ("venue_radius_column", venueRadiusColumn), ("encoding", encoding), ("delimiter", delimiter),
+            ("max_line_bytes", maxLineBytes),
+        ] {
+            if let text { given.append((name, text)) }
+        }
+        for (name, on) in [
+            ("only_known_networks", onlyKnownNetworks), ("dry_run", dryRun), ("replace_network", replaceNetwork),
+            ("fix_coordinates", fixCoordinates), ("strict_utf8", strictUTF8),
+        ] where on {
+            given.append((name, "true"))
+        }
+        if !brandCatalogue { given.append(("brand_catalogue", "false")) }
+        given += geocoding.given
+        do { return try ImportOptionTable.values(given, from: .commandLine) } catch { throw error.usageError }
     }
 
     func run() async throws {
-        var options = ImportOptions(
-            network: network, networkColumn: networkColumn, networkNameColumn: networkNameColumn,
-            category: category, onlyKnownNetworks: onlyKnownNetworks, dryRun: dryRun,
-            replaceNetwork: replaceNetwork, fixCoordinates: fixCoordinates,
-            encoding: encoding, delimiter: delimiter?.byte)
-        options.networkNameWhere = networkNameWhere.flatMap(Self.condition)
-        options.usesBrandCatalogue = brandCatalogue
-        options.maxLineBytes = maxLineBytes
-        options.strictUTF8 = strictUTF8
+        let values = try values()
+        var options = values.options
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
-        if let radiusColumn { options.mapColumn(.radius, to: radiusColumn) }
-        if let venueRadiusColumn { options.mapColumn(.venueRadius, to: venueRadiusColumn) }
-        options.geocoding = try geocoding.options()
+        options.geocoding = try geocoding.options(values.geocoding)
         let inputs = try files.map { try ImportInput.file($0) }
         let stderr = FileHandleOutput.standardError
         let renderer = ProgressLine(output: stderr)

@@ -30,6 +30,13 @@ package struct ImportInput: Sendable {
         return ImportInput(name: (path as NSString).lastPathComponent, size: size, chunks: FileChunks(path: path, chunkSize: chunkSize))
     }
 
+    /// The bytes `range` of a file: one part of a multipart upload staged whole.
+    package static func file(_ path: String, range: Range<Int64>, chunkSize: Int = 1 << 20) -> ImportInput {
+        ImportInput(
+            name: (path as NSString).lastPathComponent, size: Int64(range.count),
+            chunks: FileChunks(path: path, chunkSize: chunkSize, range: range))
+    }
+
     /// An in-memory text, for tests and small uploads.
     public static func bytes(_ bytes: [UInt8], name: String = "input.csv", chunkSize: Int = 1 << 16) -> ImportInput {
         ImportInput(name: name, size: Int64(bytes.count), chunks: ByteChunks(bytes: bytes, chunkSize: max(1, chunkSize)))
@@ -42,23 +49,29 @@ package struct FileChunks: AsyncSequence, Sendable {
     package typealias Failure = any Error
     public let path: String
     package let chunkSize: Int
+    /// The bytes read (nil: the whole file).
+    package let range: Range<Int64>?
 
-    package init(path: String, chunkSize: Int = 1 << 20) {
+    package init(path: String, chunkSize: Int = 1 << 20, range: Range<Int64>? = nil) {
         self.path = path
         self.chunkSize = chunkSize
+        self.range = range
     }
 
-    package func makeAsyncIterator() -> Iterator { Iterator(path: path, chunkSize: chunkSize) }
+    package func makeAsyncIterator() -> Iterator { Iterator(path: path, chunkSize: chunkSize, range: range) }
 
     package final class Iterator: AsyncIteratorProtocol {
         private let path: String
         private let chunkSize: Int
+        private let range: Range<Int64>?
+        private var remaining = Int64.max
         private var fd: Int32 = -1
         private var done = false
 
-        init(path: String, chunkSize: Int) {
+        init(path: String, chunkSize: Int, range: Range<Int64>?) {
             self.path = path
             self.chunkSize = chunkSize
+            self.range = range
         }
 
         deinit { if fd >= 0 { close(fd) } }
@@ -68,9 +81,16 @@ package struct FileChunks: AsyncSequence, Sendable {
             if fd < 0 {
                 fd = open(path, O_RDONLY)
                 guard fd >= 0 else { throw ImportError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+                if let range {
+                    guard lseek(fd, off_t(range.lowerBound), SEEK_SET) >= 0 else {
+                        throw ImportError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
+                    }
+                    remaining = Int64(range.count)
+                }
             }
-            var chunk = [UInt8](repeating: 0, count: chunkSize)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunkSize) }
+            let wanted = Int(Swift.min(Int64(chunkSize), remaining))
+            var chunk = [UInt8](repeating: 0, count: wanted)
+            let n = wanted == 0 ? 0 : chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
             if n < 0 { throw ImportError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
             if n == 0 {
                 done = true
@@ -78,6 +98,7 @@ package struct FileChunks: AsyncSequence, Sendable {
                 fd = -1
                 return nil
             }
+            remaining -= Int64(n)
             chunk.removeSubrange(n...)
             return chunk
         }

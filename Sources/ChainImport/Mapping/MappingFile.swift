@@ -76,6 +76,11 @@ package struct MappingFile: Sendable, Codable, Equatable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw MappingError.unreadableMappingFile(path: path, reason: error.localizedDescription)
         }
+        return try decode(data, source: path)
+    }
+
+    /// A mapping from its JSON; `source` (a path, an upload's part) names it in errors.
+    package static func decode(_ data: Data, source path: String) throws -> MappingFile {
         let file: MappingFile
         do { file = try JSONDecoder().decode(MappingFile.self, from: data) } catch {
             throw MappingError.unreadableMappingFile(path: path, reason: "not a mapping JSON object (\(error))")

@@ -33,29 +33,42 @@ struct ImportRoute: Sendable {
             request, "text/csv",
             alternatives: [
                 "application/csv", "text/plain", "application/octet-stream", "application/geo+json", "application/geo+json-seq",
+                "multipart/form-data",
             ])
-        let (options, givenName) = try ImportQuery.parse(request, geocoder: geocoder)
-        let fileName = givenName ?? UploadFileName.madeUp()
-        if givenName == nil {
+        let values = try ImportQuery.parse(request, geocoder: geocoder)
+        if !values.deprecatedNamesUsed.isEmpty {
             context.logger.notice(
-                "upload without a file name (file_name or Content-Disposition): logged as \(fileName)", metadata: ["file": .string(fileName)])
+                "deprecated import parameter names used; their new names are in openapi.yaml",
+                metadata: ["names": .string(values.deprecatedNamesUsed.joined(separator: ","))])
         }
         guard running.tryEnter() else {
             throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
         }
         let staged: ImportUpload.Staged
-        do {
-            staged = try await upload.stage(request)
-        } catch {
+        do { staged = try await upload.stage(request) } catch {
             running.leave()
             throw error
+        }
+        let body: UploadBody
+        do { body = try UploadBody(staged, contentType: request.headers[.contentType] ?? "") } catch {
+            staged.remove()
+            running.leave()
+            throw error
+        }
+        var options = values.options
+        if let mapping = body.mapping { options.mapping = mapping }
+        let givenName = values.fileName ?? body.fileName
+        let fileName = givenName ?? UploadFileName.madeUp()
+        if givenName == nil {
+            context.logger.notice(
+                "upload without a file name (file_name or Content-Disposition): logged as \(fileName)", metadata: ["file": .string(fileName)])
         }
         guard Self.wantsAsync(request) else {
             defer {
                 staged.remove()
                 running.leave()
             }
-            let report = try await runImport(staged, fileName: fileName, options: options, logger: context.logger, progress: nil)
+            let report = try await runImport(body, fileName: fileName, options: options, logger: context.logger, progress: nil)
             var response = try AdminJSON.response(report)
             // The store version this server serves now (a store with versions: PostGIS), so that a client can ask
             // another replica whether it has caught up (its /readyz says which version it serves).
@@ -70,7 +83,7 @@ struct ImportRoute: Sendable {
                 running.leave()
             }
             do {
-                let report = try await runImport(staged, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
+                let report = try await runImport(body, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
                 jobs.finish(id, report: report)
             } catch let error as APIError {
                 jobs.fail(id, error)
@@ -110,14 +123,14 @@ struct ImportRoute: Sendable {
 
     /// Imports the staged file on the blocking-work thread; a committed import has the index rebuilt.
     private func runImport(
-        _ staged: ImportUpload.Staged, fileName: String, options: ImportOptions, logger: Logger,
+        _ body: UploadBody, fileName: String, options: ImportOptions, logger: Logger,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportReport {
         let report: ImportReport
         let started = ContinuousClock.now
         do {
             report = try await access.withPrimary(long: true) { store in
-                var input = try ImportInput.file(staged.path)
+                var input = try body.input
                 input.name = fileName
                 let importer = try ChainImporter(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }

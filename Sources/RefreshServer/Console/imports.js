@@ -65,7 +65,7 @@ export function createImportsView({ openTokenDialog, onImported }) {
     if (geocode) q.geocode = geocode;
     if (geocoder) q.geocoder = geocoder;
     for (const [name, id] of [['dry_run', 'import-dry-run'], ['fix_coordinates', 'import-fix-coordinates'],
-                              ['replace', 'import-replace'], ['only_known_networks', 'import-only-known']]) {
+                              ['replace_network', 'import-replace'], ['only_known_networks', 'import-only-known']]) {
       if (checked(id)) q[name] = 'true';
     }
     return q;

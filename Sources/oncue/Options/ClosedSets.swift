@@ -12,30 +12,6 @@ extension TextEncoding: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["utf-8", "windows-1252", "latin-1"] }
 }
 
-/// A CSV field separator.
-enum Delimiter: String, CaseIterable, ExpressibleByArgument {
-    case comma = ","
-    case semicolon = ";"
-    case tab
-    case pipe = "|"
-
-    init?(argument: String) {
-        switch argument {
-        case "\\t", "\t": self = .tab
-        default: self.init(rawValue: argument)
-        }
-    }
-
-    var byte: UInt8 {
-        switch self {
-        case .comma: UInt8(ascii: ",")
-        case .semicolon: UInt8(ascii: ";")
-        case .tab: 0x09
-        case .pipe: UInt8(ascii: "|")
-        }
-    }
-}
-
 /// The phone a replay simulates by default.
 enum PhoneProfile: String, CaseIterable, ExpressibleByArgument {
     case ios, android, ideal

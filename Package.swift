@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module order (docs/architecture.md): Geo ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh, ChainImport) ←
+// Module order (docs/architecture.md): Geo ← OnCueContract ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh, ChainImport) ←
 // (TraceReplay, StoreOpening) ← RefreshServer ← oncue. A module never imports one above it; only StoreOpening names
 // the store types. CSQLite, CLibCrypto and CPrefetch are C leaves; only SQLiteStore links SQLite.
 let strict: [SwiftSetting] = [
@@ -17,10 +17,13 @@ let fuzzed: [SwiftSetting] = Context.environment["ONCUE_FUZZ_INSTRUMENT"] == nil
 
 let package = Package(
     name: "oncue",
-    platforms: [.macOS(.v15)],
+    // iOS for the client side (OnCueContract); the server and the CLI run on Linux and macOS.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "oncue", targets: ["oncue"]),
         .library(name: "Geo", targets: ["Geo"]),
+        // The region-refresh wire contract: what a phone app links to speak to the server (Foundation and Geo only).
+        .library(name: "OnCueContract", targets: ["OnCueContract"]),
         .library(name: "LocationStore", targets: ["LocationStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostGISStore", targets: ["PostGISStore"]),
@@ -55,10 +58,13 @@ let package = Package(
         // OpenSSL's libcrypto from the system, for the SHA-256 of each imported file.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geo", swiftSettings: strict + fuzzed),
+        // The wire types of POST /v1/region-refresh, their validation and limits: Foundation (FoundationEssentials where
+        // the toolchain has it) and Geo, nothing a phone lacks.
+        .target(name: "OnCueContract", dependencies: ["Geo"], swiftSettings: strict),
         // The store protocol and its model; no store implementation, so what links it links no database.
         .target(
             name: "LocationStore",
-            dependencies: ["Geo"],
+            dependencies: ["Geo", "OnCueContract"],
             swiftSettings: strict,
             // ICU as the Swift toolchain ships it for Foundation (`_FoundationICU`): Unicode TS #39's confusable
             // skeletons and script properties for network names (`NetworkText`).
@@ -79,7 +85,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "RegionRefresh", dependencies: ["Geo", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
+        .target(name: "RegionRefresh", dependencies: ["Geo", "OnCueContract", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
         .target(
             name: "ChainImport",
             dependencies: ["Geo", "LocationStore", "CLibCrypto"],
@@ -94,11 +100,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "TraceReplay", dependencies: ["Geo", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
+        .target(name: "TraceReplay", dependencies: ["Geo", "OnCueContract", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
         .target(
             name: "RefreshServer",
             dependencies: [
-                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "StoreOpening",
+                "Geo", "OnCueContract", "LocationStore", "RegionRefresh", "ChainImport", "StoreOpening",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -118,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "oncue",
             dependencies: [
-                "Geo", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer", "CommandLineOutput",
+                "Geo", "OnCueContract", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer", "CommandLineOutput",
                 "StoreOpening",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +134,7 @@ let package = Package(
         // One locator of the shared datasets for every test target (and the trait that skips a test without them).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         // Seeded locations, chain CSVs and drives of any size: the same bytes on every machine.
-        .target(name: "SyntheticData", dependencies: ["Geo", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"], path: "Tests/SyntheticData",
+        .target(name: "SyntheticData", dependencies: ["Geo", "OnCueContract", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"], path: "Tests/SyntheticData",
                 swiftSettings: strict),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Fixtures/: reference vectors the tests read by path (OpeningHoursTests).
@@ -147,7 +153,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "SQLiteStore", "RegionRefresh"],
+            name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "OnCueContract", "LocationStore", "SQLiteStore", "RegionRefresh"],
             swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
@@ -162,13 +168,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TraceReplayTests",
-            dependencies: ["TestSupport", "Geo", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay"],
+            dependencies: ["TestSupport", "Geo", "OnCueContract", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay"],
             swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",
             dependencies: ["TestSupport", "StoreOpening", "PostGISStore",
                 // The `oncue` executable's commands, parsed in process (ServerSettingsTests).
-                "oncue", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RefreshServer", "SQLiteStore", "RegionRefresh", "LocationStore", "ChainImport", "Geo",
+                "oncue", .product(name: "ArgumentParser", package: "swift-argument-parser"), "RefreshServer", "SQLiteStore", "RegionRefresh", "OnCueContract", "LocationStore", "ChainImport", "Geo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

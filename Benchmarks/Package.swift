@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "SQLiteStore", package: "oncue"),
                 .product(name: "PostGISStore", package: "oncue"),
                 .product(name: "RegionRefresh", package: "oncue"),
+                .product(name: "OnCueContract", package: "oncue"),
                 .product(name: "ChainImport", package: "oncue"),
                 .product(name: "TraceReplay", package: "oncue"),
                 .product(name: "CommandLineOutput", package: "oncue"),

@@ -18,7 +18,7 @@ let fuzzers: [(name: String, uses: [Target.Dependency])] = [
     ("PLTFuzzer", ["TraceFuzzChecks", traceReplay]),
     ("CSVTraceFuzzer", ["TraceFuzzChecks", traceReplay]),
     ("GeoJSONFuzzer", ["TraceFuzzChecks", traceReplay]),
-    ("RequestDiffFuzzer", [.product(name: "RegionRefresh", package: "oncue")]),
+    ("RequestDiffFuzzer", [.product(name: "RegionRefresh", package: "oncue"), .product(name: "OnCueContract", package: "oncue")]),
     ("GeohashFuzzer", [.product(name: "Geo", package: "oncue")]),
     ("NameTextFuzzer", [.product(name: "RegionRefresh", package: "oncue"), .product(name: "LocationStore", package: "oncue")]),
 ]

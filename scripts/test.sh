@@ -59,10 +59,13 @@ status=${PIPESTATUS[0]}
 #  - the web console in headless Chromium against a real server;
 #  - every committed fuzz input through its fuzzer's property (a debug build in this build directory, seconds; the
 #    AddressSanitizer campaign, `scripts/fuzz.sh smoke|campaign`, and the kill -9 campaign, `scripts/kill-import.sh`,
-#    are long runs whose figures RELIABILITY.md records; `swift test` holds one kill -9 suite, KillConformanceTests).
+#    are long runs whose figures RELIABILITY.md records; `swift test` holds one kill -9 suite, KillConformanceTests);
+#  - a phone app's build: Examples/ClientApp depends on this repository as an app would, and only the client side may
+#    be compiled or linked for it (scripts/check-client-build.sh, seconds).
 extra=()
 if [ $# -eq 0 ]; then
   bash scripts/console-test.sh || extra+=("console")
+  bash scripts/check-client-build.sh || extra+=("client build")
   if [ "${ONCUE_FUZZ_REPLAY:-1}" != 0 ]; then
     timeout -k 10 900 bash scripts/fuzz.sh replay || extra+=("fuzz replay")
   fi

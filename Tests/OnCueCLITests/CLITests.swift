@@ -144,7 +144,9 @@ import Testing
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
-        #expect(Set(object.keys) == ["regions", "refresh_after_meters", "cache_ttl_seconds", "server_time", "coverage_guaranteed"])
+        #expect(
+            Set(object.keys) == ["regions", "refresh_after_meters", "cache_ttl_seconds", "server_time", "coverage_guaranteed", "resolved_networks"])
+        #expect(object["resolved_networks"] as? [String: String] == ["costco": "costco"])
         let regions = object["regions"] as! [[String: Any]]
         #expect(regions.first?["id"] as? String == "loc_costco_sf" && regions.first?["priority"] as? Int == 1)
         #expect(regions.last?["kind"] as? String == "refresh")

@@ -3,6 +3,7 @@ import Geo
 import Hummingbird
 import HummingbirdTesting
 import LocationStore
+import OnCueContract
 import PostGISStore
 import RegionRefresh
 import TestSupport

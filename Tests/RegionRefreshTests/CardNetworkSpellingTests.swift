@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import Testing
 
 @testable import RegionRefresh
@@ -41,7 +42,26 @@ import Testing
             let (networks, response) = try cardRegions([spelling])
             #expect(networks == [network], "\(spelling)")
             #expect(response.unknownNetworks == nil)
+            #expect(response.resolvedNetworks == [spelling: network], "\(spelling)")
         }
+    }
+
+    @Test("the response says which network each spelling named, in the wire JSON and the contract's Codable alike")
+    func resolvedSpellings() throws {
+        let (_, response) = try cardRegions(["Costco Wholesale", "chipotle", "costco", "Trader Joe's", "SONIC", "chipotle"])
+        #expect(
+            response.resolvedNetworks == [
+                "Costco Wholesale": "costco", "chipotle": "chipotle-mexican-grill", "costco": "costco", "SONIC": "sonic-drive-in",
+            ])
+        #expect(response.unknownNetworks == ["Trader Joe's"])
+        let wire = String(decoding: response.wireJSON(), as: UTF8.self)
+        #expect(
+            wire.contains(
+                #""resolved_networks":{"Costco Wholesale":"costco","SONIC":"sonic-drive-in","chipotle":"chipotle-mexican-grill","costco":"costco"}"#),
+            "\(wire)")
+        #expect(try JSONDecoder().decode(RegionRefreshResponse.self, from: Data(response.wireJSON())) == response)
+        let (_, none) = try cardRegions(["Trader Joe's"])
+        #expect(none.resolvedNetworks == nil && !String(decoding: none.wireJSON(), as: UTF8.self).contains("resolved_networks"))
     }
 
     @Test("a brand's network answers to every name the catalogue gives the brand, below the store's own spellings")

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import Testing
 
 @testable import RegionRefresh

@@ -3,6 +3,7 @@ import Geo
 import LocationStore
 import Testing
 
+@testable import OnCueContract
 @testable import RegionRefresh
 
 /// A store closed for the next half hour at the phone's local time ranks after the open ones of its tier, never dropped.

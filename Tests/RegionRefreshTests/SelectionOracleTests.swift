@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import SyntheticData
 import TestSupport
 import Testing
@@ -91,6 +92,8 @@ func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
         // The server writes from the selection, the CLI and the simulator from the response. Both go through the same
         // `Region` values today; this keeps a later shortcut on either side from drifting from the other.
         #expect(selection.wireJSON() == response.wireJSON(), "wire JSON, query \(q)")
+        // A client reads the server's fast writer with the contract's Codable: the same response.
+        #expect((try? JSONDecoder().decode(RegionRefreshResponse.self, from: Data(selection.wireJSON()))) == response, "Codable, query \(q)")
         #expect(selection.regionCount == response.regions.count)
         let expected = oracle.select(p)
         let locationRegions = response.regions.filter { $0.kind == .location }

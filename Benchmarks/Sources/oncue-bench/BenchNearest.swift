@@ -3,6 +3,7 @@ import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import RegionRefresh
 
 struct BenchNearest: AsyncParsableCommand {

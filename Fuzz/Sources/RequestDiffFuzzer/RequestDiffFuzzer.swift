@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import OnCueContract
 @_spi(Decoders) import RegionRefresh
 
 // Differential: the fast region-refresh body reader against the reference, JSONDecoder through the Codable

@@ -1,3 +1,5 @@
+import OnCueContract
+
 /// The longest text each field of the store may hold, in Unicode scalars (what JSON Schema's `maxLength` counts).
 ///
 /// One table for every way text enters the store: a CSV import rejects a row whose field is longer, the admin API
@@ -6,7 +8,7 @@
 public enum FieldLimits {
     /// A network id is a slug of the brand; real ones are under 40.
     public static let networkId = 100
-    public static let networkName = 200
+    public static let networkName = TextLimits.networkName
     public static let alias = 200
     public static let category = 100
     /// A location's own id from its file (store number, FSCSKEY, an OSM id).
@@ -25,13 +27,5 @@ public enum FieldLimits {
     }
 
     /// Whether `text` is longer than `limit` scalars; stops counting at the limit.
-    public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool {
-        guard text.utf8.count > limit else { return false }  // a scalar is at least one byte
-        var count = 0
-        for _ in text.unicodeScalars {
-            count += 1
-            if count > limit { return true }
-        }
-        return false
-    }
+    public static func exceeds(_ text: some StringProtocol, _ limit: Int) -> Bool { TextLimits.exceeds(text, limit) }
 }

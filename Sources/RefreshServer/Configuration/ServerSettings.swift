@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OnCueContract
 import RegionRefresh
 
 /// The settings of `oncue serve`, each declared once. `oncue serve` declares a flag for each (its name and help from

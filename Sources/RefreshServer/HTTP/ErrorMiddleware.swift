@@ -4,6 +4,7 @@ import LocationStore
 import Logging
 import NIOCore
 import NIOHTTP1
+import OnCueContract
 import RegionRefresh
 
 /// Turns every error thrown below it into the JSON error shape, so that no failure leaves the

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Hummingbird
 import NIOCore
+import OnCueContract
 import RegionRefresh
 
 /// `GET /v1/locations?bbox=MINLON,MINLAT,MAXLON,MAXLAT&limit=N`: the locations inside a box (the console's map), with

@@ -4,6 +4,7 @@ import Hummingbird
 import LocationStore
 import Logging
 import NIOCore
+import OnCueContract
 import RegionRefresh
 
 /// `/v1/*`, the probes, `/metrics` and `/openapi.yaml`.

@@ -51,6 +51,13 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// Writes `"name":` for a name known only at run time (escaped as a string is).
+    public mutating func key(text name: String) {
+        string(name)
+        byte(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     public mutating func string(_ value: String) {
         separator()
         byte(UInt8(ascii: "\""))

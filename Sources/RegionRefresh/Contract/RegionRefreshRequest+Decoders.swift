@@ -1,4 +1,5 @@
 import Foundation
+import OnCueContract
 
 /// The two request decoders, each alone, for differential checks (RELIABILITY.md).
 ///

@@ -1,3 +1,5 @@
+import OnCueContract
+
 extension RegionRefreshResponse {
     /// The wire form of the response as `POST /v1/region-refresh` sends it: snake_case, keys in the
     /// product document's order, whole numbers without a fraction, optional fields left out when nil.
@@ -12,7 +14,9 @@ extension RegionRefreshResponse {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTtlSeconds, serverTime: serverTime,
             coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited == true,
-            unknownNetworks: unknownNetworks ?? []
+            unknownNetworks: unknownNetworks ?? [],
+            resolvedNetworks: (resolvedNetworks ?? [:]).map { ResolvedNetwork(spelling: $0.key, networkId: $0.value) }
+                .sorted { $0.spelling < $1.spelling }
         ) { w in
             for region in regions { region.write(to: &w) }
         }
@@ -24,7 +28,7 @@ extension JSONWriter {
     mutating func regionRefreshResponse(
         refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
         coverageReason: CoverageReason?, selectionLimited: Bool, unknownNetworks: [String],
-        writeRegions: (inout JSONWriter) -> Void
+        resolvedNetworks: [ResolvedNetwork], writeRegions: (inout JSONWriter) -> Void
     ) {
         beginObject()
         key("regions")
@@ -52,6 +56,16 @@ extension JSONWriter {
             beginArray()
             for id in unknownNetworks { string(id) }
             endArray()
+        }
+        // Sorted by spelling, each spelling once: the keys of a JSON object are unique (RFC 8259 §4).
+        if !resolvedNetworks.isEmpty {
+            key("resolved_networks")
+            beginObject()
+            for (i, network) in resolvedNetworks.enumerated() where i == 0 || network.spelling != resolvedNetworks[i - 1].spelling {
+                key(text: network.spelling)
+                string(network.networkId)
+            }
+            endObject()
         }
         endObject()
     }

@@ -1,3 +1,5 @@
+import OnCueContract
+
 /// A strict, allocation-light reader for the common shape of a region-refresh body.
 ///
 /// Phones send the same small object millions of times a day; Foundation's `JSONDecoder` builds a tree

@@ -1,3 +1,5 @@
+import OnCueContract
+
 /// Tunables and limits of the region-refresh engine. The defaults are the documented behaviour.
 public struct EngineConfiguration: Sendable, Hashable {
     /// `refresh_after_meters` is never below this (metres).

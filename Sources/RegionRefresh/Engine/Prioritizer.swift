@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 
 /// Chooses the regions for one request from one index snapshot (docs/architecture.md, "Index and selection").
 ///
@@ -35,11 +36,13 @@ struct Prioritizer: ~Copyable {
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         var cards: [UInt32] = []
         var unknown: [String] = []
+        var resolved: [ResolvedNetwork] = []
         for id in p.cardNetworks {
             guard let k = index.networkNumber(named: id) else {
                 if !unknown.contains(id) { unknown.append(id) }
                 continue
             }
+            resolved.append(ResolvedNetwork(spelling: id, networkId: index.networks[Int(k)].id))
             if !cards.contains(k) { cards.append(k) }
         }
         var regions = RegionList(capacity: p.maxRegions)
@@ -90,6 +93,7 @@ struct Prioritizer: ~Copyable {
             phone: p.center, reservesRefreshRegion: p.reserveRefreshRegion, refreshAfterMeters: refreshAfter,
             coverageGuaranteed: distance >= floorMeters, coverageReason: reason, cacheTTLSeconds: configuration.cacheTTLSeconds,
             serverTime: ServerTime.string(now), selectionLimited: limited, unknownNetworks: unknown,
+            resolvedNetworks: resolved.sorted { $0.spelling < $1.spelling },
             refreshDistanceFromCollection: fromCollection)
     }
 

@@ -1,3 +1,5 @@
+import OnCueContract
+
 /// The boosts of one request, resolved to network numbers so the search loop does no string work.
 ///
 /// A class: the collectors and closures of a selection each hold it, and as a struct every one of those copies

@@ -1,5 +1,6 @@
 import Foundation
 import LocationStore
+import OnCueContract
 import Synchronization
 
 /// The region-refresh engine: holds the current index snapshot and answers requests from it.

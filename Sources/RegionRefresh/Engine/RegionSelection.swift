@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 
 /// The regions the engine chose for one request, held as location numbers in the index snapshot they came
 /// from rather than as strings.
@@ -29,6 +30,8 @@ public struct RegionSelection: Sendable {
     public let selectionLimited: Bool
     /// The card networks the request named that no network, alias or display name matches, as given.
     public let unknownNetworks: [String]
+    /// The card networks the request named that a network matches, and its id, in the order of their spellings.
+    public let resolvedNetworks: [ResolvedNetwork]
     /// Whether the refresh distance came from the tier-1 collection without a search of its own (for tests).
     let refreshDistanceFromCollection: Bool
 
@@ -43,7 +46,8 @@ public struct RegionSelection: Sendable {
         return RegionRefreshResponse(
             regions: output, refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds,
             serverTime: serverTime, coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason,
-            selectionLimited: selectionLimited ? true : nil, unknownNetworks: unknownNetworks.isEmpty ? nil : unknownNetworks)
+            selectionLimited: selectionLimited ? true : nil, unknownNetworks: unknownNetworks.isEmpty ? nil : unknownNetworks,
+            resolvedNetworks: resolvedNetworks.isEmpty ? nil : Dictionary(resolvedNetworks.map { ($0.spelling, $0.networkId) }) { first, _ in first })
     }
 
     /// The wire form of the response, as `POST /v1/region-refresh` sends it.
@@ -59,7 +63,7 @@ public struct RegionSelection: Sendable {
         w.regionRefreshResponse(
             refreshAfterMeters: refreshAfterMeters, cacheTtlSeconds: cacheTTLSeconds, serverTime: serverTime,
             coverageGuaranteed: coverageGuaranteed, coverageReason: coverageReason, selectionLimited: selectionLimited,
-            unknownNetworks: unknownNetworks
+            unknownNetworks: unknownNetworks, resolvedNetworks: resolvedNetworks
         ) { w in
             forEachRegion { w.region($0) }
         }
@@ -109,4 +113,10 @@ public struct RegionSelection: Sendable {
 
     static let refreshRegionId = "oncue-refresh"
     static let refreshRegionName = "Refresh region"
+}
+
+/// A card network's spelling in a request and the id of the network it names.
+public struct ResolvedNetwork: Sendable, Hashable {
+    public let spelling: String
+    public let networkId: String
 }

@@ -1,4 +1,5 @@
 import Geo
+import OnCueContract
 import RegionRefresh
 
 /// Something that happens at a virtual time: an OS callback or the end of a refresh call.

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import OnCueContract
 import RegionRefresh
 
 /// A store the app follows with its own GPS (`+gps`) after the OS put the person near it.

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import OnCueContract
 import RegionRefresh
 
 /// The `staged` strategy: a wide region wakes the app near a store; in its background time the app takes a GPS fix

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import RegionRefresh
 
 /// The product document's `LocationService`, on the virtual OS: decides when to refresh, applies responses

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import RegionRefresh
 
 /// Everything one strategy run produced: the event log, monitored intervals, notifications and counters.

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import RegionRefresh
 
 /// The phone OS's region monitoring and wake-ups, with the real limits of the chosen profile.

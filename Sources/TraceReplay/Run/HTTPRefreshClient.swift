@@ -1,4 +1,5 @@
 import Foundation
+import OnCueContract
 import RegionRefresh
 import Synchronization
 

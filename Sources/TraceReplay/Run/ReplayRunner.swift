@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueContract
 import RegionRefresh
 
 /// Everything a batch shares: the scenario, the wallet, the card locations and the refresh service.

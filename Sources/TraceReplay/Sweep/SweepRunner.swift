@@ -1,4 +1,5 @@
 import Foundation
+import OnCueContract
 import RegionRefresh
 
 /// Runs a sweep: every scenario variant × seed × trace as one job, all jobs in parallel, then per grid point the

@@ -34,10 +34,11 @@ public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
-    init(decoding error: DecodingError) {
+    /// A `JSONDecoder` failure as the API words it, naming the field at fault.
+    public init(decoding error: DecodingError) {
         func path(_ codingPath: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {
             let keys = (codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return keys.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            return keys.joined(separator: ".").replacing(".[", with: "[")
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -88,7 +89,3 @@ public enum RegionRefreshError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 }
-
-#if canImport(Foundation)
-import Foundation
-#endif

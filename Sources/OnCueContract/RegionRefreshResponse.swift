@@ -15,10 +15,14 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
     public var selectionLimited: Bool?
     /// The `user_networks` that name no network (by id, alias or display name), as sent; absent when all are known.
     public var unknownNetworks: [String]?
+    /// Each `user_networks` spelling that names a network, and that network's id (`{"Starbucks": "starbucks"}`), so a
+    /// phone can match its wallet to the regions' `network_id`s; absent when none does.
+    public var resolvedNetworks: [String: String]?
 
     public init(
         regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
-        coverageReason: CoverageReason? = nil, selectionLimited: Bool? = nil, unknownNetworks: [String]? = nil
+        coverageReason: CoverageReason? = nil, selectionLimited: Bool? = nil, unknownNetworks: [String]? = nil,
+        resolvedNetworks: [String: String]? = nil
     ) {
         self.regions = regions
         self.refreshAfterMeters = refreshAfterMeters
@@ -28,6 +32,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         self.coverageReason = coverageReason
         self.selectionLimited = selectionLimited
         self.unknownNetworks = unknownNetworks
+        self.resolvedNetworks = resolvedNetworks
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,6 +44,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         case coverageReason = "coverage_reason"
         case selectionLimited = "selection_limited"
         case unknownNetworks = "unknown_networks"
+        case resolvedNetworks = "resolved_networks"
     }
 }
 

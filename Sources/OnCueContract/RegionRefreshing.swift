@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Anything that answers region-refresh requests: the in-process engine, or a client of a running server.
 /// The simulator and the HTTP service depend on this, not on a concrete engine.

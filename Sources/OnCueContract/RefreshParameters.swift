@@ -1,6 +1,4 @@
-import Foundation
 import Geo
-import LocationStore
 
 /// A region-refresh request after validation: every field present, in range, with defaults applied.
 public struct RefreshParameters: Sendable, Hashable {
@@ -26,7 +24,7 @@ public struct RefreshParameters: Sendable, Hashable {
     public static let maxRadiusKm = 200.0
     public static let defaultMaxRegions = 20
     public static let maxRegionsLimit = 100
-    static let maxNetworks = 1_000
+    public static let maxNetworks = 1_000
     /// The largest floor a request may ask for (metres): past a kilometre a floor is no longer a phone's limit.
     public static let maxMinRadiusMeters = 1_000.0
     /// A visit count above this is not a count (the document says so too).
@@ -89,10 +87,10 @@ extension RegionRefreshRequest {
             throw .invalidField(field: "user_networks", reason: "may list at most \(RefreshParameters.maxNetworks) networks, got \(given.count)")
         }
         for (i, id) in given.enumerated() {
-            guard !id.isEmpty, !FieldLimits.exceeds(id, FieldLimits.networkName) else {
+            guard !id.isEmpty, !TextLimits.exceeds(id, TextLimits.networkName) else {
                 throw .invalidField(
                     field: "user_networks[\(i)]",
-                    reason: "must be a non-empty network id, name or alias of at most \(FieldLimits.networkName) characters")
+                    reason: "must be a non-empty network id, name or alias of at most \(TextLimits.networkName) characters")
             }
             if seen.insert(id).inserted { networks.append(id) }
         }
@@ -102,12 +100,12 @@ extension RegionRefreshRequest {
         }
         for (id, count) in visits
         where count < 0 || count > RefreshParameters.maxVisits || id.isEmpty
-            || FieldLimits.exceeds(id, FieldLimits.networkName)
+            || TextLimits.exceeds(id, TextLimits.networkName)
         {
             throw .invalidField(
                 field: "network_visits",
                 reason: "counts must be in 0...\(RefreshParameters.maxVisits) and keys 1 to "
-                    + "\(FieldLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
+                    + "\(TextLimits.networkName) characters (got \(count) for '\(id.prefix(64))')")
         }
         var clock: LocalWallClock?
         if let localTime {

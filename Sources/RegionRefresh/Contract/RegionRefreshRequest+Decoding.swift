@@ -1,0 +1,44 @@
+import Foundation
+import OnCueContract
+
+/// The server's decoding of a region-refresh body: the fast reader first, JSONDecoder (the contract's `Codable`) for
+/// what it declines, every failure a `RegionRefreshError` that names the field.
+extension RegionRefreshRequest {
+    /// Decodes a JSON body, turning every decoding failure into a `RegionRefreshError` that names the field.
+    public static func decode(json data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(RegionRefreshError) in try decode(jsonBytes: bytes) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes a JSON body from raw bytes (no copy for the common shape; see `RequestFastParser`).
+    public static func decode(jsonBytes bytes: UnsafeRawBufferPointer) throws(RegionRefreshError) -> RegionRefreshRequest {
+        if let request = RequestFastParser.parse(bytes) { return request }
+        return try decodeWithFoundation(Data(bytes))
+    }
+
+    /// The reference decoding: every body the fast reader does not take, and the oracle its tests compare with.
+    static func decodeWithFoundation(_ data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        // JSONDecoder checks a number's syntax only when that value is decoded, members of a nested object in an
+        // order that varies: a body with a syntax error and a wrong field could be answered either way. Checking the
+        // syntax first makes the answer the same every time (this path is taken only by bodies the fast reader declines).
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            // Foundation's detail ("Number with leading zero around character 7.") says where; its description does not.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw .malformedJSON(detail ?? "The given data was not valid JSON.")
+        }
+        if let member = data.withUnsafeBytes({ DuplicateKeys.first(in: $0) }) {
+            throw .invalidField(field: member, reason: "appears more than once in its object (JSON leaves which one counts undefined)")
+        }
+        do {
+            return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
+        } catch let error as DecodingError {
+            throw RegionRefreshError(decoding: error)
+        } catch {
+            throw .malformedJSON(String(describing: error))
+        }
+    }
+}

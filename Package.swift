@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module order (docs/architecture.md): Geo ← OnCueContract ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh, ChainImport) ←
-// (TraceReplay, StoreOpening) ← RefreshServer ← oncue. A module never imports one above it; only StoreOpening names
-// the store types. CSQLite, CLibCrypto and CPrefetch are C leaves; only SQLiteStore links SQLite.
+// Module order (docs/architecture.md): Geo ← OnCueContract ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh,
+// ChainImport) ← (TraceReplay, StoreOpening) ← RefreshServer ← oncue; OnCueClient (the phone side) sits on OnCueContract.
+// A module never imports one above it; only StoreOpening names the store types. CSQLite, CLibCrypto and CPrefetch are C
+// leaves; only SQLiteStore links SQLite.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -24,6 +25,8 @@ let package = Package(
         .library(name: "Geo", targets: ["Geo"]),
         // The region-refresh wire contract: what a phone app links to speak to the server (Foundation and Geo only).
         .library(name: "OnCueContract", targets: ["OnCueContract"]),
+        // The phone side: the region-refresh client (and, to come, the refresh loop and card decision) an app links.
+        .library(name: "OnCueClient", targets: ["OnCueClient"]),
         .library(name: "LocationStore", targets: ["LocationStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostGISStore", targets: ["PostGISStore"]),
@@ -61,6 +64,8 @@ let package = Package(
         // The wire types of POST /v1/region-refresh, their validation and limits: Foundation (FoundationEssentials where
         // the toolchain has it) and Geo, nothing a phone lacks.
         .target(name: "OnCueContract", dependencies: ["Geo"], swiftSettings: strict),
+        // What an app runs: Foundation (URLSession; FoundationNetworking on Linux), Geo and the contract.
+        .target(name: "OnCueClient", dependencies: ["Geo", "OnCueContract"], swiftSettings: strict),
         // The store protocol and its model; no store implementation, so what links it links no database.
         .target(
             name: "LocationStore",
@@ -100,7 +105,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "TraceReplay", dependencies: ["Geo", "OnCueContract", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
+        .target(name: "TraceReplay", dependencies: ["Geo", "OnCueContract", "OnCueClient", "LocationStore", "RegionRefresh"], swiftSettings: strict + fuzzed),
         .target(
             name: "RefreshServer",
             dependencies: [
@@ -166,6 +171,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "OnCueClientTests",
+            dependencies: [
+                "OnCueClient", "OnCueContract",
+                // A loopback server answering from a script (RefreshClientTests).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "TraceReplayTests",
             dependencies: ["TestSupport", "Geo", "OnCueContract", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay"],

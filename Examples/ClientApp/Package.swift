@@ -12,10 +12,17 @@ let package = Package(
         .package(name: "oncue", path: "../..")
     ],
     targets: [
+        // The wire contract alone: FoundationEssentials, no ICU.
         .executableTarget(
-            name: "ClientApp",
+            name: "ContractOnly",
             dependencies: [.product(name: "OnCueContract", package: "oncue")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
-        )
+        ),
+        // The client library: URLSession (FoundationNetworking on Linux) besides.
+        .executableTarget(
+            name: "ClientApp",
+            dependencies: [.product(name: "OnCueClient", package: "oncue"), .product(name: "OnCueContract", package: "oncue")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
     ]
 )

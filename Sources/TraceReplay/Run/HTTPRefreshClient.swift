@@ -1,11 +1,7 @@
 import Foundation
+import OnCueClient
 import OnCueContract
-import RegionRefresh
 import Synchronization
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `RegionRefreshing` over HTTP: posts the request as JSON to `<base>/v1/region-refresh` of a running `oncue serve`.
 package struct HTTPRefreshClient: RegionRefreshing {
@@ -30,42 +26,22 @@ package struct HTTPRefreshClient: RegionRefreshing {
         }
     }
 
-    package init(baseURL: URL, timeoutSeconds: Double = 10) {
-        endpoint = baseURL.appendingPathComponent("v1").appendingPathComponent("region-refresh")
-        self.timeoutSeconds = timeoutSeconds
-    }
+    /// The app's client (OnCueClient), so the replay's HTTP path is the one an app ships. It never retries on its own:
+    /// the virtual phone retries on the scenario's clock, as its settings say.
+    private let client: RefreshClient
 
-    /// Failures that are not a 400 from the server (transport, 5xx, undecodable body).
-    package struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package init(baseURL: URL, timeoutSeconds: Double = 10) {
+        client = RefreshClient(baseURL: baseURL, timeoutSeconds: timeoutSeconds, retry: .never)
+        endpoint = client.endpoint
+        self.timeoutSeconds = timeoutSeconds
     }
 
     public func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
         do {
-            return try await call(request)
+            return try await client.refresh(request, now: now)
         } catch {
-            failures.record(String(describing: error))
+            failures.record("\(endpoint.absoluteString): \(error)")
             throw error
-        }
-    }
-
-    private func call(_ request: RegionRefreshRequest) async throws -> RegionRefreshResponse {
-        var http = URLRequest(url: endpoint, timeoutInterval: timeoutSeconds)
-        http.httpMethod = "POST"
-        http.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        http.httpBody = try JSONEncoder().encode(request)
-        let data: Data
-        let response: URLResponse
-        do { (data, response) = try await URLSession.shared.data(for: http) } catch {
-            throw Failure(description: "no answer from \(endpoint.absoluteString): \(error.localizedDescription)")
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            let body = String(decoding: data.prefix(300), as: UTF8.self)
-            throw Failure(description: "HTTP \(status) from \(endpoint.absoluteString): \(body)")
-        }
-        do { return try JSONDecoder().decode(RegionRefreshResponse.self, from: data) } catch {
-            throw Failure(description: "undecodable response from \(endpoint.absoluteString): \(error)")
         }
     }
 }

@@ -1,19 +1,19 @@
+import Foundation
+import OnCueClient
 import OnCueContract
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-// What an app does with the contract alone: build a request, check it as the server will, and read an answer.
-let request = RegionRefreshRequest(lat: 60.1699, lon: 24.9384, accuracy: 25, userNetworks: ["K-Market", "alepa"], maxRegions: 20)
-do {
-    let parameters = try request.validated()
-    print("request valid: \(parameters.cardNetworks.count) card networks, \(parameters.maxRegions) regions at most")
-} catch {
-    print("request refused: \(error)")
+// What an app does: ask a server for the regions to monitor, with its session token, retrying as the policy says.
+// Without a server (no argument) it only shows the request it would send.
+let request = RegionRefreshRequest(lat: 60.1699, lon: 24.9384, accuracy: 25, userNetworks: ["K-Market"], maxRegions: 20)
+guard let server = CommandLine.arguments.dropFirst().first.flatMap(URL.init(string:)) else {
+    print(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+    exit(0)
 }
-let answer = #"{"regions":[{"id":"loc_alepa_1","network_id":"alepa","lat":60.17,"lon":24.94,"radius_meters":120,"priority":1,"name":"Alepa Kamppi","address":null,"kind":"location"}],"refresh_after_meters":850,"cache_ttl_seconds":3600,"server_time":"2026-11-27T10:30:00Z","coverage_guaranteed":true}"#
-let response = try JSONDecoder().decode(RegionRefreshResponse.self, from: Data(answer.utf8))
-print("monitor \(response.regions.map(\.id)); ask again after \(Int(response.refreshAfterMeters)) m")
+let client = RefreshClient(baseURL: server, retry: RetryPolicy(attempts: 3), accessToken: { ProcessInfo.processInfo.environment["SESSION_TOKEN"] })
+do {
+    let answer = try await client.refresh(request, now: Date())
+    print("monitor \(answer.regions.count) regions; ask again after \(Int(answer.refreshAfterMeters)) m")
+} catch let error as RefreshClientError {
+    print("no regions: \(error)")
+    exit(1)
+}

@@ -79,3 +79,17 @@ server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level 
   --rate-limit-rps 1 --rate-limit-burst 5
 python3 "$ROOT/scripts/abuse/slow_clients.py" spoof "$SERVER_PORT" "$SPOOF"
 server_stop >/dev/null
+
+echo "== network_patterns that backtrack (issue #48): ^(a+)+\$ against names of forty a's and a '!', ${REDOS:=20} rows"
+python3 - "$WORK/redos.csv" "$REDOS" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("id,name,brand,latitude,longitude\n")
+    for i in range(int(sys.argv[2])):
+        f.write(f"{i},{'a' * 40}!,,60.{1690 + i:04d},24.9330\n")
+PY
+printf '{"network_patterns": {"match": ["name"], "rules": [{"pattern": "^(a+)+$", "network": "A"}]}}' >"$WORK/redos.json"
+"$BIN" db init --db "$WORK/redos.sqlite" >/dev/null
+start=$(date +%s.%N)
+"$BIN" import --db "$WORK/redos.sqlite" --mapping "$WORK/redos.json" --progress never "$WORK/redos.csv" >"$WORK/redos.out" 2>&1 || true
+echo "the mapping file: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s: $(tail -1 "$WORK/redos.out" | cut -c1-160)"

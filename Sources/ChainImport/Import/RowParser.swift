@@ -29,6 +29,8 @@ package struct RowParser: Sendable {
     var nameRowFilter: (index: Int, value: String)?
     /// A mapping file's `network_patterns`, compiled.
     private let networkPatterns: NetworkPatternMatcher?
+    /// The time the patterns have taken so far in this import.
+    private var patternBudget = PatternBudget()
     private var batch: [ParsedRow] = []
     /// The first rows, held until they tell whether the file sits on a coarse grid (then every row is judged alike).
     private var undecided: [ParsedRow] = []
@@ -395,10 +397,19 @@ package struct RowParser: Sendable {
         _ row: inout ParsedRow, in record: CSVRecord, _ fields: RowFields, _ patterns: NetworkPatternMatcher
     ) -> RowIssue? {
         let values = fields.mapping.patternColumns.compactMap { RowFields.clean(record.field($0), decoder: &detector) }
-        if let network = patterns.network(for: values) {
+        switch patterns.network(for: values, budget: &patternBudget) {
+        case .matched(let network):
             row.network = network
             row.brandWikidata = nil
             return nil
+        case .cutOff(let rule, let value, let budgetSpent):
+            // Never a silent no-match: the row's network is unknown, so it is not imported under a guess.
+            let why =
+                budgetSpent
+                ? "the import's network_patterns took their \(patternBudget.perImport) budget"
+                : "network_patterns rule \(rule) ran past \(patternBudget.perValue) on '\(value.clipped(40))'"
+            return RowIssue(.patternTimeout, why + "; simplify the pattern (docs/importing.md)")
+        case .unmatched: break
         }
         guard patterns.rejectsUnmatched else { return nil }
         let read = fields.mapping.patternColumns.map { "'\(fields.mapping.headers[$0].clipped(40))'" }.joined(separator: ", ")

@@ -55,6 +55,7 @@ package struct NetworkPatterns: Sendable, Codable, Equatable {
             if NetworkPatternMatcher.compile(rule.pattern) == nil {
                 return "network_patterns rule \(i + 1): '\(rule.pattern.clipped(60))' is not a regular expression"
             }
+            if let unsafe = PatternSafety.problem(rule.pattern) { return "network_patterns rule \(i + 1): \(unsafe)" }
         }
         return nil
     }
@@ -86,14 +87,53 @@ struct NetworkPatternMatcher: Sendable {
         try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     }
 
-    /// The network of the first rule matching the start of the first value some rule matches.
-    func network(for values: [String]) -> String? {
+    /// What the rules made of a row's values.
+    enum Outcome: Equatable {
+        case matched(String)
+        case unmatched
+        /// Rule `rule` (from 1) was stopped on `value` at the time limit, or the import's budget was spent: the row's
+        /// network cannot be told.
+        case cutOff(rule: Int, value: String, budgetSpent: Bool)
+    }
+
+    /// The network of the first rule matching the start of the first value some rule matches. Each match may run for
+    /// `budget.perValue`, all of an import's for `budget.perImport`; a match stopped there is `cutOff`.
+    func network(for values: [String], budget: inout PatternBudget) -> Outcome {
         for value in values {
             let whole = NSRange(value.startIndex..., in: value)
-            for rule in rules where rule.regex.firstMatch(in: value, options: [.anchored], range: whole) != nil {
-                return rule.network
+            for (r, rule) in rules.enumerated() {
+                guard !budget.isSpent else { return .cutOff(rule: r + 1, value: value, budgetSpent: true) }
+                let started = ContinuousClock.now
+                let limit = min(budget.perValue, budget.remaining)
+                var matched = false
+                var stopped = false
+                // `reportProgress` has ICU call back while a match runs, which is where a runaway one is stopped.
+                rule.regex.enumerateMatches(in: value, options: [.anchored, .reportProgress], range: whole) { result, _, stop in
+                    if result != nil {
+                        matched = true
+                        stop.pointee = true
+                    } else if ContinuousClock.now - started > limit {
+                        stopped = true
+                        stop.pointee = true
+                    }
+                }
+                budget.spend(ContinuousClock.now - started)
+                if stopped { return .cutOff(rule: r + 1, value: value, budgetSpent: budget.isSpent) }
+                if matched { return .matched(rule.network) }
             }
         }
-        return nil
+        return .unmatched
     }
+}
+
+/// The time an import's `network_patterns` may take: a budget per value and one for the whole import, so that no
+/// pattern, however it backtracks, holds an import for long. A real chain's patterns take microseconds per value.
+struct PatternBudget: Sendable {
+    var perValue = Duration.milliseconds(25)
+    var perImport = Duration.seconds(10)
+    private(set) var spent = Duration.zero
+
+    var remaining: Duration { max(.zero, perImport - spent) }
+    var isSpent: Bool { spent >= perImport }
+    mutating func spend(_ time: Duration) { spent += time }
 }

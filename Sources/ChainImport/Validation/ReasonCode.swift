@@ -14,6 +14,9 @@ package enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case unknownNetwork = "unknown_network"
     /// No rule of a mapping file's `network_patterns` matches the row, and the rules reject such rows.
     case unmatchedNetwork = "unmatched_network"
+    /// A `network_patterns` match stopped at its time limit, or the import's pattern budget was spent: the row's
+    /// network cannot be told, so it is rejected rather than left to a guess.
+    case patternTimeout = "pattern_timeout"
     /// Same network and external id as an earlier row of the same import.
     case duplicateId = "duplicate_id"
     /// A row without an id that repeats an earlier row (same address and coordinates).

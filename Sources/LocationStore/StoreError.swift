@@ -22,6 +22,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly(String)
     /// Another writer held the store longer than this one may wait (SQLite's busy and locked results).
     case busy(String)
+    /// The change contradicts what the store holds (an alias that would shadow another network's id).
+    case conflict(String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "or have a superuser run CREATE EXTENSION postgis in the database"
         case .readOnly(let m): "the store cannot be written here: \(m)"
         case .busy(let m): "the store is busy with another writer: \(m)"
+        case .conflict(let m): m
         }
     }
 }

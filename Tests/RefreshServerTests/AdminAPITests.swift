@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LocationStore
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -81,6 +83,40 @@ struct AdminAPITests {
             } while cursor != nil && pages < 10
             #expect(pages == 3)
             #expect(names == ["f4.csv", "f3.csv", "f2.csv", "f1.csv", "f0.csv"])
+        }
+    }
+
+    @Test("an import's issues come a page at a time, and the pages hold every issue the store logged, in order")
+    func importIssuesArePaged() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try await withServer(store: store) { client, _ in
+            let csv = HTTPFields.admin.merging([.contentType: "text/csv"])
+            // 250 rows without coordinates: 250 rejections logged.
+            let rows = (0..<250).map { "\($0),," }.joined(separator: "\n")
+            let imported = try await client.send(.post, "/admin/imports?network=acme", headers: csv, body: "id,lat,lon\n" + rows + "\n", json: false)
+            let id = try #require(imported.json?["files"]?.array?.first?["import_id"]?.int ?? imported.json?["import_id"]?.int)
+            var lines: [Int] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await client.send(
+                    .get, "/admin/imports/\(id)?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), route: "/admin/imports/{id}", headers: .admin)
+                #expect(page.status == 200 && page.json?["issue_count"]?.int == 250, "\(page.text.prefix(300))")
+                let issues = page.json?["issues"]?.array ?? []
+                #expect(issues.count <= 100)
+                lines += issues.compactMap { $0["line"]?.int }
+                cursor = page.json?["next_cursor"]?.string
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 3)
+            let stored = try SQLiteLocationStore(path: store.path).importRecord(id: Int64(id))
+            #expect(lines == stored?.issues.map(\.line), "the pages are the store's issues, in order")
+            let past = try await client.send(
+                .get, "/admin/imports/\(id)?cursor=9223372036854775807", route: "/admin/imports/{id}", headers: .admin)
+            #expect(past.status == 200 && past.json?["issues"]?.array?.isEmpty == true && past.json?["next_cursor"] == nil)
+            let firstPage = try await client.send(.get, "/admin/imports/\(id)", route: "/admin/imports/{id}", headers: .admin)
+            #expect(firstPage.json?["issues"]?.array?.count == 100, "the default page is 100 issues")
         }
     }
 

@@ -48,6 +48,14 @@ struct NetworkLifecycleAPITests {
                 .post, "/admin/networks/costco/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
                 body: #"{"alias": "\u0441\u043Estco"}"#)
             #expect(alias.status == 201, "a look-alike may be made an alias of the network it imitates")
+            // An alias spelling another network's id would shadow it: 409, and that network still answers to its id.
+            let shadow = try await client.send(
+                .post, "/admin/networks/bluebottle/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                body: #"{"alias": "COSTCO"}"#)
+            #expect(shadow.status == 409 && shadow.json?["error"]?.string == "conflict", "\(shadow.text)")
+            let refresh = try await client.send(
+                .post, "/v1/region-refresh", body: #"{"lat": 37.75, "lon": -122.45, "user_networks": ["costco"], "max_regions": 100}"#)
+            #expect(refresh.json?["resolved_networks"]?["costco"]?.string == "costco", "\(refresh.text)")
         }
     }
 

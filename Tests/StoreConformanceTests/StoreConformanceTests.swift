@@ -48,6 +48,26 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("an alias that spells another network's id is refused (it would shadow that network); its own id is fine", arguments: TestStore.kinds)
+    func aliasShadowingAnotherNetwork(kind: StoreKind) async throws {
+        try await TestStore.with(kind) { store, _ in
+            try await store.upsertNetwork(Network(id: "costco", name: "Costco"))
+            try await store.upsertNetwork(Network(id: "chick-fil-a", name: "Chick-fil-A"))
+            for (spelling, target) in [("costco", "chick-fil-a"), ("COSTCO", "chick-fil-a"), ("Cost-Co!", "chick-fil-a"), ("ChickFilA", "costco")] {
+                do {
+                    try await store.addAlias(spelling, networkId: target)
+                    Issue.record("the alias '\(spelling)' of \(target) was taken")
+                } catch StoreError.conflict(let message) {
+                    #expect(message.contains("shadow"), "\(message)")
+                }
+            }
+            try await store.addAlias("Costco Wholesale", networkId: "costco")
+            try await store.addAlias("COSTCO", networkId: "costco")
+            let aliases = try await store.networks().first { $0.network.id == "chick-fil-a" }?.aliases
+            #expect(aliases == [])
+        }
+    }
+
     @Test("locations: inserted, unchanged, updated; read back, listed, deleted", arguments: TestStore.kinds)
     func locations(kind: StoreKind) async throws {
         try await TestStore.with(kind) { store, _ in

@@ -29,6 +29,9 @@ struct GeoJSONFeature {
         do { object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
             return .failure(Rejection(.invalidGeoJSON, "not valid JSON (\(Self.reason(error)))"))
         }
+        if let number = Self.unrepresentableNumber(bytes) {
+            return .failure(Rejection(.invalidGeoJSON, "the number \(number) is beyond what a double holds (it would read as 0 or infinity)"))
+        }
         guard let feature = object as? [String: Any] else {
             return .failure(Rejection(.invalidGeoJSON, "a JSON \(object is [Any] ? "array" : "value") where a Feature object was expected"))
         }
@@ -68,7 +71,11 @@ struct GeoJSONFeature {
             guard let pair = coordinates as? [Any], pair.count >= 2 else {
                 return .failure(Rejection(.invalidGeoJSON, "a Point without [longitude, latitude]"))
             }
-            return .success(.point(latitude: Self.number(pair[1]), longitude: Self.number(pair[0])))
+            // RFC 7946 §3.1.1: a position is numbers. A string ("40.7") is refused, not read as one.
+            guard let longitude = Self.number(pair[0]), let latitude = Self.number(pair[1]) else {
+                return .failure(Rejection(.invalidGeoJSON, "a Point whose coordinates are not JSON numbers"))
+            }
+            return .success(.point(latitude: latitude, longitude: longitude))
         case "MultiPoint":
             // One point is a point; several are several places, which one row cannot be.
             guard let points = coordinates as? [Any], points.count == 1 else {
@@ -92,10 +99,53 @@ struct GeoJSONFeature {
         }
     }
 
-    /// A coordinate as text: a number in its shortest form, anything else as found (the coordinate check says why not).
-    private static func number(_ value: Any) -> String {
-        if let n = value as? NSNumber, !(value is String) { return "\(n.doubleValue)" }
-        return text(value) ?? ""
+    /// A coordinate as text for the coordinate check: a JSON number in its shortest form; nil for anything else (a
+    /// string, `true`, `null`).
+    private static func number(_ value: Any) -> String? {
+        guard let n = value as? NSNumber, !(value is String), !Self.isBoolean(n) else { return nil }
+        return "\(n.doubleValue)"
+    }
+
+    private static func isBoolean(_ n: NSNumber) -> Bool {
+        // JSONSerialization gives `true` and `false` as NSNumbers too, of C type char, where numbers are integers or doubles.
+        String(cString: n.objCType) == "c"
+    }
+
+    /// The first number outside strings whose exponent puts it beyond a double (`1e-400`, `2e400`), which JSON
+    /// parsers read as 0 or infinity without a word; nil when there is none.
+    static func unrepresentableNumber(_ bytes: [UInt8]) -> String? {
+        var i = 0
+        var inString = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if b == UInt8(ascii: "\\") {
+                    i += 2
+                    continue
+                }
+                if b == UInt8(ascii: "\"") { inString = false }
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\"") {
+                inString = true
+                i += 1
+                continue
+            }
+            guard b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < bytes.count, "0123456789+-.eE".utf8.contains(bytes[j]) { j += 1 }
+            let token = String(decoding: bytes[i..<j], as: UTF8.self)
+            if token.contains(where: { $0 == "e" || $0 == "E" }), let value = Double(token) {
+                let mantissaIsZero = token.prefix { $0 != "e" && $0 != "E" }.allSatisfy { "0.-+".contains($0) }
+                if value.isInfinite || (value == 0 && !mantissaIsZero) { return String(token.prefix(40)) }
+            }
+            i = max(j, i + 1)
+        }
+        return nil
     }
 
     /// Polygons from `[[[[lon, lat], …], …], …]`; nil when a position is not two numbers in range.

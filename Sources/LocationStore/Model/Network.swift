@@ -74,6 +74,16 @@ extension Network {
 }
 
 extension Network {
+    /// Why `alias` may not be given to `networkId`: its key is another network's id read as a spelling, which the alias
+    /// would then shadow (an alias's key is looked up before network ids'); nil when it may.
+    public static func aliasShadowing(_ alias: String, networkId: String, among ids: some Sequence<String>) -> String? {
+        let key = aliasKey(alias)
+        guard let other = ids.first(where: { $0 != networkId && aliasKey($0) == key }) else { return nil }
+        return "the alias '\(alias)' spells the id of network '\(other)', which it would shadow; merge the two networks instead"
+    }
+}
+
+extension Network {
     /// Whether the index would serve this network's locations differently after it became `other`: their names (a
     /// location without one shows its network's) or their radii (size class, default radius). Its category and
     /// Wikidata id are read per network, not per location.

@@ -49,15 +49,18 @@ struct AdminStoreRoutes: Sendable {
 
     /// `GET /admin/imports?limit=N&cursor=ID`: the newest imports first, a page at a time (`next_cursor` while older
     /// ones follow).
+    /// A listing's `limit`: 1...1000, default 100.
+    static func pageLimit(_ query: Parameters) throws -> Int {
+        guard let text = query["limit"] else { return 100 }
+        guard let value = Int(text), (1...1000).contains(value) else {
+            throw APIError.badRequest("invalid_parameter", "query parameter 'limit' must be an integer in 1...1000", field: "limit")
+        }
+        return value
+    }
+
     func listImports(_ request: Request, context: ServerContext) async throws -> Response {
         let query = request.uri.queryParameters
-        var limit = 100
-        if let text = query["limit"] {
-            guard let value = Int(text), (1...1000).contains(value) else {
-                throw APIError.badRequest("invalid_parameter", "query parameter 'limit' must be an integer in 1...1000", field: "limit")
-            }
-            limit = value
-        }
+        let limit = try Self.pageLimit(query)
         var before: Int64?
         if let text = query["cursor"] {
             guard let value = Int64(text), value > 0 else {
@@ -78,9 +81,42 @@ struct AdminStoreRoutes: Sendable {
         guard let id = Int64(text), id > 0 else {
             throw APIError.badRequest("invalid_parameter", "import id must be a positive integer", field: "id")
         }
+        // The issues a page at a time (an import logs up to 10,000 per reason): `limit` of them from position `cursor`.
+        let query = request.uri.queryParameters
+        let limit = try Self.pageLimit(query)
+        var from = 0
+        if let text = query["cursor"] {
+            guard let value = Int(text), value >= 0 else {
+                throw APIError.badRequest("invalid_parameter", "query parameter 'cursor' must be an issue position (0 or more)", field: "cursor")
+            }
+            from = value
+        }
         let record = try await access.withReader { try await $0.importRecord(id: id) }
-        guard let record else { throw APIError.notFound("no import \(id)") }
-        return try AdminJSON.response(record)
+        guard var record else { throw APIError.notFound("no import \(id)") }
+        let total = record.issues.count
+        let start = min(from, total)
+        let end = min(total, start + limit)
+        record.issues = Array(record.issues[start..<end])
+        return try AdminJSON.response(ImportRecordPage(record: record, issueCount: total, nextCursor: end < total ? String(end) : nil))
+    }
+
+    /// An import record with one page of its issues: how many it has in all, and where the next page starts.
+    struct ImportRecordPage: Encodable {
+        var record: ImportRecord
+        var issueCount: Int
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case issueCount = "issue_count"
+            case nextCursor = "next_cursor"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try record.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(issueCount, forKey: .issueCount)
+            try c.encodeIfPresent(nextCursor, forKey: .nextCursor)
+        }
     }
 
     /// Replaces every setting: a field left out is reset (`category` and `default_radius_meters` to none,

@@ -80,6 +80,7 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case .unknownNetwork(let id): return .notFound("unknown network '\(id)'")
         case .invalidArgument(let message): return .badRequest("invalid_argument", message)
+        case .conflict(let message): return APIError(.conflict, code: "conflict", message: message)
         case .unreachable:
             return APIError(.serviceUnavailable, code: "store_unavailable", message: "the store cannot be reached; retry shortly", retryAfter: 5)
         default:

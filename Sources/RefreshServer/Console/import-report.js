@@ -108,5 +108,5 @@ export function recordView(record) {
       ...(record.error_message ? [['Error', record.error_message]] : []),
     ]),
     h('h3', { text: 'Issues' }),
-    issueTable(record.issues || []));
+    issueTable(record.issues || [], { truncated: record.next_cursor != null }));
 }

@@ -220,7 +220,8 @@ export function createImportsView({ openTokenDialog, onImported }) {
     detail.hidden = false;
     clear(detail).append(h('p', { class: 'muted', text: `Loading import ${id}…` }));
     try {
-      const record = await getJSON(`admin/imports/${encodeURIComponent(id)}`, { admin: true });
+      // The first 1,000 issues; the table says when the import logged more (next_cursor).
+      const record = await getJSON(`admin/imports/${encodeURIComponent(id)}?limit=1000`, { admin: true });
       clear(detail).append(recordView(record));
     } catch (error) {
       showStatus(detail, error);

@@ -73,8 +73,6 @@ extension PostGISLocationStore {
         let key = Network.aliasKey(alias)
         guard !key.isEmpty else { throw StoreError.invalidArgument("alias '\(alias)' has no letters or digits") }
         guard try await network(id: networkId) != nil else { throw StoreError.unknownNetwork(networkId) }
-        let ids = try await rows("SELECT id FROM networks").map { try $0.decode(String.self) }
-        if let shadowing = Network.aliasShadowing(alias, networkId: networkId, among: ids) { throw StoreError.conflict(shadowing) }
         try await changing {
             try await query(
                 """

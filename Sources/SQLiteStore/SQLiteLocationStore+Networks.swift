@@ -82,11 +82,6 @@ extension SQLiteLocationStore {
         let key = Network.aliasKey(alias)
         guard !key.isEmpty else { throw .invalidArgument("alias '\(alias)' has no letters or digits") }
         guard try network(id: networkId) != nil else { throw .unknownNetwork(networkId) }
-        let all = try db.statement("SELECT id FROM networks")
-        var ids: [String] = []
-        while try all.step() { ids.append(all.text(0)) }
-        all.reset()
-        if let shadowing = Network.aliasShadowing(alias, networkId: networkId, among: ids) { throw .conflict(shadowing) }
         try db.noteChange()
         let s = try db.statement(
             """

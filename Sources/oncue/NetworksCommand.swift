@@ -194,7 +194,7 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await store.withStore { try await $0.addAlias(name, networkId: id) }
+            try await store.withStore { try await $0.addAdminAlias(name, networkId: id) }
             print("'\(name.forMessage(limit: nil))' → \(id.forMessage(limit: nil))")
         }
     }

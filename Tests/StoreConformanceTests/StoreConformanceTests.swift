@@ -55,7 +55,7 @@ struct StoreConformanceTests {
             try await store.upsertNetwork(Network(id: "chick-fil-a", name: "Chick-fil-A"))
             for (spelling, target) in [("costco", "chick-fil-a"), ("COSTCO", "chick-fil-a"), ("Cost-Co!", "chick-fil-a"), ("ChickFilA", "costco")] {
                 do {
-                    try await store.addAlias(spelling, networkId: target)
+                    try await store.addAdminAlias(spelling, networkId: target)
                     Issue.record("the alias '\(spelling)' of \(target) was taken")
                 } catch StoreError.conflict(let message) {
                     #expect(message.contains("shadow"), "\(message)")

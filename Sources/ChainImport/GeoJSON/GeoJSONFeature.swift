@@ -137,11 +137,25 @@ struct GeoJSONFeature {
                 continue
             }
             var j = i
-            while j < bytes.count, "0123456789+-.eE".utf8.contains(bytes[j]) { j += 1 }
-            let token = String(decoding: bytes[i..<j], as: UTF8.self)
-            if token.contains(where: { $0 == "e" || $0 == "E" }), let value = Double(token) {
-                let mantissaIsZero = token.prefix { $0 != "e" && $0 != "E" }.allSatisfy { "0.-+".contains($0) }
-                if value.isInfinite || (value == 0 && !mantissaIsZero) { return String(token.prefix(40)) }
+            var exponent = false
+            while j < bytes.count {
+                let c = bytes[j]
+                if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                    exponent = true
+                } else if !((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "-")
+                    || c == UInt8(ascii: "+"))
+                {
+                    break
+                }
+                j += 1
+            }
+            // Only a number with an exponent can leave a double's range; the rest (nearly every coordinate) costs a pass.
+            if exponent {
+                let token = String(decoding: bytes[i..<j], as: UTF8.self)
+                if let value = Double(token) {
+                    let mantissaIsZero = token.prefix { $0 != "e" && $0 != "E" }.allSatisfy { "0.-+".contains($0) }
+                    if value.isInfinite || (value == 0 && !mantissaIsZero) { return String(token.prefix(40)) }
+                }
             }
             i = max(j, i + 1)
         }

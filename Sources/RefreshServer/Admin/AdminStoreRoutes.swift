@@ -204,7 +204,7 @@ struct AdminStoreRoutes: Sendable {
         }
         let known = try await access.withPrimary { store -> Bool in
             guard try await store.network(id: id) != nil else { return false }
-            try await store.addAlias(alias, networkId: id)
+            try await store.addAdminAlias(alias, networkId: id)
             return true
         }
         guard known else { throw APIError.notFound("no network '\(id)'") }

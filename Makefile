@@ -25,7 +25,8 @@ release:
 
 # The benchmarks are a package of their own (Benchmarks/); BENCHMARKS.md gives the command of each figure.
 bench: release
-	swift build -c release --package-path Benchmarks
+	# A cached build plan can miss a file added to the product since the last build: plan again.
+	swift build -c release --package-path Benchmarks --disable-build-manifest-caching
 
 # swift-argument-parser's generate-manual plugin writes oncue.1 from the commands' own help. It builds the package
 # again with its own flags, so its output is kept in docs/ rather than made by every install.

@@ -51,14 +51,22 @@ import Testing
         #expect(try ImportOptionTable.values([("delimiter", ";")], from: .request).options.delimiter == UInt8(ascii: ";"))
     }
 
-    @Test("a deprecated name is the same option, reported; given with its new name it is given twice")
+    @Test("a deprecated name is the same option, reported; beside its new name it must say the same; a name twice is refused")
     func deprecatedNames() throws {
         let old = try ImportOptionTable.values([("replace", "true")], from: .request)
         #expect(old.options.replaceNetwork && old.deprecatedNamesUsed == ["replace"])
         let new = try ImportOptionTable.values([("replace_network", "true")], from: .request)
         #expect(new.options.replaceNetwork && new.deprecatedNamesUsed.isEmpty)
-        #expect(throws: ImportOptionSpec.Refusal(option: "replace_network", reason: "is given twice")) {
-            try ImportOptionTable.values([("replace", "true"), ("replace_network", "false")], from: .request)
+        let both = try ImportOptionTable.values([("replace", "true"), ("replace_network", "yes")], from: .request)
+        #expect(both.options.replaceNetwork, "the old and the new name saying the same is taken")
+        do {
+            _ = try ImportOptionTable.values([("replace", "true"), ("replace_network", "false")], from: .request)
+            Issue.record("the old and the new name disagreeing was taken")
+        } catch {
+            #expect(error.option == "replace_network" && error.needsAnother, "\(error)")
+        }
+        #expect(throws: ImportOptionSpec.Refusal(option: "dry_run", reason: "is given twice")) {
+            try ImportOptionTable.values([("dry_run", "true"), ("dry_run", "true")], from: .request)
         }
     }
 

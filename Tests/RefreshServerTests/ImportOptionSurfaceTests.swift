@@ -122,9 +122,9 @@ struct ImportOptionSurfaceTests {
             let deprecated = try await client.send(.post, "/admin/imports?network=acme&replace=true", headers: headers, body: Self.csv, json: false)
             #expect(deprecated.status == 200)
             #expect(logs.lines.withLock { $0 }.contains { $0.contains("deprecated import parameter") && $0.contains("replace") })
-            let twice = try await client.send(
-                .post, "/admin/imports?network=acme&replace=true&replace_network=true", headers: headers, body: Self.csv, json: false)
-            #expect(twice.status == 400 && twice.json?["field"]?.string == "replace_network", "\(twice.text)")
+            let disagreeing = try await client.send(
+                .post, "/admin/imports?network=acme&replace=true&replace_network=false", headers: headers, body: Self.csv, json: false)
+            #expect(disagreeing.status == 422 && disagreeing.json?["field"]?.string == "replace_network", "\(disagreeing.text)")
         }
     }
 }

@@ -57,7 +57,7 @@ package struct ImportOptionSpec: Sendable {
     package var flagName: String { "--" + name.replacingOccurrences(of: "_", with: "-") }
 
     /// A value as its kind reads it.
-    enum ParsedValue: Sendable {
+    enum ParsedValue: Sendable, Equatable {
         case text(String)
         case flag(Bool)
         case integer(Int)

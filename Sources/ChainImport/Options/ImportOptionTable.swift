@@ -123,14 +123,26 @@ package enum ImportOptionTable {
         -> ImportOptionValues
     {
         var values = ImportOptionValues()
-        var seen = Set<String>()
+        var seen: [String: (name: String, value: ImportOptionSpec.ParsedValue)] = [:]
         for (name, text) in given {
             guard let option = option(named: name), option.isTaken(from: source) else {
                 throw ImportOptionSpec.Refusal(option: String(name.prefix(64)), reason: "is not an option of an import")
             }
-            guard seen.insert(option.name).inserted else { throw option.refusal("is given twice") }
+            let value = try option.parse(text)
+            if let earlier = seen[option.name] {
+                // The same name twice is a mistake; a deprecated name beside the new one may say the same (a client
+                // moving over), and otherwise they contradict each other.
+                guard earlier.name != name else { throw option.refusal("is given twice") }
+                guard earlier.value == value else {
+                    var refusal = option.refusal("and its earlier name '\(option.deprecatedNames.joined(separator: "', '"))' disagree")
+                    refusal.needsAnother = true
+                    throw refusal
+                }
+                continue
+            }
+            seen[option.name] = (name, value)
             if name != option.name { values.deprecatedNamesUsed.append(name) }
-            option.write(&values, try option.parse(text))
+            option.write(&values, value)
         }
         if values.options.networkNameWhere == nil, let text = given.first(where: { option(named: $0.name)?.name == "network_name_where" })?.text {
             throw Self["network_name_where"].refusal("takes COLUMN=VALUE, got '\(text.prefix(40))'")

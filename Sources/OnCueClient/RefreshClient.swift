@@ -60,9 +60,9 @@ public struct RefreshClient: RegionRefreshing {
         do { (data, response) = try await session.data(for: http) } catch {
             throw RefreshClientError.transport("\(endpoint.absoluteString): \(error.localizedDescription)")
         }
-        let http1 = response as? HTTPURLResponse
-        let status = http1?.statusCode ?? 0
-        guard status == 200 else { throw Self.failure(status: status, body: data, retryAfter: http1?.value(forHTTPHeaderField: "Retry-After")) }
+        let answer = response as? HTTPURLResponse
+        let status = answer?.statusCode ?? 0
+        guard status == 200 else { throw Self.failure(status: status, body: data, retryAfter: answer?.value(forHTTPHeaderField: "Retry-After")) }
         do { return try JSONDecoder().decode(RegionRefreshResponse.self, from: data) } catch {
             throw RefreshClientError.undecodable(String(describing: error))
         }

@@ -1,7 +1,6 @@
 import ChainImport
 import Foundation
 import Hummingbird
-import LocationStore
 
 /// The query parameters of `POST /admin/imports`: the options `ImportOptionTable` says a request takes, parsed by it
 /// as `oncue import` parses its flags.

@@ -152,7 +152,8 @@ struct MultipartUpload {
     }
 }
 
-/// A header's value and its `; key=value` parameters, values unquoted (`form-data; name="a;b"`).
+/// A header's value and its `; key=value` parameters, values unquoted and unescaped (`form-data; name="a;b"`,
+/// `attachment; filename="x\"y.csv"`): a multipart part's `Content-Disposition`, and an upload's.
 struct HeaderParameters {
     let value: String
     private let parameters: [(key: String, value: String)]

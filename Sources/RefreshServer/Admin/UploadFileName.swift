@@ -9,23 +9,13 @@ enum UploadFileName {
     /// path component only; nil when it has none, or one with control characters or over 200 characters.
     static func fromHeader(_ header: String?) -> String? {
         guard let header else { return nil }
-        var plain: String?
-        var extended: String?
-        for part in header.split(separator: ";").dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2 else { continue }
-            switch pair[0].lowercased() {
-            case "filename*":
-                // RFC 8187: charset'language'percent-encoded.
-                let pieces = pair[1].split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
-                if pieces.count == 3, pieces[0].lowercased() == "utf-8" { extended = String(pieces[2]).removingPercentEncoding }
-            case "filename":
-                var value = pair[1]
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                plain = value.replacingOccurrences(of: "\\\"", with: "\"")
-            default: continue
-            }
+        let parameters = HeaderParameters.parse(header)
+        // RFC 8187: charset'language'percent-encoded.
+        let extended = parameters["filename*"].flatMap { value -> String? in
+            let pieces = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+            return pieces.count == 3 && pieces[0].lowercased() == "utf-8" ? String(pieces[2]).removingPercentEncoding : nil
         }
+        let plain = parameters["filename"]
         guard let name = (extended ?? plain).map({ ($0 as NSString).lastPathComponent }), !name.isEmpty, name != "/",
             !FieldLimits.exceeds(name, 200), !name.unicodeScalars.contains(where: AdminText.isControl)
         else { return nil }

@@ -5,8 +5,7 @@ import Synchronization
 
 /// `RegionRefreshing` over HTTP: posts the request as JSON to `<base>/v1/region-refresh` of a running `oncue serve`.
 package struct HTTPRefreshClient: RegionRefreshing {
-    package let endpoint: URL
-    package let timeoutSeconds: Double
+    package var endpoint: URL { client.endpoint }
     /// Calls the server did not answer with regions (any status but 200, a transport failure, an undecodable body):
     /// failures no scenario injected, which make a replay measure the server's state rather than the strategies.
     package let failures = FailureTally()
@@ -32,8 +31,6 @@ package struct HTTPRefreshClient: RegionRefreshing {
 
     package init(baseURL: URL, timeoutSeconds: Double = 10) {
         client = RefreshClient(baseURL: baseURL, timeoutSeconds: timeoutSeconds, retry: .never)
-        endpoint = client.endpoint
-        self.timeoutSeconds = timeoutSeconds
     }
 
     public func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {

@@ -129,8 +129,8 @@ let package = Package(
         .executableTarget(
             name: "oncue",
             dependencies: [
-                "Geo", "OnCueContract", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer", "CommandLineOutput",
-                "StoreOpening",
+                "Geo", "OnCueContract", "OnCueClient", "LocationStore", "RegionRefresh", "ChainImport", "TraceReplay", "RefreshServer",
+                "CommandLineOutput", "StoreOpening",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "OnCueClientTests",
             dependencies: [
-                "OnCueClient", "OnCueContract",
+                "Geo", "OnCueClient", "OnCueContract",
                 // A loopback server answering from a script (RefreshClientTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -183,7 +183,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TraceReplayTests",
-            dependencies: ["TestSupport", "Geo", "OnCueContract", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay"],
+            dependencies: [
+                "TestSupport", "Geo", "OnCueContract", "OnCueClient", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",

@@ -3,6 +3,7 @@ import ChainImport
 import CommandLineOutput
 import Foundation
 import LocationStore
+import OnCueClient
 import OnCueContract
 import RegionRefresh
 import TraceReplay

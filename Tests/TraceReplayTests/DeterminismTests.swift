@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import ChainImport
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import StoreOpening
 import Testing
 

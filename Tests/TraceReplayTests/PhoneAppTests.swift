@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import OnCueContract
 import RegionRefresh
 import Testing
@@ -155,8 +156,8 @@ import Testing
         #expect(n.time - entry.time == 120)
     }
 
-    @Test(arguments: [("network", 1), ("location", 2)])
-    func cooldownScope(scope: String, notifications: Int) async throws {
+    @Test(arguments: [(AppSettings.CooldownScope.network, 1), (.location, 2)])
+    func cooldownScope(scope: AppSettings.CooldownScope, notifications: Int) async throws {
         // Two Acme stores 500 m apart, visited 10 min apart: one card moment.
         var sc = try Hand.idealScenario()
         sc.app.cooldownScope = scope
@@ -165,7 +166,7 @@ import Testing
         let m = run.runs[0].metrics
         #expect(run.moments.count == 1 && m.caught == 1)
         #expect(m.notifications == notifications && m.duplicates == notifications - 1)
-        #expect(m.suppressed == (scope == "network" ? 1 : 0))
+        #expect(m.suppressed == (scope == .network ? 1 : 0))
     }
 
     /// iOS at every fix with exact positions and a 25 m store footprint (so the staged app's fix can tell).

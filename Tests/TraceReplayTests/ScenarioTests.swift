@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 import Testing
 
 @testable import TraceReplay
@@ -28,7 +29,7 @@ import Testing
 
     @Test func strategySpecs() throws {
         let s = try Strategy.parse("staged+clamp@16")
-        #expect(s.staged && s.clamp && s.maxRegions == 16 && s.role == .app)
+        #expect(s.app.staged && s.app.clamp && s.app.maxRegions == 16 && s.role == .app)
         #expect(try Strategy.parse("oracle-os").role == .oracleOS)
         for bad in ["guaranteed@0", "guaranteed@101", "staged+fast", "oracle@5", "oracle+clamp", "", "@5", "teleport"] {
             #expect(throws: ScenarioError.self, "\(bad)") { try Strategy.parse(bad) }
@@ -44,7 +45,7 @@ import Testing
         let file = try Recommendation.load(json: Data(text.utf8))
         let (ios, strategy) = try file.apply(to: try Scenario.profile("ios"))
         #expect(strategy == "guaranteed+clamp+gps")
-        #expect(ios.app.minRefreshIntervalSeconds == 1_800 && ios.app.cooldownScope == "location")
+        #expect(ios.app.minRefreshIntervalSeconds == 1_800 && ios.app.cooldownScope == .location)
         let (android, other) = try file.apply(to: try Scenario.profile("android"))
         let androidDefaults = try Scenario.profile("android")
         #expect(other == "staged+gps" && android == androidDefaults)

@@ -1,5 +1,6 @@
 import Foundation
 import LocationStore
+import OnCueClient
 import RegionRefresh
 import Testing
 

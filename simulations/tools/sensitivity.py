@@ -27,11 +27,11 @@ ASSUMED = [
     ("ios", "Wi-Fi share of the OS's positions", "fixes.sources", ["70 %", "50 %", "90 %"]),
     ("ios", "position error correlation (s)", "fixes.error_correlation_seconds", [60, 20, 180]),
     ("ios", "the app's own GPS fix (s)", "app.gps_fix_seconds", [8, 4, 20]),
-    ("ios", "motion sensor latency (s)", "app.motion_latency_seconds", [20, 5, 60]),
+    ("ios", "motion sensor latency (s)", "os.motion_latency_seconds", [20, 5, 60]),
     ("android", "fence check while moving (s)", "os.fence_check_moving_seconds", [60, 30, 120]),
     ("android", "delivery after the decision, at most (s)", "os.detection_delay_max_seconds", [5, 2, 20]),
     ("android", "Wi-Fi share of the OS's positions", "fixes.sources", ["70 %", "50 %", "90 %"]),
-    ("android", "motion sensor latency (s)", "app.motion_latency_seconds", [20, 5, 60]),
+    ("android", "motion sensor latency (s)", "os.motion_latency_seconds", [20, 5, 60]),
 ]
 
 

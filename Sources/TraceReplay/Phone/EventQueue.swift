@@ -10,9 +10,9 @@ enum PendingEvent {
     case dwell(regionKey: String)
     /// The answer to a state request: inside, outside, or unknown (nil) when the position is within the cushion.
     case state(regionKey: String, inside: Bool?)
-    /// A card notification scheduled with the app's confirmation delay falls due (unless withdrawn since).
-    case postCard(regionKey: String, token: Int)
-    case refreshSucceeded(RegionRefreshResponse, requestedAt: Double, at: UnitVector)
+    /// A wake the app scheduled (a card's confirmation delay) falls due.
+    case wakeDue(Int)
+    case refreshSucceeded(RegionRefreshResponse)
     case refreshFailed(reason: String)
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// `summary.json`: every trace's cleaning report and metrics per strategy beside both oracles, and batch totals.
 package struct ReplaySummary: Sendable, Codable {

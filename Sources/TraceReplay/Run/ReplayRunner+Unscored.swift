@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 extension ReplayRunner {
     /// What `replayUnscored` did: fixes the OS was given and refresh calls the app made.
@@ -14,11 +15,12 @@ extension ReplayRunner {
         let fixes = FixGenerator.generate(trace, model: context.scenario.fixes, seed: seed)
         let recorder = Recorder(keepEvents: false)
         let manager = VirtualLocationManager(os: context.scenario.os, seed: seed &+ 1)
-        let app = PhoneApp(
-            strategy: strategy, scenario: context.scenario, wallet: context.wallet, manager: manager,
-            refresher: context.refresher, recorder: recorder, oracleRegions: [], seed: seed &+ 2,
-            traceStart: fixes.first?.time ?? 0)
-        await ReplayRunner.simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
+        let machine = ClientStateMachine(
+            settings: context.scenario.clientSettings(strategy.app), platform: context.scenario.os.platformLimits, wallet: context.wallet)
+        let phone = VirtualPhone(
+            machine: machine, manager: manager, recorder: recorder, refresher: context.refresher, network: context.scenario.network,
+            seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, motion: nil, motionLatencySeconds: context.scenario.os.motionLatencySeconds)
+        await ReplayRunner.simulate(fixes: fixes, phone: phone, manager: manager, recorder: recorder)
         return UnscoredRun(fixes: fixes.count, refreshCalls: recorder.refreshCalls)
     }
 }

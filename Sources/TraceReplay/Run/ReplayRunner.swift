@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import OnCueContract
 import RegionRefresh
 
@@ -149,12 +150,14 @@ public enum ReplayRunner {
     ) async -> StrategyRun {
         let recorder = Recorder(keepEvents: context.keepEvents)
         let manager = VirtualLocationManager(os: os, seed: seed &+ 1)
-        let app = PhoneApp(
-            strategy: strategy, scenario: scenario, wallet: context.wallet, manager: manager,
-            refresher: strategy.isOracle ? nil : context.refresher, recorder: recorder, oracleRegions: oracleRegions,
-            seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, storePositions: context.catalog.positions,
-            motion: strategy.motion ? motion : nil)
-        await simulate(fixes: fixes, app: app, manager: manager, recorder: recorder)
+        let machine = ClientStateMachine(
+            settings: scenario.clientSettings(strategy.app), platform: os.platformLimits, wallet: context.wallet,
+            fixedRegions: strategy.isOracle ? oracleRegions : nil, storePositions: context.catalog.positions)
+        let phone = VirtualPhone(
+            machine: machine, manager: manager, recorder: recorder, refresher: strategy.isOracle ? nil : context.refresher,
+            network: scenario.network, seed: seed &+ 2, traceStart: fixes.first?.time ?? 0, motion: strategy.motion ? motion : nil,
+            motionLatencySeconds: os.motionLatencySeconds)
+        await simulate(fixes: fixes, phone: phone, manager: manager, recorder: recorder)
         var scoring = input
         scoring.strategy = strategy.name
         let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
@@ -164,27 +167,27 @@ public enum ReplayRunner {
     }
 
     /// The virtual clock: callbacks due before a fix are delivered first; the OS sees the fix (fences at its own
-    /// cadence); the app runs when the OS wakes it.
-    static func simulate(fixes: [PhoneFix], app: PhoneApp, manager: VirtualLocationManager, recorder: Recorder) async {
+    /// cadence); the app runs when the OS wakes it, and sees the fix when it follows a store.
+    static func simulate(fixes: [PhoneFix], phone: VirtualPhone, manager: VirtualLocationManager, recorder: Recorder) async {
         var queue = EventQueue()
         func drain(_ t: Double) async {
             while true {
-                while let (time, event) = queue.popDue(upTo: t) { app.handle(event, at: time, queue: &queue) }
-                guard app.pendingBubbleExit != nil else { return }
-                await app.refreshAfterBubbleExit(queue: &queue)
+                while let (time, event) = queue.popDue(upTo: t) { phone.handle(event, at: time, queue: &queue) }
+                guard phone.hasDeferredWork else { return }
+                await phone.runDeferredWork(queue: &queue)
             }
         }
         for fix in fixes {
             if recorder.keepEvents { recorder.truePosition = fix.trueUnit }
-            if !queue.isEmpty || app.pendingBubbleExit != nil { await drain(fix.time) }
+            if !queue.isEmpty || phone.hasDeferredWork { await drain(fix.time) }
             if let wake = manager.process(fix, queue: &queue) {
                 await drain(fix.time)
-                await app.wake(fix, reason: wake, queue: &queue)
+                await phone.wake(fix, reason: wake, queue: &queue)
             }
-            app.gpsTick(fix)
-            if !queue.isEmpty || app.pendingBubbleExit != nil { await drain(fix.time) }
+            phone.locationUpdate(fix, queue: &queue)
+            if !queue.isEmpty || phone.hasDeferredWork { await drain(fix.time) }
         }
         await drain(.infinity)
-        app.finish(at: fixes.last?.time ?? 0)
+        phone.finish(at: fixes.last?.time ?? 0)
     }
 }

@@ -1,3 +1,5 @@
+import OnCueClient
+
 /// How the phone's OS monitors regions and wakes the app. Where each default comes from is in the README's
 /// OS-model table (simulations/README.md); the names here say what each number does.
 package struct OSModel: Codable, Sendable, Hashable {
@@ -50,6 +52,16 @@ package struct OSModel: Codable, Sendable, Hashable {
     package var backgroundSeconds: Double
     /// The app sees every fix (foreground / ideal).
     package var wakeOnEveryFix: Bool
+    /// `+motion`: the motion sensor reports a change between walking and standing this late (assumed: Apple and
+    /// Google publish no latency for `CMMotionActivity` or Activity Recognition).
+    package var motionLatencySeconds: Double = 20
+
+    /// What the app is told of this OS.
+    package var platformLimits: PlatformLimits {
+        PlatformLimits(
+            maxRegions: maxRegions, minReliableRadiusMeters: minReliableRadiusMeters, reportsEntryWhenAddedInside: initialTriggerEntry,
+            storeRegionsNotifyOnDwell: detection == "overlap" && loiteringDelaySeconds > 0)
+    }
 
     public static let ios = OSModel(
         maxRegions: 20, detection: "cushion", cushionMeters: 200, maxCushionFraction: 0.5, dwellSeconds: 20,

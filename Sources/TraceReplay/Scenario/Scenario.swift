@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// Every parameter of a replay: the OS model, the fix model, the network, the app, ground truth, cleaning
 /// and the strategies. A scenario file (JSON, snake_case keys) names a `profile` and overrides any subset of
@@ -11,7 +12,8 @@ public struct Scenario: Codable, Sendable, Hashable {
     package var os: OSModel
     public var fixes: FixModel
     package var network: NetworkModel
-    package var app: AppModel
+    /// The app's settings: the client library's own type, so a scenario's `app.*` keys are the settings an app ships.
+    package var app: AppSettings
     package var groundTruth: GroundTruthModel
     public var trace: TraceCleaning
     /// Strategy specs (see `Strategy.parse`); the first is the one the HTML report maps.
@@ -74,7 +76,7 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("app.min_refresh_interval_seconds", app.minRefreshIntervalSeconds),
             ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
             ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
-            ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond), ("app.motion_latency_seconds", app.motionLatencySeconds),
+            ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond), ("os.motion_latency_seconds", os.motionLatencySeconds),
             ("app.gps_rest_while_staying_seconds", app.gpsRestWhileStayingSeconds),
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
             ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
@@ -99,8 +101,6 @@ public struct Scenario: Codable, Sendable, Hashable {
         ] {
             try check(v >= 0 && v <= 1, "os.\(name) must be within 0...1")
         }
-        try check(AppModel.cooldownScopes.contains(app.cooldownScope), "app.cooldown_scope must be network or location")
-        try check(AppModel.gpsStayEvidences.contains(app.gpsStayEvidence), "app.gps_stay_evidence must be window or still")
         try check(app.stagedSlots >= 0 && app.stagedSlots < os.maxRegions, "app.staged_slots must be within 0..<os.max_regions")
         try check(
             !fixes.sources.isEmpty
@@ -137,6 +137,14 @@ public struct Scenario: Codable, Sendable, Hashable {
         let d = JSONDecoder()
         d.keyDecodingStrategy = .convertFromSnakeCase
         return d
+    }
+
+    /// The client's settings for one strategy: the app's, the network's backoff, and the ground truth's store
+    /// footprint (so the app judges a stay as the study scores a visit).
+    package func clientSettings(_ strategy: ClientStrategy) -> ClientSettings {
+        ClientSettings(
+            strategy: strategy, app: app, backoffInitialSeconds: network.backoffInitialSeconds, backoffMaxSeconds: network.backoffMaxSeconds,
+            storeRadiusMeters: groundTruth.storeRadiusMeters, nominalAccuracyMeters: groundTruth.nominalAccuracyMeters)
     }
 
     /// The full scenario as JSON (every parameter, for the record in `summary.json`).

@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// A sweep's grid: `NAME=v1,v2,…` axes, crossed. `strategy` and `max_regions` change the strategy spec,
 /// `radius_scale` the engine's radius policy, `cooldown` the app's cool-down (seconds); any other name is a scenario

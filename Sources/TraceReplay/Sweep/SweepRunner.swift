@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 import OnCueContract
 import RegionRefresh
 

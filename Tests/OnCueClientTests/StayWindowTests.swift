@@ -1,8 +1,7 @@
 import Foundation
 import Geo
+import OnCueClient
 import Testing
-
-@testable import TraceReplay
 
 /// The `+gps` stay test on hand-made fix streams: what it must tell apart is known from how each stream was made.
 @Suite struct StayWindowTests {

@@ -9,24 +9,32 @@ import Geo
 /// by their accuracy, must sit at the store, and the person must not have moved through — the average of the window's
 /// earlier half and of its later half must lie closer together than a walk would carry them, allowing for the
 /// halves' own accuracy (so scattered indoor fixes are not read as movement, and tight outdoor ones are).
-struct StayWindow {
-    struct Sample {
-        var time: Double
-        var position: UnitVector
-        var accuracy: Double
+public struct StayWindow: Sendable, Codable {
+    public struct Sample: Sendable, Codable {
+        public var time: Double
+        public var position: UnitVector
+        public var accuracy: Double
+
+        public init(time: Double, position: UnitVector, accuracy: Double) {
+            self.time = time
+            self.position = position
+            self.accuracy = accuracy
+        }
     }
 
     /// Slower than this over the window is staying; a slow walk is about 1 m/s.
-    static let stayingSpeedMetersPerSecond = 0.5
+    public static let stayingSpeedMetersPerSecond = 0.5
 
-    private(set) var samples: [Sample] = []
+    public private(set) var samples: [Sample] = []
+
+    public init() {}
 
     /// Keeps the fixes of the last `window` seconds and the one before them, so that sparse fixes still span it —
     /// unless that one is older than another window: across a long gap it says nothing of this stay.
     ///
     /// `keepingSince`: fixes from that moment on are kept however old (the app's GPS has followed without a pause
     /// since, and the motion sensor said the person stood all along: every fix then is evidence of this one stay).
-    mutating func add(_ sample: Sample, window: Double, keepingSince: Double? = nil) {
+    public mutating func add(_ sample: Sample, window: Double, keepingSince: Double? = nil) {
         samples.append(sample)
         let cutoff = min(sample.time - window, keepingSince ?? .infinity)
         guard var first = samples.firstIndex(where: { $0.time >= cutoff }) else { return }
@@ -34,10 +42,10 @@ struct StayWindow {
         if first > 0 { samples.removeFirst(first) }
     }
 
-    mutating func clear() { samples.removeAll() }
+    public mutating func clear() { samples.removeAll() }
 
     /// The accuracy-weighted mean of some samples and the accuracy of that mean (1/√Σ 1/accuracy²).
-    static func mean(_ samples: ArraySlice<Sample>) -> (position: UnitVector, accuracy: Double)? {
+    public static func mean(_ samples: ArraySlice<Sample>) -> (position: UnitVector, accuracy: Double)? {
         guard !samples.isEmpty else { return nil }
         var x = 0.0
         var y = 0.0
@@ -57,7 +65,7 @@ struct StayWindow {
     /// the window, or its fixes, with the one before it, spanning less than it — indoors they come every 15–60 s) or
     /// show movement.
     /// The fixes are split at the middle of their span; a walk carries the person between the halves' mean times.
-    func stay(now: Double, window: Double, followedSince: Double) -> (position: UnitVector, accuracy: Double)? {
+    public func stay(now: Double, window: Double, followedSince: Double) -> (position: UnitVector, accuracy: Double)? {
         guard followedSince <= now - window, let first = samples.first, let last = samples.last, last.time - first.time >= window
         else { return nil }
         let split = (first.time + last.time) / 2

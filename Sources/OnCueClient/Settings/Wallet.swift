@@ -1,6 +1,6 @@
 import Foundation
 
-/// The user's loyalty cards: which networks trigger a notification, and the card's name in it.
+/// The user's loyalty cards: which networks a card notification is for, and the card's name in it.
 /// File: `{"cards": [{"network_id": "costco", "name": "Costco"}]}` (a bare array of cards also works).
 public struct Wallet: Codable, Sendable, Hashable {
     public struct Card: Codable, Sendable, Hashable {
@@ -22,7 +22,7 @@ public struct Wallet: Codable, Sendable, Hashable {
 
     public init(cards: [Card]) { self.cards = cards }
 
-    public static func load(json data: Data) throws -> Wallet {
+    public static func load(json data: Data) throws(ClientSettingsError) -> Wallet {
         let decoder = JSONDecoder()
         let wallet: Wallet
         if let w = try? decoder.decode(Wallet.self, from: data) {
@@ -30,14 +30,14 @@ public struct Wallet: Codable, Sendable, Hashable {
         } else if let cards = try? decoder.decode([Card].self, from: data) {
             wallet = Wallet(cards: cards)
         } else {
-            throw ScenarioError.invalid("wallet must be {\"cards\": [{\"network_id\": ..., \"name\": ...}]}")
+            throw .invalid("wallet must be {\"cards\": [{\"network_id\": ..., \"name\": ...}]}")
         }
-        guard !wallet.cards.isEmpty else { throw ScenarioError.invalid("wallet has no cards") }
+        guard !wallet.cards.isEmpty else { throw .invalid("wallet has no cards") }
         return wallet
     }
 
     /// Network ids in file order, without duplicates (the request's `user_networks`).
-    package var networkIds: [String] {
+    public var networkIds: [String] {
         var seen = Set<String>()
         return cards.map(\.networkId).filter { seen.insert($0).inserted }
     }

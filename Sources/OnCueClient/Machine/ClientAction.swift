@@ -1,0 +1,111 @@
+import OnCueContract
+
+/// What the client asks the app to do, in order; the app carries each out on its platform (`docs/client.md` wires
+/// each to CoreLocation, Core Motion, UserNotifications and BackgroundTasks).
+public enum ClientAction: Sendable, Hashable, Codable {
+    /// Monitor this region under its identifier; callbacks name the identifier.
+    case startMonitoring(RegionWatch)
+    case stopMonitoring(RegionWatch)
+    /// Ask the OS whether the phone is in this region now (`requestState(for:)`); answer with `.regionState`.
+    case requestState(String)
+    /// Ask the server (`RefreshClient`); answer with `.refreshSucceeded` or `.refreshFailed`.
+    case refresh(RefreshCall)
+    /// Turn precise location (GPS) on. `countedFrom` is when it must have come on to give a fix now: a fix's lead
+    /// before now when coming back from a rest (a platform that can schedules it that early), else now.
+    case startPreciseLocation(countedFrom: Double)
+    case stopPreciseLocation
+    /// Take one precise fix (`requestLocation()`), GPS on for at most `seconds`; answer with `.locationAnswered`.
+    case requestLocation(forRegion: String, seconds: Double)
+    /// Show the card notification now.
+    case postCard(CardNotice)
+    /// The card scheduled for this region will not be shown (the person left before the confirmation delay).
+    case withdrawCard(CardNotice)
+    /// Wake the client at `at` with `.wakeDue(id)` (a local notification's trigger, a `BGTask`, a timer).
+    case scheduleWake(id: Int, at: Double)
+    /// The wake is no longer needed (the client ignores it if it comes anyway).
+    case cancelWake(id: Int)
+    /// Nothing to do: what the client decided and why, for the app's log (the replay's event log is made of these).
+    case note(ClientNote)
+}
+
+/// A region as the client registers it, and what it is for.
+public struct RegionWatch: Sendable, Hashable, Codable {
+    /// The platform's region identifier (unique among the monitored regions).
+    public var identifier: String
+    public var region: Region
+    public var role: RegionRole
+    /// Notify on dwell rather than entry (`PlatformLimits.storeRegionsNotifyOnDwell`).
+    public var notifyOnDwell: Bool
+}
+
+/// What a monitored region is for.
+public enum RegionRole: String, Sendable, Hashable, Codable {
+    /// A store region from the server: the person there means a card.
+    case store
+    /// The refresh ("bubble") region: leaving it asks the server again.
+    case refresh
+    /// `staged`: a wide region that wakes the app near a store...
+    case wide
+    /// ...and the store's own small region, watched until arrival.
+    case small
+}
+
+/// A refresh the client asks for, and the fix it is made from.
+public struct RefreshCall: Sendable, Hashable, Codable {
+    public var request: RegionRefreshRequest
+    /// The time of the fix the request was made from.
+    public var fixTime: Double
+    public var reason: Reason
+
+    public enum Reason: String, Sendable, Hashable, Codable {
+        /// A wake whose fix says the regions are due for a refresh.
+        case wake
+        /// The phone left the refresh region.
+        case refreshRegionExit
+    }
+}
+
+/// A card notification: which card, for which region, and what made the client post it.
+public struct CardNotice: Sendable, Hashable, Codable {
+    public var region: Region
+    /// The store locations the region stands for: its id without a split-venue `#n` suffix, plus merged ids.
+    public var locationIds: [String]
+    /// The card's name in the wallet.
+    public var card: String
+    public var trigger: CardTrigger
+}
+
+/// What made the client post a card.
+public enum CardTrigger: String, Sendable, Hashable, Codable {
+    case entry, dwell
+    case state = "state answer"
+    case storeRegion = "store region entry"
+    case appFix = "app fix at the store"
+    case gps = "app GPS: stayed at the store"
+}
+
+/// What the client decided, for logs.
+public enum ClientNote: Sendable, Hashable, Codable {
+    /// A refresh answer was applied: so many regions, and the distance after which the client asks again.
+    case refreshApplied(regions: Int, refreshAfterMeters: Double)
+    /// The platform's region limit kept this region from being monitored.
+    case regionLimitReached(Region, limit: Int)
+    /// A card waits for the confirmation delay.
+    case cardScheduled(CardNotice, dueInSeconds: Double)
+    /// The cool-down held a card back.
+    case cardSuppressed(CardNotice)
+    /// The phone left the refresh region (the fix it was last known at); a refresh follows unless a retry waits.
+    case leftRefreshRegion(fixTime: Double)
+    /// The client's GPS follows the person near this store...
+    case followingStore(Region)
+    /// ...and stopped following it.
+    case stoppedFollowing(Region, FollowEnd)
+
+    public enum FollowEnd: String, Sendable, Hashable, Codable {
+        case leftRegion = "left the region"
+        case regionReleased = "region no longer monitored"
+        case gaveUp = "gave up"
+        case cardShown = "card shown"
+        case stopped = "stopped"
+    }
+}

@@ -1,0 +1,17 @@
+import Geo
+import OnCueContract
+
+/// A store the client follows with its own GPS (`+gps`) after the OS put the person near it.
+struct StoreFollow: Sendable, Codable {
+    var region: Region
+    var started: Double
+    var stores: [UnitVector]
+    /// Since when the GPS has followed without a pause (the stay needs a whole window of fixes).
+    var followedSince: Double
+    var window = StayWindow()
+
+    /// Metres from `position` to the nearest of the follow's stores.
+    func meters(to position: UnitVector) -> Double {
+        stores.map { position.meters(to: $0) }.min() ?? .infinity
+    }
+}

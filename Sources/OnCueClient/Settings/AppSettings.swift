@@ -1,0 +1,61 @@
+/// The app's own settings: when it asks the server again, how it turns the OS's region reports into a card, and how
+/// its GPS confirms a stay. They are the study's `app.*` keys (`simulations/scenarios/*.json`, `recommended.json`),
+/// with the same names in snake_case; the defaults are the product document's, and `docs/client.md` gives the values
+/// the study recommends.
+public struct AppSettings: Sendable, Hashable {
+    /// The search radius sent with each refresh (`radius_km`).
+    public var radiusKm: Double = 50
+    /// Refresh at least this often when woken (6 h).
+    public var refreshIntervalSeconds: Double = 21_600
+    /// Never refresh sooner than this after the previous refresh (0: whenever the threshold says so): a cap on the
+    /// calls a walker in a dense centre makes, paid for in locations not monitored.
+    public var minRefreshIntervalSeconds: Double = 0
+    /// The `fixed` strategies' floor: refresh after max(largest region radius, this) metres.
+    public var fixedMinimumMeters: Double = 500
+    /// No second card within this time...
+    public var cooldownSeconds: Double = 3_600
+    /// ...for the same card (`network`: one "Espresso House card available" per hour, whichever branch) or for the
+    /// same location (`location`).
+    public var cooldownScope: CooldownScope = .network
+    /// When the OS says the person is in a store region, post the card this much later, and withdraw it if the
+    /// region's exit comes first (iOS: a time-triggered local notification removed on exit; Android has DWELL for
+    /// this). 0: post at once. A walk-by leaves before the card shows; a visit stays.
+    public var confirmSeconds: Double = 120
+    /// Let the server fill spare slots with networks the user has no card for.
+    public var includeOtherNetworks: Bool = false
+    /// `staged`: OS region slots kept for the small store regions (the server is asked for the rest)...
+    public var stagedSlots: Int = 4
+    /// ...wide regions are at least this large, so the OS notices them early and the app can watch the store...
+    public var stagedWideMinMeters: Double = 200
+    /// ...and the app's own fix when a wide region wakes it: GPS on for this long. With `+gps`, also the lead a fix
+    /// needs when GPS comes back from a rest.
+    public var gpsFixSeconds: Double = 8
+    /// `+gps`: once the OS puts the person near a store, the app follows them with its GPS and posts the card when
+    /// its own fixes over this long show a stay at the store (`StayWindow`); it stops following when the OS reports
+    /// the region's exit, or after `gpsMaxSeconds`.
+    public var gpsConfirmSeconds: Double = 60
+    public var gpsMaxSeconds: Double = 900
+    /// `+gps`: GPS rests while the person is farther from every followed store than this speed would carry them
+    /// before a fix is worth taking (a brisk walk; 0: GPS stays on while following).
+    public var gpsApproachMetersPerSecond: Double = 2
+    /// `+gps+motion`: what the app judges a stay on — `window`, the last `gpsConfirmSeconds` of fixes, or `still`,
+    /// every fix since the motion sensor said the person stands (the average sharpens as the stay goes on, and GPS
+    /// rests beside a store only once the average is clearly away from it). The study tried `still` and kept
+    /// `window` (simulations/README.md).
+    public var gpsStayEvidence: StayEvidence = .window
+    /// `+gps`: a stay beside the followed stores (not at them) is checked again after this long at most (each check
+    /// costs a window of GPS).
+    public var gpsRestWhileStayingSeconds: Double = 300
+
+    public init() {}
+
+    /// Whose cards the cool-down spaces out.
+    public enum CooldownScope: String, Codable, Sendable, Hashable, CaseIterable {
+        case network, location
+    }
+
+    /// What `+gps+motion` judges a stay on.
+    public enum StayEvidence: String, Codable, Sendable, Hashable, CaseIterable {
+        case window, still
+    }
+}

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "PostGISStore", package: "oncue"),
                 .product(name: "RegionRefresh", package: "oncue"),
                 .product(name: "OnCueContract", package: "oncue"),
+                .product(name: "OnCueClient", package: "oncue"),
                 .product(name: "ChainImport", package: "oncue"),
                 .product(name: "TraceReplay", package: "oncue"),
                 .product(name: "CommandLineOutput", package: "oncue"),

@@ -3,6 +3,7 @@ import CommandLineOutput
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import RegionRefresh
 import SyntheticData
 import TraceReplay

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Two oncue binaries on the study's replays, alternating: every shipped scenario with its strategies and 5 seeds, as
-# simulations/run.sh runs them (the dev sweeps excluded), ROUNDS times each, A then B. Prints each round's seconds and
-# the median ratio B/A. Usage: scripts/bench-replay-ab.sh A B [ROUNDS]   (release builds; about 1 min per round each)
+# simulations/run.sh runs them (the dev sweeps excluded), ROUNDS times each (7), A then B. Prints each round's seconds and
+# the median ratio B/A. Usage: scripts/bench-replay-ab.sh A B [ROUNDS]   (release builds; a few seconds per round each)
 # e.g. git stash; make the old binary; cp it to /tmp/oncue-a; build again; scripts/bench-replay-ab.sh /tmp/oncue-a Benchmarks/.build/release/oncue
 set -eu
 cd "$(dirname "$0")/.."
-A=$1; B=$2; ROUNDS=${3:-3}
+A=$1; B=$2; ROUNDS=${3:-7}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$A" db init --db "$TMP/helsinki.sqlite" >/dev/null
@@ -13,16 +13,16 @@ trap 'rm -rf "$TMP"' EXIT
 "$A" db init --db "$TMP/beijing.sqlite" >/dev/null
 "$A" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null
 study() {   # binary
-  for s in helsinki-ios helsinki-android; do
+  for scenario in helsinki-ios helsinki-android; do
     "$1" replay simulations/traces/helsinki/walk-*.gpx --db "$TMP/helsinki.sqlite" --wallet simulations/wallets/helsinki.json \
-      --scenario simulations/scenarios/$s.json --seeds 5 >/dev/null
+      --scenario simulations/scenarios/$scenario.json --seeds 5 >/dev/null 2>&1
   done
-  for s in beijing-ios beijing-android beijing-ios-flaky-network; do
+  for scenario in beijing-ios beijing-android beijing-ios-flaky-network; do
     "$1" replay datasets/trace-geolife-beijing --db "$TMP/beijing.sqlite" --wallet simulations/wallets/beijing.json \
-      --scenario simulations/scenarios/$s.json --seeds 5 >/dev/null
+      --scenario simulations/scenarios/$scenario.json --seeds 5 >/dev/null 2>&1
   done
 }
-seconds() { s=$(date +%s.%N); study "$1"; e=$(date +%s.%N); echo "$e - $s" | bc; }
+seconds() { started=$(date +%s.%N); study "$1"; ended=$(date +%s.%N); echo "$ended - $started" | bc; }
 ratios=""
 for r in $(seq "$ROUNDS"); do
   a=$(seconds "$A"); b=$(seconds "$B")

@@ -71,13 +71,7 @@ public struct Scenario: Codable, Sendable, Hashable {
             ("os.loitering_delay_seconds", os.loiteringDelaySeconds), ("os.fence_check_moving_seconds", os.fenceCheckMovingSeconds),
             ("os.fence_check_stationary_seconds", os.fenceCheckStationarySeconds), ("os.responsiveness_seconds", os.responsivenessSeconds),
             ("os.min_reliable_radius_meters", os.minReliableRadiusMeters), ("os.periodic_wake_seconds", os.periodicWakeSeconds),
-            ("os.background_seconds", os.backgroundSeconds), ("app.cooldown_seconds", app.cooldownSeconds),
-            ("app.confirm_seconds", app.confirmSeconds),
-            ("app.min_refresh_interval_seconds", app.minRefreshIntervalSeconds),
-            ("app.staged_wide_min_meters", app.stagedWideMinMeters), ("app.gps_fix_seconds", app.gpsFixSeconds),
-            ("app.gps_confirm_seconds", app.gpsConfirmSeconds), ("app.gps_max_seconds", app.gpsMaxSeconds),
-            ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond), ("os.motion_latency_seconds", os.motionLatencySeconds),
-            ("app.gps_rest_while_staying_seconds", app.gpsRestWhileStayingSeconds),
+            ("os.background_seconds", os.backgroundSeconds), ("os.motion_latency_seconds", os.motionLatencySeconds),
             ("ground_truth.min_dwell_seconds", groundTruth.minDwellSeconds), ("ground_truth.store_radius_meters", groundTruth.storeRadiusMeters),
             ("ground_truth.match_before_seconds", groundTruth.matchBeforeSeconds),
             ("ground_truth.match_after_seconds", groundTruth.matchAfterSeconds),
@@ -101,7 +95,10 @@ public struct Scenario: Codable, Sendable, Hashable {
         ] {
             try check(v >= 0 && v <= 1, "os.\(name) must be within 0...1")
         }
-        try check(app.stagedSlots >= 0 && app.stagedSlots < os.maxRegions, "app.staged_slots must be within 0..<os.max_regions")
+        // The app's settings are the client's to judge (as an app's would be).
+        do { _ = try clientSettings(try ClientStrategy.parse("guaranteed")).validated(for: os.platformLimits) } catch {
+            throw ScenarioError.invalid(error.description)
+        }
         try check(
             !fixes.sources.isEmpty
                 && fixes.sources.allSatisfy { $0.weight >= 0 && $0.accuracyMaxMeters >= $0.accuracyMinMeters && $0.accuracyMinMeters >= 0 },

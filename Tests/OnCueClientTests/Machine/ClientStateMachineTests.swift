@@ -216,4 +216,25 @@ import Testing
             #expect(s.strategy.gps, "\(platform): the study recommends a +gps strategy")
         }
     }
+
+    @Test func settingsAnAppCannotRunOnAreRefusedByKey() throws {
+        let good = try W.settings("staged")
+        #expect(try good.validated(for: .iOS) == good)
+        var cases: [(ClientSettings, String)] = []
+        var s = good
+        s.app.gpsConfirmSeconds = -1
+        cases.append((s, "app.gps_confirm_seconds"))
+        s = good
+        s.backoffMaxSeconds = .infinity
+        cases.append((s, "network.backoff_max_seconds"))
+        s = good
+        s.app.stagedSlots = 20
+        cases.append((s, "app.staged_slots"))
+        s = good
+        s.app.radiusKm = 0
+        cases.append((s, "app.radius_km"))
+        for (bad, key) in cases {
+            #expect(performing: { _ = try bad.validated(for: .iOS) }, throws: { ($0 as? ClientSettingsError)?.description.hasPrefix(key) == true })
+        }
+    }
 }

@@ -74,6 +74,11 @@ server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level 
 python3 "$ROOT/scripts/abuse/slow_clients.py" slow-uploads "$SERVER_PORT" "$SLOW"
 server_stop >/dev/null
 
+echo "== one address holding ${LORIS:=1200} connections without a head (issue #48; default limits)"
+server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice
+python3 "$ROOT/scripts/abuse/slow_clients.py" slowloris "$SERVER_PORT" "$LORIS"
+server_stop >/dev/null
+
 echo "== rotating X-Forwarded-For behind a proxy ($SPOOF requests, --client-ip-header X-Forwarded-For, rate 1/s, burst 5)"
 server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --client-ip-header X-Forwarded-For \
   --rate-limit-rps 1 --rate-limit-burst 5

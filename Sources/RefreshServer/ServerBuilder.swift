@@ -86,12 +86,14 @@ package enum ServerBuilder {
         admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
 
         let limits = configuration.connections
+        let peers = PeerConnections(
+            maxOpen: limits.maxConnectionsPerAddress, maxAwaitingHead: limits.maxPendingHeadsPerAddress, exempt: configuration.trustedProxies)
         let connectionLogger = logger
         var application = Application(
             router: router,
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
-                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminToken: adminToken)
+                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminToken: adminToken, peers: peers)
                 ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",

@@ -55,6 +55,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .setting(ServerSettings.uploadTimeout), help: .setting(ServerSettings.uploadTimeout)) var uploadTimeout: String?
     @Option(name: .setting(ServerSettings.idleTimeout), help: .setting(ServerSettings.idleTimeout)) var idleTimeout: String?
     @Option(name: .setting(ServerSettings.maxConnections), help: .setting(ServerSettings.maxConnections)) var maxConnections: String?
+    @Option(name: .setting(ServerSettings.maxConnectionsPerAddress), help: .setting(ServerSettings.maxConnectionsPerAddress))
+    var maxConnectionsPerAddress: String?
+    @Option(name: .setting(ServerSettings.maxPendingHeadsPerAddress), help: .setting(ServerSettings.maxPendingHeadsPerAddress))
+    var maxPendingHeadsPerAddress: String?
     @Option(name: .setting(ServerSettings.shutdownTimeout), help: .setting(ServerSettings.shutdownTimeout)) var shutdownTimeout: String?
     @Option(name: .setting(ServerSettings.logLevel), help: .setting(ServerSettings.logLevel)) var logLevel: String?
     @Flag(help: "Print the settings as resolved (flags, then variables, then defaults) and exit without opening the store.")
@@ -74,6 +78,8 @@ struct Serve: AsyncParsableCommand {
             (ServerSettings.headTimeout, headTimeout),
             (ServerSettings.bodyTimeout, bodyTimeout), (ServerSettings.uploadTimeout, uploadTimeout),
             (ServerSettings.idleTimeout, idleTimeout), (ServerSettings.maxConnections, maxConnections),
+            (ServerSettings.maxConnectionsPerAddress, maxConnectionsPerAddress),
+            (ServerSettings.maxPendingHeadsPerAddress, maxPendingHeadsPerAddress),
             (ServerSettings.shutdownTimeout, shutdownTimeout), (ServerSettings.logLevel, logLevel),
         ]
         var flags: [String: String] = [:]

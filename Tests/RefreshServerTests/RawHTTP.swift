@@ -9,9 +9,20 @@ import Glibc
 final class RawConnection {
     private let fd: Int32
 
-    init(port: Int) throws {
+    /// A connection to the server on loopback, from `source` (any 127.x.y.z address is this host's on Linux, so a
+    /// test can play several clients).
+    init(port: Int, from source: String = "127.0.0.1") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -70,6 +81,13 @@ final class RawConnection {
             if n < 0 { return (String(decoding: data, as: UTF8.self), errno == ECONNRESET) }
             data += buffer[0..<n]
         }
+    }
+
+    /// Whether the server still holds the connection open, without waiting: nothing to read yet and no close.
+    var isOpen: Bool {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
     }
 
     /// One GET on a fresh connection; nil when nothing listens.

@@ -68,7 +68,7 @@ final class ServeProcess {
     /// A counter from `/metrics`, summed over the samples whose line contains `filter`.
     func metric(_ name: String, where filter: String = "") -> Double {
         let text = RawConnection.get(port: port, "/metrics") ?? ""
-        return text.split(separator: "\n").filter { $0.hasPrefix(name) && $0.contains(filter) }
+        return text.split(separator: "\n").filter { $0.hasPrefix(name) && (filter.isEmpty || $0.contains(filter)) }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
     }
 }

@@ -14,7 +14,11 @@ struct SlowClientTests {
         let store = try TestStore()
         defer { store.remove() }
         let server = try await ServeProcess(
-            store: store.path, arguments: ["--head-timeout", "1", "--body-timeout", "1.5"],
+            // One address (this test's) may hold all 300: the per-address caps have a test of their own.
+            store: store.path,
+            arguments: [
+                "--head-timeout", "1", "--body-timeout", "1.5", "--max-connections-per-address", "1000", "--max-pending-heads-per-address", "1000",
+            ],
             environment: ["ONCUE_RATE_LIMIT_RPS": "0"])
         let opened = ContinuousClock.now
         var slow: [RawConnection] = []

@@ -4,11 +4,15 @@
   slow-uploads PORT N   N connections each declaring a 100 MB upload to /admin/imports without a token, two bytes
                         sent; meanwhile /healthz is asked 200 times. Prints how many were answered and closed, and
                         /healthz's p50/p99 in ms.
+  slowloris PORT N      N connections from one address (127.0.0.2) each sending half a request head, then nothing;
+                        meanwhile /healthz is asked from another (127.0.0.1) every 50 ms for 15 s. Prints how many the
+                        server refused at once or cut at the head timeout, and /healthz's p50/p99 in ms.
   spoof PORT N          N requests to /v1/networks through --client-ip-header X-Forwarded-For, each with a new first
                         entry and the same last one (as nginx appends the address it saw). Prints the 200/429 counts.
 """
 import socket
 import sys
+import threading
 import time
 
 
@@ -53,6 +57,51 @@ def slow_uploads(port, n):
           f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms")
 
 
+def slowloris(port, n):
+    held = []
+
+    def attack():
+        for _ in range(n):
+            s = socket.socket()
+            s.settimeout(20)
+            s.bind(("127.0.0.2", 0))
+            try:
+                s.connect(("127.0.0.1", port))
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            except OSError:
+                pass
+            held.append(s)
+
+    attacker = threading.Thread(target=attack)
+    attacker.start()
+    time.sleep(0.5)
+    # Probes while the attack runs: at most 200 or 40 s of them (behind a full server each waits for a slow
+    # connection's head timeout).
+    times = []
+    started = time.perf_counter()
+    while time.perf_counter() - started < 15:
+        try:
+            times.append(healthz(port))
+        except OSError:
+            times.append((10_000.0, False))
+        time.sleep(0.05)
+    attacker.join()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as m:
+        m.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        text = b""
+        while chunk := m.recv(65536):
+            text += chunk
+    metrics = {line.split(" ")[0]: line.split(" ")[-1] for line in text.decode(errors="replace").split("\n") if line.startswith("oncue_connections")}
+    for s in held:
+        s.close()
+    ok = sum(1 for _, good in times if good)
+    ms = [t for t, _ in times]
+    refused = metrics.get('oncue_connections_refused_total{reason="per_address"}', "0")
+    timed_out = metrics.get('oncue_connections_timed_out_total{phase="head"}', "0")
+    print(f"slowloris: the server refused {refused} at once and cut {timed_out} at the head timeout; "
+          f"/healthz {ok}/{len(times)} ok, p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.0f} ms")
+
+
 def spoof(port, n):
     counts = {}
     for i in range(n):
@@ -65,4 +114,4 @@ def spoof(port, n):
 
 
 if __name__ == "__main__":
-    {"slow-uploads": slow_uploads, "spoof": spoof}[sys.argv[1]](int(sys.argv[2]), int(sys.argv[3]))
+    {"slow-uploads": slow_uploads, "slowloris": slowloris, "spoof": spoof}[sys.argv[1]](int(sys.argv[2]), int(sys.argv[3]))

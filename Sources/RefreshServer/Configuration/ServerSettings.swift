@@ -272,6 +272,26 @@ package enum ServerSettings {
         write: { $0.connections.maxConnections = $1 }
     )
 
+    package static let maxConnectionsPerAddress = ServerSetting<Int>(
+        flag: "max-connections-per-address",
+        variable: "ONCUE_MAX_CONNECTIONS_PER_ADDRESS",
+        type: .integer(in: 1...1_000_000, valueName: "count"),
+        default: 256,
+        summary: "Connections one client address may hold open; more are closed as accepted (trusted proxies exempt)",
+        read: { $0.connections.maxConnectionsPerAddress },
+        write: { $0.connections.maxConnectionsPerAddress = $1 }
+    )
+
+    package static let maxPendingHeadsPerAddress = ServerSetting<Int>(
+        flag: "max-pending-heads-per-address",
+        variable: "ONCUE_MAX_PENDING_HEADS_PER_ADDRESS",
+        type: .integer(in: 1...1_000_000, valueName: "count"),
+        default: 64,
+        summary: "Of those, connections still without a complete first request head",
+        read: { $0.connections.maxPendingHeadsPerAddress },
+        write: { $0.connections.maxPendingHeadsPerAddress = $1 }
+    )
+
     package static let shutdownTimeout = ServerSetting<Duration>(
         flag: "shutdown-timeout",
         variable: "ONCUE_SHUTDOWN_TIMEOUT",
@@ -299,7 +319,8 @@ package enum ServerSettings {
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
         [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
         [consoleTiles, consoleTilesAttribution],
-        [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [shutdownTimeout], [logLevel],
+        [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [maxConnectionsPerAddress, maxPendingHeadsPerAddress],
+        [shutdownTimeout], [logLevel],
     ]
 
     /// Every setting.

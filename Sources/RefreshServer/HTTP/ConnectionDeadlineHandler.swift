@@ -15,6 +15,8 @@ import NIOHTTPTypes
 ///   deadline, so that unauthenticated slow uploads cannot hold connections for the upload's 15 minutes;
 /// - a response that starts before its request's body has arrived (a 401, 404 or 413 decided on the head) closes the
 ///   connection after it ends, so that the rest of that body is never waited for;
+/// - one peer address holds at most its share of connections (`PeerConnections`): past it, or past its share of
+///   connections still waiting for their first head, a new connection is closed as it is accepted;
 /// - once the server begins to shut down (`ChannelShouldQuiesceEvent`) every response carries `Connection: close`, so
 ///   that a keep-alive client does not send another request into a closing socket, and whatever is still open when
 ///   the shutdown deadline passes is closed, so that a client holding half a body cannot keep the process alive.
@@ -32,6 +34,10 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     private let limits: ConnectionLimits
     private let metrics: ServerMetrics
     private let adminToken: [UInt8]?
+    private let peers: PeerConnections?
+    /// The peer's key while it is counted in `peers`, and whether its first head is still to come.
+    private var counted: ClientKey?
+    private var awaitingFirstHead = true
     private var deadline: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
     /// Requests whose head has arrived and whose response has not ended (more than one when pipelined).
@@ -42,14 +48,26 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     /// The response being written began before its request's body ended: the connection closes after it.
     private var answeredEarly = false
 
-    init(limits: ConnectionLimits, metrics: ServerMetrics, adminToken: [UInt8]?) {
+    init(limits: ConnectionLimits, metrics: ServerMetrics, adminToken: [UInt8]?, peers: PeerConnections? = nil) {
         self.limits = limits
         self.metrics = metrics
         self.adminToken = adminToken
+        self.peers = peers
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         metrics.connectionOpened()
+        if let peers {
+            let key = ClientKey(context.channel.remoteAddress)
+            if !peers.isExempt(key) {
+                guard peers.admit(key) else {
+                    metrics.connectionRefusedForAddress()
+                    context.close(promise: nil)
+                    return
+                }
+                counted = key
+            }
+        }
         // The HTTP/1 rules need the request's version, which only the parts before Hummingbird's codec carry.
         try? HTTP1ConformanceHandler.insert(into: context.pipeline.syncOperations)
         if context.channel.isActive { arm(.head, after: limits.headTimeout, context: context) }
@@ -61,6 +79,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        if let counted { peers?.closed(counted, awaitingHead: awaitingFirstHead) }
+        counted = nil
         disarm()
         shutdownDeadline?.cancel()
         shutdownDeadline = nil
@@ -70,6 +90,10 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if awaitingFirstHead {
+                awaitingFirstHead = false
+                if let counted { peers?.headArrived(counted) }
+            }
             unanswered += 1
             readingBody = true
             let isUpload =

@@ -16,6 +16,12 @@ package struct ConnectionLimits: Sendable, Hashable {
     package var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; past it the server stops accepting (they wait in the listen backlog).
     package var maxConnections: Int = 1_000
+    /// Connections one peer address may hold open, and of those how many may not have sent a complete first head
+    /// yet; a connection past either is closed as it is accepted. Trusted proxies are exempt. A carrier's NAT puts
+    /// many phones behind one address, each keeping a connection alive for a minute at most: 256 is room for them,
+    /// and 64 heads in flight at once is more than a burst of new connections from one of them needs.
+    package var maxConnectionsPerAddress: Int = 256
+    package var maxPendingHeadsPerAddress: Int = 64
     /// After SIGTERM, connections still open this long are closed, so that the process exits.
     package var shutdownTimeout: Duration = .seconds(15)
 

@@ -45,6 +45,7 @@ package final class ServerMetrics: Sendable {
     private let limited = Atomic<Int>(0)
     private let unknownCardNetworks = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
+    private let refusedForAddress = Atomic<Int>(0)
     /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
     private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
 
@@ -77,6 +78,8 @@ package final class ServerMetrics: Sendable {
     func unknownCardNetworks(_ count: Int) { unknownCardNetworks.add(count, ordering: .relaxed) }
 
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
+    func connectionRefusedForAddress() { refusedForAddress.add(1, ordering: .relaxed) }
+    var connectionsRefusedForAddress: Int { refusedForAddress.load(ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
     var connectionsOpen: Int { openConnections.load(ordering: .relaxed) }
 
@@ -144,6 +147,10 @@ package final class ServerMetrics: Sendable {
         for phase in ConnectionDeadlineHandler.Phase.allCases {
             out.sample("oncue_connections_timed_out_total", ["phase": phase.rawValue], Double(timeouts(phase)))
         }
+        out.header(
+            "oncue_connections_refused_total",
+            "Connections closed as they were accepted: their address held its share (--max-connections-per-address).", type: "counter")
+        out.sample("oncue_connections_refused_total", ["reason": "per_address"], Double(connectionsRefusedForAddress))
 
         let state = index.withLock { $0 }
         out.header("oncue_index_ready", "1 once a location index is serving.", type: "gauge")

@@ -137,6 +137,8 @@ public final class PostGISLocationStore: LocationStore {
         if let info = error.serverInfo {
             let state = info[.sqlState] ?? "?"
             let message = info[.message] ?? "\(error.code)"
+            // A deadlock, a lock not granted in time, a serialization failure: another writer's transaction won.
+            if ["40P01", "55P03", "40001"].contains(state) { return .busy("PostgreSQL \(state): \(message)") }
             return .postgres(state: state, message: message)
         }
         switch error.code {

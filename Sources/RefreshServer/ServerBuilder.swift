@@ -40,11 +40,12 @@ package enum ServerBuilder {
         let publicRoutes = PublicRoutes(
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
             reloader: reloader, executors: executors)
-        let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader)
+        let importRunning = ImportRoute.Gate()
+        let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning)
         let importRoute = ImportRoute(
             access: access,
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
-            reloader: reloader, metrics: metrics, running: ImportRoute.Gate(),
+            reloader: reloader, metrics: metrics, running: importRunning,
             geocoder: .init(
                 geocoders: configuration.geocoders,
                 requestsPerSecond: configuration.geocoderRequestsPerSecond),

@@ -11,6 +11,8 @@ struct AdminStoreRoutes: Sendable {
     let access: StoreAccess
     let bodies: RequestBodyReader
     let reloader: IndexReloader
+    /// The import gate: a delete or a merge waits for no import, it is refused while one runs.
+    let importRunning: ImportRoute.Gate
 
     /// The body of `PUT /admin/networks/{id}`.
     struct NetworkBody: Decodable, Sendable {
@@ -168,6 +170,7 @@ struct AdminStoreRoutes: Sendable {
 
     func deleteNetwork(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try networkID(context)
+        try importRunning.refuseWhileOccupied("delete the network")
         let deletion = try await access.withPrimary { try await $0.deleteNetwork(id: id) }
         guard let deletion else { throw APIError.notFound("no network '\(id)'") }
         context.logger.notice(
@@ -183,6 +186,7 @@ struct AdminStoreRoutes: Sendable {
         guard target != from else {
             throw APIError.unprocessable("invalid_field", "field 'into' names the network being merged ('\(from)')", field: "into")
         }
+        try importRunning.refuseWhileOccupied("merge the networks")
         let merge = try await access.withPrimary { store -> NetworkMerge? in
             guard try await store.network(id: from) != nil, try await store.network(id: target) != nil else { return nil }
             return try await store.mergeNetwork(from, into: target)

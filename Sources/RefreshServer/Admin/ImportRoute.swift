@@ -25,6 +25,17 @@ struct ImportRoute: Sendable {
         private let busy = Atomic<Bool>(false)
         func tryEnter() -> Bool { busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged }
         func leave() { busy.store(false, ordering: .releasing) }
+        var isOccupied: Bool { busy.load(ordering: .acquiring) }
+
+        /// Refuses, with a time to retry, a change an import in progress would have to finish first: deleting or
+        /// merging networks while it writes their rows (it would wait for the import's transaction, then undo it
+        /// or be undone).
+        func refuseWhileOccupied(_ what: String) throws {
+            if isOccupied {
+                throw APIError(
+                    .conflict, code: "import_in_progress", message: "an import is running; \(what) when it has finished", retryAfter: 5)
+            }
+        }
     }
 
     func createImport(_ request: Request, context: ServerContext) async throws -> Response {

@@ -81,6 +81,12 @@ struct ErrorMiddleware: RouterMiddleware {
         case .unknownNetwork(let id): return .notFound("unknown network '\(id)'")
         case .invalidArgument(let message): return .badRequest("invalid_argument", message)
         case .conflict(let message): return APIError(.conflict, code: "conflict", message: message)
+        case .busy:
+            // Another writer (an import by `oncue import`, a long merge) held the store past the wait: the change is
+            // the client's to retry, not a failure of the server.
+            return APIError(
+                .conflict, code: "store_busy", message: "another writer held the store too long (an import?); retry when it has finished",
+                retryAfter: 5)
         case .unreachable:
             return APIError(.serviceUnavailable, code: "store_unavailable", message: "the store cannot be reached; retry shortly", retryAfter: 5)
         default:

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import RefreshServer
+import TestSupport
+import Testing
+
+/// A network deleted or merged while an import runs is refused with a time to retry (409, Retry-After), never a 503
+/// and never a wait on the import's transaction; once the import is done the same request goes through.
+@Suite struct AdminDuringImportTests {
+    @Test func deleteAndMergeWaitForNoImport() async throws {
+        try await withServer { client, built in
+            let seed = try await client.send(
+                .post, "/admin/imports?network=other&file_name=seed.csv", headers: HTTPFields.admin.merging([.contentType: "text/csv"]),
+                body: ImportSwapTests.manhattanCSV(count: 10), json: false)
+            #expect(seed.status == 200)
+            let headers = HTTPFields.admin.merging([.contentType: "text/csv", HTTPField.Name("Prefer")!: "respond-async"])
+            let started = try await client.send(
+                .post, "/admin/imports?network=target&file_name=big.csv", headers: headers, body: ImportSwapTests.manhattanCSV(count: 40_000),
+                json: false)
+            #expect(started.status == 202)
+            let job = try #require(started.json?["job"]?.string)
+            func status() async throws -> String {
+                try await client.send(.get, "/admin/jobs/\(job)", route: "/admin/jobs/{id}", headers: .admin).json?["status"]?.string ?? "?"
+            }
+            let delete = try await client.send(.delete, "/admin/networks/other", route: "/admin/networks/{id}", headers: .admin)
+            let merge = try await client.send(
+                .post, "/admin/networks/other/merge", route: "/admin/networks/{id}/merge", headers: .admin, body: #"{"into": "target"}"#)
+            // The import's gate was held throughout if the job still runs now (it is left after the job's status is set).
+            try #require(try await status() == "running", "the import finished before the requests: make it larger")
+            for reply in [delete, merge] {
+                #expect(reply.status == 409, "\(reply.text)")
+                #expect(reply.json?["error"]?.string == "import_in_progress")
+                #expect(reply.headers[.retryAfter] == "5")
+            }
+            #expect(try await eventually(within: .seconds(120)) { try await status() == "committed" })
+            try await waitForReload(built, count: 3)
+            let after = try await client.send(.delete, "/admin/networks/other", route: "/admin/networks/{id}", headers: .admin)
+            #expect(after.status == 200 && after.json?["locations_removed"]?.int == 10, "\(after.text)")
+        }
+    }
+}

@@ -39,3 +39,22 @@ import Testing
         }
     }
 }
+
+/// An admin reads what they just wrote, whatever replica the server reads its index from: the import log is read
+/// from the primary. A replica that lags is played by a second store the import never reaches.
+@Suite struct AdminReadsOwnWritesTests {
+    @Test func theImportLogIsReadFromThePrimary() async throws {
+        let lagging = try TestStore()
+        defer { lagging.remove() }
+        try await withServer(configure: { $0.readDatabase = lagging.path }) { client, _ in
+            let imported = try await client.send(
+                .post, "/admin/imports?network=target&file_name=ten.csv", headers: HTTPFields.admin.merging([.contentType: "text/csv"]),
+                body: ImportSwapTests.manhattanCSV(count: 10), json: false)
+            let id = try #require(imported.json?["files"]?.array?.first?["import_id"]?.int, "\(imported.text)")
+            let shown = try await client.send(.get, "/admin/imports/\(id)", route: "/admin/imports/{id}", headers: .admin)
+            #expect(shown.status == 200, "\(shown.text)")
+            let listed = try await client.send(.get, "/admin/imports", headers: .admin)
+            #expect(listed.json?["imports"]?.array?.compactMap { $0["id"]?.int }.contains(id) == true, "\(listed.text)")
+        }
+    }
+}

@@ -72,7 +72,7 @@ struct AdminStoreRoutes: Sendable {
         }
         let (count, bound) = (limit, before)
         // One more than asked says whether another page follows.
-        var records = try await access.withReader { try await $0.imports(limit: count + 1, before: bound) }
+        var records = try await access.withPrimaryReading { try await $0.imports(limit: count + 1, before: bound) }
         let more = records.count > count
         if more { records.removeLast() }
         return try AdminJSON.response(ImportList(imports: records, nextCursor: more ? records.last?.id.map(String.init) : nil))
@@ -93,7 +93,7 @@ struct AdminStoreRoutes: Sendable {
             }
             from = value
         }
-        let record = try await access.withReader { try await $0.importRecord(id: id) }
+        let record = try await access.withPrimaryReading { try await $0.importRecord(id: id) }
         guard var record else { throw APIError.notFound("no import \(id)") }
         let total = record.issues.count
         let start = min(from, total)

@@ -31,6 +31,12 @@ struct StoreAccess: Sendable {
         try await with(primary, readOnly: false, on: long ? executors.rebuilds : executors.storeAccess, body)
     }
 
+    /// Runs `body` with the primary store, read-only: admin reads, so that an admin sees their own writes at once
+    /// (a replica may not have them yet).
+    func withPrimaryReading<T: Sendable>(_ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {
+        try await with(primary, readOnly: true, on: executors.storeAccess, body)
+    }
+
     /// Runs `body` with the read replica (or the primary when there is none), read-only.
     func withReader<T: Sendable>(long: Bool = false, _ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {
         try await with(reader, readOnly: true, on: long ? executors.rebuilds : executors.storeAccess, body)

@@ -57,4 +57,24 @@ import Testing
             #expect(listed.json?["imports"]?.array?.compactMap { $0["id"]?.int }.contains(id) == true, "\(listed.text)")
         }
     }
+
+    /// Each network or alias write is in the public catalog the moment its answer arrives (no wait, no retry).
+    @Test func everyNetworkWriteIsListedWhenItsAnswerArrives() async throws {
+        try await withServer { client, _ in
+            for i in 0..<60 {
+                let put = try await client.send(
+                    .put, "/admin/networks/chain-\(i)", route: "/admin/networks/{id}", headers: .admin, body: #"{"name": "Chain \#(i)"}"#)
+                #expect(put.status == 200)
+                let alias = try await client.send(
+                    .post, "/admin/networks/chain-\(i)/aliases", route: "/admin/networks/{id}/aliases", headers: .admin,
+                    body: #"{"alias": "Shop \#(i)"}"#)
+                #expect(alias.status == 201)
+                let listed = try await client.send(.get, "/v1/networks?q=chain-\(i)&limit=5").json?["networks"]?.array ?? []
+                let entry = listed.first { $0["id"]?.string == "chain-\(i)" }
+                #expect(entry?["aliases"]?.array?.contains { $0.string == "Shop \(i)" } == true, "write \(i): \(listed)")
+            }
+            let all = try await client.send(.get, "/v1/networks?limit=500").json?["networks"]?.array ?? []
+            #expect(all.filter { $0["id"]?.string?.hasPrefix("chain-") == true }.count == 60)
+        }
+    }
 }

@@ -163,8 +163,9 @@ struct AdminStoreRoutes: Sendable {
             return network
         }
         guard let network else { throw APIError.notFound("no network '\(id)'") }
-        // Radius defaults and large-area flags are baked into the index.
-        reloader.scheduleReload()
+        // Radius defaults and large-area flags are baked into the index, and the catalog of /v1/networks is the
+        // index's: the answer waits until this process serves the change (read your writes).
+        _ = await reloader.reloadAndWait()
         return try AdminJSON.response(network)
     }
 
@@ -212,7 +213,7 @@ struct AdminStoreRoutes: Sendable {
             return true
         }
         guard known else { throw APIError.notFound("no network '\(id)'") }
-        reloader.scheduleReload()
+        _ = await reloader.reloadAndWait()
         return try AdminJSON.response(AliasCreated(networkId: id, alias: alias), status: .created)
     }
 

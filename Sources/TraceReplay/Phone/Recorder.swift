@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import OnCueContract
 import RegionRefresh
 
@@ -40,13 +41,6 @@ final class Recorder {
 
     func trueDistance(to r: Region) -> Double {
         (truePosition.meters(to: UnitVector(latitude: r.lat, longitude: r.lon)) * 10).rounded() / 10
-    }
-
-    /// The store locations a region stands for: its id without a split-venue `#n` suffix, plus merged ids.
-    static func locationIds(of r: Region) -> [String] {
-        guard r.kind != .refresh else { return [] }
-        let base = r.id.split(separator: "#", maxSplits: 1).first.map(String.init) ?? r.id
-        return [base] + (r.mergedLocationIds ?? [])
     }
 
     func notify(_ n: CardNotification) {
@@ -93,7 +87,7 @@ final class Recorder {
         let start = openSince.removeValue(forKey: key) ?? time
         intervals.append(
             MonitoredInterval(
-                regionId: r.id, locationIds: Self.locationIds(of: r), networkId: r.networkId, lat: r.lat, lon: r.lon,
+                regionId: r.id, locationIds: ClientStateMachine.locationIds(of: r), networkId: r.networkId, lat: r.lat, lon: r.lon,
                 radiusMeters: r.radiusMeters, role: role, start: start, end: time))
     }
 }

@@ -428,33 +428,55 @@ final class KDTree: Sendable {
 
     /// Sets `flags[m]` for every point m of this tree that has another point of the tree within the larger of the two
     /// radii (split venues, by `rule[m]`, left out: they never merge). Meant for a network's tree, where every point is
-    /// of one network. Each point looks within its own radius and marks what it finds as well as itself, so a pair is
-    /// found from the side of the larger radius. The bound is widened by a billionth, so `flags` is never false where
+    /// of one network. Each point looks for one peer within its own radius, and failing that for one whose radius covers
+    /// it (the nodes' largest radii prune that search). The bound is widened by a billionth, so `flags` is never false where
     /// the selection's overlap test (`RegionAssembler`) could say true.
-    func markMergeable(into flags: UnsafeMutableBufferPointer<Bool>, rule: UnsafeBufferPointer<RadiusPolicy.Rule>) {
-        struct Peers: KDTreeVisitor {
+    /// Returns the points its searches visited (the work, for tests that bound it).
+    @discardableResult
+    func markMergeable(into flags: UnsafeMutableBufferPointer<Bool>, rule: UnsafeBufferPointer<RadiusPolicy.Rule>) -> Int {
+        // A point may merge when another (neither a split venue) lies within the larger of their two radii. Each
+        // point's search stops at the first such peer, so a pile-up on one point costs a search per point, not a
+        // visit per pair (enumerating every peer made 200,000 rows on one point a build of hours).
+        struct FirstPeer: KDTreeVisitor {
             let member: UInt32
-            let flags: UnsafeMutableBufferPointer<Bool>
+            let radius: Double
             let rule: UnsafeBufferPointer<RadiusPolicy.Rule>
+            /// Within the searcher's own radius (`reachMeters` ∞), or within the peer's (`reachMeters` 0: only
+            /// subtrees whose largest radius could cover the searcher are opened).
+            let ownRadius: Bool
             var boundSquared: Double
-            var reachMeters: Double { .infinity }
+            var reachMeters: Double { ownRadius ? .infinity : 0 }
             var found = false
+            var visits = 0
 
             mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
+                visits += 1
                 let m = record.pointee.member
                 guard m != member, rule[Int(m)] != .splitVenue else { return }
-                flags[Int(m)] = true
+                let covering = ownRadius ? radius : Double(record.pointee.radius)
+                guard chordSquared <= UnitVector.chordSquared(meters: covering * (1 + 1e-9)) else { return }
                 found = true
+                boundSquared = -1
             }
         }
+        var visits = 0
         for i in 0..<points.count {
             let p = points[i]
             guard rule[Int(p.member)] != .splitVenue else { continue }
-            var peers = Peers(
-                member: p.member, flags: flags, rule: rule, boundSquared: UnitVector.chordSquared(meters: Double(p.radius) * (1 + 1e-9)))
-            search(p.x, p.y, p.z, &peers)
-            if peers.found { flags[Int(p.member)] = true }
+            let radius = Double(p.radius)
+            var own = FirstPeer(
+                member: p.member, radius: radius, rule: rule, ownRadius: true, boundSquared: UnitVector.chordSquared(meters: radius * (1 + 1e-9)))
+            search(p.x, p.y, p.z, &own)
+            visits += own.visits
+            if !own.found {
+                var covered = FirstPeer(member: p.member, radius: radius, rule: rule, ownRadius: false, boundSquared: .infinity)
+                search(p.x, p.y, p.z, &covered)
+                visits += covered.visits
+                guard covered.found else { continue }
+            }
+            flags[Int(p.member)] = true
         }
+        return visits
     }
 
     /// Sets each point's radius rule and merge flag from arrays by location number (less `memberOffset`). Only while

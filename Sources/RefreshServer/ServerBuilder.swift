@@ -87,8 +87,7 @@ package enum ServerBuilder {
         admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
 
         let limits = configuration.connections
-        let peers = PeerConnections(
-            maxOpen: limits.maxConnectionsPerAddress, maxAwaitingHead: limits.maxPendingHeadsPerAddress, exempt: configuration.trustedProxies)
+        let peers = PeerConnections(limits, exempt: configuration.trustedProxies)
         let connectionLogger = logger
         var application = Application(
             router: router,

@@ -16,9 +16,9 @@ final class PeerConnections: Sendable {
     private let exempt: [IPNetwork]
     private let counts = Mutex<[ClientKey: Count]>([:])
 
-    init(maxOpen: Int, maxAwaitingHead: Int, exempt: [IPNetwork]) {
-        self.maxOpen = maxOpen
-        self.maxAwaitingHead = maxAwaitingHead
+    init(_ limits: ConnectionLimits, exempt: [IPNetwork]) {
+        maxOpen = limits.maxConnectionsPerAddress
+        maxAwaitingHead = limits.maxPendingHeadsPerAddress
         self.exempt = exempt
     }
 

@@ -88,7 +88,6 @@ package enum ServerBuilder {
 
         let limits = configuration.connections
         let peers = PeerConnections(limits, exempt: configuration.trustedProxies)
-        let connectionLogger = logger
         var application = Application(
             router: router,
             server: .http1(
@@ -97,7 +96,7 @@ package enum ServerBuilder {
                 ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
-                availableConnectionsDelegate: .maximum(limits.maxConnections, logger: connectionLogger)),
+                availableConnectionsDelegate: .maximum(limits.maxConnections, logger: logger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

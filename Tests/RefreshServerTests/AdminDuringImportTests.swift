@@ -46,7 +46,8 @@ import Testing
     @Test func theImportLogIsReadFromThePrimary() async throws {
         let lagging = try TestStore()
         defer { lagging.remove() }
-        try await withServer(configure: { $0.readDatabase = lagging.path }) { client, _ in
+        let readFromLagging: (inout ServerConfiguration) -> Void = { $0.readDatabase = lagging.path }
+        try await withServer(configure: readFromLagging) { client, _ in
             let imported = try await client.send(
                 .post, "/admin/imports?network=target&file_name=ten.csv", headers: HTTPFields.admin.merging([.contentType: "text/csv"]),
                 body: ImportSwapTests.manhattanCSV(count: 10), json: false)

@@ -76,6 +76,9 @@ extension AppSettings {
     }
 
     static func snakeCase(_ name: String) -> String {
-        name.reduce(into: "") { out, c in c.isUppercase ? out += "_" + c.lowercased() : out.append(c) }
+        name.reduce(into: "") { out, c in
+            if c.isUppercase { out += "_" }
+            out += c.lowercased()
+        }
     }
 }

@@ -98,8 +98,11 @@ struct Replay: AsyncParsableCommand {
         FileHandle.standardError.write(Data("\rreplayed \(done)/\(total)".utf8))
     }
 
-    func loadScenario() throws -> Scenario {
+    /// The scenario, and the settings `--recommended` and `--set` applied to it (in that order), which every output
+    /// records.
+    func loadScenario() throws -> (scenario: Scenario, applied: [(key: String, value: String)]) {
         var sc: Scenario
+        var applied: [(key: String, value: String)] = []
         if let scenario {
             let data = try Data(contentsOf: URL(fileURLWithPath: scenario))
             sc = try Scenario.load(json: data, defaultProfile: profile?.rawValue ?? "ios")
@@ -115,15 +118,19 @@ struct Replay: AsyncParsableCommand {
         if let seed { sc.seed = seed }
         if let recommended {
             let file = try Recommendation.load(json: Data(contentsOf: URL(fileURLWithPath: recommended)))
-            let (applied, strategy) = try file.apply(to: sc)
-            sc = applied
+            let (recommended, strategy) = try file.apply(to: sc)
+            sc = recommended
             sc.strategies = [strategy]
+            applied += try file.settings(for: sc.profile)
         }
-        return try Recommendation.set(try settings.map(Recommendation.parseSetting), on: sc)
+        let set = try settings.map(Recommendation.parseSetting)
+        applied += set
+        return (try Recommendation.set(set, on: sc), applied)
     }
 
     func run() async throws {
-        let sc = try loadScenario()
+        let (sc, applied) = try loadScenario()
+        let appliedSettings = applied.isEmpty ? nil : Dictionary(applied, uniquingKeysWith: { _, last in last })
         let grid = try SweepGrid.parse(sweeps)
         let studying = seeds > 1 || !grid.isEmpty
         let specs = strategies.isEmpty ? (compare || studying || recommended != nil ? sc.strategies : ["guaranteed"]) : strategies
@@ -153,6 +160,7 @@ struct Replay: AsyncParsableCommand {
             sweep = try await SweepRunner.run(
                 loaded.traces, grid: grid, variants: variants, seeds: seedList, wallet: walletValue, catalog: catalog,
                 refreshers: refreshers, parallelism: parallelism, progress: tty ? Self.showProgress : nil)
+            sweep?.applied = appliedSettings
             if tty { stderr.write("\n") }
         }
         // The detailed run (events, maps): the first variant with the scenario's seed.
@@ -168,12 +176,14 @@ struct Replay: AsyncParsableCommand {
                 parallelism: parallelism, progress: tty && !studying ? Self.showProgress : nil)
             if tty && !studying { stderr.write("\n") }
             summary = ReplaySummary(scenario: first.scenario, wallet: walletValue, runs: detailed)
+            summary?.applied = appliedSettings
         }
         if let out, let summary {
             let files = try BatchReplay.writeOutputs(detailed, summary: summary, scenario: variants[0].scenario, sweep: sweep, to: out)
             if tty { stderr.write("wrote \(files.count) files to \(out)\n") }
         }
-        try printResults(heading: heading, sweep: sweep, summary: summary, seed: sc.seed)
+        let settingsLine = applied.isEmpty ? "" : "\nsettings applied: " + applied.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        try printResults(heading: heading + settingsLine, sweep: sweep, summary: summary, seed: sc.seed)
         if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
         try checkServerAnswered(refreshers.values)
     }

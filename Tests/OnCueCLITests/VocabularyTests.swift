@@ -122,4 +122,34 @@ import Testing
         let tab = try await CLIRunner.run(["import", csv, "--db", path, "--network", "acme", "--delimiter", "tab", "--dry-run"])
         #expect(tab.status != 2, "\(tab.stderr)")
     }
+
+    /// What `--set` and `--recommended` applied is in every output: the JSON of a comparison and of a sweep, and the
+    /// table's heading (a recommendation's run once wrote `"settings": {}`).
+    @Test("--set and --recommended write the settings they applied into the outputs")
+    func appliedSettingsAreRecorded() async throws {
+        let (dir, path) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("walk.csv").path
+        let rows = (0..<120).map { "\($0 * 10),\(40.7490 + Double($0) * 0.00002),-73.98" }
+        try Data(("t,lat,lon\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: trace))
+        let wallet = dir.appendingPathComponent("wallet.json").path
+        try Data(#"{"cards": [{"network_id": "acme", "name": "Acme"}]}"#.utf8).write(to: URL(fileURLWithPath: wallet))
+        let recommendation = dir.appendingPathComponent("recommended.json").path
+        try Data(#"{"ios": {"strategy": "guaranteed+clamp", "set": {"app.confirm_seconds": 60}}}"#.utf8).write(
+            to: URL(fileURLWithPath: recommendation))
+        let base = ["replay", trace, "--db", path, "--wallet", wallet]
+        for extra in [
+            ["--set", "app.cooldown_seconds=1800", "--format", "json"], ["--seeds", "2", "--set", "app.cooldown_seconds=1800", "--format", "json"],
+        ] {
+            let r = try await CLIRunner.run(base + extra)
+            #expect(r.status == 0, "\(extra): \(r.stderr)")
+            let applied = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            #expect(applied?["applied"] as? [String: String] == ["app.cooldown_seconds": "1800"], "\(extra): \(r.stdout.prefix(300))")
+        }
+        let recommended = try await CLIRunner.run(base + ["--recommended", recommendation, "--set", "app.cooldown_seconds=1800"])
+        #expect(recommended.status == 0, "\(recommended.stderr)")
+        #expect(recommended.stdout.contains("settings applied: app.confirm_seconds=60, app.cooldown_seconds=1800"), "\(recommended.stdout)")
+        let plain = try await CLIRunner.run(base + ["--format", "json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["applied"] == nil)
+    }
 }

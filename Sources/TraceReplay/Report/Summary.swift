@@ -41,9 +41,11 @@ package struct ReplaySummary: Sendable, Codable {
     package var oracleOSTotal: StrategyMetrics
     package var idealOSTotal: StrategyMetrics
     package var oracleTotal: StrategyMetrics
+    /// Settings `--recommended` and `--set` applied over the scenario (absent when none were).
+    package var applied: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case tool, scenario, profile, seed, wallet, traces, totals
+        case tool, scenario, profile, seed, wallet, traces, totals, applied
         case oracleOSTotal = "oracle_os_total"
         case idealOSTotal = "ideal_os_total"
         case oracleTotal = "oracle_total"

@@ -76,6 +76,14 @@ package struct Recommendation: Sendable {
 
     /// The scenario with the platform's settings applied, and its strategy; throws when the file has none for the
     /// scenario's profile.
+    /// The settings the recommendation sets for a profile, in key order.
+    package func settings(for profile: String) throws -> [(key: String, value: String)] {
+        guard let platform = platforms[profile] else {
+            throw ScenarioError.invalid("the recommendation has nothing for profile '\(profile)'")
+        }
+        return platform.settings
+    }
+
     public func apply(to scenario: Scenario) throws -> (scenario: Scenario, strategy: String) {
         guard let platform = platforms[scenario.profile] else {
             throw ScenarioError.invalid(

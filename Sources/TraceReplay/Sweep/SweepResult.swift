@@ -33,10 +33,12 @@ package struct SweepResult: Sendable, Codable {
     public var hours: Double
     /// App strategies, then per scenario variant `oracle-os` and `oracle`.
     public var points: [Point]
+    /// Settings `--recommended` and `--set` applied to every point (absent when none were).
+    package var applied: [String: String]?
     /// Not written to JSON: the same inputs give the same bytes.
     public var wallSeconds: Double = 0
 
-    enum CodingKeys: String, CodingKey { case axes, seeds, traces, people, hours, points }
+    enum CodingKeys: String, CodingKey { case axes, seeds, traces, people, hours, points, applied }
 
     /// An interval resting on fewer card moments than this (per seed) is flagged in the table.
     package static let fewMoments = 50

@@ -85,7 +85,12 @@ struct Replay: AsyncParsableCommand {
             if parsed.isOracle { throw ValidationError("--strategy \(s): oracle and oracle-os are always replayed beside the strategies") }
         }
         do { _ = try SweepGrid.parse(sweeps) } catch { throw ValidationError(String(describing: error)) }
-        do { _ = try settings.map(Recommendation.parseSetting) } catch { throw ValidationError(String(describing: error)) }
+        let parsedSettings: [(key: String, value: String)]
+        do { parsedSettings = try settings.map(Recommendation.parseSetting) } catch { throw ValidationError(String(describing: error)) }
+        if let unknown = parsedSettings.first(where: { !Scenario.isKnownKey($0.key) }) {
+            throw ValidationError(
+                "--set \(unknown.key)=…: no scenario setting is named '\(unknown.key)' (keys as in a scenario file, e.g. app.confirm_seconds)")
+        }
         if recommended != nil && !strategies.isEmpty {
             throw ValidationError("--recommended names its strategy; leave out --strategy (or drop --recommended)")
         }

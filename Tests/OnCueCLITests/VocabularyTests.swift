@@ -149,6 +149,9 @@ import Testing
         let recommended = try await CLIRunner.run(base + ["--recommended", recommendation, "--set", "app.cooldown_seconds=1800"])
         #expect(recommended.status == 0, "\(recommended.stderr)")
         #expect(recommended.stdout.contains("settings applied: app.confirm_seconds=60, app.cooldown_seconds=1800"), "\(recommended.stdout)")
+        // A mistyped key is a usage error (exit 2) naming it, before anything runs.
+        let typo = try await CLIRunner.run(base + ["--set", "app.cooldown_secs=1800"])
+        #expect(typo.status == 2 && typo.stderr.contains("app.cooldown_secs"), "\(typo.status): \(typo.stderr)")
         let plain = try await CLIRunner.run(base + ["--format", "json"])
         #expect((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["applied"] == nil)
     }

@@ -21,9 +21,13 @@ struct UploadNameTests {
         #expect(UploadFileName.fromHeader("attachment") == nil)
         #expect(UploadFileName.fromHeader("attachment; filename=\"a\u{1B}[31m.csv\"") == nil)
         #expect(UploadFileName.fromHeader(nil) == nil)
-        let made = UploadFileName.madeUp()
+        let made = UploadFileName.madeUp(head: Array(Self.csv.utf8))
         #expect(made.hasPrefix("upload-") && made.hasSuffix(".csv") && made.count == 19)
-        #expect(made != UploadFileName.madeUp())
+        #expect(made != UploadFileName.madeUp(head: Array(Self.csv.utf8)))
+        // Named by the format the import will read, as the import tells it (a byte order mark and white space first).
+        #expect(UploadFileName.madeUp(head: [0xEF, 0xBB, 0xBF] + Array("\n {\"type\": \"FeatureCollection\"".utf8)).hasSuffix(".geojson"))
+        #expect(UploadFileName.madeUp(head: [0x1E] + Array("{\"type\": \"Feature\"".utf8)).hasSuffix(".geojsonseq"))
+        #expect(UploadFileName.madeUp(head: []).hasSuffix(".csv"))
     }
 
     @Test("the import log names each upload as it came, or by a made-up name; never the same upload.csv")
@@ -41,6 +45,15 @@ struct UploadNameTests {
             #expect(names.contains("costcos.csv"))
             let madeUp = names.filter { $0.hasPrefix("upload-") }
             #expect(madeUp.count == 2 && Set(madeUp).count == 2, "\(names)")
+            // A GeoJSON upload without a name is logged as one (it was upload-….csv).
+            let feature =
+                #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [-122.41, 37.77]}, "properties": {"id": "g1", "name": "G"}}"#
+            let geo: HTTPFields = .admin.merging([.contentType: "application/geo+json"])
+            let posted = try await client.send(.post, "/admin/imports?network=acme", headers: geo, body: feature, json: false)
+            #expect(posted.status == 200, "\(posted.text)")
+            let again = try await client.send(.get, "/admin/imports", headers: .admin)
+            let latest = (again.json?["imports"]?.array ?? []).compactMap { $0["file_name"]?.string }
+            #expect(latest.contains { $0.hasPrefix("upload-") && $0.hasSuffix(".geojson") }, "\(latest)")
         }
     }
 

@@ -117,4 +117,29 @@ import Testing
         let globbed = try TraceLoader.expand([dir.appendingPathComponent("*.gpx").path]).map { ($0 as NSString).lastPathComponent }
         #expect(globbed == ["b.gpx"])
     }
+
+    /// A dataset laid out as links (to files and to people's folders elsewhere) is read through them, a link loop
+    /// once; a broken link is skipped.
+    @Test func foldersOfSymbolicLinks() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("oncue-links-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: root) }
+        let real = root.appendingPathComponent("real")
+        try fm.createDirectory(at: real.appendingPathComponent("000/Trajectory"), withIntermediateDirectories: true)
+        _ = fm.createFile(atPath: real.appendingPathComponent("000/Trajectory/a.plt").path, contents: Data())
+        _ = fm.createFile(atPath: real.appendingPathComponent("b.gpx").path, contents: Data())
+        let linked = root.appendingPathComponent("linked")
+        try fm.createDirectory(at: linked, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: linked.appendingPathComponent("000").path, withDestinationPath: real.appendingPathComponent("000").path)
+        try fm.createSymbolicLink(atPath: linked.appendingPathComponent("b.gpx").path, withDestinationPath: real.appendingPathComponent("b.gpx").path)
+        try fm.createSymbolicLink(atPath: linked.appendingPathComponent("loop").path, withDestinationPath: linked.path)
+        try fm.createSymbolicLink(
+            atPath: linked.appendingPathComponent("gone.gpx").path, withDestinationPath: root.appendingPathComponent("nowhere.gpx").path)
+        let found = try TraceLoader.expand([linked.path]).map { String($0.dropFirst(linked.path.count + 1)) }
+        #expect(found == ["000/Trajectory/a.plt", "b.gpx"])
+        // The folder given as a link itself.
+        let alias = root.appendingPathComponent("alias")
+        try fm.createSymbolicLink(atPath: alias.path, withDestinationPath: linked.path)
+        #expect(try TraceLoader.expand([alias.path]).count == 2)
+    }
 }

@@ -69,7 +69,7 @@ struct ImportRoute: Sendable {
         var options = values.options
         if let mapping = body.mapping { options.mapping = mapping }
         let givenName = values.fileName ?? body.fileName
-        let fileName = givenName ?? UploadFileName.madeUp()
+        let fileName = givenName ?? UploadFileName.madeUp(head: body.head())
         if givenName == nil {
             context.logger.notice(
                 "upload without a file name (file_name or Content-Disposition): logged as \(fileName)", metadata: ["file": .string(fileName)])

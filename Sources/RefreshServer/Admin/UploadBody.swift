@@ -45,6 +45,16 @@ struct UploadBody: Sendable {
         mapping = try mappings.first.map { try Self.mapping(in: staged.path, range: $0.range) }
     }
 
+    /// The first bytes of the file (at most `count`), to tell its format by.
+    func head(_ count: Int = 4_096) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: staged.path) else { return [] }
+        defer { try? handle.close() }
+        let start = range?.lowerBound ?? 0
+        let length = min(Int64(count), (range?.upperBound ?? staged.size) - start)
+        guard length > 0, (try? handle.seek(toOffset: UInt64(start))) != nil else { return [] }
+        return Array((try? handle.read(upToCount: Int(length))) ?? Data())
+    }
+
     /// The file's bytes as an import reads them.
     var input: ImportInput {
         get throws {

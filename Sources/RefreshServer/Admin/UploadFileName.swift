@@ -22,8 +22,14 @@ enum UploadFileName {
         return name
     }
 
-    /// A name for an upload that gave none.
-    static func madeUp() -> String {
-        "upload-" + String(format: "%08x", UInt32.random(in: 0...UInt32.max)) + ".csv"
+    /// A name for an upload that gave none, with the extension of its format as the import will read it (GeoJSON
+    /// when its first character, past a byte order mark and white space, opens an object or array or is a record
+    /// separator; CSV otherwise).
+    static func madeUp(head: [UInt8]) -> String {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let first = bytes.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        let format = first == 0x1E ? "geojsonseq" : first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? "geojson" : "csv"
+        return "upload-" + String(format: "%08x", UInt32.random(in: 0...UInt32.max)) + "." + format
     }
 }

@@ -71,16 +71,7 @@ public enum TraceLoader {
             var isDir: ObjCBool = false
             if fm.fileExists(atPath: input, isDirectory: &isDir) {
                 if isDir.boolValue {
-                    guard let e = fm.enumerator(atPath: input) else { continue }
-                    var found: [String] = []
-                    while let rel = e.nextObject() as? String {
-                        let p = (input as NSString).appendingPathComponent(rel)
-                        if extensions.contains((rel as NSString).pathExtension.lowercased()), (rel as NSString).lastPathComponent != "labels.txt" {
-                            var sub: ObjCBool = false
-                            if fm.fileExists(atPath: p, isDirectory: &sub), !sub.boolValue { found.append(p) }
-                        }
-                    }
-                    out += found.sorted()
+                    out += traceFiles(in: input)
                 } else {
                     out.append(input)
                 }
@@ -96,6 +87,33 @@ public enum TraceLoader {
             }
         }
         return out
+    }
+
+    /// The trace files under a folder, sorted by path. Symbolic links are followed — to files and to folders (a
+    /// dataset laid out as links to where its people's folders really are) — and a folder reached again through a
+    /// link loop is not walked twice.
+    static func traceFiles(in directory: String) -> [String] {
+        let fm = FileManager.default
+        var found: [String] = []
+        var walked: Set<String> = []
+        func walk(_ folder: String) {
+            guard walked.insert((folder as NSString).resolvingSymlinksInPath).inserted,
+                let names = try? fm.contentsOfDirectory(atPath: folder)
+            else { return }
+            for name in names {
+                let path = (folder as NSString).appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                // fileExists follows links; a broken one is skipped.
+                guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    walk(path)
+                } else if extensions.contains((name as NSString).pathExtension.lowercased()), name != "labels.txt" {
+                    found.append(path)
+                }
+            }
+        }
+        walk(directory)
+        return found.sorted()
     }
 
     static func glob(_ pattern: String, _ name: String) -> Bool {

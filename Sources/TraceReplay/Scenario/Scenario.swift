@@ -144,6 +144,19 @@ public struct Scenario: Codable, Sendable, Hashable {
             storeRadiusMeters: groundTruth.storeRadiusMeters, nominalAccuracyMeters: groundTruth.nominalAccuracyMeters)
     }
 
+    /// Whether `path` (`app.confirm_seconds`) names a setting of every scenario, whatever its profile: a mistyped key
+    /// is a usage error before anything runs.
+    package static func isKnownKey(_ path: String) -> Bool {
+        guard let base = try? profile("ios"), let data = try? encoder.encode(base),
+            var node = try? JSONSerialization.jsonObject(with: data) as Any
+        else { return false }
+        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let object = node as? [String: Any], let next = object[String(key)] else { return false }
+            node = next
+        }
+        return true
+    }
+
     /// The full scenario as JSON (every parameter, for the record in `summary.json`).
     public func json() throws -> String { String(decoding: try Self.encoder.encode(self), as: UTF8.self) }
 }

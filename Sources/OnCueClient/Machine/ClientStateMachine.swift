@@ -81,7 +81,6 @@ public struct ClientStateMachine: Sendable, Codable {
 
     /// Handles one event at `time` and returns what the app must do, in order.
     public mutating func handle(_ event: ClientEvent, at time: Double) -> [ClientAction] {
-        emitted = []
         if !permitted, !event.isPermission { return [] }
         switch event {
         case .woke(let reason, let fix): woke(reason, fix: fix)

@@ -59,3 +59,38 @@ public struct AppSettings: Sendable, Hashable {
         case window, still
     }
 }
+
+/// Keys as Swift names them (`radiusKm`): decode with `.convertFromSnakeCase` to read the study's `radius_km`, as
+/// `AppSettings.decode(snakeCase:)` does. A key left out keeps its default, so a file names only what it changes.
+/// (In this file with the type, so that `encode(to:)` is synthesized from the keys.)
+extension AppSettings: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case radiusKm, refreshIntervalSeconds, minRefreshIntervalSeconds, fixedMinimumMeters, cooldownSeconds, cooldownScope
+        case confirmSeconds, includeOtherNetworks, stagedSlots, stagedWideMinMeters, gpsFixSeconds, gpsConfirmSeconds
+        case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let v = try c.decodeIfPresent(T.self, forKey: key) { value = v }
+        }
+        self.init()
+        try read(.radiusKm, &radiusKm)
+        try read(.refreshIntervalSeconds, &refreshIntervalSeconds)
+        try read(.minRefreshIntervalSeconds, &minRefreshIntervalSeconds)
+        try read(.fixedMinimumMeters, &fixedMinimumMeters)
+        try read(.cooldownSeconds, &cooldownSeconds)
+        try read(.cooldownScope, &cooldownScope)
+        try read(.confirmSeconds, &confirmSeconds)
+        try read(.includeOtherNetworks, &includeOtherNetworks)
+        try read(.stagedSlots, &stagedSlots)
+        try read(.stagedWideMinMeters, &stagedWideMinMeters)
+        try read(.gpsFixSeconds, &gpsFixSeconds)
+        try read(.gpsConfirmSeconds, &gpsConfirmSeconds)
+        try read(.gpsMaxSeconds, &gpsMaxSeconds)
+        try read(.gpsApproachMetersPerSecond, &gpsApproachMetersPerSecond)
+        try read(.gpsStayEvidence, &gpsStayEvidence)
+        try read(.gpsRestWhileStayingSeconds, &gpsRestWhileStayingSeconds)
+    }
+}

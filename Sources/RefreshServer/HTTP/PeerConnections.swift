@@ -53,7 +53,4 @@ final class PeerConnections: Sendable {
             counts[key] = c.open > 0 ? c : nil
         }
     }
-
-    /// Open connections of `key` now (tests and metrics).
-    func open(_ key: ClientKey) -> Int { counts.withLock { $0[key]?.open ?? 0 } }
 }

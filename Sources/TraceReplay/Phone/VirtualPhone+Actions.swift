@@ -43,11 +43,8 @@ extension VirtualPhone {
     private func start(_ w: RegionWatch, at time: Double, queue: inout EventQueue) {
         let trigger: VirtualLocationManager.Trigger = w.notifyOnDwell ? .dwell : .entry
         guard manager.startMonitoring(w.region, key: w.identifier, trigger: trigger, now: time, queue: &queue) else {
-            recorder.monitorFailures += 1
-            recorder.event(
-                ReplayEvent(
-                    time: time, kind: .monitorFailed, location: w.region.id, network: w.region.networkId,
-                    detail: "limit of \(manager.os.maxRegions) regions"))
+            let refusal = ClientNote.regionLimitReached(w.region, limit: manager.os.maxRegions)
+            record(refusal, action: .note(refusal), at: time)
             carryOut(machine.handle(.monitoringFailed(w.identifier), at: time), at: time, queue: &queue)
             return
         }

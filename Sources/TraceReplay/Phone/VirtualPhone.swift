@@ -112,11 +112,12 @@ final class VirtualPhone {
     }
 
     private func deliver(_ event: ClientEvent, at time: Double, queue: inout EventQueue) {
-        reportMotion(at: time)
+        if event.mayJudgeMotion { reportMotion(at: time) }
         carryOut(machine.handle(event, at: time), at: time, queue: &queue)
     }
 
-    /// `+motion`: the sensor's word at `time`, reported to the machine when it changed (before anything it may judge by).
+    /// `+motion`: the sensor's word at `time`, reported to the machine when it changed, before the events that may
+    /// start or continue a follow (a region's report, a location update; a staged fix comes at its region's time).
     private func reportMotion(at time: Double) {
         guard let motion else { return }
         let walking = motion.isWalking(at: time, latency: motionLatencySeconds)
@@ -132,6 +133,16 @@ final class VirtualPhone {
                 time: time, kind: kind, location: w.region.id, network: w.region.networkId,
                 card: machine.wallet.card(for: w.region.networkId)?.name ?? "", distance: recorder.trueDistance(to: w.region),
                 detail: w.role.rawValue))
+    }
+}
+
+extension ClientEvent {
+    /// Whether the machine may read the motion sensor's word while it handles this event.
+    var mayJudgeMotion: Bool {
+        switch self {
+        case .regionEntered, .regionDwelled, .regionState, .location: true
+        default: false
+        }
     }
 }
 

@@ -141,7 +141,7 @@ let package = Package(
         // Seeded locations, chain CSVs and drives of any size: the same bytes on every machine.
         .target(name: "SyntheticData", dependencies: ["Geo", "OnCueContract", "LocationStore", "ChainImport", "RegionRefresh", "TraceReplay"], path: "Tests/SyntheticData",
                 swiftSettings: strict),
-        .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Fixtures/: reference vectors the tests read by path (OpeningHoursTests).
         .testTarget(
             name: "LocationStoreTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "LocationStore", "SQLiteStore", "CSQLite"],
@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "OnCueClientTests",
             dependencies: [
-                "Geo", "OnCueClient", "OnCueContract",
+                "TestSupport", "Geo", "OnCueClient", "OnCueContract",
                 // A loopback server answering from a script (RefreshClientTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

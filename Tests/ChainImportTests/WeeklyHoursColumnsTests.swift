@@ -6,7 +6,7 @@ import Testing
 @testable import ChainImport
 
 /// Opening hours in columns per day group (Target's), read into one OpenStreetMap `opening_hours` value.
-@Suite("Opening hours from day columns") struct WeeklyHoursColumnsTests {
+@Suite("Opening hours from day columns", .cpuHeavy) struct WeeklyHoursColumnsTests {
     @Test("Target's header: three day groups, four fields each; summaries and other columns left alone")
     func targetHeader() throws {
         var headers = ["ID", "Name", "Summary.MF", "IsDaylightSavingsTimeRecognized", "LocationMilestones.OpenDate", "TimeZone.TimeZoneCode"]

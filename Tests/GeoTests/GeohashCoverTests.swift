@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Geo
 
 /// The circle cover against brute force: no point inside a circle may lie in a cell outside the cover.
-@Suite struct GeohashCoverTests {
+@Suite(.cpuHeavy) struct GeohashCoverTests {
     /// Random circles biased to the traps: poles, antimeridian, (0, 0); radii 10 m ... 100 km.
     static func randomCircle(_ rng: inout SeededGenerator) throws -> (Coordinate, Double) {
         let kind = Int.random(in: 0..<5, using: &rng)

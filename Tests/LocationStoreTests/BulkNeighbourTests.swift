@@ -2,12 +2,13 @@ import Foundation
 import Geo
 import LocationStore
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// During a bulk import, `neighbours` answers from the index, or, for a network that had no locations
 /// when the import began, from the cells the import filled (`OccupiedCells`) when those rule a match out.
 /// Either way the answer must be the brute-force one over everything in the store at that moment.
-@Suite("Bulk import: near-duplicate neighbours against brute force")
+@Suite("Bulk import: near-duplicate neighbours against brute force", .cpuHeavy)
 struct BulkNeighbourTests {
     static let radius = 10.0
 

@@ -1,10 +1,11 @@
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import LocationStore
 
-@Suite("Near-duplicate grid of the PostGIS import writer")
+@Suite("Near-duplicate grid of the PostGIS import writer", .cpuHeavy)
 struct NearDuplicateGridTests {
     @Test("the grid finds exactly the earlier rows within the radius, at any latitude and across the antimeridian")
     func matchesBruteForce() {

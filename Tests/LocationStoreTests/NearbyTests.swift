@@ -2,10 +2,11 @@ import Foundation
 import Geo
 import LocationStore
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// `nearby` against a brute-force scan, and against SpatiaLite's own SQL on the same file.
-@Suite struct NearbyTests {
+@Suite(.cpuHeavy) struct NearbyTests {
     @Test(arguments: 0..<4)
     func matchesBruteForce(part: Int) throws {
         let store = try SQLiteLocationStore(path: bulkStorePath, readOnly: true)

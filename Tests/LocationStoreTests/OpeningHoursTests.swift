@@ -1,11 +1,12 @@
 import Foundation
 import LocationStore
+import TestSupport
 import Testing
 
 /// The opening_hours reader against reference vectors from opening-hours-py (the Rust `opening-hours` crate): every
 /// distinct value of the OpenStreetMap extract of central Helsinki and 400 generated ones, each evaluated over one week
 /// in 15-minute steps (`scripts/make-opening-hours-vectors.py`).
-@Suite("Opening hours")
+@Suite("Opening hours", .cpuHeavy)
 struct OpeningHoursTests {
     struct Vector {
         var value: String

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Runs the real `oncue serve` binary as a child process, as an operator would.
-@Suite("oncue serve shuts down gracefully", .serialized)
+@Suite("oncue serve shuts down gracefully", .serialized, .blocking)
 struct GracefulShutdownTests {
     static var oncueBinary: URL? { ServeProcess.binary }
 
@@ -15,7 +15,12 @@ struct GracefulShutdownTests {
         defer { store.remove() }
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--db", store.path, "--host", "127.0.0.1", "--port", "0", "--log-level", "notice"]
+        // Deadlines far beyond the test's steps: a loaded machine may take seconds between sending the body's halves,
+        // and a 408 or a closed connection would then be the deadline's answer, not the graceful shutdown's.
+        process.arguments = [
+            "serve", "--db", store.path, "--host", "127.0.0.1", "--port", "0", "--log-level", "notice",
+            "--body-timeout", "10m", "--shutdown-timeout", "10m",
+        ]
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         let stderr = Pipe()
         process.standardError = stderr

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What HTTP/1 requires, against the real binary: one Host on HTTP/1.1, no CONNECT tunnel, and a connection that
 /// closes after the response when the request did not ask to keep it.
-@Suite("HTTP/1 conformance", .serialized)
+@Suite("HTTP/1 conformance", .serialized, .blocking)
 struct HTTP1ConformanceTests {
     static func exchange(_ port: Int, _ request: String) throws -> (text: String, closed: Bool) {
         let connection = try RawConnection(port: port)

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -11,7 +12,7 @@ import Testing
 
 /// The import options table (`ImportOptionTable`) against the surfaces said to come from it: `oncue import`'s flags,
 /// the query parameters `openapi.yaml` documents for `POST /admin/imports`, and what the server does with them.
-@Suite("One import options table")
+@Suite("One import options table", .cpuHeavy)
 struct ImportOptionSurfaceTests {
     static let requestNames = ImportOptionTable.all.filter { $0.surface != .fileOrBodyPart }.flatMap { [$0.name] + $0.deprecatedNames }
 

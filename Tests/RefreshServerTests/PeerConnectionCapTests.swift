@@ -5,7 +5,7 @@ import Testing
 /// One address cannot take the places every other client needs: past its share of open connections, or of
 /// connections still without a first head, a new connection is closed as it is accepted; trusted proxies are exempt.
 /// Loopback gives each test client its own address (127.0.0.2, .3, …).
-@Suite("connections per client address", .serialized)
+@Suite("connections per client address", .serialized, .blocking)
 struct PeerConnectionCapTests {
     static let healthz = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreOpening
+import TestSupport
 import Testing
 
 @testable import LocationStore
@@ -7,7 +8,7 @@ import Testing
 
 /// `oncue serve` on a store of an earlier schema brings it up to date, as any writing command does, instead of
 /// refusing with "needs a schema upgrade" (it opened the store read-only to check it).
-@Suite("serve upgrades an older store", .serialized)
+@Suite("serve upgrades an older store", .serialized, .blocking)
 struct ServeUpgradeTests {
     @Test func serveMigratesAnOlderStore() async throws {
         let store = try TestStore()

@@ -6,7 +6,9 @@ import Testing
 @testable import RefreshServer
 
 /// The server's own threads for blocking work, and how a caller waits for an index generation.
-@Suite("Owned executors and reload waits")
+// On threads of their own, and the jobs below started on the executors they test: nothing here waits for Swift's
+// cooperative pool, which the rest of the suite may keep busy for longer than any wait below.
+@Suite("Owned executors and reload waits", .blocking)
 struct ServerExecutorsTests {
     /// One server's rebuild held by a long job does not hold another server's: each has threads of its own (with the
     /// shared static executor of before, the second job waited for the first).
@@ -16,7 +18,7 @@ struct ServerExecutorsTests {
         let gate = Gate()
         defer { gate.open() }
         let started = Gate()
-        let held = Task {
+        let held = Task(executorPreference: first.rebuilds) {
             try await first.rebuilds.run {
                 started.open()
                 gate.wait()
@@ -24,7 +26,7 @@ struct ServerExecutorsTests {
         }
         #expect(try await eventually { started.isOpened }, "the first server's job never started")
         let finished = Gate()
-        let other = Task {
+        let other = Task(executorPreference: second.rebuilds) {
             try await second.rebuilds.run {
                 await Task.yield()
                 finished.open()

@@ -4,7 +4,7 @@ import Testing
 
 /// Slow, broken and departing clients against the real binary: each is cut at its limit, answered as its own fault
 /// (4xx, never 5xx or an error in the log), and none of them keeps the server from answering others or from exiting.
-@Suite("slow and broken clients", .serialized)
+@Suite("slow and broken clients", .serialized, .blocking)
 struct SlowClientTests {
     static let body = #"{"lat": 37.7749, "lon": -122.4194, "user_networks": ["costco"]}"#
     static let head = "POST /v1/region-refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

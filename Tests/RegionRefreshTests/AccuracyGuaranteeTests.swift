@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import OnCueContract
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
@@ -10,7 +11,7 @@ import Testing
 /// location it leaves unmonitored can be entered by moving less than `refresh_after_meters` from any true position
 /// within the accuracy circle — that is, d − r − accuracy ≥ `refresh_after_meters` for each of them. The accuracy is
 /// counted whole: a 5 km fix used to be capped at 1 km and promised coverage it could not back.
-@Suite("Coverage guarantee at any accuracy")
+@Suite("Coverage guarantee at any accuracy", .cpuHeavy)
 struct AccuracyGuaranteeTests {
     static let networks = ["alpha", "beta", "gamma"].map { Network(id: $0, name: $0, category: "grocery") }
 

@@ -2,12 +2,13 @@ import Foundation
 import Geo
 import LocationStore
 import SyntheticData
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
 
 /// `LocationIndex.locations(in:limit:)` against a brute-force scan of every location.
-@Suite("Locations inside a box")
+@Suite("Locations inside a box", .cpuHeavy)
 struct AreaListingTests {
     static func bruteForce(_ locations: [Location], _ box: GeoBox, limit: Int) -> (ids: [String], truncated: Bool) {
         let crosses = box.minLongitude > box.maxLongitude

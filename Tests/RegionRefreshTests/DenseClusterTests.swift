@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import OnCueContract
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
@@ -10,7 +11,7 @@ import Testing
 /// one point, used to be merged candidate by candidate against every circle merged before (quadratic), and a tier
 /// restarted with twice the candidates until merges had consumed the whole cluster. Checked here by what bounds the
 /// work (candidates consumed, ids listed), and against brute force for what the answer promises.
-@Suite("Selection in dense clusters")
+@Suite("Selection in dense clusters", .cpuHeavy)
 struct DenseClusterTests {
     static let origin = Coordinate(uncheckedLatitude: 40.758, longitude: -73.9855)
 

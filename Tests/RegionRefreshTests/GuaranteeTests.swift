@@ -9,7 +9,7 @@ import Testing
 
 /// The no-miss guarantee on real chain data: after any move shorter than `refresh_after_meters`,
 /// no unmonitored card-network location contains the phone.
-@Suite struct GuaranteeTests {
+@Suite(.cpuHeavy) struct GuaranteeTests {
     @Test(.needsSharedDatasets) func movesShorterThanTheRefreshDistanceEnterNoUnmonitoredRegion() throws {
         let fixture = try realFixture.get()
         let index = fixture.index

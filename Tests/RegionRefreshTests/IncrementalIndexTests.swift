@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationStore
 import SyntheticData
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
@@ -9,7 +10,7 @@ import Testing
 /// An index brought up to date by changes (`LocationIndex.applying`) must answer exactly as one built from scratch at
 /// the same state: random sequences of inserts, moves, deletes, network setting changes and network merges, checked
 /// after every step on every answer (regions, order, radii, refresh distance, guarantee, explanations) at many points.
-@Suite struct IncrementalIndexTests {
+@Suite(.cpuHeavy) struct IncrementalIndexTests {
     @Test("random inserts, moves, deletes, network changes and merges: every answer equals a fresh build's", arguments: [1, 2, 3] as [UInt64])
     func differential(seed: UInt64) {
         var world = ChangeScript(seed: seed, count: 1_500)

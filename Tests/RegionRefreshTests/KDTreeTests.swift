@@ -1,12 +1,13 @@
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
 
 /// The k-d tree against brute force: a search must see every point within its bound (however the bound shrinks), and
 /// a count must equal the number of points within its bound, on random and degenerate inputs.
-@Suite("KDTree against brute force")
+@Suite("KDTree against brute force", .cpuHeavy)
 struct KDTreeTests {
     /// Points as the index builds them: unit vectors, radii and rules per location number.
     struct Points {

@@ -8,7 +8,7 @@ import Testing
 
 /// `TreePoint.mayMerge` lets a selection skip the merge test: it must be set on every location that has a location
 /// of its own network within the larger of the two radii, in every tree. Checked pair by pair, per network.
-@Suite struct MergeableFlagTests {
+@Suite(.cpuHeavy) struct MergeableFlagTests {
     /// Location number → flag, read from a tree's points; every location of the tree must appear once.
     func flags(of tree: KDTree) -> [UInt32: Bool] {
         var out: [UInt32: Bool] = [:]

@@ -2,13 +2,14 @@ import Foundation
 import Geo
 import LocationStore
 import OnCueContract
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
 
 /// `min_radius_meters`: the phone's floor applied by the server, so that merging, `refresh_after_meters` and the
 /// guarantee are computed for the radii the phone really monitors (clamping on the phone voided all three).
-@Suite("Minimum radius in the request")
+@Suite("Minimum radius in the request", .cpuHeavy)
 struct MinRadiusTests {
     static let networks = AccuracyGuaranteeTests.networks
 

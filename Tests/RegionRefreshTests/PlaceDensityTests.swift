@@ -7,7 +7,7 @@ import Testing
 @testable import RegionRefresh
 
 /// The density of the place around a store picks its radius tier, whatever the store holds.
-@Suite("Place density and the radius tiers")
+@Suite("Place density and the radius tiers", .cpuHeavy)
 struct PlaceDensityTests {
     /// The populated places as shipped in datasets/ (the embedded copy is generated from it).
     static func placesFile() throws -> [(lat: Double, lon: Double, population: Double)] {

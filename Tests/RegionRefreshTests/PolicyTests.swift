@@ -3,12 +3,13 @@ import Geo
 import LocationStore
 import OnCueContract
 import SyntheticData
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
 
 /// Hand-built layouts for the radius tiers, merging, venue splitting and tier ordering.
-@Suite struct PolicyTests {
+@Suite(.cpuHeavy) struct PolicyTests {
     let origin = Coordinate(uncheckedLatitude: 45.0, longitude: -93.0)
 
     func at(_ meters: Double, _ bearing: Double) -> Coordinate { Sphere.destination(from: origin, meters: meters, bearing: bearing) }

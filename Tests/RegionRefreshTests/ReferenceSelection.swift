@@ -8,58 +8,79 @@ import OnCueContract
 /// The selection spelled out the slow, obvious way: score every location, sort, place greedily.
 /// It shares no search code with the engine (no k-d tree, no candidate limits, no pruning bounds).
 struct ReferenceSelection {
-    struct Entry {
-        var index: Int
-        var location: Location
-        var radius: Double
-        var isSplit: Bool
-    }
-
-    let entries: [Entry]
-    let networks: [String: Network]
+    // Locations are held column by column, networks and opening-hours values by number: scoring 100,000 locations per
+    // query then copies no strings, which in a debug build was most of this reference's time (and of the suite's).
+    let ids: [String]
+    let coordinates: [Coordinate]
+    let radii: [Double]
+    let isSplit: [Bool]
+    /// Index into `networkIds`.
+    let network: [Int]
+    /// Index into `hoursValues`, or -1 for a location without opening hours.
+    let hours: [Int]
+    let networkIds: [String]
+    let networkCategories: [String?]
+    let hoursValues: [String]
     let boosts: BoostTable
     let closedLookaheadMinutes: Int
     /// Each distinct opening_hours value's state at every minute of the week, read minute by minute from
     /// `OpeningHours.state` (nil: a value it does not understand, treated as open).
-    let weeks: [String: [OpeningHours.State]?]
+    let weeks: [[OpeningHours.State]?]
 
     init(
         index: LocationIndex, locations: [Location], networks: [Network], boosts: BoostTable = .standard,
         closedLookaheadMinutes: Int = EngineConfiguration().closedLookaheadMinutes
     ) {
-        var entries: [Entry] = []
         // Match each location to its slot in the index by id to read the radius the policy gave it.
         var slot: [String: Int] = [:]
         for i in 0..<index.count { slot[index.id(i)] = i }
+        let categories = Dictionary(uniqueKeysWithValues: networks.map { ($0.id, $0.category?.lowercased()) })
+        var networkNumber: [String: Int] = [:]
+        var networkIds: [String] = []
+        var hoursNumber: [String: Int] = [:]
+        var hoursValues: [String] = []
+        var network: [Int] = []
+        var hours: [Int] = []
         for l in locations {
-            let i = slot[l.id]!
-            entries.append(Entry(index: i, location: l, radius: Double(index.radius[i]), isSplit: index.rule[i] == .splitVenue))
+            network.append(Self.number(l.networkId, in: &networkNumber, values: &networkIds))
+            hours.append(l.openingHours.map { Self.number($0, in: &hoursNumber, values: &hoursValues) } ?? -1)
         }
-        self.entries = entries
-        self.networks = Dictionary(uniqueKeysWithValues: networks.map { ($0.id, $0) })
+        ids = locations.map(\.id)
+        coordinates = locations.map(\.coordinate)
+        radii = locations.map { Double(index.radius[slot[$0.id]!]) }
+        isSplit = locations.map { index.rule[slot[$0.id]!] == .splitVenue }
+        self.network = network
+        self.hours = hours
+        self.networkIds = networkIds
+        networkCategories = networkIds.map { categories[$0] ?? nil }
+        self.hoursValues = hoursValues
         self.boosts = boosts
         self.closedLookaheadMinutes = closedLookaheadMinutes
-        var weeks: [String: [OpeningHours.State]?] = [:]
-        for text in Set(locations.compactMap(\.openingHours)) {
-            weeks[text] = OpeningHours(text).map { hours in (0..<10_080).map { hours.state(weekday: $0 / 1440, minute: $0 % 1440) } }
+        weeks = hoursValues.map { text in
+            OpeningHours(text).map { hours in (0..<10_080).map { hours.state(weekday: $0 / 1440, minute: $0 % 1440) } }
         }
-        self.weeks = weeks
     }
 
-    /// The values whose store is closed at every minute of the lookahead from the request's local time.
-    func closedValues(_ p: RefreshParameters) -> Set<String> {
-        guard let clock = p.localTime, closedLookaheadMinutes > 0 else { return [] }
-        var closed = Set<String>()
-        for (text, week) in weeks {
-            guard let week else { continue }
-            let start = clock.weekday * 1440 + clock.minuteOfDay
-            if (0..<closedLookaheadMinutes).allSatisfy({ week[(start + $0) % 10_080] == .closed }) { closed.insert(text) }
+    private static func number(_ value: String, in numbers: inout [String: Int], values: inout [String]) -> Int {
+        if let n = numbers[value] { return n }
+        numbers[value] = values.count
+        values.append(value)
+        return values.count - 1
+    }
+
+    /// For each opening_hours value: whether its store is closed at every minute of the lookahead from the request's
+    /// local time.
+    func closedValues(_ p: RefreshParameters) -> [Bool] {
+        guard let clock = p.localTime, closedLookaheadMinutes > 0 else { return Array(repeating: false, count: weeks.count) }
+        let start = clock.weekday * 1440 + clock.minuteOfDay
+        return weeks.map { week in
+            guard let week else { return false }
+            return (0..<closedLookaheadMinutes).allSatisfy { week[(start + $0) % 10_080] == .closed }
         }
-        return closed
     }
 
     struct Ranked {
-        var entry: Entry
+        var location: Int
         var tier: Int
         var distance: Double
         var score: Double
@@ -68,68 +89,73 @@ struct ReferenceSelection {
 
     /// Ids of the regions in order (split parts as `id#k`), the merged ids per region, and D.
     func select(_ p: RefreshParameters) -> (ids: [String], merged: [[String]], refreshDistance: Double) {
-        let cards = Set(p.cardNetworks)
+        let cards = networkIds.map { Set(p.cardNetworks).contains($0) }
         let closedValues = closedValues(p)
+        let boost = networkIds.indices.map { n in
+            boosts.visitBoost(visits: p.networkVisits[networkIds[n]] ?? 0)
+                * boosts.timeBoost(category: networkCategories[n], hour: p.localHour)
+        }
         var ranked: [Ranked] = []
-        for e in entries {
-            let isCard = cards.contains(e.location.networkId)
-            if !isCard && !p.includeOtherNetworks { continue }
-            let d = Sphere.distance(p.center, e.location.coordinate)
+        for i in ids.indices {
+            let n = network[i]
+            if !cards[n] && !p.includeOtherNetworks { continue }
+            // A great-circle distance is at least the latitude difference's arc (111.19 km a degree on the mean
+            // sphere): most locations are out of reach by that alone, without a haversine.
+            if abs(coordinates[i].latitude - p.center.latitude) * 111_000 > p.radiusMeters { continue }
+            let d = Sphere.distance(p.center, coordinates[i])
             guard d <= p.radiusMeters else { continue }
-            let category = networks[e.location.networkId]?.category?.lowercased()
-            let boost =
-                boosts.visitBoost(visits: p.networkVisits[e.location.networkId] ?? 0) * boosts.timeBoost(category: category, hour: p.localHour)
-            let closed = e.location.openingHours.map(closedValues.contains) ?? false
-            ranked.append(Ranked(entry: e, tier: isCard ? 1 : 2, distance: d, score: max(0, d - e.radius) / boost, closed: closed))
+            let closed = hours[i] >= 0 && closedValues[hours[i]]
+            ranked.append(Ranked(location: i, tier: cards[n] ? 1 : 2, distance: d, score: max(0, d - radii[i]) / boost[n], closed: closed))
         }
         ranked.sort {
             if $0.tier != $1.tier { return $0.tier < $1.tier }
             if $0.closed != $1.closed { return !$0.closed }
             if $0.score != $1.score { return $0.score < $1.score }
             if $0.distance != $1.distance { return $0.distance < $1.distance }
-            return $0.entry.location.id < $1.entry.location.id
+            return ids[$0.location] < ids[$1.location]
         }
         let slots = p.reserveRefreshRegion ? p.maxRegions - 1 : p.maxRegions
         struct Placed {
-            var network: String
-            var members: [Entry]
+            var network: Int
+            var members: [Int]
             var parts: Int
             var tier: Int
             var split: Bool
         }
         var placed: [Placed] = []
+        let mergeable = EngineConfiguration().mergeableCirclesPerRegion
         for r in ranked {
             let usedSlots = placed.reduce(0) { $0 + $1.parts }
             if usedSlots >= slots { break }
-            let e = r.entry
-            if !e.isSplit,
+            let e = r.location
+            if !isSplit[e],
                 let j = placed.firstIndex(where: { pl in
                     // A region's first members (its lead first) are the circles later ones merge with.
-                    !pl.split && pl.network == e.location.networkId
-                        && pl.members.prefix(EngineConfiguration().mergeableCirclesPerRegion).contains { m in
-                            Sphere.distance(m.location.coordinate, e.location.coordinate) <= max(e.radius, m.radius)
+                    !pl.split && pl.network == network[e]
+                        && pl.members.prefix(mergeable).contains { m in
+                            Sphere.distance(coordinates[m], coordinates[e]) <= max(radii[e], radii[m])
                         }
                 })
             {
                 placed[j].members.append(e)
                 continue
             }
-            let parts = e.isSplit ? min(7, slots - usedSlots) : 1
-            placed.append(Placed(network: e.location.networkId, members: [e], parts: parts, tier: r.tier, split: e.isSplit))
+            let parts = isSplit[e] ? min(7, slots - usedSlots) : 1
+            placed.append(Placed(network: network[e], members: [e], parts: parts, tier: r.tier, split: isSplit[e]))
         }
-        var ids: [String] = []
+        var regionIds: [String] = []
         var merged: [[String]] = []
         for pl in placed {
-            ids.append(pl.members[0].location.id)
-            merged.append(pl.members.dropFirst().map(\.location.id).sorted())
-            if pl.parts > 1 { for _ in 1..<pl.parts { ids.append("\(pl.members[0].location.id)#") } }
+            regionIds.append(ids[pl.members[0]])
+            merged.append(pl.members.dropFirst().map { ids[$0] }.sorted())
+            if pl.parts > 1 { for _ in 1..<pl.parts { regionIds.append("\(ids[pl.members[0]])#") } }
         }
-        var covered = Set<String>()
-        for pl in placed where pl.tier == 1 { for m in pl.members { covered.insert(m.location.id) } }
+        var covered = Set<Int>()
+        for pl in placed where pl.tier == 1 { covered.formUnion(pl.members) }
         var best = Double.infinity
-        for e in entries where cards.contains(e.location.networkId) && !covered.contains(e.location.id) {
-            best = min(best, Sphere.distance(p.center, e.location.coordinate) - e.radius)
+        for i in ids.indices where cards[network[i]] && !covered.contains(i) {
+            best = min(best, Sphere.distance(p.center, coordinates[i]) - radii[i])
         }
-        return (ids, merged, best - max(p.accuracyMeters ?? 0, 0))
+        return (regionIds, merged, best - max(p.accuracyMeters ?? 0, 0))
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// The refresh distance D taken from the tier-1 collection (when `Prioritizer.collectionBoundsTheRest` says it may
 /// be) against a search of the card networks' trees for every request, on the same random requests (visit and
 /// time-of-day boosts, several card networks, accuracies, small and large radii).
-@Suite struct RefreshDistanceShortcutTests {
+@Suite(.cpuHeavy) struct RefreshDistanceShortcutTests {
     @Test func syntheticLocations() throws { try shortcutGivesWhatTheSearchGives("synthetic") }
 
     @Test(.needsSharedDatasets) func realChains() throws { try shortcutGivesWhatTheSearchGives("real") }

@@ -2,13 +2,14 @@ import Foundation
 import Geo
 import LocationStore
 import OnCueContract
+import TestSupport
 import Testing
 
 @testable import RegionRefresh
 
 /// The fast request reader against the reference, Foundation's JSONDecoder: on every body, hand-made
 /// or generated, `decode(jsonBytes:)` must give the same request or the same error.
-@Suite("Request parsing: fast reader vs JSONDecoder")
+@Suite("Request parsing: fast reader vs JSONDecoder", .cpuHeavy)
 struct RequestParsingTests {
     static func outcome(_ body: String) -> Result<RegionRefreshRequest, RegionRefreshError> {
         Array(body.utf8).withUnsafeBytes { bytes in Result { () throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) } }

@@ -115,7 +115,7 @@ func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
     #expect(nonEmpty > queries / 2, "most queries should return regions")
 }
 
-@Suite struct SelectionOracleTests {
+@Suite(.cpuHeavy) struct SelectionOracleTests {
     @Test(arguments: 0..<4)
     func syntheticHundredThousand(part: Int) {
         checkAgainstOracle(syntheticFixture, seed: 1_000 + UInt64(part), queries: 250)

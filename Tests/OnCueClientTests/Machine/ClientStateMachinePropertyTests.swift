@@ -2,12 +2,13 @@ import Foundation
 import Geo
 import OnCueClient
 import OnCueContract
+import TestSupport
 import Testing
 
 /// Properties over random event sequences: a fake platform delivers, in random order and at random times, what a
 /// real one could — wakes, answers and failures, entries, exits, states, refusals, fixes, motion, due wakes,
 /// permission changes — and checks every action the machine returns against what must never happen.
-@Suite struct ClientStateMachinePropertyTests {
+@Suite(.cpuHeavy) struct ClientStateMachinePropertyTests {
     typealias W = MachineWorld
     static let sequences = 10_000
     static let specs = [

@@ -4,6 +4,7 @@
 # SlowClientTests, ErrorStatusTests); this script shows the sizes a test cannot afford.
 #
 #   bash scripts/abuse.sh            # CLUSTER=50000 SIDE=600 PILE=10000 SLOW=1000 SPOOF=300 DURATION=10
+#   PILE=200000 bash scripts/abuse.sh   # issue #48's pile-ups: 200,000 rows on a point, in a square metre, on a line
 #   CLUSTER=3000000 SIDE=11400 bash scripts/abuse.sh   # the 3M-location box (about 13 × 10 km) of issue #28
 #
 # Needs a release build (ONCUE_BIN, default .build/release/oncue), wrk, python3 and /usr/bin/time (GNU time).
@@ -47,6 +48,10 @@ python3 "$ROOT/scripts/abuse/make_csv.py" cluster "$CLUSTER" 1000000 >"$WORK/nor
 timed_import normal "$CLUSTER rows over 1,000 km"
 timed_import cluster "$CLUSTER rows in $SIDE m"
 timed_import pile "$PILE rows on one point"
+python3 "$ROOT/scripts/abuse/make_csv.py" cell "$PILE" >"$WORK/cell.csv"
+python3 "$ROOT/scripts/abuse/make_csv.py" line "$PILE" >"$WORK/line.csv"
+timed_import cell "$PILE rows in a square metre"
+timed_import line "$PILE rows on a 2 km line"
 
 echo "== region-refresh at the cluster ($CLUSTER locations within $SIDE × $SIDE m), no user_networks"
 store="$WORK/cluster.sqlite"
@@ -68,6 +73,25 @@ wrk -t1 -c1 -d"$((DURATION - 2))s" --latency "$SERVER_URL/healthz" >"$WORK/healt
 wait "$hammer"
 echo "16 clients hammering: $(grep -E 'Requests/sec' "$WORK/hammer.txt" | awk '{print $2}') req/s; /healthz meanwhile p50 $(awk '/ 50%/ {print $2}' "$WORK/healthz.txt"), p99 $(awk '/ 99%/ {print $2}' "$WORK/healthz.txt")"
 server_stop >/dev/null
+
+# One client's region-refresh at the point every layout crowds, with the pile's network as the card and without:
+# requests/s, p50 and p99 (issue #48: every location there tied with the worst kept, and all were read).
+echo "== region-refresh where $PILE rows crowd one point (single client, wrk)"
+for layout in pile cell line; do
+  server_start "$WORK/server.log" "$BIN" serve --db "$WORK/$layout.sqlite" --port 0 --log-level notice --rate-limit-rps 0
+  for card in '"dense"' ''; do
+    cat >"$WORK/crowd.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"lat": 40.758, "lon": -73.9855, "max_regions": 20, "user_networks": [$card]}'
+LUA
+    wrk -t1 -c1 -d"${DURATION}s" --latency -s "$WORK/crowd.lua" "$SERVER_URL/v1/region-refresh" >"$WORK/crowd.txt"
+    printf '%-5s user_networks [%-7s]: %9s req/s  p50 %9s  p99 %9s\n' "$layout" "$card" \
+      "$(awk '/Requests\/sec/ {print $2}' "$WORK/crowd.txt")" "$(awk '/ 50%/ {print $2}' "$WORK/crowd.txt")" \
+      "$(awk '/ 99%/ {print $2}' "$WORK/crowd.txt")"
+  done
+  server_stop >/dev/null
+done
 
 echo "== unauthenticated slow uploads ($SLOW connections, --max-connections $((SLOW + 50)))"
 server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --max-connections $((SLOW + 50))

@@ -14,6 +14,11 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// consume candidates without filling slots, and in a dense cluster (thousands of one network within a few hundred
     /// metres, or piled on one point) they would consume the whole cluster. Bounds a request's work.
     public var candidateBudget: Int
+    /// Locations one selection's ranking may look at, over all its searches, before it answers with the best of those
+    /// (and says so, `selection_limited`). Ranking reads every location that could tie with the worst kept, and rows
+    /// piled on one point all tie: 200,000 of them cost half a second a request. A city's densest block of real
+    /// stores is read in a few thousand.
+    public var visitBudget: Int
     /// A merged region lists at most this many member ids (`merged_location_ids`, the best-ranked ones);
     /// `merged_count` says how many there are.
     public var mergedIdsLimit: Int
@@ -33,6 +38,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         radiusPolicy: RadiusPolicy = .standard,
         boosts: BoostTable = .standard,
         candidateBudget: Int = 2_048,
+        visitBudget: Int = 100_000,
         mergedIdsLimit: Int = 50,
         mergeableCirclesPerRegion: Int = 16,
         minRadiusMeters: Double = 0,
@@ -44,6 +50,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         self.radiusPolicy = radiusPolicy
         self.boosts = boosts
         self.candidateBudget = max(1, candidateBudget)
+        self.visitBudget = max(1, visitBudget)
         self.mergedIdsLimit = max(0, mergedIdsLimit)
         self.mergeableCirclesPerRegion = max(1, mergeableCirclesPerRegion)
         self.minRadiusMeters = min(max(0, minRadiusMeters), RefreshParameters.maxMinRadiusMeters)

@@ -46,6 +46,7 @@ struct Prioritizer: ~Copyable {
             if !cards.contains(k) { cards.append(k) }
         }
         var regions = RegionList(capacity: p.maxRegions)
+        var visitsLeft = configuration.visitBudget
 
         var tier1 = TierOneCollection()
         if slots > 0 && !cards.isEmpty {
@@ -59,7 +60,7 @@ struct Prioritizer: ~Copyable {
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(
                 &regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                lookout: lookout
+                lookout: lookout, visitsLeft: &visitsLeft
             ) { collector in
                 for k in cards where index.hasLocations(k) {
                     collector.retarget(maxBoost: boosts.maxBoost(network: k), maxRadius: index.networkMaxRadius(k))
@@ -72,7 +73,7 @@ struct Prioritizer: ~Copyable {
             limited =
                 fill(
                     &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                    lookout: 0, excluded: cards
+                    lookout: 0, excluded: cards, visitsLeft: &visitsLeft
                 ) { collector in
                     collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalMaxRadius)
                     index.searchAll(q, &collector)
@@ -80,7 +81,8 @@ struct Prioritizer: ~Copyable {
                 .budgetReached || limited
         }
 
-        let (distance, fromCollection) = refreshDistance(cards: cards, regions: regions, collection: tier1, q: q, p: p, boosts: boosts)
+        let (distance, fromCollection, searchVisits) = refreshDistance(
+            cards: cards, regions: regions, collection: tier1, q: q, p: p, boosts: boosts)
         // The response reads each chosen location's text record: start loading them all now, side by side.
         for draft in regions.drafts { index.prefetchText(draft.lead.member) }
         let floorMeters = configuration.refreshFloorMeters
@@ -94,7 +96,8 @@ struct Prioritizer: ~Copyable {
             coverageGuaranteed: distance >= floorMeters, coverageReason: reason, cacheTTLSeconds: configuration.cacheTTLSeconds,
             serverTime: ServerTime.string(now), selectionLimited: limited, unknownNetworks: unknown,
             resolvedNetworks: resolved.sorted { $0.spelling < $1.spelling },
-            refreshDistanceFromCollection: fromCollection)
+            refreshDistanceFromCollection: fromCollection,
+            visitedLocations: configuration.visitBudget - visitsLeft + searchVisits)
     }
 
     /// What the tier-1 collection leaves for the refresh distance.
@@ -107,15 +110,16 @@ struct Prioritizer: ~Copyable {
         var last: (distance: Double, key: Double)?
         /// When it was not full: the smallest d − r of the card locations beyond the radius, up to the collection's lookout.
         var nearestBeyond: Double?
-        /// Merges consumed `candidateBudget` candidates before the slots filled: the tier placed what it had.
+        /// Merges consumed `candidateBudget` candidates before the slots filled, or the search stopped at the visit
+        /// budget: the tier placed what it had.
         var budgetReached = false
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled,
-    /// up to `candidateBudget` of them.
+    /// up to `candidateBudget` of them, and looking at no more than `visitsLeft` locations over all its searches.
     private func fill(
         _ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
-        assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [],
+        assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [], visitsLeft: inout Int,
         search: (inout RankedCollector) -> Void
     ) -> TierOneCollection {
         let budget = max(configuration.candidateBudget, slots + Self.candidateSlack)
@@ -126,16 +130,20 @@ struct Prioritizer: ~Copyable {
             let done = withUnsafeTemporaryAllocation(of: Candidate.self, capacity: want) { storage -> TierOneCollection? in
                 var collector = RankedCollector(
                     storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
-                    maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout, radiusFloor: assembler.radiusFloor)
+                    maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout, radiusFloor: assembler.radiusFloor,
+                    visitBudget: visitsLeft)
                 search(&collector)
+                visitsLeft -= min(collector.visits, visitsLeft)
                 let ranked = collector.ranked
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
                 let exhausted = regions.slotsUsed < slots && collector.isFull && consumed == ranked.count
-                guard !exhausted || want >= budget else { return nil }
+                guard !exhausted || want >= budget || collector.cutOff else { return nil }
+                // A search cut off proves nothing about what it did not see: neither that the collection ranked every
+                // card location (`full`) nor that it saw every one beyond the radius (`nearestBeyond`).
                 var outcome = TierOneCollection(
-                    nearestUnmonitored: collector.nearestClosedUnkept, full: collector.isFull,
-                    nearestBeyond: collector.isFull ? nil : collector.nearestBeyond)
-                outcome.budgetReached = exhausted
+                    nearestUnmonitored: collector.nearestClosedUnkept, full: collector.isFull && !collector.cutOff,
+                    nearestBeyond: collector.isFull || collector.cutOff ? nil : collector.nearestBeyond)
+                outcome.budgetReached = exhausted || collector.cutOff
                 let floor = assembler.radiusFloor
                 for c in ranked[consumed...] {
                     outcome.nearestUnmonitored = min(outcome.nearestUnmonitored, c.distance - max(Double(c.point.radius), floor))
@@ -159,15 +167,15 @@ struct Prioritizer: ~Copyable {
     /// The request's radius floor, or the server's when it names none.
     func radiusFloor(_ p: RefreshParameters) -> Double { p.minRadiusMeters ?? configuration.minRadiusMeters }
 
-    /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; and whether
-    /// the tier-1 collection settled it without a search.
+    /// D = min over unmonitored card-network locations of (distance − radius), less the fix accuracy; whether
+    /// the tier-1 collection settled it without a search; and the locations its searches looked at.
     private func refreshDistance(
         cards: [UInt32], regions: RegionList, collection: TierOneCollection,
         q: UnitVector, p: RefreshParameters, boosts: QueryBoosts
-    ) -> (Double, Bool) {
+    ) -> (Double, Bool, Int) {
         let uncertainty = self.uncertainty(p)
         let ceiling = configuration.refreshCeilingMeters
-        guard !cards.isEmpty else { return (ceiling, false) }
+        guard !cards.isEmpty else { return (ceiling, false, 0) }
         // Searching to ceiling + uncertainty makes the result exactly min(D − uncertainty, ceiling).
         var best = ceiling + uncertainty
         // Candidates collected for tier 1 but not monitored bound D from above before any search.
@@ -175,9 +183,9 @@ struct Prioritizer: ~Copyable {
         if usesCollectionBound {
             // A collection that did not fill up holds every card location within the radius, and saw every one beyond
             // it whose region starts within ceiling + uncertainty: those are all D can come from.
-            if let beyond = collection.nearestBeyond { return (min(best, beyond) - uncertainty, true) }
+            if let beyond = collection.nearestBeyond { return (min(best, beyond) - uncertainty, true, 0) }
             if collectionBoundsTheRest(cards: cards, collection: collection, best: best, p: p, boosts: boosts) {
-                return (min(best, ceiling + uncertainty) - uncertainty, true)
+                return (min(best, ceiling + uncertainty) - uncertainty, true, 0)
             }
         }
         let floor = radiusFloor(p)
@@ -186,12 +194,19 @@ struct Prioritizer: ~Copyable {
         for draft in regions.drafts where draft.tier == 1 { covered.append(draft.lead.member) }
         for m in regions.merged where regions.drafts[m.region].tier == 1 { covered.append(m.point.member) }
         covered.sort()
+        // Any D (less the fix's uncertainty) under the floor answers alike: the floor as refresh distance, no guarantee,
+        // an unmonitored location nearby. Rows piled where the phone is would otherwise all be read to find the least.
+        let settled = configuration.refreshFloorMeters
+        var visits = 0
         for k in cards where index.hasLocations(k) {
-            var finder = NearestBoundary(maxRadius: index.networkMaxRadius(k), covered: covered, ceiling: best, radiusFloor: floor)
+            if best < settled { break }
+            var finder = NearestBoundary(
+                maxRadius: index.networkMaxRadius(k), covered: covered, ceiling: best, radiusFloor: floor, settledBelow: settled)
             index.searchNetwork(k, q, &finder)
             best = min(best, finder.best)
+            visits += finder.visits
         }
-        return (best - uncertainty, false)
+        return (best - uncertainty, false, visits)
     }
 
     /// Whether every card-network location the tier-1 collection did not keep lies farther from its boundary

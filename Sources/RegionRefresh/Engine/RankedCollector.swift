@@ -48,12 +48,20 @@ struct RankedCollector: KDTreeVisitor {
     /// (turned away, or pushed out by better ones): they rank after every open one whatever their distance, so the
     /// refresh distance's shortcut needs them apart (`Prioritizer.refreshDistance`).
     private(set) var nearestClosedUnkept = Double.infinity
+    /// Locations this collector may still look at; past them the search stops (`cutOff`).
+    private var visitsLeft: Int
+    /// Locations looked at.
+    private(set) var visits = 0
+    /// Whether the search stopped at the visit budget: the candidates are then the best of what it saw, not of all.
+    private(set) var cutOff = false
 
     /// A collector of at most `storage.count` candidates, kept in `storage` (which must outlive it).
     init(
         storage: UnsafeMutableBufferPointer<Candidate>, index: LocationIndex, boosts: QueryBoosts, radiusLimit: Double,
-        maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0, radiusFloor: Double = 0
+        maxBoost: Double, maxRadius: Double, excluded: [UInt32] = [], lookout: Double = 0, radiusFloor: Double = 0,
+        visitBudget: Int = .max
     ) {
+        self.visitsLeft = visitBudget
         self.storage = storage.baseAddress!
         self.limit = storage.count
         self.index = index
@@ -82,6 +90,8 @@ struct RankedCollector: KDTreeVisitor {
 
     @inline(__always)
     mutating func visit(_ record: UnsafePointer<TreePoint>, network: UInt32, chordSquared: Double) {
+        visits &+= 1
+        if visits > visitsLeft { return stop() }
         let point = record.pointee
         if !excluded.isEmpty && excluded.contains(network) { return }
         let d = UnitVector.meters(chordSquared: chordSquared)
@@ -125,12 +135,27 @@ struct RankedCollector: KDTreeVisitor {
 
     @inline(__always)
     private mutating func tighten() {
-        scoreReach = storage[limit - 1].score * maxBoost
-        boundSquared = UnitVector.chordSquared(meters: min(radiusLimit, scoreReach + maxRadius))
+        let worst = storage[limit - 1]
+        scoreReach = worst.score * maxBoost
+        var reach = min(radiusLimit, scoreReach + maxRadius)
+        // A worst kept at score 0 (the phone inside its region) is beaten only by another at score 0 and no farther:
+        // in a dense block every store near the phone scores 0, and the score alone would bound nothing. Widened by a
+        // billionth, as the chord and the metres convert with rounding, and a tie at equal distance must be seen.
+        if worst.score == 0 { reach = min(reach, worst.distance * (1 + 1e-9) + 1e-6) }
+        boundSquared = UnitVector.chordSquared(meters: reach)
+    }
+
+    /// Ends the search: every bound below anything a subtree or a point can hold.
+    @inline(never)
+    private mutating func stop() {
+        cutOff = true
+        scoreReach = -.infinity
+        boundSquared = -1
     }
 
     /// Prepares the collector for a search of another tree (several card networks share one ranking).
     mutating func retarget(maxBoost: Double, maxRadius: Double) {
+        guard !cutOff else { return }
         self.maxBoost = maxBoost
         self.maxRadius = max(maxRadius, radiusFloor)
         if count >= limit {

@@ -26,7 +26,8 @@ public struct RegionSelection: Sendable {
     public let coverageReason: CoverageReason?
     public let cacheTTLSeconds: Int
     public let serverTime: String
-    /// Whether a tier stopped at the engine's candidate budget (a dense cluster), answering with the regions it had.
+    /// Whether a tier stopped at the engine's candidate or visit budget (a dense cluster, rows piled on one point),
+    /// answering with the regions it had.
     public let selectionLimited: Bool
     /// The card networks the request named that no network, alias or display name matches, as given.
     public let unknownNetworks: [String]
@@ -34,6 +35,8 @@ public struct RegionSelection: Sendable {
     public let resolvedNetworks: [ResolvedNetwork]
     /// Whether the refresh distance came from the tier-1 collection without a search of its own (for tests).
     let refreshDistanceFromCollection: Bool
+    /// Locations the selection's searches looked at: the work a request cost (for tests that bound it).
+    let visitedLocations: Int
 
     /// How many regions the response lists (split-venue circles and the refresh region included).
     public var regionCount: Int { regions.slotsUsed + (reservesRefreshRegion ? 1 : 0) }

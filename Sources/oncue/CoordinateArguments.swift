@@ -8,7 +8,15 @@ import Geo
 /// the first `--` ends the options, as in every other command, and is not a value.
 func parseCoordinate(_ arguments: [String]) throws -> Coordinate {
     var values = arguments
-    if let terminator = values.firstIndex(of: "--") { values.remove(at: terminator) }
+    let terminator = values.firstIndex(of: "--")
+    // Before `--`, a negative number starts with a minus and a digit (or a point); anything else with a leading minus
+    // is an option this command does not have, which would otherwise be reported as a malformed coordinate.
+    let options = values[..<(terminator ?? values.endIndex)].filter { value in
+        guard value.hasPrefix("-"), let next = value.dropFirst().first else { return false }
+        return !next.isNumber && next != "."
+    }
+    if let option = options.first { throw ValidationError("unknown option '\(option.forMessage())' (see --help for the options)") }
+    if let terminator { values.remove(at: terminator) }
     var numbers = values
     if numbers.count == 1, numbers[0].contains(",") {
         numbers = numbers[0].split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }

@@ -31,36 +31,51 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "The store: a SQLite file or a postgres:// URL (ONCUE_DB).") var db: String?
     // Each setting's flag, help and parser come from its entry in ServerSettings; the flags stay text here so that a
-    // flag and its variable are read by the same parser (and a refused URL is never echoed with its password).
-    @Option(name: .setting(ServerSettings.dbRead), help: .setting(ServerSettings.dbRead)) var dbRead: String?
-    @Option(name: .setting(ServerSettings.storePoll), help: .setting(ServerSettings.storePoll)) var storePoll: String?
-    @Option(name: .setting(ServerSettings.host), help: .setting(ServerSettings.host)) var host: String?
-    @Option(name: .setting(ServerSettings.port), help: .setting(ServerSettings.port)) var port: String?
-    @Option(name: .setting(ServerSettings.adminTokenFile), help: .setting(ServerSettings.adminTokenFile)) var adminTokenFile: String?
-    @Option(name: .setting(ServerSettings.maxBodyBytes), help: .setting(ServerSettings.maxBodyBytes)) var maxBodyBytes: String?
-    @Option(name: .setting(ServerSettings.maxImportBytes), help: .setting(ServerSettings.maxImportBytes)) var maxImportBytes: String?
-    @Option(name: .setting(ServerSettings.rateLimitRPS), help: .setting(ServerSettings.rateLimitRPS)) var rateLimitRPS: String?
-    @Option(name: .setting(ServerSettings.rateLimitBurst), help: .setting(ServerSettings.rateLimitBurst)) var rateLimitBurst: String?
-    @Option(name: .setting(ServerSettings.clientIPHeader), help: .setting(ServerSettings.clientIPHeader)) var clientIPHeader: String?
-    @Option(name: .setting(ServerSettings.trustedProxies), help: .setting(ServerSettings.trustedProxies)) var trustedProxy: [String] = []
-    @Option(name: .setting(ServerSettings.minRadius), help: .setting(ServerSettings.minRadius)) var minRadiusM: String?
-    @Option(name: .setting(ServerSettings.closedLookahead), help: .setting(ServerSettings.closedLookahead)) var closedLookaheadMinutes: String?
-    @Option(name: .setting(ServerSettings.geocoder), help: .setting(ServerSettings.geocoder)) var geocoder: String?
-    @Option(name: .setting(ServerSettings.consoleTiles), help: .setting(ServerSettings.consoleTiles)) var consoleTiles: String?
-    @Option(name: .setting(ServerSettings.consoleTilesAttribution), help: .setting(ServerSettings.consoleTilesAttribution))
+    // flag and its variable are read by the same parser (and a refused URL is never echoed with its password). A value
+    // is whatever follows its flag, `-1` included: ServerSettings then says what range it takes, where the argument
+    // parser would have called `-1` an option and the flag's value missing.
+    @Option(name: .setting(ServerSettings.dbRead), parsing: .unconditional, help: .setting(ServerSettings.dbRead)) var dbRead: String?
+    @Option(name: .setting(ServerSettings.storePoll), parsing: .unconditional, help: .setting(ServerSettings.storePoll)) var storePoll: String?
+    @Option(name: .setting(ServerSettings.host), parsing: .unconditional, help: .setting(ServerSettings.host)) var host: String?
+    @Option(name: .setting(ServerSettings.port), parsing: .unconditional, help: .setting(ServerSettings.port)) var port: String?
+    @Option(name: .setting(ServerSettings.adminTokenFile), parsing: .unconditional, help: .setting(ServerSettings.adminTokenFile)) var adminTokenFile:
+        String?
+    @Option(name: .setting(ServerSettings.maxBodyBytes), parsing: .unconditional, help: .setting(ServerSettings.maxBodyBytes)) var maxBodyBytes:
+        String?
+    @Option(name: .setting(ServerSettings.maxImportBytes), parsing: .unconditional, help: .setting(ServerSettings.maxImportBytes)) var maxImportBytes:
+        String?
+    @Option(name: .setting(ServerSettings.rateLimitRPS), parsing: .unconditional, help: .setting(ServerSettings.rateLimitRPS)) var rateLimitRPS:
+        String?
+    @Option(name: .setting(ServerSettings.rateLimitBurst), parsing: .unconditional, help: .setting(ServerSettings.rateLimitBurst)) var rateLimitBurst:
+        String?
+    @Option(name: .setting(ServerSettings.clientIPHeader), parsing: .unconditional, help: .setting(ServerSettings.clientIPHeader)) var clientIPHeader:
+        String?
+    @Option(name: .setting(ServerSettings.trustedProxies), parsing: .unconditionalSingleValue, help: .setting(ServerSettings.trustedProxies))
+    var trustedProxy: [String] = []
+    @Option(name: .setting(ServerSettings.minRadius), parsing: .unconditional, help: .setting(ServerSettings.minRadius)) var minRadiusM: String?
+    @Option(name: .setting(ServerSettings.closedLookahead), parsing: .unconditional, help: .setting(ServerSettings.closedLookahead))
+    var closedLookaheadMinutes: String?
+    @Option(name: .setting(ServerSettings.geocoder), parsing: .unconditional, help: .setting(ServerSettings.geocoder)) var geocoder: String?
+    @Option(name: .setting(ServerSettings.consoleTiles), parsing: .unconditional, help: .setting(ServerSettings.consoleTiles)) var consoleTiles:
+        String?
+    @Option(name: .setting(ServerSettings.consoleTilesAttribution), parsing: .unconditional, help: .setting(ServerSettings.consoleTilesAttribution))
     var consoleTilesAttribution: String?
-    @Option(name: .setting(ServerSettings.geocoderRPS), help: .setting(ServerSettings.geocoderRPS)) var geocoderRPS: String?
-    @Option(name: .setting(ServerSettings.headTimeout), help: .setting(ServerSettings.headTimeout)) var headTimeout: String?
-    @Option(name: .setting(ServerSettings.bodyTimeout), help: .setting(ServerSettings.bodyTimeout)) var bodyTimeout: String?
-    @Option(name: .setting(ServerSettings.uploadTimeout), help: .setting(ServerSettings.uploadTimeout)) var uploadTimeout: String?
-    @Option(name: .setting(ServerSettings.idleTimeout), help: .setting(ServerSettings.idleTimeout)) var idleTimeout: String?
-    @Option(name: .setting(ServerSettings.maxConnections), help: .setting(ServerSettings.maxConnections)) var maxConnections: String?
-    @Option(name: .setting(ServerSettings.maxConnectionsPerAddress), help: .setting(ServerSettings.maxConnectionsPerAddress))
+    @Option(name: .setting(ServerSettings.geocoderRPS), parsing: .unconditional, help: .setting(ServerSettings.geocoderRPS)) var geocoderRPS: String?
+    @Option(name: .setting(ServerSettings.headTimeout), parsing: .unconditional, help: .setting(ServerSettings.headTimeout)) var headTimeout: String?
+    @Option(name: .setting(ServerSettings.bodyTimeout), parsing: .unconditional, help: .setting(ServerSettings.bodyTimeout)) var bodyTimeout: String?
+    @Option(name: .setting(ServerSettings.uploadTimeout), parsing: .unconditional, help: .setting(ServerSettings.uploadTimeout)) var uploadTimeout:
+        String?
+    @Option(name: .setting(ServerSettings.idleTimeout), parsing: .unconditional, help: .setting(ServerSettings.idleTimeout)) var idleTimeout: String?
+    @Option(name: .setting(ServerSettings.maxConnections), parsing: .unconditional, help: .setting(ServerSettings.maxConnections)) var maxConnections:
+        String?
+    @Option(name: .setting(ServerSettings.maxConnectionsPerAddress), parsing: .unconditional, help: .setting(ServerSettings.maxConnectionsPerAddress))
     var maxConnectionsPerAddress: String?
-    @Option(name: .setting(ServerSettings.maxPendingHeadsPerAddress), help: .setting(ServerSettings.maxPendingHeadsPerAddress))
+    @Option(
+        name: .setting(ServerSettings.maxPendingHeadsPerAddress), parsing: .unconditional, help: .setting(ServerSettings.maxPendingHeadsPerAddress))
     var maxPendingHeadsPerAddress: String?
-    @Option(name: .setting(ServerSettings.shutdownTimeout), help: .setting(ServerSettings.shutdownTimeout)) var shutdownTimeout: String?
-    @Option(name: .setting(ServerSettings.logLevel), help: .setting(ServerSettings.logLevel)) var logLevel: String?
+    @Option(name: .setting(ServerSettings.shutdownTimeout), parsing: .unconditional, help: .setting(ServerSettings.shutdownTimeout))
+    var shutdownTimeout: String?
+    @Option(name: .setting(ServerSettings.logLevel), parsing: .unconditional, help: .setting(ServerSettings.logLevel)) var logLevel: String?
     @Flag(help: "Print the settings as resolved (flags, then variables, then defaults) and exit without opening the store.")
     var printConfiguration = false
 

@@ -51,6 +51,29 @@ import Testing
         #expect(late.status == 2 && late.stderr.contains("expected LAT LON"))
     }
 
+    /// A mistyped option, an option a command does not have, and a negative value are named as what they are (issue
+    /// #47): they were "give the store once…", "expected LAT LON" and "Missing value".
+    @Test func errorsNameTheMistake() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("s.sqlite").path
+        #expect(try await CLIRunner.run(["db", "init", "--db", store]).status == 0)
+        let cases: [(args: [String], says: String)] = [
+            (["db", "stats", "--db", store, "--fromat", "json"], "unexpected argument 'json': is an option before it mistyped?"),
+            (["refresh", "--db", store, "40.7", "-74.0", "--bogus"], "unknown option '--bogus'"),
+            (["nearest", "--db", store, "--bogus", "40.7", "-74.0"], "unknown option '--bogus'"),
+            (["serve", "--db", store, "--rate-limit-rps", "-1"], "--rate-limit-rps must be a number in [0, 1e9], got '-1'"),
+        ]
+        for (args, says) in cases {
+            let r = try await CLIRunner.run(args)
+            #expect(r.status == 2 && r.stderr.contains(says), "\(args) → \(r.status): \(r.stderr)")
+        }
+        // A negative coordinate is still a coordinate, and the store given twice is still refused as such.
+        #expect(try await CLIRunner.run(["nearest", "--db", store, "40.7", "-74.0"]).status == 0)
+        let twice = try await CLIRunner.run(["db", "stats", "--db", store, store])
+        #expect(twice.status == 2 && twice.stderr.contains("give the store once"), "\(twice.stderr)")
+    }
+
     /// Values from a file reach the terminal with their control characters written out: a header, a name and an
     /// error message that carry escape sequences cannot clear the screen or retitle the window.
     @Test func escapeSequencesFromAFileNeverReachTheTerminal() async throws {

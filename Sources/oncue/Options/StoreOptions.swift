@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import CommandLineOutput
 import Foundation
 import LocationStore
@@ -26,7 +27,14 @@ struct StoreOptions: ParsableArguments {
     /// release, with a line on standard error. Both at once is a usage error.
     mutating func adoptPositional(_ file: String?, command: String) throws {
         guard let file else { return }
-        guard db == nil else { throw ValidationError("give the store once: --db \(db!) or the positional \(file), not both") }
+        if let db {
+            // A word that names no file is rarely a second store: more often the value of a mistyped option
+            // (`--fromat json`), which the argument parser reports only after this check.
+            guard FileManager.default.fileExists(atPath: file) || file.hasPrefix("postgres") else {
+                throw ValidationError("unexpected argument '\(file.forMessage())': is an option before it mistyped? (see --help)")
+            }
+            throw ValidationError("give the store once: --db \(db) or the positional \(file), not both")
+        }
         FileHandleOutput.standardError.write("oncue: `oncue db \(command) FILE` is deprecated; use `oncue db \(command) --db FILE`\n")
         db = file
     }

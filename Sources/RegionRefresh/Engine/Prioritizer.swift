@@ -134,7 +134,7 @@ struct Prioritizer: ~Copyable {
                     visitBudget: visitsLeft)
                 search(&collector)
                 visitsLeft -= min(collector.visits, visitsLeft)
-                let ranked = collector.ranked
+                let ranked = collector.ranked()
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
                 let exhausted = regions.slotsUsed < slots && collector.isFull && consumed == ranked.count
                 guard !exhausted || want >= budget || collector.cutOff else { return nil }

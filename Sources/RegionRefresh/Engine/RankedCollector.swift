@@ -35,7 +35,8 @@ struct RankedCollector: KDTreeVisitor {
     /// What the tree prunes by: its nodes know the policy's radii, not the floor, and a node whose points are all
     /// smaller than the floor is `radiusFloor` nearer to entering than those radii say.
     var reachMeters: Double { scoreReach + radiusFloor }
-    /// Room for `limit` candidates, owned by the caller: the first `count` are the best so far, best first.
+    /// Room for `limit` candidates, owned by the caller: the first `count` are the best so far, best first (a heap,
+    /// worst on top, past `heapFrom`).
     private let storage: UnsafeMutablePointer<Candidate>
     private(set) var count = 0
     /// While the collector is not full, it also looks this far (metres) for `nearestBeyond`.
@@ -78,8 +79,27 @@ struct RankedCollector: KDTreeVisitor {
     /// Whether the collector holds `limit` candidates (more may exist beyond them).
     var isFull: Bool { count >= limit }
 
-    /// The candidates collected, best first (valid while the storage is).
-    var ranked: UnsafeBufferPointer<Candidate> { UnsafeBufferPointer(start: storage, count: count) }
+    /// Past this many candidates the collector keeps them as a heap, worst on top, and sorts them once at the end:
+    /// kept sorted, each of the thousands a 2,048-candidate pass takes in a crowded square metre moved a thousand
+    /// others (most of that pass's time). Up to it, a short sorted list is faster.
+    static let heapFrom = 64
+
+    /// Whether the storage is a heap (worst first) rather than a sorted list (best first).
+    private var isHeap: Bool { limit > Self.heapFrom }
+
+    /// The worst of a full collector.
+    @inline(__always)
+    private var worst: Candidate { isHeap ? storage[0] : storage[limit - 1] }
+
+    /// The candidates collected, best first (valid while the storage is). Sorts a heap's once: call after the search.
+    mutating func ranked() -> UnsafeBufferPointer<Candidate> {
+        if isHeap {
+            let index = self.index
+            var kept = UnsafeMutableBufferPointer(start: storage, count: count)
+            kept.sort { Self.ranksBefore($0, $1, in: index) }
+        }
+        return UnsafeBufferPointer(start: storage, count: count)
+    }
 
     @inline(__always)
     static func ranksBefore(_ a: Candidate, _ b: Candidate, in index: LocationIndex) -> Bool {
@@ -104,11 +124,12 @@ struct RankedCollector: KDTreeVisitor {
         if !boosts.isNeutral { score = Self.rescore(score, boosts: boosts, network: network, location: point.member) }
         let c = Candidate(record: record, network: network, distance: d, score: score)
         let full = count >= limit
-        if full && !Self.ranksBefore(c, storage[limit - 1], in: index) {
+        if full && !Self.ranksBefore(c, worst, in: index) {
             if score >= QueryBoosts.closedPenalty { noteClosedUnkept(c) }
             return
         }
-        if full && storage[limit - 1].score >= QueryBoosts.closedPenalty { noteClosedUnkept(storage[limit - 1]) }
+        if full && worst.score >= QueryBoosts.closedPenalty { noteClosedUnkept(worst) }
+        if isHeap { return keepInHeap(c, replacingWorst: full) }
         // Insertion into a short sorted list, in place: the new candidate enters at the end (or replaces the
         // worst) and moves up past the ones it ranks before.
         var i = full ? limit - 1 : count
@@ -119,6 +140,37 @@ struct RankedCollector: KDTreeVisitor {
             i -= 1
         }
         storage[i] = c
+        if count >= limit { tighten() }
+    }
+
+    /// Adds `c` to the heap (worst on top), in place of the worst when full.
+    @inline(never)
+    private mutating func keepInHeap(_ c: Candidate, replacingWorst full: Bool) {
+        let index = self.index
+        if full {
+            // Sift down from the top: the child that ranks last moves up while it ranks after c.
+            var i = 0
+            while true {
+                var child = 2 * i + 1
+                if child >= count { break }
+                if child + 1 < count && Self.ranksBefore(storage[child], storage[child + 1], in: index) { child += 1 }
+                guard Self.ranksBefore(c, storage[child], in: index) else { break }
+                storage[i] = storage[child]
+                i = child
+            }
+            storage[i] = c
+        } else {
+            // Sift up from the end: a parent that ranks before c moves down.
+            var i = count
+            count += 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard Self.ranksBefore(storage[parent], c, in: index) else { break }
+                storage[i] = storage[parent]
+                i = parent
+            }
+            storage[i] = c
+        }
         if count >= limit { tighten() }
     }
 
@@ -135,7 +187,7 @@ struct RankedCollector: KDTreeVisitor {
 
     @inline(__always)
     private mutating func tighten() {
-        let worst = storage[limit - 1]
+        let worst = self.worst
         scoreReach = worst.score * maxBoost
         var reach = min(radiusLimit, scoreReach + maxRadius)
         // A worst kept at score 0 (the phone inside its region) is beaten only by another at score 0 and no farther:

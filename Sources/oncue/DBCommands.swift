@@ -27,9 +27,9 @@ struct DB: AsyncParsableCommand {
                 """
         )
         @OptionGroup var store: StoreOptions
-        @Argument(help: .hidden) var deprecatedFile: String?
+        @Argument(parsing: .allUnrecognized, help: .hidden) var deprecatedFile: [String] = []
 
-        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "init") }
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "init", of: Self.self) }
 
         func run() async throws {
             let address = try store.address()
@@ -50,7 +50,7 @@ struct DB: AsyncParsableCommand {
                 """
         )
         @OptionGroup var store: StoreOptions
-        @Argument(help: .hidden) var deprecatedFile: String?
+        @Argument(parsing: .allUnrecognized, help: .hidden) var deprecatedFile: [String] = []
         @OptionGroup var output: OutputOptions
 
         struct Output: Encodable {
@@ -63,7 +63,7 @@ struct DB: AsyncParsableCommand {
             var bounds: [String: Double]?
         }
 
-        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "stats") }
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "stats", of: Self.self) }
 
         func run() async throws {
             let address = try store.address()
@@ -107,9 +107,9 @@ struct DB: AsyncParsableCommand {
                 """
         )
         @OptionGroup var store: StoreOptions
-        @Argument(help: .hidden) var deprecatedFile: String?
+        @Argument(parsing: .allUnrecognized, help: .hidden) var deprecatedFile: [String] = []
 
-        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "check") }
+        mutating func validate() throws { try store.adoptPositional(deprecatedFile, command: "check", of: Self.self) }
 
         func run() async throws {
             let (problems, checks) = try await store.withStore { (try await $0.verify(), $0.consistencyChecks) }

@@ -27,7 +27,7 @@ struct Nearest: AsyncParsableCommand {
     func validate() throws {
         guard radiusKm > 0, radiusKm <= 20_000, radiusKm.isFinite else { throw ValidationError("--radius-km must be in (0, 20000], got \(radiusKm)") }
         guard limit >= 1, limit <= 10_000 else { throw ValidationError("--limit must be in 1...10000, got \(limit)") }
-        _ = try parseCoordinate(coordinate)
+        _ = try parseCoordinate(coordinate, of: Self.self)
     }
 
     struct Row: Encodable {
@@ -44,7 +44,7 @@ struct Nearest: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let center = try parseCoordinate(coordinate)
+        let center = try parseCoordinate(coordinate, of: Self.self)
         let query = NearbyQuery(
             center: center, radiusMeters: radiusKm * 1000, limit: limit,
             networks: networks.ids.isEmpty ? nil : Set(networks.ids))

@@ -41,7 +41,7 @@ struct Refresh: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "LAT LON") var coordinate: [String] = []
 
     func request() throws -> RegionRefreshRequest {
-        let c = try parseCoordinate(coordinate)
+        let c = try parseCoordinate(coordinate, of: Self.self)
         var visitCounts: [String: Int]?
         if let visits {
             var counts: [String: Int] = [:]

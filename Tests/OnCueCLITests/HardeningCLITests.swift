@@ -52,15 +52,18 @@ import Testing
     }
 
     /// A mistyped option, an option a command does not have, and a negative value are named as what they are (issue
-    /// #47): they were "give the store once…", "expected LAT LON" and "Missing value".
+    /// #47): they were "give the store once…", "expected LAT LON" and "Missing value". The commands whose positionals
+    /// catch unrecognised words (coordinates, the `db` commands' old positional store) name the option themselves.
     @Test func errorsNameTheMistake() async throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("s.sqlite").path
         #expect(try await CLIRunner.run(["db", "init", "--db", store]).status == 0)
         let cases: [(args: [String], says: String)] = [
-            (["db", "stats", "--db", store, "--fromat", "json"], "unexpected argument 'json': is an option before it mistyped?"),
+            (["db", "stats", "--db", store, "--fromat", "json"], "unknown option '--fromat'; did you mean '--format'?"),
+            (["db", "check", "--db", store, "--format", "json"], "unknown option '--format'"),
             (["refresh", "--db", store, "40.7", "-74.0", "--bogus"], "unknown option '--bogus'"),
+            (["refresh", "--db", store, "40.7", "-74.0", "--max-region", "5"], "did you mean '--max-regions'?"),
             (["nearest", "--db", store, "--bogus", "40.7", "-74.0"], "unknown option '--bogus'"),
             (["serve", "--db", store, "--rate-limit-rps", "-1"], "--rate-limit-rps must be a number in [0, 1e9], got '-1'"),
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import OnCueContract
 import RegionRefresh
 import Testing
 
@@ -20,10 +21,15 @@ struct DenseSelectionServerTests {
             let answer = try await client.send(.post, "/v1/region-refresh", body: body)
             #expect(answer.status == 200)
             #expect(answer.json?["selection_limited"]?.bool == true)
-            // The full budget's answer, not the inline attempt's: 2,047 members merged into the one region.
-            let budget = built.engine.configuration.candidateBudget
-            #expect(budget > PublicRoutes.inlineCandidateBudget)
-            #expect(answer.json?["regions"]?.array?.first?["merged_count"]?.int == budget - 1)
+            // The full budgets' answer, not the inline attempt's: more members merged into the one region.
+            let parameters = try Array(body.utf8).withUnsafeBytes { try RegionRefreshRequest.decode(jsonBytes: $0) }.validated()
+            let full = try built.engine.select(parameters, now: Date()).response()
+            let inline = try built.engine.select(
+                parameters, now: Date(), candidateBudget: PublicRoutes.inlineCandidateBudget, visitBudget: PublicRoutes.inlineVisitBudget
+            ).response()
+            let merged = try #require(full.regions.first?.mergedCount)
+            #expect(merged > (inline.regions.first?.mergedCount ?? 0))
+            #expect(answer.json?["regions"]?.array?.first?["merged_count"]?.int == merged)
             #expect(try await client.send(.get, "/healthz").status == 200)
         }
     }

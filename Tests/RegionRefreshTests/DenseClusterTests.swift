@@ -30,8 +30,10 @@ struct DenseClusterTests {
         LocationIndex.build(locations: locations, networks: [Network(id: "dense", name: "Dense", category: "coffee")])
     }
 
+    /// An engine whose work is bounded by its candidate budget alone (the visit budget, which bounds it too, is
+    /// `CrowdedLayoutTests`' subject).
     static func engine(_ locations: [Location], budget: Int = EngineConfiguration().candidateBudget) -> RegionRefreshEngine {
-        RegionRefreshEngine(index: index(locations), configuration: EngineConfiguration(candidateBudget: budget))
+        RegionRefreshEngine(index: index(locations), configuration: EngineConfiguration(candidateBudget: budget, visitBudget: .max))
     }
 
     static func parameters(cards: [String]) -> RefreshParameters {
@@ -59,7 +61,7 @@ struct DenseClusterTests {
     func denseSquare() throws {
         let locations = Self.cluster(count: 20_000, side: 600, seed: 2)
         let index = Self.index(locations)
-        let engine = RegionRefreshEngine(index: index, configuration: EngineConfiguration(candidateBudget: 1_024))
+        let engine = RegionRefreshEngine(index: index, configuration: EngineConfiguration(candidateBudget: 1_024, visitBudget: .max))
         let p = Self.parameters(cards: ["dense"])
         let response = try engine.refresh(p, now: Date())
         #expect(!response.regions.isEmpty)

@@ -69,13 +69,17 @@ struct PublicRoutes: Sendable {
     /// Candidates a selection may rank on the I/O thread (a few hundred microseconds at most); one that needs more is
     /// done again, in full, on the server's selection thread (`ServerExecutors.selections`). Ordinary requests rank 23.
     static let inlineCandidateBudget = 256
+    /// Locations a selection may read on the I/O thread, for the same reason: ordinary requests read hundreds (the
+    /// most seen over 3,000 random requests on 100,000 clustered locations: 3,769, `EngineConfiguration.visitBudget`).
+    static let inlineVisitBudget = 4_096
 
     func regionRefresh(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await bodies.json(request)
         let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
         let now = Date()
-        var selection = try engine.select(parameters, now: now, candidateBudget: Self.inlineCandidateBudget)
+        var selection = try engine.select(
+            parameters, now: now, candidateBudget: Self.inlineCandidateBudget, visitBudget: Self.inlineVisitBudget)
         if selection.selectionLimited {
             // A dense cluster: its full selection takes milliseconds, so it runs on a thread of its own, one at a time,
             // and the I/O threads keep answering probes and other requests meanwhile.

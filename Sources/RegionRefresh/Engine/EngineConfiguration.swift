@@ -16,8 +16,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var candidateBudget: Int
     /// Locations one selection's ranking may look at, over all its searches, before it answers with the best of those
     /// (and says so, `selection_limited`). Ranking reads every location that could tie with the worst kept, and rows
-    /// piled on one point all tie: 200,000 of them cost half a second a request. A city's densest block of real
-    /// stores is read in a few thousand.
+    /// piled on one point all tie: 200,000 of them cost half a second a request. Ordinary requests read far fewer:
+    /// over 3,000 random requests each, the shared real chains at most 647 (p99 259), 100,000 synthetic locations in
+    /// clusters at most 3,769 (p99 1,643).
     public var visitBudget: Int
     /// A merged region lists at most this many member ids (`merged_location_ids`, the best-ranked ones);
     /// `merged_count` says how many there are.
@@ -38,7 +39,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         radiusPolicy: RadiusPolicy = .standard,
         boosts: BoostTable = .standard,
         candidateBudget: Int = 2_048,
-        visitBudget: Int = 100_000,
+        visitBudget: Int = 10_000,
         mergedIdsLimit: Int = 50,
         mergeableCirclesPerRegion: Int = 16,
         minRadiusMeters: Double = 0,

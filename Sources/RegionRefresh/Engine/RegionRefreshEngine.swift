@@ -60,12 +60,15 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
         return Prioritizer(index: index, configuration: configuration).select(parameters, now: now)
     }
 
-    /// The same with a smaller candidate budget (never a larger one than the configuration's): a caller can try a
-    /// cheap selection first and move the rare expensive one (`selectionLimited`) elsewhere.
-    public func select(_ parameters: RefreshParameters, now: Date, candidateBudget: Int) throws(RegionRefreshError) -> RegionSelection {
+    /// The same with smaller budgets (never larger ones than the configuration's): a caller can try a cheap selection
+    /// first and move the rare expensive one (`selectionLimited`) elsewhere.
+    public func select(
+        _ parameters: RefreshParameters, now: Date, candidateBudget: Int, visitBudget: Int = .max
+    ) throws(RegionRefreshError) -> RegionSelection {
         guard let index else { throw .notReady }
         var bounded = configuration
         bounded.candidateBudget = max(1, min(candidateBudget, configuration.candidateBudget))
+        bounded.visitBudget = max(1, min(visitBudget, configuration.visitBudget))
         return Prioritizer(index: index, configuration: bounded).select(parameters, now: now)
     }
 }

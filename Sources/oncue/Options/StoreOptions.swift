@@ -24,17 +24,16 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The `db` subcommands took the store as a positional argument before `--db` existed; it still works for one
-    /// release, with a line on standard error. Both at once is a usage error.
-    mutating func adoptPositional(_ file: String?, command: String) throws {
-        guard let file else { return }
-        if let db {
-            // A word that names no file is rarely a second store: more often the value of a mistyped option
-            // (`--fromat json`), which the argument parser reports only after this check.
-            guard FileManager.default.fileExists(atPath: file) || file.hasPrefix("postgres") else {
-                throw ValidationError("unexpected argument '\(file.forMessage())': is an option before it mistyped? (see --help)")
-            }
-            throw ValidationError("give the store once: --db \(db) or the positional \(file), not both")
+    /// release, with a line on standard error. Both at once is a usage error. The positional is read with
+    /// `.allUnrecognized`, so a mistyped option arrives here too and is reported as unknown.
+    mutating func adoptPositional(_ words: [String], command: String, of type: any ParsableCommand.Type) throws {
+        try UnknownOption.check(words, of: type)
+        let files = words.filter { $0 != "--" }
+        guard let file = files.first else { return }
+        guard files.count == 1 else {
+            throw ValidationError("unexpected arguments: \(files.map { $0.forMessage() }.joined(separator: " "))")
         }
+        guard db == nil else { throw ValidationError("give the store once: --db \(db!) or the positional \(file), not both") }
         FileHandleOutput.standardError.write("oncue: `oncue db \(command) FILE` is deprecated; use `oncue db \(command) --db FILE`\n")
         db = file
     }

@@ -41,16 +41,17 @@ struct CrowdedLayoutTests {
         RefreshParameters(center: origin, accuracyMeters: 10, radiusMeters: 50_000, cardNetworks: cards, maxRegions: maxRegions)
     }
 
-    @Test("no request reads more than the visit budget, and one that stops there says so", arguments: Layout.allCases)
+    @Test("no request reads more than twice the visit budget, and one that stops there says so", arguments: Layout.allCases)
     func theBudgetBoundsTheWork(layout: Layout) throws {
         let budget = 3_000
         let index = LocationIndex.build(locations: Self.locations(layout, count: 20_000), networks: Self.networks(1))
         let prioritizer = Prioritizer(index: index, configuration: EngineConfiguration(visitBudget: budget))
         for cards in [[], ["n0"]] {
             let selection = prioritizer.select(Self.parameters(cards: cards), now: Date())
+            // A tier cut off with its slots unfilled gets one more allowance, for one last pass with every candidate.
             // The refresh distance's own search reads past the monitored locations (at most the candidate budget),
             // then stops at the first unmonitored one, under the floor: every answer is then the same.
-            let bound = budget + EngineConfiguration().candidateBudget + 64
+            let bound = 2 * budget + EngineConfiguration().candidateBudget + 64
             #expect(selection.visitedLocations <= bound, "\(layout), cards \(cards): \(selection.visitedLocations) read")
             #expect(selection.regionCount >= 1)
             if selection.visitedLocations >= budget { #expect(selection.selectionLimited) }

@@ -46,7 +46,7 @@ struct Prioritizer: ~Copyable {
             if !cards.contains(k) { cards.append(k) }
         }
         var regions = RegionList(capacity: p.maxRegions)
-        var visitsLeft = configuration.visitBudget
+        var visits = VisitAllowance(left: configuration.visitBudget)
 
         var tier1 = TierOneCollection()
         if slots > 0 && !cards.isEmpty {
@@ -60,7 +60,7 @@ struct Prioritizer: ~Copyable {
             let lookout = configuration.refreshCeilingMeters + uncertainty(p) + largestRadius
             tier1 = fill(
                 &regions, tier: 1, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                lookout: lookout, visitsLeft: &visitsLeft
+                lookout: lookout, visits: &visits
             ) { collector in
                 for k in cards where index.hasLocations(k) {
                     collector.retarget(maxBoost: boosts.maxBoost(network: k), maxRadius: index.networkMaxRadius(k))
@@ -73,7 +73,7 @@ struct Prioritizer: ~Copyable {
             limited =
                 fill(
                     &regions, tier: 2, slots: slots, radiusMeters: p.radiusMeters, phone: p.center, boosts: boosts, assembler: assembler,
-                    lookout: 0, excluded: cards, visitsLeft: &visitsLeft
+                    lookout: 0, excluded: cards, visits: &visits
                 ) { collector in
                     collector.retarget(maxBoost: boosts.maxBoost(network: nil), maxRadius: index.globalMaxRadius)
                     index.searchAll(q, &collector)
@@ -97,7 +97,7 @@ struct Prioritizer: ~Copyable {
             serverTime: ServerTime.string(now), selectionLimited: limited, unknownNetworks: unknown,
             resolvedNetworks: resolved.sorted { $0.spelling < $1.spelling },
             refreshDistanceFromCollection: fromCollection,
-            visitedLocations: configuration.visitBudget - visitsLeft + searchVisits)
+            visitedLocations: visits.spent + searchVisits)
     }
 
     /// What the tier-1 collection leaves for the refresh distance.
@@ -116,14 +116,15 @@ struct Prioritizer: ~Copyable {
     }
 
     /// Collects ranked candidates and places them, fetching more when merges used them all up before the slots filled,
-    /// up to `candidateBudget` of them, and looking at no more than `visitsLeft` locations over all its searches.
+    /// up to `candidateBudget` of them, and looking at no more locations than `visits` allows.
     private func fill(
         _ regions: inout RegionList, tier: Int, slots: Int, radiusMeters: Double, phone: Coordinate, boosts: QueryBoosts,
-        assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [], visitsLeft: inout Int,
+        assembler: RegionAssembler, lookout: Double, excluded: [UInt32] = [], visits: inout VisitAllowance,
         search: (inout RankedCollector) -> Void
     ) -> TierOneCollection {
         let budget = max(configuration.candidateBudget, slots + Self.candidateSlack)
         var want = min(slots - regions.slotsUsed + Self.candidateSlack, budget)
+        var cutBeforeItCould = false
         let kept = regions.drafts.count
         while true {
             // The candidates live on the stack: they are placed and summed up before this returns.
@@ -131,13 +132,16 @@ struct Prioritizer: ~Copyable {
                 var collector = RankedCollector(
                     storage: storage, index: index, boosts: boosts, radiusLimit: radiusMeters,
                     maxBoost: 1, maxRadius: 0, excluded: excluded, lookout: lookout, radiusFloor: assembler.radiusFloor,
-                    visitBudget: visitsLeft)
+                    visitBudget: visits.left)
                 search(&collector)
-                visitsLeft -= min(collector.visits, visitsLeft)
+                visits.spend(collector.visits)
                 let ranked = collector.ranked()
                 let consumed = assembler.place(ranked, tier: tier, slots: slots, into: &regions, phone: phone)
                 let exhausted = regions.slotsUsed < slots && collector.isFull && consumed == ranked.count
-                guard !exhausted || want >= budget || collector.cutOff else { return nil }
+                guard !exhausted || want >= budget || (collector.cutOff && !visits.refillable) else {
+                    cutBeforeItCould = collector.cutOff
+                    return nil
+                }
                 // A search cut off proves nothing about what it did not see: neither that the collection ranked every
                 // card location (`full`) nor that it saw every one beyond the radius (`nearestBeyond`).
                 var outcome = TierOneCollection(
@@ -156,6 +160,13 @@ struct Prioritizer: ~Copyable {
             // tier's regions changed (a merge joins regions of one network, and a network belongs to one tier).
             regions.truncate(to: kept)
             want = min(want * 2, budget)
+            if cutBeforeItCould {
+                // The pass read its whole visit allowance without a bound (a crowd of ties, or every store near the
+                // phone closed, when an open one anywhere in the radius would rank first): doubling would find the
+                // allowance spent. One last pass takes the whole candidate budget with one fresh allowance.
+                want = budget
+                visits.refill(configuration.visitBudget)
+            }
         }
     }
 

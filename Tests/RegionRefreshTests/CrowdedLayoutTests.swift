@@ -89,4 +89,28 @@ struct CrowdedLayoutTests {
             #expect(response.regions.map { $0.mergedLocationIds ?? [] } == expected.merged)
         }
     }
+
+    /// At night every store of a dense cluster is closed, and an open one anywhere in the radius would rank first: the
+    /// first pass reads its whole allowance without a bound, and with merges consuming its candidates the doubling
+    /// passes found nothing left to read (1 region where there were 12). One last pass with every candidate answers
+    /// as the same request without a local time does: among stores all closed, ranking is by distance alone.
+    @Test("every store closed: the budget still finds the regions the stores' distances give")
+    func everyStoreClosedAtNight() throws {
+        let cluster = DenseClusterTests.cluster(count: 20_000, side: 600, seed: 3).map { location in
+            var location = location
+            location.openingHours = "Mo-Fr 09:00-17:00"
+            return location
+        }
+        let engine = RegionRefreshEngine(index: DenseClusterTests.index(cluster))
+        var night = DenseClusterTests.parameters(cards: [])
+        night.localTime = LocalWallClock(weekday: 2, minuteOfDay: 180)
+        let atNight = try engine.select(night, now: Date())
+        let withoutHours = try engine.select(DenseClusterTests.parameters(cards: []), now: Date())
+        #expect(atNight.visitedLocations <= 2 * EngineConfiguration().visitBudget + 64)
+        // The last pass ranks all 2,048 candidates at once where the doubling passes stopped when the slots filled, so
+        // later merges may differ; the regions nearest the phone are the same, and no fewer are found.
+        #expect(atNight.regionCount >= withoutHours.regionCount && withoutHours.regionCount > 1)
+        let nearest = withoutHours.response().regions.prefix(4)
+        #expect(atNight.response().regions.prefix(4).map(\.id) == nearest.map(\.id))
+    }
 }

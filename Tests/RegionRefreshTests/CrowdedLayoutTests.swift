@@ -92,8 +92,9 @@ struct CrowdedLayoutTests {
 
     /// At night every store of a dense cluster is closed, and an open one anywhere in the radius would rank first: the
     /// first pass reads its whole allowance without a bound, and with merges consuming its candidates the doubling
-    /// passes found nothing left to read (1 region where there were 12). One last pass with every candidate answers
-    /// as the same request without a local time does: among stores all closed, ranking is by distance alone.
+    /// passes found nothing left to read (1 region where there were 12). One last pass with every candidate finds the
+    /// regions the same request without a local time finds (among stores all closed, ranking is by distance alone):
+    /// the nearest the same, and no fewer.
     @Test("every store closed: the budget still finds the regions the stores' distances give")
     func everyStoreClosedAtNight() throws {
         let cluster = DenseClusterTests.cluster(count: 20_000, side: 600, seed: 3).map { location in

@@ -28,14 +28,15 @@ def main():
         print(f"<!-- {path}: {len(sweep['seeds'])} seeds, {sweep['traces']} traces of {sweep.get('people', '?')} people, "
               f"{sweep['hours']:.1f} h -->")
         print("| configuration | moments | served [people 95 %] | card by +1/+2/+5/+10 min | precision [people 95 %] "
-              "| before leaving | refresh/h | GPS s/h | missed: not monitored / OS / region / policy |")
+              "| before leaving | refresh/h | GPS s/h | not served: not monitored / OS / region / app unconfirmed / app policy / app late |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for p in sweep["points"]:
             moments = p["intervals"].get("card_moments", {}).get("mean", 0)
             flag = "*" if moments < 50 else ""
             by = "/".join(pct(p, f"card_by_{m}_min").replace(" %", "") for m in (1, 2, 5, 10)) + " %"
             split = " / ".join(num(p, k, ".1f") for k in ("missed_not_monitored", "missed_os_detection",
-                                                          "missed_region_detection", "missed_notification_policy"))
+                                                          "missed_region_detection", "missed_not_confirmed",
+                                                          "missed_app_policy", "late"))
             print(f"| {p['label']} | {moments:.0f}{flag} | {pct(p, 'served_recall', True)} | {by} | {pct(p, 'precision', True)} "
                   f"| {pct(p, 'recall_before_leaving')} | {num(p, 'refresh_calls_per_hour', '.2f')} "
                   f"| {num(p, 'gps_seconds_per_hour', '.0f')} | {split} |")

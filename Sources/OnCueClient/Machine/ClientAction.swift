@@ -100,6 +100,42 @@ public enum ClientNote: Sendable, Hashable, Codable {
     case followingStore(Region)
     /// ...and stopped following it.
     case stoppedFollowing(Region, FollowEnd)
+    /// While a store is followed, why no card has come yet, each time that changes: the rule that is holding it.
+    case stayPending(Region, StayHold)
+
+    /// The rule that keeps a followed store's card from coming, at the moment.
+    public enum StayHold: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `+motion`: the motion sensor says the person walks, so GPS rests.
+        case walking = "the motion sensor said walking"
+        /// The person is farther from every followed store than they could cover before a fix is worth taking.
+        case far = "GPS rested: too far from the store to arrive before the next fix"
+        /// The window showed a stay beside the store, not at it; GPS rests until the person moves.
+        case stayingElsewhere = "GPS rested: a stay beside the store, not at it"
+        /// GPS has not followed for a whole window yet, or its fixes do not span one.
+        case fewFixes = "the fixes did not yet span the stay window"
+        /// The window's two halves lie farther apart than a person staying moves.
+        case moving = "the window's fixes moved"
+        /// The window's mean lies outside the footprint (plus its accuracy, at most the nominal one).
+        case outsideFootprint = "the stay's mean lay outside the store's footprint"
+        /// The stay is clearly nearer another card store.
+        case nearerAnotherStore = "the stay was nearer another card store"
+
+        /// A short name for tables and JSON keys.
+        public var key: String {
+            switch self {
+            case .walking: "walking"
+            case .far: "far"
+            case .stayingElsewhere: "staying_elsewhere"
+            case .fewFixes: "few_fixes"
+            case .moving: "moving"
+            case .outsideFootprint: "outside_footprint"
+            case .nearerAnotherStore: "nearer_another_store"
+            }
+        }
+
+        /// The key for a moment whose store the app never followed with GPS.
+        public static let neverFollowedKey = "never_followed"
+    }
 
     public enum FollowEnd: String, Sendable, Hashable, Codable {
         case leftRegion = "left the region"

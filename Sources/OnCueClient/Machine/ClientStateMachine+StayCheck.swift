@@ -40,6 +40,7 @@ extension ClientStateMachine {
         guard !follows.isEmpty else { return }
         if walkingNow {
             restGPSWhileWalking(at: time)
+            holdAll(.walking)
             return
         }
         if let wakeAt = gpsAsleepUntil {
@@ -71,20 +72,35 @@ extension ClientStateMachine {
             s.window.add(sample, window: app.gpsConfirmSeconds, keepingSince: wholeStay ? s.followedSince : nil)
             follows[key] = s
             let stay = s.window.stay(now: time, window: app.gpsConfirmSeconds, followedSince: s.followedSince)
-            if let stay, stayed(at: stay, of: s) {
+            let hold =
+                stay.map { self.hold(at: $0, of: s) }
+                ?? s.window.pendingHold(now: time, window: app.gpsConfirmSeconds, followedSince: s.followedSince)
+            guard let hold else {
                 notify(s.region, trigger: .gps, at: time)
                 endFollow(key, at: time, reason: .cardShown)
                 continue
             }
+            setHold(hold, key)
             let nearest = s.meters(to: fix.position)
             distanceToReach = min(distanceToReach, nearest - reach)
             stayingAway = stayingAway && stay.map { wholeStay ? clearlyAway($0, of: s) : true } ?? false
         }
         if stayingAway && !follows.isEmpty {
-            restGPSWhileStaying(at: time, anchor: coarse)
-        } else {
-            restGPSIfFar(at: time, distanceToReach: distanceToReach)
+            if restGPSWhileStaying(at: time, anchor: coarse) { holdAll(.stayingElsewhere) }
+        } else if restGPSIfFar(at: time, distanceToReach: distanceToReach) {
+            holdAll(.far)
         }
+    }
+
+    /// Tells the app's log the rule now holding a follow's card, when it changed (the replay's loss split reads it).
+    private mutating func setHold(_ hold: ClientNote.StayHold, _ key: String) {
+        guard let s = follows[key], s.hold != hold else { return }
+        follows[key]?.hold = hold
+        emit(.note(.stayPending(s.region, hold)))
+    }
+
+    private mutating func holdAll(_ hold: ClientNote.StayHold) {
+        for key in follows.keys.sorted() { setHold(hold, key) }
     }
 
     /// `gps_stay_evidence: still` with `+motion`: every fix since GPS came on while the person stood is evidence of
@@ -102,18 +118,18 @@ extension ClientStateMachine {
 
     /// A stay is at the follow's store when its position is within the footprint of one of its stores — allowing
     /// the position's own accuracy, at most the nominal one — and not clearly nearer another card store (stores
-    /// closer together than a footprint cannot be told apart).
-    private func stayed(at stay: (position: UnitVector, accuracy: Double), of s: StoreFollow) -> Bool {
+    /// closer together than a footprint cannot be told apart). Nil when it is; else the rule that says it is not.
+    private func hold(at stay: (position: UnitVector, accuracy: Double), of s: StoreFollow) -> ClientNote.StayHold? {
         let footprint = settings.storeRadiusMeters
         let nearest = s.meters(to: stay.position)
-        guard nearest <= footprint + min(stay.accuracy, settings.nominalAccuracyMeters) else { return false }
+        guard nearest <= footprint + min(stay.accuracy, settings.nominalAccuracyMeters) else { return .outsideFootprint }
         var closestCardStore = Double.infinity
         for w in monitored.values where w.role != .refresh {
             for id in Self.locationIds(of: w.region) {
                 if let p = storePositions[id] { closestCardStore = min(closestCardStore, stay.position.meters(to: p)) }
             }
         }
-        return nearest <= closestCardStore + footprint
+        return nearest <= closestCardStore + footprint ? nil : .nearerAnotherStore
     }
 
     /// No stay can be under way while the person walks: GPS rests until the sensor says they stand (then a fix's
@@ -124,19 +140,23 @@ extension ClientStateMachine {
 
     /// A stay, but not at any followed store: GPS rests until the low-power positions say the person moved, or for
     /// `gps_rest_while_staying_seconds` at most.
-    private mutating func restGPSWhileStaying(at time: Double, anchor: UnitVector) {
-        guard app.gpsApproachMetersPerSecond > 0, gpsOnSince != nil else { return }
+    @discardableResult
+    private mutating func restGPSWhileStaying(at time: Double, anchor: UnitVector) -> Bool {
+        guard app.gpsApproachMetersPerSecond > 0, gpsOnSince != nil else { return false }
         turnGPSOff(at: time, restingUntil: time + app.gpsRestWhileStayingSeconds, anchor: anchor)
+        return true
     }
 
     /// Rests GPS until the person could be within reach of a followed store, when that is worth more than the fix
     /// it costs to come back.
-    private mutating func restGPSIfFar(at time: Double, distanceToReach: Double) {
+    @discardableResult
+    private mutating func restGPSIfFar(at time: Double, distanceToReach: Double) -> Bool {
         let speed = app.gpsApproachMetersPerSecond
-        guard speed > 0, !follows.isEmpty, distanceToReach.isFinite, gpsOnSince != nil else { return }
+        guard speed > 0, !follows.isEmpty, distanceToReach.isFinite, gpsOnSince != nil else { return false }
         let rest = distanceToReach / speed
-        guard rest >= 2 * app.gpsFixSeconds else { return }
+        guard rest >= 2 * app.gpsFixSeconds else { return false }
         turnGPSOff(at: time, restingUntil: time + rest)
+        return true
     }
 
     /// GPS off, resting until `restingUntil` (nil: no store is followed). The moment it went off bounds the next

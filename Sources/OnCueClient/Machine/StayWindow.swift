@@ -79,6 +79,13 @@ public struct StayWindow: Sendable, Codable {
         return walked <= allowed ? all : nil
     }
 
+    /// Why `stay` found none: too few fixes for the window yet, or fixes that moved.
+    public func pendingHold(now: Double, window: Double, followedSince: Double) -> ClientNote.StayHold {
+        guard followedSince <= now - window, let first = samples.first, let last = samples.last, last.time - first.time >= window
+        else { return .fewFixes }
+        return .moving
+    }
+
     static func meanTime(_ samples: ArraySlice<Sample>) -> Double {
         samples.reduce(0) { $0 + $1.time } / Double(samples.count)
     }

@@ -9,6 +9,8 @@ struct StoreFollow: Sendable, Codable {
     /// Since when the GPS has followed without a pause (the stay needs a whole window of fixes).
     var followedSince: Double
     var window = StayWindow()
+    /// The rule holding the card back, as last told (`ClientNote.stayPending`); nil until the first judgement.
+    var hold: ClientNote.StayHold?
 
     /// Metres from `position` to the nearest of the follow's stores.
     func meters(to position: UnitVector) -> Double {

@@ -38,15 +38,20 @@ package enum FixGenerator {
             cumulative.append(total > 0 ? sum / total : 1)
         }
         let exact = model.sources.allSatisfy { $0.accuracyMaxMeters <= 0 && !$0.recorded }
+        var stays = model.gapFill == .off ? [] : GapFill.stays(in: trace)[...]
         var out: [PhoneFix] = []
         out.reserveCapacity(trace.fixCount)
         var dropoutUntil = -Double.infinity
-        // The error's unit-normal components, carried from fix to fix (AR(1) with the model's correlation time).
-        var zNorth = 0.0
-        var zEast = 0.0
-        var previousTime: Double?
+        var error = CorrelatedError(correlationSeconds: model.errorCorrelationSeconds)
         for (s, segment) in trace.segments.enumerated() {
             for fix in segment {
+                // The silences before this fix: the phone's indoor positions where the person stayed.
+                while let stay = stays.first, stay.to <= fix.time {
+                    stays.removeFirst()
+                    for time in model.gapFill.times(in: stay) {
+                        out.append(indoor(stay, at: time, model: model, exact: exact, segment: s, error: &error, rng: &rng))
+                    }
+                }
                 if model.dropoutProbability > 0 {
                     if fix.time < dropoutUntil { continue }
                     if Double.random(in: 0..<1, using: &rng) < model.dropoutProbability {
@@ -66,23 +71,14 @@ package enum FixGenerator {
                     let source = model.sources[sourceIndex]
                     let drawn =
                         source.accuracyMinMeters + (source.accuracyMaxMeters - source.accuracyMinMeters) * Double.random(in: 0..<1, using: &rng)
-                    let rho =
-                        model.errorCorrelationSeconds > 0 && previousTime != nil
-                        ? exp(-max(0, fix.time - previousTime!) / model.errorCorrelationSeconds) : 0
-                    let keep = (1 - rho * rho).squareRoot()
-                    zNorth = rho * zNorth + keep * rng.gaussian()
-                    zEast = rho * zEast + keep * rng.gaussian()
+                    let (north, east) = error.next(at: fix.time, rng: &rng)
                     if source.recorded {
                         accuracy = fix.accuracy ?? drawn
                     } else {
                         accuracy = max(accuracy, drawn)
-                        lat += zNorth * drawn * sigmaPerAccuracy / Sphere.metersPerDegree
-                        lon += zEast * drawn * sigmaPerAccuracy / (Sphere.metersPerDegree * max(0.01, cos(fix.latitude * .pi / 180)))
-                        lat = min(90, max(-90, lat))
-                        lon = Sphere.normalizeLongitude(lon)
+                        (lat, lon) = offset(lat, lon, north: north * drawn * sigmaPerAccuracy, east: east * drawn * sigmaPerAccuracy)
                     }
                 }
-                previousTime = fix.time
                 out.append(
                     PhoneFix(
                         time: fix.time, latitude: lat, longitude: lon, accuracy: accuracy, source: UInt8(sourceIndex),
@@ -92,5 +88,56 @@ package enum FixGenerator {
             }
         }
         return out
+    }
+
+    /// An indoor position during a silence (`GapFill`): Wi-Fi's accuracy and error around where the logger last saw
+    /// the person. The app's own "GPS" fix indoors is this same position (a phone's fused location there), so it
+    /// carries the position's accuracy, not GPS's. Exact fixes (`ideal-os`) sit where the logger last saw them.
+    private static func indoor(
+        _ stay: GapFill.Stay, at time: Double, model: FixModel, exact: Bool, segment: Int, error: inout CorrelatedError,
+        rng: inout SeededRandom
+    ) -> PhoneFix {
+        var lat = stay.latitude
+        var lon = stay.longitude
+        var accuracy = 0.0
+        if !exact {
+            let range = model.gapFill.accuracyMeters
+            accuracy = range.lowerBound + (range.upperBound - range.lowerBound) * Double.random(in: 0..<1, using: &rng)
+            let (north, east) = error.next(at: time, rng: &rng)
+            (lat, lon) = offset(lat, lon, north: north * accuracy * sigmaPerAccuracy, east: east * accuracy * sigmaPerAccuracy)
+        }
+        let unit = UnitVector(latitude: lat, longitude: lon)
+        return PhoneFix(
+            time: time, latitude: lat, longitude: lon, accuracy: accuracy, source: indoorSource(model), trueLatitude: lat,
+            trueLongitude: lon, traceAccuracy: accuracy, segment: Int32(segment), unit: unit, trueUnit: unit)
+    }
+
+    /// The source index indoor positions report: one past the model's own sources.
+    static func indoorSource(_ model: FixModel) -> UInt8 { UInt8(min(254, model.sources.count)) }
+
+    static func offset(_ lat: Double, _ lon: Double, north: Double, east: Double) -> (Double, Double) {
+        let newLat = min(90, max(-90, lat + north / Sphere.metersPerDegree))
+        let newLon = Sphere.normalizeLongitude(lon + east / (Sphere.metersPerDegree * max(0.01, cos(lat * .pi / 180))))
+        return (newLat, newLon)
+    }
+}
+
+/// A position error that persists: its unit-normal north and east components follow an AR(1) process with the
+/// model's correlation time (independent draws would let repeated checks average a Wi-Fi fix's bias away).
+struct CorrelatedError {
+    let correlationSeconds: Double
+    var north = 0.0
+    var east = 0.0
+    var previousTime: Double?
+
+    init(correlationSeconds: Double) { self.correlationSeconds = correlationSeconds }
+
+    mutating func next(at time: Double, rng: inout SeededRandom) -> (north: Double, east: Double) {
+        let rho = correlationSeconds > 0 && previousTime != nil ? exp(-max(0, time - previousTime!) / correlationSeconds) : 0
+        let keep = (1 - rho * rho).squareRoot()
+        north = rho * north + keep * rng.gaussian()
+        east = rho * east + keep * rng.gaussian()
+        previousTime = time
+        return (north, east)
     }
 }

@@ -3,59 +3,87 @@ import Geo
 /// Whether the person walks or stands, as the phone's motion sensor tells it (`+motion`): iOS's `CMMotionActivity`
 /// and Android's Activity Recognition read it from the accelerometer at next to no power, a little late.
 ///
-/// The replay reads it off the true path (the noiseless path where the scenario has one, else the trace): the person
-/// walks at `t` when their mean position over the last 10 s lies more than 15 m (0.5 m/s) from their mean position
-/// 30 s earlier. Means, not single fixes, so that a recorded trace's scatter during a stay does not read as walking;
-/// the sensor counts steps, so even a slow walk is walking. Over a recording gap nothing is known, and the sensor is
-/// taken to say "still" (so GPS decides, as without `+motion`).
+/// The replay reads it off the true path (the noiseless path where the scenario has one, else the recorded trace):
+/// the person walks at `t` when the median of their positions over the last 30 s lies more than 30 m (0.5 m/s) from
+/// the median over the 30 s that ended 60 s earlier. Medians of half a minute, not single fixes or short means,
+/// because a standing GPS logger wanders by tens of metres and throws the odd multipath fix; a walk at 1.3 m/s still
+/// moves 78 m in those 60 s. The price is time: the sensor says "still" about 50 s after the person stops.
+///
+/// A recording gap whose ends lie close together is a stay (`GapFill.stays`: the phone's accelerometer sees it
+/// whether or not the logger did), so the person stands through it. Anywhere else the sensor's word needs a minute
+/// of path behind it: at the start of a recording, and through a gap whose ends lie far apart (a subway, the logger
+/// off while moving), it reads "walking" — a cold start is not a stay.
 struct MotionTimeline: Sendable {
-    static let spanSeconds = 30.0
-    static let meanSeconds = 10.0
+    static let windowSeconds = 30.0
+    static let spanSeconds = 60.0
     static let walkingMetersPerSecond = 0.5
+    /// The path a stay gap stands for: one position this often, on the line between the gap's two ends (which lie
+    /// within 100 m: a jump there is a standing logger's wander, not a walk).
+    static let stayStepSeconds = 10.0
 
-    private struct Segment: Sendable {
+    private struct Stretch: Sendable {
         var times: [Double]
         var positions: [UnitVector]
     }
 
-    private let segments: [Segment]
+    private let stretches: [Stretch]
 
     init(_ truth: Trace) {
-        segments = truth.segments.map { fixes in
-            Segment(times: fixes.map(\.time), positions: fixes.map { UnitVector(latitude: $0.latitude, longitude: $0.longitude) })
+        var stays = GapFill.stays(in: truth)[...]
+        var out: [Stretch] = []
+        var current = Stretch(times: [], positions: [])
+        for fix in truth.segments.joined() {
+            if let last = current.times.last, fix.time - last > GapFill.minGapSeconds {
+                while let stay = stays.first, stay.to < fix.time { stays.removeFirst() }
+                if let stay = stays.first, stay.to == fix.time, stay.from == last {
+                    let a = current.positions[current.positions.count - 1]
+                    let b = UnitVector(latitude: fix.latitude, longitude: fix.longitude)
+                    for t in stride(from: last + Self.stayStepSeconds, to: fix.time, by: Self.stayStepSeconds) {
+                        let f = (t - last) / (fix.time - last)
+                        current.times.append(t)
+                        current.positions.append(UnitVector(normalizing: a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, a.z + (b.z - a.z) * f))
+                    }
+                } else {
+                    out.append(current)
+                    current = Stretch(times: [], positions: [])
+                }
+            }
+            current.times.append(fix.time)
+            current.positions.append(UnitVector(latitude: fix.latitude, longitude: fix.longitude))
         }
+        if !current.times.isEmpty { out.append(current) }
+        stretches = out
     }
 
     /// What the sensor reports at `time`, `latency` seconds behind the person.
     func isWalking(at time: Double, latency: Double) -> Bool {
         let t = time - latency
-        let earliest = t - Self.spanSeconds - Self.meanSeconds
-        guard let s = segments.first(where: { $0.times.first! <= earliest && t <= $0.times.last! }),
-            let now = Self.mean(s, from: t - Self.meanSeconds, to: t),
-            let before = Self.mean(s, from: earliest, to: t - Self.spanSeconds)
-        else { return false }
+        let earliest = t - Self.spanSeconds - Self.windowSeconds
+        guard let s = stretches.first(where: { $0.times.first! <= earliest && t <= $0.times.last! }),
+            let now = Self.median(s, from: t - Self.windowSeconds, to: t),
+            let before = Self.median(s, from: earliest, to: t - Self.spanSeconds)
+        else { return true }
         return now.meters(to: before) > Self.spanSeconds * Self.walkingMetersPerSecond
     }
 
-    /// The mean of the path's fixes within `from...to`, or its position at the middle when no fix falls inside.
-    private static func mean(_ s: Segment, from: Double, to: Double) -> UnitVector? {
+    /// The coordinate-wise median of the path's fixes within `from...to`, or its position at the middle when no fix
+    /// falls inside.
+    private static func median(_ s: Stretch, from: Double, to: Double) -> UnitVector? {
         let first = index(s, atOrAfter: from)
-        var x = 0.0
-        var y = 0.0
-        var z = 0.0
-        var i = first
-        while i < s.times.count && s.times[i] <= to {
-            x += s.positions[i].x
-            y += s.positions[i].y
-            z += s.positions[i].z
-            i += 1
+        var end = first
+        while end < s.times.count && s.times[end] <= to { end += 1 }
+        guard end > first else { return position(s, at: (from + to) / 2) }
+        let points = s.positions[first..<end]
+        func mid(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let n = sorted.count
+            return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
         }
-        guard i > first else { return position(s, at: (from + to) / 2) }
-        return UnitVector(normalizing: x, y, z)
+        return UnitVector(normalizing: mid(points.map(\.x)), mid(points.map(\.y)), mid(points.map(\.z)))
     }
 
     /// The first fix at or after `t`.
-    private static func index(_ s: Segment, atOrAfter t: Double) -> Int {
+    private static func index(_ s: Stretch, atOrAfter t: Double) -> Int {
         var lo = 0
         var hi = s.times.count
         while lo < hi {
@@ -66,7 +94,7 @@ struct MotionTimeline: Sendable {
     }
 
     /// The path's position at `t`, between the fixes either side of it.
-    private static func position(_ s: Segment, at t: Double) -> UnitVector? {
+    private static func position(_ s: Stretch, at t: Double) -> UnitVector? {
         let hi = index(s, atOrAfter: t)
         guard hi < s.times.count, t >= s.times[0] else { return nil }
         guard hi > 0, s.times[hi] > t else { return s.positions[hi] }

@@ -15,6 +15,11 @@ final class Recorder {
     /// confirmation delay was over (kept for the loss split, not shown to the person).
     private(set) var suppressed: [CardNotification] = []
     private(set) var withdrawn: [CardNotification] = []
+    /// When the OS reported the person inside a store region (entry, dwell, a state answer), with the region's
+    /// locations: the loss split tells the app's failures to confirm from the OS's failures to report.
+    private(set) var insideReports: [(time: Double, locationIds: [String], inside: Bool)] = []
+    /// What held each followed store's card back, each time that changed (`ClientNote.stayPending`).
+    private(set) var holds: [(time: Double, locationIds: [String], hold: ClientNote.StayHold)] = []
     var refreshCalls = 0
     var refreshFailures = 0
     var monitorFailures = 0
@@ -37,6 +42,14 @@ final class Recorder {
         guard time >= awakeUntil else { return }
         wakes += 1
         awakeUntil = time + max(backgroundSeconds, 1)
+    }
+
+    func reported(_ r: Region, inside: Bool, at time: Double) {
+        insideReports.append((time, ClientStateMachine.locationIds(of: r), inside))
+    }
+
+    func held(_ r: Region, _ hold: ClientNote.StayHold, at time: Double) {
+        holds.append((time, ClientStateMachine.locationIds(of: r), hold))
     }
 
     func trueDistance(to r: Region) -> Double {

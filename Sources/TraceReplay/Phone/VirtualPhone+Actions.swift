@@ -95,6 +95,12 @@ extension VirtualPhone {
                 ReplayEvent(
                     time: time, kind: .gpsFix, location: region.id, network: region.networkId,
                     detail: "GPS off: \(end == .stopped ? "trace ended" : end.rawValue)"))
+        case .stayPending(let region, let hold):
+            recorder.held(region, hold, at: time)
+            recorder.event(
+                ReplayEvent(
+                    time: time, kind: .gpsFix, location: region.id, network: region.networkId, distance: recorder.trueDistance(to: region),
+                    detail: "no card yet: \(hold.rawValue)"))
         }
     }
 

@@ -128,6 +128,7 @@ final class VirtualPhone {
 
     private func callback(_ kind: ReplayEvent.Kind, _ w: RegionWatch, _ time: Double) {
         recorder.woke(at: time, backgroundSeconds: manager.os.backgroundSeconds)
+        if kind != .stateUnknown && w.role != .refresh { recorder.reported(w.region, inside: kind != .exit, at: time) }
         recorder.event(
             ReplayEvent(
                 time: time, kind: kind, location: w.region.id, network: w.region.networkId,

@@ -90,14 +90,16 @@ package struct ReplaySummary: Sendable, Codable {
     package func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
             "strategy", "moments", "served", "by +1/+2/+5/+10 min", "precision", "before leaving", "prec. before leaving", "p50 s",
-            "p90 s", "dup", "not mon.", "OS det.", "region det.", "policy", "refresh/h", "refresh fails", "churn/h", "wakes/h", "GPS s/h",
+            "p90 s", "dup", "not mon.", "OS det.", "region det.", "app unconf.", "app policy", "app late", "refresh/h", "refresh fails", "churn/h",
+            "wakes/h", "GPS s/h",
             "over OS limit", "location recall",
         ]
         let rows = allTotals.map { m in
             [
                 m.strategy, String(m.cardMoments), Self.pct(m.servedRecall), Self.shares(m.cardByShare), Self.pct(m.precision),
                 Self.pct(m.recall), Self.pct(m.precisionBeforeLeaving), Self.secs(m.delayP50), Self.secs(m.delayP90), String(m.duplicates),
-                String(m.missedNotMonitored), String(m.missedOSDetection), String(m.missedRegionDetection), String(m.missedPolicy),
+                String(m.missedNotMonitored), String(m.missedOSDetection), String(m.missedRegionDetection),
+                String(m.missedNotConfirmed), String(m.missedPolicy), String(m.late),
                 String(format: "%.2f", m.refreshCallsPerHour), String(m.refreshFailures), String(format: "%.1f", m.regionChurnPerHour),
                 String(format: "%.1f", m.wakesPerHour), String(format: "%.0f", m.gpsSecondsPerHour), String(m.monitorFailures),
                 Self.pct(m.locationRecall),
@@ -113,10 +115,14 @@ package struct ReplaySummary: Sendable, Codable {
         (ground_truth.pay_after_seconds, per category pay_after_by_category); by +1/+2/+5/+10 min: moments whose card
         had come by then; precision: cards that came in time at a moment of their network ÷ all cards; before leaving:
         moments whose card came any time before the person left, and the precision counted that way; p50 s / p90 s:
-        delay of the first card from arrival; dup: extra cards at one moment. Missed moments by cause — not mon.: no
-        region of it monitored (the strategy's loss); OS det.: monitored, not reported in time, and oracle-os missed it
-        too (the OS's loss); region det.: not reported, though oracle-os caught it (the region registered was too
-        small, or registered while inside); policy: reported, but the cool-down held the card back. refresh/h:
+        delay of the first card from arrival; dup: extra cards at one moment. Moments not served, by cause — not mon.:
+        no region of it monitored (the strategy's loss); OS det.: monitored, not reported in time, and oracle-os missed
+        it too (the OS's loss); region det.: not reported, though oracle-os caught it (the region registered was too
+        small, or registered while inside); app unconf.: the OS reported the person inside by the till and the app's
+        own stay check never confirmed (summary.json's not_confirmed_by names the rule that held it); app policy: a
+        repeat card held back by the cool-down, a card shown too early or withdrawn; app late: the card came, but
+        after the till (late means after the till everywhere; a card after the 60 s grace but by the till is slow).
+        refresh/h:
         region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions started and
         stopped per hour; wakes/h: app wake-ups; GPS s/h: seconds of the app's own GPS per hour; over OS limit: regions
         the OS refused; location recall: the same per store, a card crediting every store of the region that fired.

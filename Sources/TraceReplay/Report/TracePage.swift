@@ -56,12 +56,13 @@ package enum TracePage {
     static func strategyTable(_ runs: [StrategyRun]) -> String {
         var html =
             "<table><tr><th>strategy</th><th>moments</th><th>served</th><th>served recall</th><th>before leaving</th><th>precision</th>"
-            + "<th>dup</th><th>p50 s</th><th>not mon.</th><th>OS det.</th><th>region det.</th><th>policy</th><th>refresh/h</th><th>wakes/h</th><th>GPS s/h</th></tr>\n"
+            + "<th>dup</th><th>p50 s</th><th>not mon.</th><th>OS det.</th><th>region det.</th><th>app unconf.</th><th>app policy</th><th>app late</th><th>refresh/h</th><th>wakes/h</th><th>GPS s/h</th></tr>\n"
         for m in runs.map(\.metrics) {
             let cells = [
                 m.strategy, "\(m.cardMoments)", "\(m.served)", HTML.pct(m.servedRecall), HTML.pct(m.recall), HTML.pct(m.precision),
                 "\(m.duplicates)", HTML.num(m.delayP50), "\(m.missedNotMonitored)", "\(m.missedOSDetection)", "\(m.missedRegionDetection)",
-                "\(m.missedPolicy)", String(format: "%.2f", m.refreshCallsPerHour), String(format: "%.1f", m.wakesPerHour),
+                "\(m.missedNotConfirmed)", "\(m.missedPolicy)", "\(m.late)", String(format: "%.2f", m.refreshCallsPerHour),
+                String(format: "%.1f", m.wakesPerHour),
                 String(format: "%.0f", m.gpsSecondsPerHour),
             ]
             html += "<tr>" + cells.map { "<td>\(HTML.esc($0))</td>" }.joined() + "</tr>\n"
@@ -126,7 +127,7 @@ package enum TracePage {
             for o in r.outcomes {
                 guard o.delay != nil, let visit = o.moment.visits.first(where: { $0.locationId == o.notifiedLocationId }) ?? o.moment.visits.first
                 else { continue }
-                let color = o.status == .late ? "#d69e2e" : "#38a169"
+                let color = o.status == .late || o.status == .slow ? "#d69e2e" : "#38a169"
                 svg +=
                     "<circle cx=\"\(f(p.x(visit.lon)))\" cy=\"\(f(p.y(visit.lat)))\" r=\"6\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2.5\"><title>\(HTML.esc(visit.name)): \(HTML.esc(o.status.rawValue)), \(HTML.esc(o.detail))</title></circle>\n"
             }
@@ -208,7 +209,7 @@ package enum TracePage {
                     "<line x1=\"\(f(x(e.time)))\" y1=\"66\" x2=\"\(f(x(e.time)))\" y2=\"80\" stroke=\"\(e.kind == .refreshFailed ? "#e53e3e" : "#805ad5")\" stroke-width=\"1\"/>\n"
             }
             for o in r.outcomes {
-                let color = o.status == .missed ? "#e53e3e" : o.status == .late ? "#d69e2e" : "#38a169"
+                let color = o.status == .missed ? "#e53e3e" : o.status == .late || o.status == .slow ? "#d69e2e" : "#38a169"
                 svg +=
                     "<rect x=\"\(f(x(o.moment.arrival)))\" y=\"92\" width=\"\(f(max(2, x(o.moment.departure) - x(o.moment.arrival))))\" height=\"12\" fill=\"\(color)\"><title>\(HTML.esc(o.moment.networkId)): \(HTML.esc(o.status.rawValue))</title></rect>\n"
             }
@@ -232,7 +233,7 @@ package enum TracePage {
                 "<table><tr><th>#</th><th class=\"l\">card</th><th class=\"l\">stores visited</th><th>arrival</th><th>stay min</th><th class=\"l\">outcome</th><th>delay s</th><th>notifications</th><th class=\"l\">why</th></tr>\n"
             for (k, o) in r.outcomes.enumerated() {
                 let stores = o.moment.locationIds.map { names[$0] ?? $0 }.joined(separator: ", ")
-                let cls = o.status == .missed ? "miss" : o.status == .late ? "late" : "ok"
+                let cls = o.status == .missed ? "miss" : o.status == .late || o.status == .slow ? "late" : "ok"
                 let outcome = o.status == .missed ? "missed: \(o.miss?.rawValue ?? "")" : o.status.rawValue
                 let cells = [
                     "\(k + 1)", o.moment.networkId, stores, TraceTime.format(o.moment.arrival),

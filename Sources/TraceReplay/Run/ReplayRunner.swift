@@ -108,7 +108,9 @@ public enum ReplayRunner {
         // ideal-os: exact positions on the true path under the scenario's OS rules, every card location monitored.
         var ideal = reference
         ideal.network = .instant
-        let exact = FixGenerator.generate(truthTrace, model: .exact, seed: seed)
+        var exactModel = FixModel.exact
+        exactModel.gapFill = scenario.fixes.gapFill
+        let exact = FixGenerator.generate(truthTrace, model: exactModel, seed: seed)
         let idealOS = await runOne(
             .idealOS, fixes: exact, os: unlimited, scenario: ideal, seed: seed, input: input, oracleRegions: osRegions, context: context)
         return TraceRun(

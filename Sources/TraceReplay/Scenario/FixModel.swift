@@ -39,6 +39,9 @@ public struct FixModel: Codable, Sendable, Hashable {
     /// Positioning error persists: the error's direction and size drift with this correlation time (0: every fix
     /// independent). Independent draws would let repeated checks average a Wi-Fi fix's bias away.
     package var errorCorrelationSeconds: Double
+    /// What the phone knows while the trace's logger is silent at a stay (`GapFill`): off for the model's own
+    /// traces, whose indoor fixes are part of the trace.
+    package var gapFill: GapFill = .off
 
     /// A phone in the background: mostly Wi-Fi positioning, GPS when something has it on, cell towers otherwise.
     public static let phone = FixModel(

@@ -47,7 +47,8 @@ package struct SweepResult: Sendable, Codable {
         "served_recall", "card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min", "precision", "recall_before_leaving",
         "precision_before_leaving", "on_time_recall", "served_recall_vs_oracle_os", "delay_p50_seconds", "delay_p90_seconds",
         "refresh_calls_per_hour", "region_churn_per_hour", "wakes_per_hour", "gps_seconds_per_hour", "duplicates", "missed_not_monitored",
-        "missed_os_detection", "missed_region_detection", "missed_notification_policy", "card_moments", "location_recall",
+        "missed_os_detection", "missed_region_detection", "missed_not_confirmed", "missed_app_policy", "late", "card_moments",
+        "location_recall",
     ]
 
     static func values(_ m: StrategyMetrics) -> [String: Double?] {
@@ -59,7 +60,8 @@ package struct SweepResult: Sendable, Codable {
             "refresh_calls_per_hour": m.refreshCallsPerHour, "region_churn_per_hour": m.regionChurnPerHour, "wakes_per_hour": m.wakesPerHour,
             "gps_seconds_per_hour": m.gpsSecondsPerHour, "duplicates": Double(m.duplicates), "missed_not_monitored": Double(m.missedNotMonitored),
             "missed_os_detection": Double(m.missedOSDetection), "missed_region_detection": Double(m.missedRegionDetection),
-            "missed_notification_policy": Double(m.missedPolicy), "card_moments": Double(m.cardMoments), "location_recall": m.locationRecall,
+            "missed_not_confirmed": Double(m.missedNotConfirmed), "missed_app_policy": Double(m.missedPolicy), "late": Double(m.late),
+            "card_moments": Double(m.cardMoments), "location_recall": m.locationRecall,
         ]
     }
 
@@ -100,7 +102,8 @@ package struct SweepResult: Sendable, Codable {
     package func table() -> (header: [String], rows: [[String]]) {
         let header = [
             "configuration", "moments", "served [people 95 %]", "by +1/+2/+5/+10 min", "precision [people 95 %]", "before leaving",
-            "p50 s", "p90 s", "refresh/h", "GPS s/h", "wakes/h", "churn/h", "not mon.", "OS det.", "region det.", "policy",
+            "p50 s", "p90 s", "refresh/h", "GPS s/h", "wakes/h", "churn/h", "not mon.", "OS det.", "region det.", "app unconf.", "app policy",
+            "app late",
         ]
         func people(_ name: String, _ p: Point) -> String {
             guard let i = p.peopleIntervals[name] else { return pct(name, p) }
@@ -124,7 +127,8 @@ package struct SweepResult: Sendable, Codable {
                 by.joined(separator: "/") + "%", people("precision", p), pct("recall_before_leaving", p), num("delay_p50_seconds", p, "%.0f"),
                 num("delay_p90_seconds", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"), num("gps_seconds_per_hour", p, "%.0f"),
                 num("wakes_per_hour", p, "%.1f"), num("region_churn_per_hour", p, "%.1f"), num("missed_not_monitored", p, "%.1f"),
-                num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"), num("missed_notification_policy", p, "%.1f"),
+                num("missed_os_detection", p, "%.1f"), num("missed_region_detection", p, "%.1f"), num("missed_not_confirmed", p, "%.1f"),
+                num("missed_app_policy", p, "%.1f"), num("late", p, "%.1f"),
             ]
         }
         return (header, rows)

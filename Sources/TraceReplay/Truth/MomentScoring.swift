@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// Matches a run's notifications to card moments and location visits, and says why each missed moment was missed.
 enum MomentScoring {
@@ -53,13 +54,10 @@ enum MomentScoring {
                 let n = notes[first]
                 let till = model.till(at: n.time, among: tills[i])
                 let delay = n.time - till.arrival
-                let status: MomentOutcome.Status = delay < -model.onTimeBeforeSeconds ? .early : delay > model.onTimeAfterSeconds ? .late : .onTime
-                switch status {
-                case .onTime: m.onTime += 1
-                case .early: m.early += 1
-                case .late: m.late += 1
-                case .missed: break
-                }
+                let status: MomentOutcome.Status =
+                    inTime.isEmpty
+                    ? .late : delay < -model.onTimeBeforeSeconds ? .early : delay > model.onTimeAfterSeconds ? .slow : .onTime
+                m.count(status)
                 m.caught += 1
                 if !inTime.isEmpty { m.served += 1 }
                 for (k, minutes) in StrategyMetrics.cardByMinutes.enumerated() where delay <= Double(minutes * 60) { m.cardBy[k] += 1 }
@@ -68,22 +66,17 @@ enum MomentScoring {
                 outcomes.append(
                     MomentOutcome(
                         moment: c, status: status, delay: delay, cardTime: n.time, notifications: matched[i].count, trigger: n.trigger,
-                        notifiedLocationId: n.locationIds.first, miss: nil,
+                        notifiedLocationId: n.locationIds.first, miss: nil, hold: nil,
                         detail:
                             "\(n.trigger.rawValue) \(signed(delay)) after \(till.arrival == c.arrival ? "arrival" : "the return visit's arrival"), "
                             + "till at \(signed(till.payBy - till.arrival))"))
             } else {
-                let (miss, detail) = classify(c, index: i, input: input, recorder: recorder)
-                switch miss {
-                case .notMonitored: m.missedNotMonitored += 1
-                case .osDetection: m.missedOSDetection += 1
-                case .regionDetection: m.missedRegionDetection += 1
-                case .policy: m.missedPolicy += 1
-                }
+                let (miss, hold, detail) = classify(c, index: i, tills: tills[i], input: input, recorder: recorder)
+                m.count(miss, hold: hold)
                 outcomes.append(
                     MomentOutcome(
                         moment: c, status: .missed, delay: nil, cardTime: nil, notifications: 0, trigger: nil, notifiedLocationId: nil,
-                        miss: miss, detail: detail))
+                        miss: miss, hold: hold, detail: detail))
             }
         }
 
@@ -109,12 +102,41 @@ enum MomentScoring {
         }.count
     }
 
-    static func classify(_ c: CardMoment, index: Int, input: Input, recorder: Recorder) -> (MomentOutcome.Miss, String) {
+    static func classify(
+        _ c: CardMoment, index: Int, tills: [Till], input: Input, recorder: Recorder
+    ) -> (MomentOutcome.Miss, ClientNote.StayHold?, String) {
+        let (miss, detail) = classifyPolicyOrOS(c, index: index, input: input, recorder: recorder)
+        guard miss != .policy, let unconfirmed = notConfirmed(c, tills: tills, input: input, recorder: recorder) else {
+            return (miss, nil, detail)
+        }
+        return (.notConfirmed, unconfirmed.hold, unconfirmed.detail)
+    }
+
+    /// The OS's last word on the moment's locations by a till was "inside", and no card came: the app's own loss.
+    /// An inside report counts from an hour before the moment's window (the person may have entered a wide region
+    /// early) unless an exit followed it.
+    static func notConfirmed(
+        _ c: CardMoment, tills: [Till], input: Input, recorder: Recorder
+    ) -> (hold: ClientNote.StayHold?, detail: String)? {
+        let ids = Set(c.locationIds)
+        let lo = c.arrival - input.model.matchBeforeSeconds
+        let payBy = tills.map(\.payBy).max() ?? c.arrival
+        guard
+            let last = recorder.insideReports.last(where: {
+                $0.time <= payBy && $0.time >= lo - 3_600 && !ids.isDisjoint(with: $0.locationIds)
+            }), last.inside
+        else { return nil }
+        let hold = recorder.holds.last { $0.time <= payBy && !ids.isDisjoint(with: $0.locationIds) }?.hold
+        let why = hold.map { "held by: \($0.rawValue)" } ?? "the app never followed the store with its GPS"
+        return (hold, "the OS reported the person inside \(signed(last.time - c.arrival)) after arrival; no card by the till (\(why))")
+    }
+
+    static func classifyPolicyOrOS(_ c: CardMoment, index: Int, input: Input, recorder: Recorder) -> (MomentOutcome.Miss, String) {
         let model = input.model
         let lo = c.arrival - model.matchBeforeSeconds
         let hi = c.departure + model.matchAfterSeconds
         if let held = recorder.suppressed.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
-            return (.policy, "\(held.trigger.rawValue) \(signed(held.time - c.arrival)) after arrival held back by the cool-down")
+            return (.policy, "\(held.trigger.rawValue) \(signed(held.time - c.arrival)) after arrival held back by the cool-down (a repeat card)")
         }
         if let gone = recorder.withdrawn.first(where: { $0.networkId == c.networkId && $0.time >= lo && $0.time <= hi }) {
             return (.policy, "card withdrawn \(signed(gone.time - c.arrival)) after arrival: the region's exit came before the confirmation delay")

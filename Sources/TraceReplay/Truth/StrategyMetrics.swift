@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// What one strategy achieved on one trace (or, summed, on a batch). The headline is the card in time to use it:
 /// `served_recall` (moments whose card came between `match_before_seconds` before arrival and the till, see
@@ -24,6 +25,9 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     package var caught: Int = 0
     package var onTime: Int = 0
     package var early: Int = 0
+    /// Moments whose card came after the on-time grace (60 s) but by the till.
+    package var slow: Int = 0
+    /// Moments whose card came only after the till (caught before leaving, not served): the app confirmed too late.
     package var late: Int = 0
     /// caught / card moments (before leaving); nil without moments. `onTimeRecall`: on time only.
     package var recall: Double?
@@ -50,7 +54,10 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     package var missedNotMonitored: Int = 0
     package var missedOSDetection: Int = 0
     package var missedRegionDetection: Int = 0
+    package var missedNotConfirmed: Int = 0
     package var missedPolicy: Int = 0
+    /// `missedNotConfirmed` by the rule that last held the card (`ClientNote.StayHold.key`, or `never_followed`).
+    package var notConfirmedBy: [String: Int] = [:]
     package var locationVisits: Int = 0
     package var locationCaught: Int = 0
     package var locationRecall: Double?
@@ -71,7 +78,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     var delays: [Double] = []
 
     enum CodingKeys: String, CodingKey {
-        case strategy, hours, caught, early, late, notifications, precision, duplicates, suppressed, withdrawn, wakes, served
+        case strategy, hours, caught, early, slow, late, notifications, precision, duplicates, suppressed, withdrawn, wakes, served
         case recall = "recall_before_leaving"
         case precisionBeforeLeaving = "precision_before_leaving"
         case servedRecall = "served_recall"
@@ -88,7 +95,9 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
         case missedNotMonitored = "missed_not_monitored"
         case missedOSDetection = "missed_os_detection"
         case missedRegionDetection = "missed_region_detection"
-        case missedPolicy = "missed_notification_policy"
+        case missedNotConfirmed = "missed_not_confirmed"
+        case notConfirmedBy = "not_confirmed_by"
+        case missedPolicy = "missed_app_policy"
         case locationVisits = "location_visits"
         case locationCaught = "location_caught"
         case locationRecall = "location_recall"
@@ -116,6 +125,30 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
 
     /// The minutes after arrival `cardBy` counts to.
     package static let cardByMinutes = [1, 2, 5, 10]
+
+    /// Counts a caught moment by when its card came.
+    mutating func count(_ status: MomentOutcome.Status) {
+        switch status {
+        case .onTime: onTime += 1
+        case .early: early += 1
+        case .slow: slow += 1
+        case .late: late += 1
+        case .missed: break
+        }
+    }
+
+    /// Counts a missed moment in the loss split.
+    mutating func count(_ miss: MomentOutcome.Miss, hold: ClientNote.StayHold?) {
+        switch miss {
+        case .notMonitored: missedNotMonitored += 1
+        case .osDetection: missedOSDetection += 1
+        case .regionDetection: missedRegionDetection += 1
+        case .notConfirmed:
+            missedNotConfirmed += 1
+            notConfirmedBy[hold?.key ?? ClientNote.StayHold.neverFollowedKey, default: 0] += 1
+        case .policy: missedPolicy += 1
+        }
+    }
 
     mutating func finishRatios() {
         servedRecall = cardMoments > 0 ? Double(served) / Double(cardMoments) : nil
@@ -145,6 +178,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
             t.caught += p.caught
             t.onTime += p.onTime
             t.early += p.early
+            t.slow += p.slow
             t.late += p.late
             t.notifications += p.notifications
             t.correctNotifications += p.correctNotifications
@@ -154,7 +188,9 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
             t.missedNotMonitored += p.missedNotMonitored
             t.missedOSDetection += p.missedOSDetection
             t.missedRegionDetection += p.missedRegionDetection
+            t.missedNotConfirmed += p.missedNotConfirmed
             t.missedPolicy += p.missedPolicy
+            t.notConfirmedBy.merge(p.notConfirmedBy, uniquingKeysWith: +)
             t.locationVisits += p.locationVisits
             t.locationCaught += p.locationCaught
             t.refreshCalls += p.refreshCalls

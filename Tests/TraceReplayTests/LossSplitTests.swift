@@ -1,0 +1,54 @@
+import Foundation
+import LocationStore
+import OnCueClient
+import Testing
+
+@testable import TraceReplay
+
+/// The app's own losses are named as the app's: the OS said the person was inside and the app did not confirm, or
+/// confirmed only after the till.
+@Suite struct LossSplitTests {
+    /// Walk north at 1.5 m/s from 300 m south, stay 300 s at the store, walk on north. Within the footprint's 35 m
+    /// reach from 177 s to 523 s, so the till comes at arrival + half the stay, 350 s.
+    let shortStop: Trace = {
+        var pts: [(Double, Double)] = []
+        for t in stride(from: 0.0, through: 200, by: 1) { pts.append((t, -300 + 1.5 * t)) }
+        for t in stride(from: 201.0, through: 500, by: 1) { pts.append((t, 0)) }
+        for t in stride(from: 501.0, through: 900, by: 1) { pts.append((t, 1.5 * (t - 500))) }
+        return Hand.trace(pts)
+    }()
+
+    func run(confirmSeconds: Double) async throws -> (TraceRun, StrategyRun) {
+        var sc = try Hand.idealScenario()
+        sc.groundTruth.storeRadiusMeters = 25
+        sc.app.gpsConfirmSeconds = confirmSeconds
+        sc.app.gpsApproachMetersPerSecond = 0
+        let stores = [Hand.store("a", north: 0)]
+        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: 25)
+        let context = ReplayContext(
+            scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: BruteForceRefresher(locations: stores, radius: 100))
+        let run = await ReplayRunner.run(shortStop, strategies: [try Strategy.parse("fixed+gps")], context: context)
+        #expect(run.moments.count == 1)
+        return (run, run.runs[0])
+    }
+
+    @Test func aCardAfterTheTillIsLateAndTheAppsLoss() async throws {
+        // A 240 s window of standing fixes cannot end before 440 s, after the till: the card comes, but late.
+        let (_, r) = try await run(confirmSeconds: 240)
+        let outcome = try #require(r.outcomes.first)
+        #expect(outcome.status == .late && r.metrics.late == 1 && r.metrics.served == 0 && r.metrics.caught == 1)
+        #expect(r.metrics.slow == 0)
+        #expect(r.metrics.missedOSDetection + r.metrics.missedRegionDetection + r.metrics.missedNotMonitored == 0)
+    }
+
+    @Test func theOSSaidInsideAndTheAppNeverConfirmed() async throws {
+        // A 10-minute window never fills during a 300 s stop: the OS reported the person inside, the app's GPS
+        // followed, and the rule holding the card was the window's.
+        let (run, r) = try await run(confirmSeconds: 600)
+        let outcome = try #require(r.outcomes.first)
+        #expect(outcome.status == .missed && outcome.miss == .notConfirmed && outcome.hold == .fewFixes, "\(outcome.detail)")
+        #expect(r.metrics.missedNotConfirmed == 1 && r.metrics.notConfirmedBy == ["few_fixes": 1])
+        #expect(r.metrics.missedOSDetection + r.metrics.missedRegionDetection == 0, "not the OS's loss")
+        #expect(run.oracleOS.metrics.served == 1, "the OS did report it")
+    }
+}

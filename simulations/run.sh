@@ -6,6 +6,9 @@
 # the choice made on the development walkers (results/dev-*, recommended.json), its figures on the held-out walkers
 # (results/heldout-*, served recall by stay length in results/heldout-by-stay.md) and its sensitivity (results/sensitivity.md), and the recommended configuration on every
 # scenario (results/<scenario>-recommended*).
+# Study III (issue 45) comes first and makes the choice: real people's GeoLife traces (DATASETS, default
+# ../shared/datasets) split by person (people/split.json), card stores where they stayed (tools/make_people_stores.py),
+# the gap model typical, off and pessimistic (results/*-people-*); the Helsinki walkers are the second scenario.
 # Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,10 +17,17 @@ ONCUE=${ONCUE:-.build/debug/oncue}
 SEEDS=${SEEDS:-5}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-for place in helsinki beijing; do
+DATASETS=${DATASETS:-../shared/datasets}
+if [ ! -d "$DATASETS/trace-geolife-beijing-people" ]; then
+  echo "run.sh: $DATASETS/trace-geolife-beijing-people is missing; study III needs it (set DATASETS)" >&2
+  exit 1
+fi
+python3 simulations/tools/make_people_stores.py "$DATASETS" "$TMP/people.csv"
+for place in helsinki beijing people; do
   "$ONCUE" db init --db "$TMP/$place.sqlite" >/dev/null
 done
 "$ONCUE" import simulations/stores/helsinki-osm.geojsonseq --db "$TMP/helsinki.sqlite" --mapping simulations/stores/helsinki-chains.json >/dev/null
+"$ONCUE" import "$TMP/people.csv" --db "$TMP/people.sqlite" --network-column brand >/dev/null
 "$ONCUE" import simulations/stores/beijing-synthetic.csv --db "$TMP/beijing.sqlite" --network-column brand >/dev/null
 replay() {   # scenario, output name, extra arguments...
   s=$1; name=$2; shift 2
@@ -33,15 +43,40 @@ done
 for s in helsinki-ios helsinki-android beijing-ios beijing-android; do
   replay $s $s-refresh-cap --seeds "$SEEDS" --sweep app.min_refresh_interval_seconds=0,1800 --out simulations/results/$s-refresh-cap
 done
-# Issue 30's protocol: the configuration is chosen on the development walkers (traces/helsinki) by a rule fixed in
-# tools/choose.py, written to recommended.json, and reported on held-out walkers the choice never saw
-# (traces/helsinki-heldout, the same generator under other names); then its sensitivity to every assumed OS value.
+# Issue 45's protocol: strategy and every tuned value are chosen on the development people only (people/split.json,
+# fixed before the first replay) by the rule in tools/choose.py, written to recommended.json, and reported on the
+# held-out people — with the gap model (typical), without it and with its pessimistic values.
+DEV=$(python3 simulations/tools/people_files.py development "$DATASETS")
+HELD=$(python3 simulations/tools/people_files.py heldout "$DATASETS")
+people() {   # platform, output name, traces (a list), extra arguments...
+  p=$1; name=$2; traces=$3; shift 3
+  # shellcheck disable=SC2086  # the file list splits on purpose (GeoLife's paths have no spaces)
+  "$ONCUE" replay $traces --db "$TMP/people.sqlite" --wallet simulations/wallets/beijing-people.json \
+    --scenario simulations/scenarios/people-$p.json --seeds "$SEEDS" "$@" --out simulations/results/$name > simulations/results/$name.txt
+}
+for p in ios android; do
+  people $p sweep-people-$p "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
+    --sweep app.min_refresh_interval_seconds=0,1800 --sweep app.gps_confirm_seconds=15,30,60 --sweep app.gps_trust_os_after_seconds=0,180
+done
+python3 simulations/tools/choose.py ios=simulations/results/sweep-people-ios/sweep.json \
+  android=simulations/results/sweep-people-android/sweep.json > simulations/recommended.json
+for p in ios android; do
+  for side in dev heldout; do
+    traces=$DEV; [ $side = heldout ] && traces=$HELD
+    people $p $side-people-$p "$traces" --recommended simulations/recommended.json
+    for fill in off pessimistic; do
+      people $p $side-people-$p-gaps-$fill "$traces" --recommended simulations/recommended.json --set fixes.gap_fill=$fill
+    done
+  done
+done
+# The Helsinki walkers, the second scenario: the sweep the earlier study chose on, and what its rule would pick there
+# (results/helsinki-choice.json, for comparison; the recommendation is the people's).
 for p in ios android; do
   replay helsinki-$p dev-helsinki-$p --seeds "$SEEDS" --sweep strategy=guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
     --sweep app.min_refresh_interval_seconds=0,900,1800 --sweep app.gps_confirm_seconds=15,30,60 --out simulations/results/dev-helsinki-$p
 done
 python3 simulations/tools/choose.py ios=simulations/results/dev-helsinki-ios/sweep.json \
-  android=simulations/results/dev-helsinki-android/sweep.json > simulations/recommended.json
+  android=simulations/results/dev-helsinki-android/sweep.json > simulations/results/helsinki-choice.json
 for p in ios android; do
   "$ONCUE" replay simulations/traces/helsinki-heldout/heldout-*.gpx --db "$TMP/helsinki.sqlite" --wallet simulations/wallets/helsinki.json \
     --scenario simulations/scenarios/helsinki-$p.json --seeds "$SEEDS" --recommended simulations/recommended.json \

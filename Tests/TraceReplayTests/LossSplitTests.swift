@@ -18,11 +18,12 @@ import Testing
         return Hand.trace(pts)
     }()
 
-    func run(confirmSeconds: Double) async throws -> (TraceRun, StrategyRun) {
+    func run(confirmSeconds: Double, trustOSAfter: Double = 0) async throws -> (TraceRun, StrategyRun) {
         var sc = try Hand.idealScenario()
         sc.groundTruth.storeRadiusMeters = 25
         sc.app.gpsConfirmSeconds = confirmSeconds
         sc.app.gpsApproachMetersPerSecond = 0
+        sc.app.gpsTrustOsAfterSeconds = trustOSAfter
         let stores = [Hand.store("a", north: 0)]
         let catalog = StoreCatalog(locations: stores, storeRadiusMeters: 25)
         let context = ReplayContext(
@@ -50,5 +51,12 @@ import Testing
         #expect(r.metrics.missedNotConfirmed == 1 && r.metrics.notConfirmedBy == ["few_fixes": 1])
         #expect(r.metrics.missedOSDetection + r.metrics.missedRegionDetection == 0, "not the OS's loss")
         #expect(run.oracleOS.metrics.served == 1, "the OS did report it")
+    }
+
+    @Test func trustingTheOSPostsTheCardTheWindowCouldNot() async throws {
+        // The same 10-minute window, but the app trusts the OS 60 s after its report: the card comes by the till.
+        let (_, r) = try await run(confirmSeconds: 600, trustOSAfter: 60)
+        let n = try #require(r.notifications.first)
+        #expect(r.notifications.count == 1 && n.trigger == .trustedOS && r.metrics.served == 1)
     }
 }

@@ -82,6 +82,8 @@ public enum CardTrigger: String, Sendable, Hashable, Codable {
     case storeRegion = "store region entry"
     case appFix = "app fix at the store"
     case gps = "app GPS: stayed at the store"
+    /// `app.gps_trust_os_after_seconds`: the app's GPS did not settle, and the OS still counted the person inside.
+    case trustedOS = "OS entry trusted: the app's GPS did not settle"
 }
 
 /// What the client decided, for logs.

@@ -43,6 +43,8 @@ extension ClientStateMachine {
             holdAll(.walking)
             return
         }
+        trustTheOS(at: time)
+        guard !follows.isEmpty else { return }
         if let wakeAt = gpsAsleepUntil {
             let moved = gpsRestAnchor.map { update.coarse.meters(to: $0) > Self.restMovementMeters } ?? false
             guard time >= wakeAt || moved else { return }
@@ -89,6 +91,17 @@ extension ClientStateMachine {
             if restGPSWhileStaying(at: time, anchor: coarse) { holdAll(.stayingElsewhere) }
         } else if restGPSIfFar(at: time, distanceToReach: distanceToReach) {
             holdAll(.far)
+        }
+    }
+
+    /// `app.gps_trust_os_after_seconds`: a follow the app's GPS has not settled in that long, while the OS still
+    /// counts the person inside (an exit ends the follow), gets its card on the OS's word.
+    private mutating func trustTheOS(at time: Double) {
+        let after = app.gpsTrustOsAfterSeconds
+        guard after > 0 else { return }
+        for key in follows.keys.sorted() where time - follows[key]!.started >= after {
+            notify(follows[key]!.region, trigger: .trustedOS, at: time)
+            endFollow(key, at: time, reason: .cardShown)
         }
     }
 

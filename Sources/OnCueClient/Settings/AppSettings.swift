@@ -46,6 +46,11 @@ public struct AppSettings: Sendable, Hashable {
     /// `+gps`: a stay beside the followed stores (not at them) is checked again after this long at most (each check
     /// costs a window of GPS).
     public var gpsRestWhileStayingSeconds: Double = 300
+    /// `+gps`: when the app's own fixes have not confirmed a stay this long after the OS put the person in a store's
+    /// region, and the OS has not reported the exit (nor, with `+motion`, the sensor a walk), the app trusts the OS
+    /// and posts the card (0: never). Indoors a phone's fixes scatter by tens of metres and a window may never settle
+    /// where the OS, counting Wi-Fi, keeps the person inside.
+    public var gpsTrustOsAfterSeconds: Double = 0
 
     public init() {}
 
@@ -67,7 +72,7 @@ extension AppSettings: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case radiusKm, refreshIntervalSeconds, minRefreshIntervalSeconds, fixedMinimumMeters, cooldownSeconds, cooldownScope
         case confirmSeconds, includeOtherNetworks, stagedSlots, stagedWideMinMeters, gpsFixSeconds, gpsConfirmSeconds
-        case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds
+        case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds, gpsTrustOsAfterSeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -92,5 +97,6 @@ extension AppSettings: Codable {
         try read(.gpsApproachMetersPerSecond, &gpsApproachMetersPerSecond)
         try read(.gpsStayEvidence, &gpsStayEvidence)
         try read(.gpsRestWhileStayingSeconds, &gpsRestWhileStayingSeconds)
+        try read(.gpsTrustOsAfterSeconds, &gpsTrustOsAfterSeconds)
     }
 }

@@ -11,6 +11,7 @@ extension ClientSettings {
             ("app.gps_fix_seconds", app.gpsFixSeconds), ("app.gps_confirm_seconds", app.gpsConfirmSeconds),
             ("app.gps_max_seconds", app.gpsMaxSeconds), ("app.gps_approach_meters_per_second", app.gpsApproachMetersPerSecond),
             ("app.gps_rest_while_staying_seconds", app.gpsRestWhileStayingSeconds),
+            ("app.gps_trust_os_after_seconds", app.gpsTrustOsAfterSeconds),
             ("network.backoff_initial_seconds", backoffInitialSeconds), ("network.backoff_max_seconds", backoffMaxSeconds),
             ("store_radius_meters", storeRadiusMeters), ("nominal_accuracy_meters", nominalAccuracyMeters),
         ]

@@ -115,6 +115,7 @@ package struct CardNotification: Sendable, Hashable, Codable {
         case storeRegion = "store region entry"
         case appFix = "app fix at the store"
         case gps = "app GPS: stayed at the store"
+        case trustedOS = "OS entry trusted: the app's GPS did not settle"
         /// `oracle`: the card at the moment of arrival, from the true path.
         case arrival = "arrival (oracle)"
     }

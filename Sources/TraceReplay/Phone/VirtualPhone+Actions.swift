@@ -166,6 +166,7 @@ extension CardNotification.Trigger {
         case .storeRegion: self = .storeRegion
         case .appFix: self = .appFix
         case .gps: self = .gps
+        case .trustedOS: self = .trustedOS
         }
     }
 }

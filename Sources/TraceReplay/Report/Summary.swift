@@ -122,8 +122,7 @@ package struct ReplaySummary: Sendable, Codable {
         own stay check never confirmed (summary.json's not_confirmed_by names the rule that held it); app policy: a
         repeat card held back by the cool-down, a card shown too early or withdrawn; app late: the card came, but
         after the till (late means after the till everywhere; a card after the 60 s grace but by the till is slow).
-        refresh/h:
-        region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions started and
+        refresh/h: region-refresh calls per hour; refresh fails: calls that failed (network, server); churn/h: regions started and
         stopped per hour; wakes/h: app wake-ups; GPS s/h: seconds of the app's own GPS per hour; over OS limit: regions
         the OS refused; location recall: the same per store, a card crediting every store of the region that fired.
         References: oracle-os monitors every card location under this OS with the phone's fixes; ideal-os the same from

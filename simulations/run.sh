@@ -69,6 +69,9 @@ for p in ios android; do
     done
   done
 done
+python3 simulations/tools/by_person.py held-out-iOS=simulations/results/heldout-people-ios \
+  held-out-Android=simulations/results/heldout-people-android development-iOS=simulations/results/dev-people-ios \
+  development-Android=simulations/results/dev-people-android > simulations/results/people-by-person.md
 # The Helsinki walkers, the second scenario: the sweep the earlier study chose on, and what its rule would pick there
 # (results/helsinki-choice.json, for comparison; the recommendation is the people's).
 for p in ios android; do

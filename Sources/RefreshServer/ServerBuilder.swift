@@ -46,9 +46,7 @@ package enum ServerBuilder {
             access: access,
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
             reloader: reloader, metrics: metrics, running: importRunning,
-            geocoder: .init(
-                geocoders: configuration.geocoders,
-                requestsPerSecond: configuration.geocoderRequestsPerSecond),
+            geocoder: .init(geocoders: configuration.geocoders, requestsPerSecond: configuration.geocoderRequestsPerSecond),
             jobs: ImportJobs())
         let locationsRoute = LocationsRoute(engine: engine)
         let consoleRoutes = ConsoleRoutes(tiles: configuration.consoleTiles)
@@ -85,6 +83,7 @@ package enum ServerBuilder {
         admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
         admin.on(RouterPath(RouteTable.mergeNetwork.routerPath), method: .post, use: storeRoutes.mergeNetwork)
         admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
+        AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning).register(on: admin)
 
         let limits = configuration.connections
         let peers = PeerConnections(limits, exempt: configuration.trustedProxies)

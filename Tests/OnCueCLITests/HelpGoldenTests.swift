@@ -9,7 +9,8 @@ import Testing
     static let commands: [[String]] = [
         [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports"],
         ["imports", "list"], ["imports", "show"], ["networks"], ["networks", "list"], ["networks", "set"], ["networks", "alias"],
-        ["networks", "delete"], ["networks", "merge"], ["serve"], ["replay"],
+        ["networks", "delete"], ["networks", "merge"], ["locations"], ["locations", "add"], ["locations", "show"], ["locations", "set"],
+        ["locations", "delete"], ["serve"], ["replay"],
     ]
 
     /// The width help is laid out for, whatever terminal runs the tests.

@@ -134,7 +134,10 @@ import Testing
     /// Resampling people: the estimate is the pooled ratio; the interval holds it, widens with people who differ,
     /// and is the same for the same seed. GeoLife's `<person>/Trajectory/<file>` groups a person's files.
     @Test func intervalsOverPeople() throws {
-        #expect(ClusterBootstrap.person(ofPath: "/d/geolife/010/Trajectory/2008.plt") == "/d/geolife/010")
+        #expect(ClusterBootstrap.person(ofPath: "/d/geolife/010/Trajectory/2008.plt") == "geolife user 010")
+        #expect(
+            ClusterBootstrap.person(ofPath: "/a/long/000/Trajectory/1.plt") == ClusterBootstrap.person(ofPath: "/b/people/000/Trajectory/2.plt"),
+            "one GeoLife user in two folders is one person")
         #expect(ClusterBootstrap.person(ofPath: "walk-01.gpx") == "walk-01.gpx")
         func person(served: Int, of moments: Int) -> ClusterBootstrap.Counts {
             var m = StrategyMetrics(strategy: "x")

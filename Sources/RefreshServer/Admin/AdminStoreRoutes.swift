@@ -247,8 +247,10 @@ struct AdminStoreRoutes: Sendable {
 
 /// Admin responses are small and rare: `JSONEncoder` with the wire conventions is fine here.
 enum AdminJSON {
-    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoded(value))))
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try encoded(value))))
     }
 
     static func encoded<T: Encodable>(_ value: T) throws -> Data {

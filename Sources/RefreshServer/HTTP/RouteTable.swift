@@ -46,11 +46,17 @@ package enum RouteTable {
     package static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
     package static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin)
     package static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
+    package static let createLocation = RouteSpec(method: .post, path: "/admin/locations", access: .admin)
+    package static let showLocation = RouteSpec(method: .get, path: "/admin/locations/{id}", access: .admin)
+    package static let putLocation = RouteSpec(method: .put, path: "/admin/locations/{id}", access: .admin)
+    package static let patchLocation = RouteSpec(method: .patch, path: "/admin/locations/{id}", access: .admin)
+    package static let deleteLocation = RouteSpec(method: .delete, path: "/admin/locations/{id}", access: .admin)
 
     public static let all: [RouteSpec] = [
         healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,
         listImports,
-        showImport, putNetwork, patchNetwork, deleteNetwork, addAlias, mergeNetwork, showJob,
+        showImport, putNetwork, patchNetwork, deleteNetwork, addAlias, mergeNetwork, showJob, createLocation, showLocation, putLocation,
+        patchLocation, deleteLocation,
     ]
 
     /// The methods allowed on a concrete path, empty when no route has that path (404 rather than 405).

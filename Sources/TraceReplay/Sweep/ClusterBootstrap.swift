@@ -57,10 +57,11 @@ package enum ClusterBootstrap {
 
     package static let metricNames = ["served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour"]
 
-    /// The person a trace belongs to: `…/<person>/Trajectory/<file>` (GeoLife's layout), else the file itself.
+    /// The person a trace belongs to: `…/<person>/Trajectory/<file>` (GeoLife's layout, whose user ids are the
+    /// dataset's own: user 000 in two folders of GeoLife files is one person), else the file itself.
     package static func person(ofPath path: String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count >= 3, parts[parts.count - 2] == "Trajectory" { return parts[..<(parts.count - 2)].joined(separator: "/") }
+        if parts.count >= 3, parts[parts.count - 2] == "Trajectory" { return "geolife user " + parts[parts.count - 3] }
         return path
     }
 

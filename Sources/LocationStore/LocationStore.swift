@@ -9,6 +9,9 @@ public protocol LocationStore: AnyObject {
     // Networks
     func networks() async throws -> [NetworkSummary]
     func network(id: String) async throws -> Network?
+    /// The networks that have a Wikidata id, as (id, Wikidata id), without counting locations: cheap enough to read
+    /// whenever a store is opened for writing (`rekeyBrandNetworks`).
+    func brandNetworkIds() async throws -> [(id: String, wikidata: String)]
     func upsertNetwork(_ network: Network) async throws
     /// Makes `alias` (any spelling of a brand) resolve to `networkId`.
     func addAlias(_ alias: String, networkId: String) async throws

@@ -61,6 +61,10 @@ extension PostGISLocationStore {
         return Network(id: id, name: name, category: category, isLargeArea: large, defaultRadiusMeters: radius, wikidata: wikidata)
     }
 
+    public func brandNetworkIds() async throws -> [(id: String, wikidata: String)] {
+        try await rows("SELECT id, wikidata FROM networks WHERE wikidata IS NOT NULL ORDER BY id").map { try $0.decode((String, String).self) }
+    }
+
     public func upsertNetwork(_ network: Network) async throws {
         guard !network.id.isEmpty else { throw StoreError.invalidArgument("a network needs a non-empty id") }
         if let r = network.defaultRadiusMeters, !(r > 0 && r.isFinite) {

@@ -23,6 +23,13 @@ extension SQLiteLocationStore {
         return result
     }
 
+    public func brandNetworkIds() throws(StoreError) -> [(id: String, wikidata: String)] {
+        let s = try db.statement("SELECT id, wikidata FROM networks WHERE wikidata IS NOT NULL ORDER BY id")
+        var out: [(id: String, wikidata: String)] = []
+        while try s.step() { out.append((s.text(0), s.text(1))) }
+        return out
+    }
+
     public func network(id: String) throws(StoreError) -> Network? {
         let s = try db.statement("SELECT id, name, category, is_large_area, default_radius_m, wikidata FROM networks WHERE id = ?1")
         s.bind(1, id)

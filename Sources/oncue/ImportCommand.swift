@@ -71,6 +71,7 @@ struct Import: AsyncParsableCommand {
     @Option(name: .importOption("category"), help: .importOption("category")) var category: String?
     @Flag(name: .importOption("only_known_networks"), help: .importOption("only_known_networks")) var onlyKnownNetworks = false
     @Flag(name: .importOption("brand_catalogue"), inversion: .prefixedNo, help: .importOption("brand_catalogue")) var brandCatalogue = true
+    @Option(name: .importOption("brand_language"), help: .importOption("brand_language")) var brandLanguage: String?
     @Option(name: .importOption("mapping"), help: .importOption("mapping")) var mapping: String?
     @Option(name: .importOption("radius_column"), help: .importOption("radius_column")) var radiusColumn: String?
     @Option(name: .importOption("venue_radius_column"), help: .importOption("venue_radius_column")) var venueRadiusColumn: String?
@@ -96,7 +97,7 @@ struct Import: AsyncParsableCommand {
             ("network", network), ("network_column", networkColumn), ("network_name_column", networkNameColumn),
             ("network_name_where", networkNameWhere), ("category", category), ("radius_column", radiusColumn),
             ("venue_radius_column", venueRadiusColumn), ("encoding", encoding), ("delimiter", delimiter),
-            ("max_line_bytes", maxLineBytes),
+            ("max_line_bytes", maxLineBytes), ("brand_language", brandLanguage),
         ] {
             if let text { given.append((name, text)) }
         }

@@ -84,7 +84,7 @@ struct Locations: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let location = try await store.withStore(readOnly: true) { try await $0.location(id: id) }
+            let location = try await store.withStore(readOnly: true) { try await $0.location(resolving: id) }
             guard let location else { throw ValidationError(LocationEditor.Failure.notFound(id).description) }
             if output.isJSON {
                 print(try jsonString(location))

@@ -140,11 +140,12 @@ struct Replay: AsyncParsableCommand {
         let studying = seeds > 1 || !grid.isEmpty
         let specs = strategies.isEmpty ? (compare || studying || recommended != nil ? sc.strategies : ["guaranteed"]) : strategies
         let variants = try grid.variants(base: sc, strategies: specs)
-        let walletValue = try Wallet.load(json: Data(contentsOf: URL(fileURLWithPath: wallet)))
+        let walletFile = try Wallet.load(json: Data(contentsOf: URL(fileURLWithPath: wallet)))
         let paths = try TraceLoader.expand(traces)
         guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
 
-        let (catalog, refreshers) = try await loadStores(scenario: sc, wallet: walletValue, radiusScales: Set(variants.map(\.radiusScale)))
+        let (catalog, refreshers, walletValue) = try await loadStores(
+            scenario: sc, wallet: walletFile, radiusScales: Set(variants.map(\.radiusScale)))
         let parallelism = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let stderr = FileHandleOutput.standardError
         let tty = stderr.isTerminal
@@ -213,14 +214,24 @@ struct Replay: AsyncParsableCommand {
         throw ExitCode(1)
     }
 
-    /// The card locations of the wallet's networks, and a refresher per radius scale: the server given by --server,
-    /// else an engine of its own built from the store.
+    /// The card locations of the wallet's networks, a refresher per radius scale (the server given by --server, else
+    /// an engine of its own built from the store), and the wallet with its cards under the store's network ids.
     private func loadStores(
-        scenario sc: Scenario, wallet walletValue: Wallet, radiusScales: Set<Double>
+        scenario sc: Scenario, wallet walletFile: Wallet, radiusScales: Set<Double>
     ) async throws
-        -> (StoreCatalog, [Double: any RegionRefreshing])
+        -> (StoreCatalog, [Double: any RegionRefreshing], Wallet)
     {
-        try await store.withStore(readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing]) in
+        try await store.withStore(readOnly: true) { store -> (StoreCatalog, [Double: any RegionRefreshing], Wallet) in
+            let resolution = try await WalletResolution.resolve(walletFile, in: store)
+            let stderr = FileHandleOutput.standardError
+            for (given, id) in resolution.renamed { stderr.write("wallet: card '\(given.forMessage())' is network '\(id.forMessage())'\n") }
+            for given in resolution.unknown {
+                stderr.write("wallet: card '\(given.forMessage())' names no network of the store; it can match no moment\n")
+            }
+            guard resolution.unknown.count < walletFile.cards.count else {
+                throw ValidationError("no card of the wallet names a network of the store (\(resolution.unknown.joined(separator: ", ")))")
+            }
+            let walletValue = resolution.wallet
             let catalog = try await StoreCatalog.load(
                 from: store, networks: Set(walletValue.networkIds),
                 storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
@@ -234,7 +245,7 @@ struct Replay: AsyncParsableCommand {
                     refreshers[scale] = engine
                 }
             }
-            return (catalog, refreshers)
+            return (catalog, refreshers, walletValue)
         }
     }
 

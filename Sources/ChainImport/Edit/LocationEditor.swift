@@ -76,11 +76,12 @@ package struct LocationEditor {
 
     /// Deletes the location `id`; refused when there is none.
     package func delete(_ id: String) async throws {
-        guard try await store.deleteLocations(ids: [id]) > 0 else { throw Failure.notFound(id) }
+        guard try await store.deleteLocations(ids: [try await existing(id).id]) > 0 else { throw Failure.notFound(id) }
     }
 
+    /// The location `id` names: its own, or an old id of a re-keyed or merged network (`location(resolving:)`).
     private func existing(_ id: String) async throws -> Location {
-        guard let location = try await store.location(id: id) else { throw Failure.notFound(id) }
+        guard let location = try await store.location(resolving: id) else { throw Failure.notFound(id) }
         return location
     }
 

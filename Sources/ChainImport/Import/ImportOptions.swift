@@ -19,6 +19,10 @@ public struct ImportOptions: Sendable {
     /// Resolve network values the store does not know, and `brand_wikidata`, through the brand catalogue (the
     /// name-suggestion-index's brands), so a chain's spellings become one network named as the brand writes itself.
     package var usesBrandCatalogue = true
+    /// The language of the display names of brand networks this import creates (ISO 639-1: "ja" names Starbucks
+    /// "スターバックス"); their ids are ASCII whatever it is. English, the default, takes the catalogue's English or
+    /// Latin-script name.
+    package var brandLanguage = "en"
     package var mapping: MappingFile?
     /// Run everything, report, and roll back.
     package var dryRun = false
@@ -113,6 +117,7 @@ public struct ImportOptions: Sendable {
         if let category { out["category"] = category }
         if onlyKnownNetworks { out["only_known_networks"] = "true" }
         if !usesBrandCatalogue { out["brand_catalogue"] = "false" }
+        if brandLanguage != "en" { out["brand_language"] = brandLanguage }
         if dryRun { out["dry_run"] = "true" }
         if replaceNetwork { out["replace_network"] = "true" }
         if fixCoordinates { out["fix_coordinates"] = "true" }

@@ -31,7 +31,8 @@ final class ImportSession {
         self.totalBytes = totalBytes
         resolver = NetworkResolver(
             store: writer.networks, category: importer.options.category, onlyKnown: importer.options.onlyKnownNetworks,
-            catalogue: importer.options.usesBrandCatalogue ? .standard : nil)
+            catalogue: importer.options.usesBrandCatalogue ? .standard : nil, brandLanguage: importer.options.brandLanguage,
+            namesFromColumn: importer.options.networkNameColumn != nil)
         interpreter = RowInterpreter(options: importer.options, geocoded: geocoded)
     }
 

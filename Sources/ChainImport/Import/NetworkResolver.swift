@@ -16,6 +16,10 @@ package final class NetworkResolver {
     private let category: String?
     private let onlyKnown: Bool
     let catalogue: BrandCatalogue?
+    /// The language of a created brand network's display name (`ImportOptions.brandLanguage`).
+    private let brandLanguage: String
+    /// The import names networks from a column of its own (`--network-name-column`).
+    private let namesFromColumn: Bool
     private var cache: [String: String] = [:]
     package private(set) var created: [String] = []
     /// Networks created here whose name came from a row that was not the preferred naming row.
@@ -30,11 +34,16 @@ package final class NetworkResolver {
         case confusable(String)
     }
 
-    package init(store: any NetworkDirectory, category: String?, onlyKnown: Bool, catalogue: BrandCatalogue? = nil) {
+    package init(
+        store: any NetworkDirectory, category: String?, onlyKnown: Bool, catalogue: BrandCatalogue? = nil, brandLanguage: String = "en",
+        namesFromColumn: Bool = false
+    ) {
+        self.namesFromColumn = namesFromColumn
         self.store = store
         self.category = category
         self.onlyKnown = onlyKnown
         self.catalogue = catalogue
+        self.brandLanguage = brandLanguage
     }
 
     /// `country` (ISO alpha-2) picks among brands of one name; `wikidata` (a row's `brand_wikidata`) names the brand
@@ -83,10 +92,11 @@ package final class NetworkResolver {
         return .success(slug)
     }
 
-    /// The network of a catalogue brand, under the slug of its name: found, or created with its name and Wikidata id;
-    /// the spelling that led to it becomes its alias.
+    /// The network of a catalogue brand, under the ASCII slug of its English or Latin-script name (`starbucks`, never
+    /// `старбакс`): found, or created with its name in `brandLanguage` and its Wikidata id; the spelling that led to
+    /// it, and the brand's English name, become its aliases.
     private func network(of brand: BrandCatalogue.Brand, spelling: String, displayName: String?) throws -> Result<String, Failure> {
-        let slug = Network.slug(brand.name)
+        let slug = Network.asciiSlug(brand.name)
         guard !slug.isEmpty else { return .failure(.missing) }
         if var existing = try store.network(id: slug) {
             // A network made before the catalogue, or by an admin, learns which brand it is.
@@ -97,10 +107,13 @@ package final class NetworkResolver {
         } else {
             if onlyKnown { return .failure(.unknown(spelling)) }
             if FieldLimits.exceeds(slug, FieldLimits.networkId) { return .failure(.idTooLong(slug: slug)) }
-            let name = displayName.flatMap { $0.isEmpty ? nil : $0 } ?? brand.name
+            // A network name column the import was given names it; else the brand's name in the import's language.
+            let given = namesFromColumn ? displayName.flatMap { $0.isEmpty ? nil : $0 } : nil
+            let name = given ?? (brandLanguage == "en" ? nil : brand.byLanguage[brandLanguage]) ?? brand.name
             try store.upsertNetwork(Network(id: slug, name: name, category: category, wikidata: brand.wikidata))
             created.append(slug)
             skeletons?[NetworkText.skeleton(slug)] = slug
+            if name != brand.name { try store.addAlias(brand.name, networkId: slug) }
         }
         try store.addAlias(spelling, networkId: slug)
         return .success(slug)

@@ -34,6 +34,10 @@ package enum ImportOptionTable {
             "Resolve brand spellings the store does not know, and brand_wikidata, through the brand catalogue (name-suggestion-index)"
         ) { $0.options.usesBrandCatalogue = $1.flag },
         ImportOptionSpec(
+            "brand_language", .text,
+            "Language (ISO 639-1: en, ja, …) of the display names of brand networks this import creates; ids are ASCII whatever it is (default en)"
+        ) { $0.options.brandLanguage = $1.text?.lowercased() ?? "en" },
+        ImportOptionSpec(
             "mapping", .text,
             "JSON mapping file overriding the guessed columns (on the command line its path; in a request the body's 'mapping' part)",
             surface: .fileOrBodyPart

@@ -14,6 +14,9 @@ package struct BrandCatalogue: Sendable {
         /// ISO 3166-1 alpha-2 codes (lower case), "001" for the world, or M49 region codes.
         package var include: [String]
         package var exclude: [String]
+        /// The brand's name by language (`brand:xx` tags: "ru" → "Старбакс"), for a display name in the data's
+        /// language; `name` is the English or Latin-script one.
+        package var byLanguage: [String: String] = [:]
     }
 
     package let brands: [Brand]
@@ -31,9 +34,17 @@ package struct BrandCatalogue: Sendable {
         for line in tsv.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard f.count >= 5, !f[0].isEmpty, !f[1].isEmpty else { continue }
+            var byLanguage: [String: String] = [:]
+            if f.count >= 6 {
+                for pair in f[5].split(separator: "|") {
+                    guard let eq = pair.firstIndex(of: "=") else { continue }
+                    byLanguage[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+                }
+            }
             let brand = Brand(
                 wikidata: String(f[0]), name: String(f[1]), names: f[2].split(separator: "|").map(String.init),
-                include: f[3].split(separator: ",").map(String.init), exclude: f[4].split(separator: ",").map(String.init))
+                include: f[3].split(separator: ",").map(String.init), exclude: f[4].split(separator: ",").map(String.init),
+                byLanguage: byLanguage)
             let index = brands.count
             brands.append(brand)
             byWikidata[brand.wikidata] = index

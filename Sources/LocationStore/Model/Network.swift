@@ -63,6 +63,26 @@ extension Network {
         return String(out)
     }
 
+    /// The slug of `name` in ASCII: a name in another script is transliterated to Latin first ("Старбакс" →
+    /// "starbaks", "星巴克" → "xing-ba-ke"), and what no transliteration reaches is dropped. A brand's network id is
+    /// this slug of its English or Latin-script name, so that ids read the same in every log, region and wallet
+    /// whatever language the catalogue's entry for one country used.
+    public static func asciiSlug(_ name: String) -> String {
+        let latin = name.unicodeScalars.allSatisfy(\.isASCII) ? name : (name.applyingTransform(.toLatin, reverse: false) ?? name)
+        var out = ""
+        var pendingDash = false
+        for scalar in slug(latin).unicodeScalars {
+            if scalar == "-" || !scalar.isASCII {
+                pendingDash = pendingDash || scalar == "-"
+                continue
+            }
+            if pendingDash && !out.isEmpty { out.append("-") }
+            pendingDash = false
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
     /// The key under which a brand alias is stored: the slug without dashes, so that
     /// "Sonic Drive-In", "SONIC Drive In" and "sonic drivein" are one alias.
     /// A spelling without letters or digits ("★") is its own key, lower-cased and trimmed, so that it can still be

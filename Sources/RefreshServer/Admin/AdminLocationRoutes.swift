@@ -32,7 +32,7 @@ struct AdminLocationRoutes: Sendable {
 
     func show(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try locationID(context)
-        let location = try await access.withPrimaryReading { try await $0.location(id: id) }
+        let location = try await access.withPrimaryReading { try await $0.location(resolving: id) }
         guard let location else { throw APIError.notFound("no location '\(id)'") }
         return try AdminJSON.response(AdminLocation(location))
     }

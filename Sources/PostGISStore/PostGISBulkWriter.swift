@@ -19,12 +19,13 @@ public struct PostGISBulkWriter: Sendable {
         "file_no", "line", "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country",
         "lat", "lon", "geohash", "radius_m", "venue_radius_m", "source_import_id", "geocoded",
         "warned", "prov_source", "prov_display_name", "prov_place_rank", "prov_importance", "prov_original_lat", "prov_original_lon",
-        "prov_shift_m", "opening_hours",
+        "prov_shift_m", "opening_hours", "uncertainty_m",
     ]
 
     static let locationColumns = [
         "id", "network_id", "external_id", "name", "address", "city", "region", "postal_code", "country", "lat", "lon", "geom",
         "geohash", "radius_m", "venue_radius_m", "source_import_id", "created_at", "updated_at", "opening_hours", "change_version",
+        "uncertainty_m",
     ]
 
     func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws {
@@ -104,6 +105,7 @@ public struct PostGISBulkWriter: Sendable {
             out.field(p?.originalLongitude)
             out.field(p?.shiftMeters)
             out.field(l.openingHours)
+            out.field(l.positionUncertaintyMeters)
             out.endRow()
         }
         return CopyBatch(table: "oncue_stage", columns: stageColumns, rows: rows.count, bytes: out.bytes)
@@ -117,6 +119,7 @@ public struct PostGISBulkWriter: Sendable {
             out.location(r.location, timestamp: timestamp)
             out.field(r.location.openingHours)
             out.field(changeVersion)
+            out.field(r.location.positionUncertaintyMeters)
             out.endRow()
         }
         return CopyBatch(table: "locations", columns: locationColumns, rows: rows.count, bytes: out.bytes)

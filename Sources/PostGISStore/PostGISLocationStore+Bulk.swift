@@ -17,7 +17,7 @@ extension PostGISLocationStore {
                 geocoded boolean NOT NULL, warned boolean NOT NULL,
                 prov_source text, prov_display_name text, prov_place_rank integer, prov_importance double precision,
                 prov_original_lat double precision, prov_original_lon double precision, prov_shift_m double precision,
-                opening_hours text)
+                opening_hours text, uncertainty_m double precision)
             ON COMMIT DROP
             """)
     }
@@ -37,7 +37,7 @@ extension PostGISLocationStore {
                 \(unescaped: Self.insertLocationColumns)
                 SELECT id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
                     ST_SetSRID(ST_MakePoint(lon, lat), 4326), geohash, radius_m, venue_radius_m, source_import_id, now(), now(),
-                    opening_hours, \(version)
+                    opening_hours, \(version), uncertainty_m
                 FROM oncue_stage
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING id, (xmax = 0) AS inserted)

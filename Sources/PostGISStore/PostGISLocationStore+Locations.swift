@@ -6,16 +6,21 @@ import PostgresNIO
 extension PostGISLocationStore {
     static let locationColumns = """
         id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, radius_m, venue_radius_m, source_import_id,
-        opening_hours
+        opening_hours, uncertainty_m
         """
 
     static func readLocation(_ row: PostgresRow) throws -> Location {
-        let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source, hours) = try row.decode(
-            (String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?, String?).self)
+        let (id, network, external, name, address, city, region, postal, country, lat, lon, radius, venue, source, hours, uncertainty) =
+            try row.decode(
+                (
+                    String, String, String, String, String?, String?, String?, String?, String?, Double, Double, Double?, Double?, Int64?, String?,
+                    Double?
+                )
+                .self)
         return Location(
             id: id, networkId: network, externalId: external, name: name, address: address, city: city, region: region,
             postalCode: postal, country: country, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon),
-            radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source, openingHours: hours)
+            radiusMeters: radius, venueRadiusMeters: venue, sourceImportId: source, openingHours: hours, positionUncertaintyMeters: uncertainty)
     }
 
     public func location(id: String) async throws -> Location? {
@@ -46,7 +51,8 @@ extension PostGISLocationStore {
                 \(unescaped: Self.insertLocationColumns)
                 VALUES (\(l.id), \(l.networkId), \(l.externalId), \(l.name), \(l.address), \(l.city), \(l.region), \(l.postalCode),
                     \(l.country), \(lat), \(lon), ST_SetSRID(ST_MakePoint(\(lon), \(lat)), 4326), \(geohash),
-                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours), \(version))
+                    \(l.radiusMeters), \(l.venueRadiusMeters), \(l.sourceImportId), now(), now(), \(l.openingHours), \(version),
+                    \(l.positionUncertaintyMeters))
                 \(unescaped: Self.upsertByIdClause)
                 RETURNING (xmax = 0)
                 """)
@@ -97,7 +103,7 @@ extension PostGISLocationStore {
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
-        let columns = "id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours"
+        let columns = "id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours, uncertainty_m"
         let select: PostgresQuery =
             if let version {
                 "SELECT \(unescaped: columns) FROM locations WHERE change_version > \(version)"
@@ -118,6 +124,7 @@ extension PostGISLocationStore {
             let region = try cells.optionalText()
             let postalCode = try cells.optionalText()
             let openingHours = try cells.optionalText()
+            let uncertainty = try cells.optionalDouble()
             // One network's locations mostly follow each other: keep one copy of its id while it repeats.
             if network != lastNetwork { lastNetwork = network }
             batch.append(
@@ -125,7 +132,7 @@ extension PostGISLocationStore {
                     id: id, networkId: lastNetwork, name: name,
                     address: IndexRecord.postalAddress(street: address, city: city, region: region, postalCode: postalCode),
                     coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), radiusMeters: radius, venueRadiusMeters: venue,
-                    openingHours: openingHours))
+                    openingHours: openingHours, positionUncertaintyMeters: uncertainty))
             if batch.count >= batchSize {
                 try body(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -159,7 +166,7 @@ extension PostGISLocationStore {
     /// follow.
     static let insertLocationColumns = """
         INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon, geom,
-            geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version)
+            geohash, radius_m, venue_radius_m, source_import_id, created_at, updated_at, opening_hours, change_version, uncertainty_m)
         """
 
     /// How both location writes (one location, the staged import) upsert by id: every column replaced, but a row whose
@@ -171,12 +178,13 @@ extension PostGISLocationStore {
             postal_code = EXCLUDED.postal_code, country = EXCLUDED.country, lat = EXCLUDED.lat, lon = EXCLUDED.lon,
             geom = EXCLUDED.geom, geohash = EXCLUDED.geohash, radius_m = EXCLUDED.radius_m,
             venue_radius_m = EXCLUDED.venue_radius_m, source_import_id = EXCLUDED.source_import_id,
-            opening_hours = EXCLUDED.opening_hours, change_version = EXCLUDED.change_version, updated_at = now()
+            opening_hours = EXCLUDED.opening_hours, change_version = EXCLUDED.change_version, updated_at = now(),
+            uncertainty_m = EXCLUDED.uncertainty_m
         WHERE (locations.network_id, locations.external_id, locations.name, locations.address, locations.city,
                locations.region, locations.postal_code, locations.country, locations.lat, locations.lon,
-               locations.radius_m, locations.venue_radius_m, locations.opening_hours)
+               locations.radius_m, locations.venue_radius_m, locations.opening_hours, locations.uncertainty_m)
             IS DISTINCT FROM (EXCLUDED.network_id, EXCLUDED.external_id, EXCLUDED.name, EXCLUDED.address, EXCLUDED.city,
                EXCLUDED.region, EXCLUDED.postal_code, EXCLUDED.country, EXCLUDED.lat, EXCLUDED.lon,
-               EXCLUDED.radius_m, EXCLUDED.venue_radius_m, EXCLUDED.opening_hours)
+               EXCLUDED.radius_m, EXCLUDED.venue_radius_m, EXCLUDED.opening_hours, EXCLUDED.uncertainty_m)
         """
 }

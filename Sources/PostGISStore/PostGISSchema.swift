@@ -5,7 +5,7 @@ import PostgresNIO
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 7
+    static let currentVersion = 8
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -188,6 +188,8 @@ enum PostGISSchema {
             "ALTER TABLE locations ADD CONSTRAINT \(idNamesNetworkAndExternal.name) \(idNamesNetworkAndExternal.check)",
             "ALTER TABLE locations DROP CONSTRAINT IF EXISTS locations_network_id_external_id_key",
         ],
+        // Version 8: how far the true place may lie from the point (`Location.positionUncertaintyMeters`).
+        ["ALTER TABLE locations ADD COLUMN IF NOT EXISTS uncertainty_m double precision CHECK (uncertainty_m >= 0)"],
     ]
 
     /// `Location.makeId` as a check on every row, so that the primary key on the id is a key on (network, external id).

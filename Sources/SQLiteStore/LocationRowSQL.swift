@@ -1,21 +1,22 @@
 import LocationStore
 
 /// The statements that write one location row, numbered as `bindLocation`/`bindContent` bind them: ?1 id, ?2…?13 its
-/// content (?17 the opening hours), ?14 geohash, ?15 source import, ?16 time. The import's bulk path and the
+/// content (?17 the opening hours, ?18 the position's uncertainty), ?14 geohash, ?15 source import, ?16 time. The import's bulk path and the
 /// one-location path run the same text, so a new column is added in one place.
 enum LocationRowSQL {
     static let update = """
         UPDATE locations SET network_id = ?2, external_id = ?3, name = ?4, address = ?5, city = ?6, region = ?7,
             postal_code = ?8, country = ?9, lat = ?10, lon = ?11, radius_m = ?12, venue_radius_m = ?13, geohash = ?14,
             source_import_id = ?15, updated_at = ?16, geom = MakePoint(?11, ?10, 4326), opening_hours = ?17,
-            change_version = \(SQLiteSchema.currentChangeVersion)
+            uncertainty_m = ?18, change_version = \(SQLiteSchema.currentChangeVersion)
         WHERE id = ?1
         """
 
     static let insert = """
         INSERT INTO locations (id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-            radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours, change_version)
+            radius_m, venue_radius_m, geohash, source_import_id, created_at, updated_at, geom, opening_hours, uncertainty_m,
+            change_version)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17,
-            \(SQLiteSchema.currentChangeVersion))
+            ?18, \(SQLiteSchema.currentChangeVersion))
         """
 }

@@ -250,7 +250,7 @@ extension SQLiteLocationStore {
             """
             SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
                 AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
-                AND opening_hours IS ?17
+                AND opening_hours IS ?17 AND uncertainty_m IS ?18
             FROM locations WHERE id = ?1
             """)
         probe.bind(1, location.id)

@@ -31,7 +31,8 @@ extension SQLiteLocationStore {
         guard total <= limit else { return nil }
         let rows = try db.statement(
             """
-            SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours
+            SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours,
+                uncertainty_m
             FROM locations INDEXED BY locations_by_change WHERE change_version > ?1
             """)
         rows.bind(1, version)

@@ -8,7 +8,8 @@ extension SQLiteLocationStore {
         let s = try SQLiteStatement(
             connection: db,
             sql: """
-                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours
+                SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code, opening_hours,
+                uncertainty_m
                 FROM locations ORDER BY rowid
                 """)
         var batch: [IndexRecord] = []
@@ -27,13 +28,14 @@ extension SQLiteLocationStore {
     }
 
     /// One row of `SELECT id, network_id, name, address, lat, lon, radius_m, venue_radius_m, city, region, postal_code,
-    /// opening_hours`.
+    /// opening_hours, uncertainty_m`.
     static func readIndexRecord(_ s: SQLiteStatement, networkId: String) -> IndexRecord {
         IndexRecord(
             id: s.text(0), networkId: networkId, name: s.text(2),
             address: IndexRecord.postalAddress(
                 street: s.optionalText(3), city: s.optionalText(8), region: s.optionalText(9), postalCode: s.optionalText(10)),
             coordinate: Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5)),
-            radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7), openingHours: s.optionalText(11))
+            radiusMeters: s.optionalDouble(6), venueRadiusMeters: s.optionalDouble(7), openingHours: s.optionalText(11),
+            positionUncertaintyMeters: s.optionalDouble(12))
     }
 }

@@ -4,7 +4,7 @@ import LocationStore
 extension SQLiteLocationStore {
     static let locationColumns = """
         id, network_id, external_id, name, address, city, region, postal_code, country, lat, lon,
-        radius_m, venue_radius_m, source_import_id, opening_hours
+        radius_m, venue_radius_m, source_import_id, opening_hours, uncertainty_m
         """
 
     static func readLocation(_ s: SQLiteStatement, offset: Int32 = 0) -> Location {
@@ -14,7 +14,8 @@ extension SQLiteLocationStore {
             postalCode: s.optionalText(offset + 7), country: s.optionalText(offset + 8),
             coordinate: Coordinate(uncheckedLatitude: s.double(offset + 9), longitude: s.double(offset + 10)),
             radiusMeters: s.optionalDouble(offset + 11), venueRadiusMeters: s.optionalDouble(offset + 12),
-            sourceImportId: s.optionalInt64(offset + 13), openingHours: s.optionalText(offset + 14))
+            sourceImportId: s.optionalInt64(offset + 13), openingHours: s.optionalText(offset + 14),
+            positionUncertaintyMeters: s.optionalDouble(offset + 15))
     }
 
     public func location(id: String) throws(StoreError) -> Location? {
@@ -78,6 +79,7 @@ extension SQLiteLocationStore {
         s.bind(12, l.radiusMeters)
         s.bind(13, l.venueRadiusMeters)
         s.bind(17, l.openingHours)
+        s.bind(18, l.positionUncertaintyMeters)
     }
 
     public func deleteLocations(ids: [String]) throws -> Int {

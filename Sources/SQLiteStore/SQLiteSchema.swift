@@ -8,7 +8,7 @@ import LocationStore
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 6
+    static let currentVersion = 7
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -26,6 +26,7 @@ enum SQLiteSchema {
         case 3: try addColumn(db, table: "networks", column: "wikidata")
         case 4: try addColumn(db, table: "locations", column: "opening_hours")
         case 5: try addChangeTracking(db)
+        case 6: try addColumn(db, table: "locations", column: "uncertainty_m", type: "REAL")
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }
@@ -109,10 +110,10 @@ enum SQLiteSchema {
 
     /// Versions 4 (a brand network's Wikidata id) and 5 (a location's opening hours): a text column. Idempotent, as a
     /// store taken back to an older version number (to run a re-keying again) already has it.
-    private static func addColumn(_ db: SQLiteConnection, table: String, column: String) throws(StoreError) {
+    private static func addColumn(_ db: SQLiteConnection, table: String, column: String, type: String = "TEXT") throws(StoreError) {
         let present = try db.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") ?? 0
         guard present == 0 else { return }
-        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) TEXT")
+        try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(type)")
     }
 
     /// Version 2: the geocoding cache and what geocoding did to each location and import.

@@ -114,12 +114,16 @@ package struct RowInterpreter {
             ?? (row.hasFileCoordinates
                 ? StableId.derive(address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
                 : StableId.derive(address: row.address, city: row.city, postalCode: row.postalCode))
+        // A coarse point the file gave (not one a geocoder replaced) keeps how far off it may be: its region is never
+        // smaller than that.
+        var uncertainty: Double?
+        if let coarse = row.coarse, case .accepted(let filePoint, _) = row.verdict, filePoint == coordinate { uncertainty = coarse.errorMeters }
         let location = Location(
             networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
             region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
             radiusMeters: Self.meters(row.radius, column: "radius_m", line: row.line, ledger: &ledger),
             venueRadiusMeters: Self.meters(row.venueRadius, column: "venue_radius_m", line: row.line, ledger: &ledger),
-            sourceImportId: importId, openingHours: row.openingHours)
+            sourceImportId: importId, openingHours: row.openingHours, positionUncertaintyMeters: uncertainty)
         if let hours = row.openingHours, ledger.firstSight(ofOpeningHours: hours), OpeningHours(hours) == nil {
             ledger.warn(
                 row.line, .unparsedOpeningHours,

@@ -11,10 +11,12 @@ public struct IndexRecord: Sendable, Hashable {
     public var venueRadiusMeters: Double?
     /// OpenStreetMap `opening_hours`, as stored.
     public var openingHours: String?
+    /// `Location.positionUncertaintyMeters`: the region's least radius.
+    public var positionUncertaintyMeters: Double?
 
     public init(
         id: String, networkId: String, name: String, address: String?, coordinate: Coordinate,
-        radiusMeters: Double?, venueRadiusMeters: Double?, openingHours: String? = nil
+        radiusMeters: Double?, venueRadiusMeters: Double?, openingHours: String? = nil, positionUncertaintyMeters: Double? = nil
     ) {
         self.id = id
         self.networkId = networkId
@@ -24,6 +26,7 @@ public struct IndexRecord: Sendable, Hashable {
         self.radiusMeters = radiusMeters
         self.venueRadiusMeters = venueRadiusMeters
         self.openingHours = openingHours
+        self.positionUncertaintyMeters = positionUncertaintyMeters
     }
 
     public init(_ l: Location) {
@@ -31,7 +34,7 @@ public struct IndexRecord: Sendable, Hashable {
             id: l.id, networkId: l.networkId, name: l.name,
             address: Self.postalAddress(street: l.address, city: l.city, region: l.region, postalCode: l.postalCode),
             coordinate: l.coordinate, radiusMeters: l.radiusMeters, venueRadiusMeters: l.venueRadiusMeters,
-            openingHours: l.openingHours)
+            openingHours: l.openingHours, positionUncertaintyMeters: l.positionUncertaintyMeters)
     }
 
     /// The address a phone shows, as the product document writes it: "450 10th St, San Francisco, CA 94103" — the

@@ -23,12 +23,16 @@ public struct Location: Sendable, Hashable, Codable {
     public var sourceImportId: Int64?
     /// OpenStreetMap `opening_hours` as the file gave it (read with `OpeningHours`; kept even when not understood).
     public var openingHours: String?
+    /// How far (metres) the true place may lie from `coordinate`, as the import measured it: coordinates rounded to
+    /// two decimals are ±0.55 km. A region is never smaller than this (`RadiusPolicy`): a tighter fence could sit
+    /// where no phone at the store will ever be. Nil for a point as precise as a geofence needs.
+    public var positionUncertaintyMeters: Double?
 
     public init(
         id: String? = nil, networkId: String, externalId: String, name: String, address: String? = nil,
         city: String? = nil, region: String? = nil, postalCode: String? = nil, country: String? = nil,
         coordinate: Coordinate, radiusMeters: Double? = nil, venueRadiusMeters: Double? = nil,
-        sourceImportId: Int64? = nil, openingHours: String? = nil
+        sourceImportId: Int64? = nil, openingHours: String? = nil, positionUncertaintyMeters: Double? = nil
     ) {
         self.id = id ?? Location.makeId(networkId: networkId, externalId: externalId)
         self.networkId = networkId
@@ -44,6 +48,7 @@ public struct Location: Sendable, Hashable, Codable {
         self.venueRadiusMeters = venueRadiusMeters
         self.sourceImportId = sourceImportId
         self.openingHours = openingHours
+        self.positionUncertaintyMeters = positionUncertaintyMeters
     }
 
     public static func makeId(networkId: String, externalId: String) -> String {

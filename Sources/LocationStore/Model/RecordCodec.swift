@@ -33,5 +33,8 @@ package enum RecordCodec {
         for (name, value) in [("radius", l.radiusMeters), ("venue radius", l.venueRadiusMeters)] {
             if let v = value, !(v > 0 && v.isFinite) { throw .invalidArgument("location \(l.id): \(name) must be positive, got \(v)") }
         }
+        if let u = l.positionUncertaintyMeters, !(u >= 0 && u.isFinite) {
+            throw .invalidArgument("location \(l.id): position uncertainty must be 0 or more metres, got \(u)")
+        }
     }
 }

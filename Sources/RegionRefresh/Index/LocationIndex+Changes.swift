@@ -171,7 +171,7 @@ private struct OverlayWork {
                 explicit: record.radiusMeters.map { Double(Float($0)) }, networkDefault: net.defaultRadiusMeters,
                 isLargeArea: net.isLargeArea || record.venueRadiusMeters != nil,
                 venueRadius: record.venueRadiusMeters.map { Double(Float($0)) }, placeDensity: Double(entries[j].placeDensity),
-                neighbors: Int(d))
+                neighbors: Int(d), uncertainty: record.positionUncertaintyMeters.map { Double(Float($0)) })
             entries[j].radius = Float(r.meters)
             entries[j].rule = r.rule
         }

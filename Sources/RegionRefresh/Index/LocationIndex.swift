@@ -230,7 +230,7 @@ public final class LocationIndex: Sendable {
                 explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
                 // A location with a venue size of its own is a venue, whatever its network.
                 isLargeArea: net.isLargeArea || b.venueRadius[i] != nil, venueRadius: b.venueRadius[i].map(Double.init),
-                placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
+                placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]), uncertainty: b.uncertainty[i].map(Double.init))
             radius[i] = Float(r.meters)
             rule[i] = r.rule
         }
@@ -374,6 +374,8 @@ extension LocationIndex {
         var network: [UInt32] = []
         var explicitRadius: [Float?] = []
         var venueRadius: [Float?] = []
+        /// `positionUncertaintyMeters`: the region's least radius.
+        var uncertainty: [Float?] = []
         var ids: [String] = []
         var names: [String] = []
         var addresses: [String?] = []
@@ -396,6 +398,7 @@ extension LocationIndex {
             network.reserveCapacity(n)
             explicitRadius.reserveCapacity(n)
             venueRadius.reserveCapacity(n)
+            uncertainty.reserveCapacity(n)
             ids.reserveCapacity(n)
             names.reserveCapacity(n)
             addresses.reserveCapacity(n)
@@ -415,6 +418,7 @@ extension LocationIndex {
             network.append(k)
             explicitRadius.append(l.radiusMeters.map(Float.init))
             venueRadius.append(l.venueRadiusMeters.map(Float.init))
+            uncertainty.append(l.positionUncertaintyMeters.map(Float.init))
             ids.append(l.id)
             // A location without a name of its own (its file had no name column) is served with its network's.
             names.append(l.name.isEmpty ? networks[Int(k)].name : l.name)
@@ -452,6 +456,7 @@ extension LocationIndex {
             network = permuted(network)
             explicitRadius = permuted(explicitRadius)
             venueRadius = permuted(venueRadius)
+            uncertainty = permuted(uncertainty)
             // Strings move in `LocationIndex.init`, beside the tree builds.
             self.order = order
         }

@@ -41,6 +41,8 @@ public struct RadiusPolicy: Sendable, Hashable {
     /// Why a region got its radius.
     public enum Rule: UInt8, Sendable, CaseIterable {
         case explicit, networkDefault, largeArea, splitVenue, dense, suburban, rural, merged
+        /// The point's own uncertainty (a coarse point): larger than any other rule's radius.
+        case uncertain
 
         public var name: String {
             switch self {
@@ -52,6 +54,7 @@ public struct RadiusPolicy: Sendable, Hashable {
             case .suburban: "suburban"
             case .rural: "rural"
             case .merged: "merged"
+            case .uncertain: "uncertain"
             }
         }
     }
@@ -62,8 +65,21 @@ public struct RadiusPolicy: Sendable, Hashable {
     }
 
     /// The radius of a location's region (for split venues: the whole venue's radius) and the rule that chose it.
-    /// `placeDensity` is people per km² around the location; `neighbors` the store's locations within 1 km.
+    /// `placeDensity` is people per km² around the location; `neighbors` the store's locations within 1 km. A region is
+    /// never smaller than the point's `uncertainty` (a point rounded to two decimals may be 0.55 km from its store: a
+    /// tighter fence could sit where no phone at the store will ever be, and the coverage guarantee would count it).
     public func radius(
+        explicit: Double?, networkDefault: Double?, isLargeArea: Bool, venueRadius: Double?,
+        placeDensity: Double, neighbors: Int, uncertainty: Double? = nil
+    ) -> (meters: Double, rule: Rule) {
+        let chosen = radiusByRule(
+            explicit: explicit, networkDefault: networkDefault, isLargeArea: isLargeArea, venueRadius: venueRadius,
+            placeDensity: placeDensity, neighbors: neighbors)
+        if let uncertainty, uncertainty > chosen.meters, uncertainty.isFinite { return (uncertainty, .uncertain) }
+        return chosen
+    }
+
+    private func radiusByRule(
         explicit: Double?, networkDefault: Double?, isLargeArea: Bool, venueRadius: Double?,
         placeDensity: Double, neighbors: Int
     ) -> (meters: Double, rule: Rule) {

@@ -376,6 +376,36 @@ class ConsoleTest:
         self.screenshot(a.imports_shot, full_page=True)
         self.collect_logs("imports")
 
+    # -- 5b: one location added and deleted from the networks view (the token is set by now)
+
+    def test_location_edit(self):
+        from selenium.webdriver.common.by import By
+        d = self.driver
+        self.css('.tabs a[data-view="networks"]')[0].click()
+        edit = self.wait(lambda d: next(iter(self.css("#network-table tbody button")), None), "an Edit button with the token set")
+        network = d.execute_script("return document.querySelector('#network-table tbody tr').dataset.networkId")
+        edit.click()
+        form = self.wait(lambda d: next((e for e in self.css("#location-form") if e.is_displayed()), None), "the location form")
+        values = {"id": "console-check", "name": "Console check", "latitude": "40.7501", "longitude": "-73.9901"}
+        for name, value in values.items():
+            field = form.find_element(By.NAME, name)
+            field.clear()
+            field.send_keys(value)
+        form.find_element(By.NAME, "add").click()
+        status = self.css("#network-dialog-status")[0]
+        self.wait(lambda d: "inserted" in status.text or "alert error" in status.get_attribute("innerHTML"), "the add's answer")
+        self.check("inserted" in status.text, "adding a location failed: " + status.text)
+        served = d.execute_script(
+            "return fetch('/v1/locations?bbox=-73.9902,40.7500,-73.9900,40.7502').then((r) => r.json())"
+            ".then((j) => (j.locations || []).map((l) => l.id))")
+        self.check(f"loc_{network}_console-check" in served, f"the added location is not served: {served}")
+        form.find_element(By.NAME, "delete").click()
+        self.wait(lambda d: "Deleted" in status.text or "alert error" in status.get_attribute("innerHTML"), "the delete's answer")
+        self.check("Deleted" in status.text, "deleting the location failed: " + status.text)
+        self.css("#network-dialog-close")[0].click()
+        self.ok(f"one location added to {network}, served, and deleted from the networks view")
+        self.collect_logs("location edit")
+
     # -- 6: origin and console
 
     def test_tiles(self):
@@ -432,6 +462,7 @@ class ConsoleTest:
                 self.test_map()
                 self.test_networks()
                 self.test_imports()
+                self.test_location_edit()
             self.test_hygiene()
         finally:
             self.driver.quit()

@@ -69,6 +69,8 @@ async function request(method, path, { query, body, admin = false, signal } = {}
 export const getJSON = (path, options) => request('GET', path, options);
 export const postJSON = (path, body, options) => request('POST', path, { ...options, body });
 export const putJSON = (path, body, options) => request('PUT', path, { ...options, body });
+export const patchJSON = (path, body, options) => request('PATCH', path, { ...options, body });
+export const deleteJSON = (path, options) => request('DELETE', path, options);
 
 /**
  * POSTs a file as text/csv with XMLHttpRequest, so that the upload reports progress.

@@ -1,8 +1,9 @@
 // The networks view: GET /v1/networks as a filterable, sortable table; with the admin token, an editor
-// for a network's settings (PUT /admin/networks/{id}) and its aliases (POST /admin/networks/{id}/aliases).
+// for a network's settings (PUT /admin/networks/{id}), its aliases (POST /admin/networks/{id}/aliases) and one
+// location of it at a time (POST /admin/locations, PATCH and DELETE /admin/locations/{id}).
 
 import { h, clear, showStatus, fmtInt, fmtMeters } from './dom.js';
-import { loadNetworks, serverSearchOn, putJSON, postJSON } from './api.js';
+import { loadNetworks, serverSearchOn, putJSON, postJSON, patchJSON, deleteJSON } from './api.js';
 import { hasToken, onTokenChange } from './token.js';
 
 const ROW_LIMIT = 500;
@@ -162,6 +163,35 @@ function createEditor({ onSaved }) {
     }
   });
 
+  const locationForm = document.getElementById('location-form');
+  locationForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const f = locationForm.elements;
+    const action = e.submitter?.name ?? 'add';
+    const id = f.id.value.trim();
+    if (action !== 'add' && !id) { showStatus(status, new Error('Id within the network: required to change or delete')); f.id.focus(); return; }
+    // The fields filled in; a number field left empty is not sent.
+    const body = {};
+    for (const key of ['name', 'address']) if (f[key].value.trim()) body[key] = f[key].value.trim();
+    for (const key of ['latitude', 'longitude']) if (f[key].value !== '') body[key] = Number(f[key].value);
+    const path = `admin/locations/${encodeURIComponent(`loc_${current.id}_${id}`)}`;
+    try {
+      if (action === 'delete') {
+        await deleteJSON(path, { admin: true });
+        showStatus(status, `Deleted ${id}: the server no longer serves it.`, 'ok');
+      } else {
+        const saved = action === 'add'
+          ? await postJSON('admin/locations', { ...body, network: current.id, ...(id ? { id } : {}) }, { admin: true })
+          : await patchJSON(path, body, { admin: true });
+        const warnings = (saved?.warnings ?? []).map((w) => ` Warning: ${w.message}`).join('');
+        showStatus(status, `${saved?.outcome ?? 'saved'}: ${saved?.location?.id ?? id}, served from now on.${warnings}`, 'ok');
+      }
+      onSaved();
+    } catch (error) {
+      showStatus(status, error);
+    }
+  });
+
   document.getElementById('network-dialog-close').addEventListener('click', () => dialog.close());
 
   return {
@@ -175,6 +205,7 @@ function createEditor({ onSaved }) {
       f.default_radius_meters.value = network.default_radius_meters ?? '';
       radiusNote.hidden = 'default_radius_meters' in network;
       aliasForm.elements.alias.value = '';
+      locationForm.reset();
       renderAliases(network.aliases || []);
       showStatus(status, null);
       dialog.showModal();

@@ -43,5 +43,6 @@ import Testing
         let named = try #require(try japanese.store.network(id: "starbucks"))
         #expect(named.name == "スターバックス", "the id stays ASCII; the display name is the data's language")
         #expect(try japanese.store.resolveNetwork("Starbucks") == "starbucks")
+        #expect(try english.store.resolveNetwork("スターバックス") == "starbucks", "other languages' names are aliases")
     }
 }

@@ -113,7 +113,10 @@ package final class NetworkResolver {
             try store.upsertNetwork(Network(id: slug, name: name, category: category, wikidata: brand.wikidata))
             created.append(slug)
             skeletons?[NetworkText.skeleton(slug)] = slug
-            if name != brand.name { try store.addAlias(brand.name, networkId: slug) }
+            // The brand's names in other languages resolve to it too, where no other network has them.
+            for other in Set([brand.name] + brand.byLanguage.values).sorted() where other != name {
+                if try store.resolveNetwork(other) == nil { try store.addAlias(other, networkId: slug) }
+            }
         }
         try store.addAlias(spelling, networkId: slug)
         return .success(slug)

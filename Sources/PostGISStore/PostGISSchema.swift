@@ -188,8 +188,12 @@ enum PostGISSchema {
             "ALTER TABLE locations ADD CONSTRAINT \(idNamesNetworkAndExternal.name) \(idNamesNetworkAndExternal.check)",
             "ALTER TABLE locations DROP CONSTRAINT IF EXISTS locations_network_id_external_id_key",
         ],
-        // Version 8: how far the true place may lie from the point (`Location.positionUncertaintyMeters`).
-        ["ALTER TABLE locations ADD COLUMN IF NOT EXISTS uncertainty_m double precision CHECK (uncertainty_m >= 0)"],
+        // Version 8: how far the true place may lie from the point (`Location.positionUncertaintyMeters`), and a
+        // geocoder's measure of it (its answer's bounding box).
+        [
+            "ALTER TABLE locations ADD COLUMN IF NOT EXISTS uncertainty_m double precision CHECK (uncertainty_m >= 0)",
+            "ALTER TABLE geocode_cache ADD COLUMN IF NOT EXISTS uncertainty_m double precision",
+        ],
     ]
 
     /// `Location.makeId` as a check on every row, so that the primary key on the id is a key on (network, external id).

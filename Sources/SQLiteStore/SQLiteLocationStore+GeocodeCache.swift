@@ -6,7 +6,7 @@ extension SQLiteLocationStore {
     public func cachedGeocode(source: String, key: String) throws -> GeocodeCacheEntry? {
         let s = try db.statement(
             """
-            SELECT status, lat, lon, display_name, place_rank, importance, country_code, fetched_at
+            SELECT status, lat, lon, display_name, place_rank, importance, country_code, fetched_at, uncertainty_m
             FROM geocode_cache WHERE source = ?1 AND address_key = ?2
             """)
         s.bind(1, source)
@@ -17,7 +17,7 @@ extension SQLiteLocationStore {
         return GeocodeCacheEntry(
             key: key, status: status, lat: s.optionalDouble(1), lon: s.optionalDouble(2),
             displayName: s.optionalText(3), placeRank: s.optionalInt64(4).map { Int($0) },
-            importance: s.optionalDouble(5), countryCode: s.optionalText(6), source: source,
+            importance: s.optionalDouble(5), countryCode: s.optionalText(6), uncertaintyMeters: s.optionalDouble(8), source: source,
             fetchedAt: Self.parseTimestamp(s.text(7)) ?? Date(timeIntervalSince1970: 0))
     }
 
@@ -28,8 +28,9 @@ extension SQLiteLocationStore {
             let s = try db.statement(
                 """
                 INSERT OR REPLACE INTO geocode_cache
-                    (source, address_key, status, lat, lon, display_name, place_rank, importance, country_code, fetched_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                    (source, address_key, status, lat, lon, display_name, place_rank, importance, country_code, fetched_at,
+                     uncertainty_m)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                 """)
             s.bind(1, entry.source)
             s.bind(2, entry.key)
@@ -41,6 +42,7 @@ extension SQLiteLocationStore {
             s.bind(8, entry.importance)
             s.bind(9, entry.countryCode)
             s.bind(10, Self.timestamp(entry.fetchedAt))
+            s.bind(11, entry.uncertaintyMeters)
             _ = try s.step()
         }
     }

@@ -26,7 +26,10 @@ enum SQLiteSchema {
         case 3: try addColumn(db, table: "networks", column: "wikidata")
         case 4: try addColumn(db, table: "locations", column: "opening_hours")
         case 5: try addChangeTracking(db)
-        case 6: try addColumn(db, table: "locations", column: "uncertainty_m", type: "REAL")
+        case 6:
+            // How far a point may be from its place: the import's measure, and a geocoder's box.
+            try addColumn(db, table: "locations", column: "uncertainty_m", type: "REAL")
+            try addColumn(db, table: "geocode_cache", column: "uncertainty_m", type: "REAL")
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }

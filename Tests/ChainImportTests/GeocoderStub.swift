@@ -44,11 +44,13 @@ actor GeocoderStub {
 
     func hits(street: String) -> [Hit] { hits.filter { $0.street == street } }
 
-    static func place(rank: Int, country: String, lat: Double = 60.1689, lon: Double = 24.9416) -> String {
-        """
-        [{"place_id":1,"lat":"\(lat)","lon":"\(lon)","place_rank":\(rank),"importance":0.2,
-          "display_name":"Stub place","address":{"country_code":"\(country)"}}]
-        """
+    static func place(rank: Int, country: String, lat: Double = 60.1689, lon: Double = 24.9416, box: Double? = nil) -> String {
+        // Nominatim's boundingbox: [min lat, max lat, min lon, max lon] as strings, `box` degrees each way.
+        let bbox = box.map { #","boundingbox":["\#(lat - $0)","\#(lat + $0)","\#(lon - $0)","\#(lon + $0)"]"# } ?? ""
+        return """
+            [{"place_id":1,"lat":"\(lat)","lon":"\(lon)","place_rank":\(rank),"importance":0.2\(bbox),
+              "display_name":"Stub place","address":{"country_code":"\(country)"}}]
+            """
     }
 
     /// Runs `body` with the stub's base URL while a real HTTP server answers on loopback.
@@ -77,6 +79,8 @@ actor GeocoderStub {
                 guard parts.count >= 3, let lat = Double(parts[1]), let lon = Double(parts[2]) else { return json("[]") }
                 return json(place(rank: 30, country: "us", lat: lat, lon: lon))
             case "area": return json(place(rank: 16, country: "fi"))
+            // A street: its point is the street's, anywhere within a box 0.004° each way (≈ 0.5 km half-diagonal).
+            case "street": return json(place(rank: 26, country: "us", lat: 40.75, lon: -73.99, box: 0.004))
             case "abroad": return json(place(rank: 30, country: "se", lat: 59.33, lon: 18.06))
             case "none": return json("[]")
             case "garbage":

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// The first place of a Nominatim `format=jsonv2` answer, read defensively: the body comes from another service.
 package struct GeocodeAnswer: Sendable, Hashable {
@@ -10,6 +11,8 @@ package struct GeocodeAnswer: Sendable, Hashable {
     package var importance: Double?
     /// ISO 3166-1 alpha-2, lower case.
     package var countryCode: String?
+    /// Half the diagonal of the answer's `boundingbox` (metres): how far the place may be from the point.
+    package var uncertaintyMeters: Double?
 
     /// Coarser than a street: the service matched only a city, a postcode or a region, which contains many stores.
     package static let minimumPointRank = 26
@@ -51,6 +54,18 @@ package struct GeocodeAnswer: Sendable, Hashable {
             lat: lat, lon: lon, displayName: object["display_name"] as? String,
             placeRank: (object["place_rank"] as? NSNumber)?.intValue,
             importance: (object["importance"] as? NSNumber)?.doubleValue,
-            countryCode: (address?["country_code"] as? String)?.lowercased())
+            countryCode: (address?["country_code"] as? String)?.lowercased(),
+            uncertaintyMeters: Self.halfDiagonal(object["boundingbox"]))
+    }
+
+    /// Nominatim's `boundingbox`, `[min lat, max lat, min lon, max lon]` as strings (or numbers): half its diagonal in
+    /// metres, or nil when it is missing or not four valid angles.
+    package static func halfDiagonal(_ value: Any?) -> Double? {
+        guard let items = value as? [Any], items.count == 4 else { return nil }
+        let numbers = items.compactMap { ($0 as? String).flatMap(Double.init) ?? ($0 as? NSNumber)?.doubleValue }
+        guard numbers.count == 4, numbers.allSatisfy(\.isFinite), abs(numbers[0]) <= 90, abs(numbers[1]) <= 90,
+            abs(numbers[2]) <= 180, abs(numbers[3]) <= 180
+        else { return nil }
+        return Sphere.distance(lat1: numbers[0], lon1: numbers[2], lat2: numbers[1], lon2: numbers[3]) / 2
     }
 }

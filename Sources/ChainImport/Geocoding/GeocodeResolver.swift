@@ -121,7 +121,7 @@ package final class GeocodeResolver {
             GeocodeCacheEntry(
                 key: key, status: a.isArea ? .area : .found, lat: a.lat, lon: a.lon, displayName: a.displayName,
                 placeRank: a.placeRank, importance: a.importance, countryCode: a.countryCode,
-                source: source, fetchedAt: now)
+                uncertaintyMeters: a.uncertaintyMeters, source: source, fetchedAt: now)
         case .notFound:
             GeocodeCacheEntry(key: key, status: .notFound, source: source, fetchedAt: now)
         case .failed:
@@ -133,7 +133,7 @@ package final class GeocodeResolver {
         guard entry.status != .notFound, let lat = entry.lat, let lon = entry.lon else { return .notFound }
         let answer = GeocodeAnswer(
             lat: lat, lon: lon, displayName: entry.displayName, placeRank: entry.placeRank,
-            importance: entry.importance, countryCode: entry.countryCode)
+            importance: entry.importance, countryCode: entry.countryCode, uncertaintyMeters: entry.uncertaintyMeters)
         if let expected = CountryCode.iso2(country), let got = entry.countryCode, got != expected {
             return .wrongCountry(answer, expected: expected)
         }

@@ -114,10 +114,7 @@ package struct RowInterpreter {
             ?? (row.hasFileCoordinates
                 ? StableId.derive(address: row.address, latitude: coordinate.latitude, longitude: coordinate.longitude)
                 : StableId.derive(address: row.address, city: row.city, postalCode: row.postalCode))
-        // A coarse point the file gave (not one a geocoder replaced) keeps how far off it may be: its region is never
-        // smaller than that.
-        var uncertainty: Double?
-        if let coarse = row.coarse, case .accepted(let filePoint, _) = row.verdict, filePoint == coordinate { uncertainty = coarse.errorMeters }
+        let uncertainty = Self.uncertainty(of: row, at: coordinate, geocoded: geocoded)
         let location = Location(
             networkId: networkId, externalId: externalId, name: name, address: row.address, city: row.city,
             region: row.region, postalCode: row.postalCode, country: row.country, coordinate: coordinate,
@@ -131,6 +128,15 @@ package struct RowInterpreter {
                     + "open ends?): kept, and the store is taken to be open; warned on its first row only")
         }
         return (location, row.id != nil)
+    }
+
+    /// How far the row's point may lie from its place, when that is more than a geofence can ignore: a coarse point the
+    /// file gave (its rounding), or a geocoder's point (half its answer's bounding box: a street's point stands
+    /// anywhere along it). Its region is never smaller than that.
+    static func uncertainty(of row: ParsedRow, at coordinate: Coordinate, geocoded: GeocodePass.Outcome?) -> Double? {
+        if case .accepted(let filePoint, _) = row.verdict, filePoint == coordinate { return row.coarse?.errorMeters }
+        guard let key = row.addressQuery?.cacheKey, case .placed(let answer) = geocoded?.answers[key] else { return nil }
+        return answer.uncertaintyMeters
     }
 
     /// A radius column's value in metres: a plain decimal in (0, 50000], the rule of a network's default radius. Anything

@@ -25,14 +25,17 @@ public struct GeocodeCacheEntry: Sendable, Hashable, Codable {
     public var importance: Double?
     /// ISO 3166-1 alpha-2, lower case, as the service reported it.
     public var countryCode: String?
+    /// How far the place may lie from the point: half the diagonal of the matched object's bounding box (a street's
+    /// point stands anywhere along it; a house's box is metres across). Nil when the service gave no box.
+    public var uncertaintyMeters: Double?
     /// The service's base URL, so that answers of two services are never mixed up.
     public var source: String
     public var fetchedAt: Date
 
     public init(
         key: String, status: Status, lat: Double? = nil, lon: Double? = nil, displayName: String? = nil,
-        placeRank: Int? = nil, importance: Double? = nil, countryCode: String? = nil, source: String,
-        fetchedAt: Date
+        placeRank: Int? = nil, importance: Double? = nil, countryCode: String? = nil, uncertaintyMeters: Double? = nil,
+        source: String, fetchedAt: Date
     ) {
         self.key = key
         self.status = status
@@ -42,6 +45,7 @@ public struct GeocodeCacheEntry: Sendable, Hashable, Codable {
         self.placeRank = placeRank
         self.importance = importance
         self.countryCode = countryCode
+        self.uncertaintyMeters = uncertaintyMeters
         self.source = source
         self.fetchedAt = fetchedAt
     }

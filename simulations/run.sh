@@ -58,6 +58,9 @@ for p in ios android; do
   people $p sweep-people-$p "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
     --sweep app.min_refresh_interval_seconds=0,1800 --sweep app.gps_confirm_seconds=15,30,60 --sweep app.gps_trust_os_after_seconds=0,180
 done
+# Android's DWELL transition (the OS reports a store region only after the person loitered there): rows, not choices.
+people android sweep-people-android-dwell "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion \
+  --sweep app.gps_confirm_seconds=30 --sweep os.loitering_delay_seconds=0,60,120,180
 python3 simulations/tools/choose.py ios=simulations/results/sweep-people-ios/sweep.json \
   android=simulations/results/sweep-people-android/sweep.json > simulations/recommended.json
 for p in ios android; do

@@ -55,7 +55,8 @@ extension SQLiteLocationStore {
     }
 
     /// Every column of a location row, in the order every location statement numbers them: ?1 id, ?2…?13 its content
-    /// (`bindContent`, with ?17 the opening hours), ?14 geohash, ?15 source import, ?16 time.
+    /// (`bindContent`, with ?17 the opening hours and ?18 the point's uncertainty), ?14 geohash, ?15 source import,
+    /// ?16 time.
     func bindLocation(_ s: SQLiteStatement, _ l: Location, timestamp: String = SQLiteLocationStore.timestamp()) {
         s.bind(1, l.id)
         bindContent(s, l)
@@ -64,7 +65,8 @@ extension SQLiteLocationStore {
         s.bind(16, timestamp)
     }
 
-    /// ?2…?13: what a location says of itself (network, external id, name, address lines, point, radii).
+    /// ?2…?13, ?17 and ?18: what a location says of itself (network, external id, name, address lines, point, radii,
+    /// opening hours, the point's uncertainty).
     func bindContent(_ s: SQLiteStatement, _ l: Location) {
         s.bind(2, l.networkId)
         s.bind(3, l.externalId)

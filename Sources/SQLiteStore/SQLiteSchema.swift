@@ -111,8 +111,9 @@ enum SQLiteSchema {
         guard indexed == 1 else { throw .spatialiteUnavailable("CreateSpatialIndex failed: \(db.lastError)") }
     }
 
-    /// Versions 4 (a brand network's Wikidata id) and 5 (a location's opening hours): a text column. Idempotent, as a
-    /// store taken back to an older version number (to run a re-keying again) already has it.
+    /// Versions 4 (a brand network's Wikidata id) and 5 (a location's opening hours), text columns, and 7 (a point's
+    /// uncertainty, in locations and the geocode cache), real ones. Idempotent, as a store taken back to an older
+    /// version number (to run a re-keying again) already has it.
     private static func addColumn(_ db: SQLiteConnection, table: String, column: String, type: String = "TEXT") throws(StoreError) {
         let present = try db.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") ?? 0
         guard present == 0 else { return }

@@ -29,9 +29,12 @@ struct UncertainPointTests {
         #expect(index.radius[c] >= 556 && index.rule[c] == .uncertain)
         #expect(index.radius[p] <= 100 && index.rule[p] == .dense, "Midtown's dense tier: \(index.radius[p]) m")
         let response = try RegionRefreshEngine(index: index).refresh(
-            RefreshParameters(center: Self.midtown, cardNetworks: ["alpha"], maxRegions: 20), now: Date())
+            RefreshParameters(center: Self.midtown, cardNetworks: ["alpha"], maxRegions: 20, explain: true), now: Date())
         let served = try #require(response.regions.first { $0.id == coarse.id || ($0.mergedLocationIds ?? []).contains(coarse.id) })
         #expect(served.radiusMeters >= 556)
+        // explain reads the rule off the search tree, where a location's rule has three bits.
+        #expect(served.explain?.radiusRule == "uncertain", "\(String(describing: served.explain?.radiusRule))")
+        #expect(RadiusPolicy.Rule.allCases.filter { $0 != .merged }.allSatisfy { $0.rawValue < 8 })
     }
 
     @Test("with uncertain points among the locations, every guarantee holds for every move shorter than refresh_after")

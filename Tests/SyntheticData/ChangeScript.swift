@@ -41,7 +41,8 @@ public struct ChangeScript: Sendable {
     public static func location(_ r: IndexRecord) -> Location {
         Location(
             networkId: r.networkId, externalId: externalId(r), name: r.name, address: r.address, coordinate: r.coordinate,
-            radiusMeters: r.radiusMeters, venueRadiusMeters: r.venueRadiusMeters, openingHours: r.openingHours)
+            radiusMeters: r.radiusMeters, venueRadiusMeters: r.venueRadiusMeters, openingHours: r.openingHours,
+            positionUncertaintyMeters: r.positionUncertaintyMeters)
     }
 
     static func externalId(_ r: IndexRecord) -> String { String(r.id.dropFirst("loc_\(r.networkId)_".count)) }
@@ -70,7 +71,9 @@ public struct ChangeScript: Sendable {
             name: Int.random(in: 0..<5, using: &random) == 0 ? "" : "Store \(nextId)",
             address: "\(nextId) Main St", coordinate: near,
             radiusMeters: Int.random(in: 0..<12, using: &random) == 0 ? uniform(40...400) : nil,
-            venueRadiusMeters: large ? uniform(300...3_000) : nil, openingHours: ChangeScript.hours.randomElement(using: &random)!)
+            venueRadiusMeters: large ? uniform(300...3_000) : nil, openingHours: ChangeScript.hours.randomElement(using: &random)!,
+            // One in eight a coarse or geocoded point: its uncertainty floors the radius, also when neighbours move it.
+            positionUncertaintyMeters: Int.random(in: 0..<8, using: &random) == 0 ? uniform(20...600) : nil)
     }
 
     /// A store of `count` locations in five networks (one with a default radius, one of large venues).

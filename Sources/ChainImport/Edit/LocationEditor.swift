@@ -46,13 +46,15 @@ package struct LocationEditor {
         package var warnings: [ImportIssue]
     }
 
-    /// Adds a new location; refused when its id exists.
+    /// Adds a new location; refused when its id — the one given, trimmed as an import trims it, or the one an import
+    /// would derive — exists.
     package func add(_ fields: LocationFields) async throws -> Outcome {
         let network = try await resolveNetwork(fields.network)
-        if let id = fields.id, try await store.location(id: Location.makeId(networkId: network, externalId: id)) != nil {
-            throw Failure.exists(Location.makeId(networkId: network, externalId: id))
-        }
-        return try await write(fields, network: network)
+        var given = fields
+        given.id = fields.id?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+        let id = Location.makeId(networkId: network, externalId: given.id ?? derivedId(given))
+        if try await store.location(id: id) != nil { throw Failure.exists(id) }
+        return try await write(given, network: network)
     }
 
     /// Replaces the location `id` with `fields` (every field not given is cleared); its network and id stay.
@@ -61,7 +63,7 @@ package struct LocationEditor {
         try await checkSameLocation(existing, fields)
         var replacement = fields
         replacement.id = existing.externalId
-        return try await write(replacement, network: existing.networkId)
+        return try await keepingUncertainty(of: existing, try await write(replacement, network: existing.networkId))
     }
 
     /// Changes the fields `patch` sets (`change` applies them to the stored ones); its network and id stay.
@@ -71,7 +73,19 @@ package struct LocationEditor {
         change(&fields)
         try await checkSameLocation(existing, fields)
         fields.id = existing.externalId
-        return try await write(fields, network: existing.networkId)
+        return try await keepingUncertainty(of: existing, try await write(fields, network: existing.networkId))
+    }
+
+    /// A point an edit did not move keeps the uncertainty its import measured (a file's grid, a geocoder's box): a
+    /// one-row file has neither, and an edit of the opening hours must not resize the region.
+    private func keepingUncertainty(of existing: Location, _ outcome: Outcome) async throws -> Outcome {
+        guard outcome.location.coordinate == existing.coordinate,
+            outcome.location.positionUncertaintyMeters != existing.positionUncertaintyMeters
+        else { return outcome }
+        var kept = outcome
+        kept.location.positionUncertaintyMeters = existing.positionUncertaintyMeters
+        _ = try await store.upsert([kept.location])
+        return kept
     }
 
     /// Deletes the location `id`; refused when there is none.
@@ -100,7 +114,7 @@ package struct LocationEditor {
             throw Failure.conflict(
                 "location '\(existing.id)' belongs to network '\(existing.networkId)'; to move it, add it to the other network and delete this one")
         }
-        if let id = fields.id, id != existing.externalId {
+        if let id = fields.id?.trimmingCharacters(in: .whitespacesAndNewlines), id != existing.externalId {
             throw Failure.conflict("location '\(existing.id)' has the id '\(existing.externalId)' in its network; an edit cannot change it")
         }
     }
@@ -131,4 +145,9 @@ package struct LocationEditor {
         if let lat = f.latitude, let lon = f.longitude { return StableId.derive(address: address, latitude: lat, longitude: lon) }
         return StableId.derive(address: address, city: f.city, postalCode: f.postalCode)
     }
+}
+
+extension String {
+    /// Nil when empty.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -14,19 +14,28 @@ extension LocationStore {
             guard let brand = catalogue.brand(wikidata: wikidata) else { continue }
             let target = Network.asciiSlug(brand.name)
             guard !target.isEmpty, target != id, var network = try await network(id: id) else { continue }
-            if try await self.network(id: target) == nil {
+            if let existing = try await self.network(id: target) {
+                // An unrelated network under the same slug is not this brand's: leave both as they are.
+                guard existing.wikidata == nil || existing.wikidata == wikidata else { continue }
+            } else {
                 network.id = target
                 network.name = brand.name
                 try await upsertNetwork(network)
             }
-            merges.append(try await mergeNetwork(id, into: target))
+            do {
+                merges.append(try await mergeNetwork(id, into: target))
+            } catch StoreError.unknownNetwork {
+                continue  // another writer opening the store at the same moment merged it first
+            }
         }
         return merges
     }
 
     /// The location with `id`, or, when none has it, the one an old id of a re-keyed or merged network names:
-    /// `loc_<old network>_<external id>` is looked up under the network the old id is now an alias of (first as
-    /// `<old network>:<external id>`, the id a merge gives a moved location whose id was taken).
+    /// `loc_<old network>_<external id>` is looked up under the network the old id is now an alias of — as
+    /// `<old network>:<external id>`, the id a merge gives a moved location whose id was taken, and, for a network
+    /// re-keyed from another script (`rekeyBrandNetworks`), as `<external id>`. After an admin's merge that plain id
+    /// may be the target's own location, so it is not guessed.
     public func location(resolving id: String) async throws -> Location? {
         if let found = try await location(id: id) { return found }
         guard id.hasPrefix("loc_") else { return nil }
@@ -37,6 +46,7 @@ extension LocationStore {
         let external = String(rest[rest.index(after: underscore)...])
         guard let current = try await resolveNetwork(old), current != old else { return nil }
         if let moved = try await location(id: Location.makeId(networkId: current, externalId: "\(old):\(external)")) { return moved }
+        guard !old.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
         return try await location(id: Location.makeId(networkId: current, externalId: external))
     }
 }

@@ -27,7 +27,7 @@ struct AdminLocationRoutes: Sendable {
         let body = try await bodies.decode(LocationBody.self, from: request).checked()
         let edited = try await edit { try await $0.add(body.fields) }
         return try AdminJSON.response(
-            LocationEdited(edited), status: .created, headers: [.location: "/admin/locations/\(edited.location.id)"])
+            LocationEdited(edited), status: .created, headers: [.location: "/admin/locations/\(Self.pathSegment(edited.location.id))"])
     }
 
     func show(_ request: Request, context: ServerContext) async throws -> Response {
@@ -77,6 +77,13 @@ struct AdminLocationRoutes: Sendable {
         }
         _ = await reloader.reloadAndWait()
         return result
+    }
+
+    /// An id as one path segment: an external id may hold '/', '?', '#' or spaces.
+    static func pathSegment(_ id: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
     }
 
     static func apiError(_ failure: LocationEditor.Failure) -> APIError {

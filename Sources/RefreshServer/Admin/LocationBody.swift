@@ -3,9 +3,9 @@ import Foundation
 import Geo
 import LocationStore
 
-/// The body of `POST /admin/locations` and `PUT`/`PATCH /admin/locations/{id}`: a location's fields under the
-/// import's column names. In a `PATCH` only the fields present change and `null` clears one; in a `PUT` a field left
-/// out is cleared.
+/// The body of `POST /admin/locations` and `PUT`/`PATCH /admin/locations/{id}`: a location's fields, named as the
+/// import's roles are (`radius_meters` and `venue_radius_meters` for its `radius_m` and `venue_radius_m` columns). In a
+/// `PATCH` only the fields present change and `null` clears one; in a `PUT` a field left out is cleared.
 struct LocationBody: Decodable, Sendable {
     /// The fields given, each with its value (nil: given as `null`).
     private(set) var given: [Key: Value] = [:]

@@ -579,7 +579,7 @@ struct TreePoint {
     }
 
     var rule: RadiusPolicy.Rule {
-        // Three bits hold every one of the eight rules.
+        // Three bits hold every rule a location can have (`merged` is a region's, never a point's).
         RadiusPolicy.Rule(rawValue: UInt8(truncatingIfNeeded: tagged >> 28) & 7).unsafelyUnwrapped
     }
 
@@ -595,6 +595,7 @@ struct TreePoint {
 
     /// Sets the radius rule and the merge flag (the build works them out after the trees).
     mutating func tag(rule: RadiusPolicy.Rule, mayMerge: Bool) {
+        precondition(rule.rawValue < 8, "a location's radius rule fits in three bits")
         tagged = member | UInt32(rule.rawValue) << 28 | (mayMerge ? 1 << 31 : 0)
     }
 }

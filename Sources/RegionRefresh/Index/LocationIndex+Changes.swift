@@ -203,11 +203,14 @@ private struct OverlayWork {
             let d = neighbours(of: base.unitVector(i))
             guard d != base.density[i] else { continue }
             var radius = base.radius[i]
-            if [.dense, .suburban, .rural].contains(base.rule[i]) {
+            // A tier's radius moves with the count, never below the point's uncertainty (`tieredUncertainty` holds
+            // the tier-sized locations that have one, whatever rule their floor gave them).
+            let floor = base.tieredUncertainty[m]
+            if [.dense, .suburban, .rural].contains(base.rule[i]) || floor != nil {
                 radius = Float(
                     policy.radius(
                         explicit: nil, networkDefault: nil, isLargeArea: false, venueRadius: nil,
-                        placeDensity: Double(base.placeDensity[i]), neighbors: Int(d)
+                        placeDensity: Double(base.placeDensity[i]), neighbors: Int(d), uncertainty: floor.map(Double.init)
                     ).meters)
             }
             serveAgain(m, density: d, radius: radius)

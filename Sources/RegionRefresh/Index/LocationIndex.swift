@@ -37,6 +37,9 @@ public final class LocationIndex: Sendable {
     let density: [UInt16]
     /// People per km² around the location (`PopulatedPlaces`), saturating at 65,535.
     let placeDensity: [UInt16]
+    /// The locations a density tier sizes that carry a position uncertainty, with it: their radius is never below it,
+    /// also when a change nearby sizes them again (`reviseDensities`). Few stores have one, hence a dictionary.
+    let tieredUncertainty: [UInt32: Float]
     /// Network number of each location; the global tree's per-point networks too (see `KDTree.pointNetworks`).
     let network: HugePageArray<UInt32>
     /// What a region shows about each location (coordinate, id, name, address) in one 64-byte record, in the
@@ -141,7 +144,8 @@ public final class LocationIndex: Sendable {
         let densityTree = KDTree(inLeafOrder: x, y: y, z: z, radius: [Float](repeating: 0, count: n), network: network)
         let density = Self.countNeighbors(tree: densityTree, x: x, y: y, z: z, within: policy.densityProbeMeters, cap: policy.densityCountCap)
         let placeDensity = Self.placeDensities(x: x, y: y, z: z, latitudes: b.latitudes, longitudes: b.longitudes)
-        let (radius, rule) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)
+        let (radius, rule, tieredUncertainty) = Self.radii(of: b, policy: policy, density: density, placeDensity: placeDensity)
+        self.tieredUncertainty = tieredUncertainty
         self.density = density
         self.placeDensity = placeDensity
         self.radius = radius
@@ -177,6 +181,7 @@ public final class LocationIndex: Sendable {
         rule = p.rule
         density = p.density
         placeDensity = p.placeDensity
+        tieredUncertainty = base.tieredUncertainty
         network = p.network
         texts = base.texts
         openingHours = p.openingHours
@@ -215,26 +220,33 @@ public final class LocationIndex: Sendable {
         return (perNetwork, categories)
     }
 
-    /// Each location's region radius and the policy rule that chose it.
+    /// Each location's region radius and the policy rule that chose it, and the uncertainties of the locations a
+    /// density tier sizes.
     private static func radii(
         of b: borrowing Builder, policy: RadiusPolicy, density: [UInt16], placeDensity: [UInt16]
     )
-        -> (radius: [Float], rule: [RadiusPolicy.Rule])
+        -> (radius: [Float], rule: [RadiusPolicy.Rule], tieredUncertainty: [UInt32: Float])
     {
         let n = b.latitudes.count
         var radius = [Float](repeating: 0, count: n)
         var rule = [RadiusPolicy.Rule](repeating: .rural, count: n)
+        var tieredUncertainty: [UInt32: Float] = [:]
         for i in 0..<n {
             let net = b.networks[Int(b.network[i])]
-            let r = policy.radius(
+            let byRule = policy.radius(
                 explicit: b.explicitRadius[i].map(Double.init), networkDefault: net.defaultRadiusMeters,
                 // A location with a venue size of its own is a venue, whatever its network.
                 isLargeArea: net.isLargeArea || b.venueRadius[i] != nil, venueRadius: b.venueRadius[i].map(Double.init),
-                placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]), uncertainty: b.uncertainty[i].map(Double.init))
+                placeDensity: Double(placeDensity[i]), neighbors: Int(density[i]))
+            var r = byRule
+            if let u = b.uncertainty[i] {
+                if Double(u) > byRule.meters { r = (Double(u), .uncertain) }
+                if [.dense, .suburban, .rural].contains(byRule.rule) { tieredUncertainty[UInt32(i)] = u }
+            }
             radius[i] = Float(r.meters)
             rule[i] = r.rule
         }
-        return (radius, rule)
+        return (radius, rule, tieredUncertainty)
     }
 
     /// The global tree (the density count's, given its radii), the per-network trees, and the strings moved into

@@ -40,9 +40,12 @@ public struct RadiusPolicy: Sendable, Hashable {
 
     /// Why a region got its radius.
     public enum Rule: UInt8, Sendable, CaseIterable {
-        case explicit, networkDefault, largeArea, splitVenue, dense, suburban, rural, merged
-        /// The point's own uncertainty (a coarse point): larger than any other rule's radius.
+        case explicit, networkDefault, largeArea, splitVenue, dense, suburban, rural
+        /// The point's own uncertainty (a coarse point, a geocoder's street): larger than any other rule's radius.
         case uncertain
+        /// A region several locations share (a response's, never a location's: `TreePoint` keeps a location's rule in
+        /// three bits, so every rule a location can have comes before this one).
+        case merged
 
         public var name: String {
             switch self {

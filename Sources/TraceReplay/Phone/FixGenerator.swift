@@ -20,6 +20,12 @@ package struct PhoneFix: Sendable, Hashable {
     public var segment: Int32
     var unit: UnitVector
     var trueUnit: UnitVector
+    /// A position the phone had while the logger was silent (`GapFill`): the true position is where the person
+    /// stayed, and the app's own fix indoors is the Wi-Fi position (`unit`), not a GPS one.
+    var indoor = false
+
+    /// Where the app's own fix (`requestLocation`, its GPS while following a store) puts the person.
+    var appUnit: UnitVector { indoor ? unit : trueUnit }
 }
 
 /// Turns a trace into the OS's fix stream with the scenario's seeded noise and dropouts. The stream depends only on
@@ -91,8 +97,9 @@ package enum FixGenerator {
     }
 
     /// An indoor position during a silence (`GapFill`): Wi-Fi's accuracy and error around where the logger last saw
-    /// the person. The app's own "GPS" fix indoors is this same position (a phone's fused location there), so it
-    /// carries the position's accuracy, not GPS's. Exact fixes (`ideal-os`) sit where the logger last saw them.
+    /// the person. The app's own "GPS" fix indoors is this same position (a phone's fused location there, `appUnit`),
+    /// so it carries the position's accuracy, not GPS's; the true position stays where the logger last saw them.
+    /// Exact fixes (`ideal-os`) sit there too.
     private static func indoor(
         _ stay: GapFill.Stay, at time: Double, model: FixModel, exact: Bool, segment: Int, error: inout CorrelatedError,
         rng: inout SeededRandom
@@ -106,10 +113,10 @@ package enum FixGenerator {
             let (north, east) = error.next(at: time, rng: &rng)
             (lat, lon) = offset(lat, lon, north: north * accuracy * sigmaPerAccuracy, east: east * accuracy * sigmaPerAccuracy)
         }
-        let unit = UnitVector(latitude: lat, longitude: lon)
         return PhoneFix(
-            time: time, latitude: lat, longitude: lon, accuracy: accuracy, source: indoorSource(model), trueLatitude: lat,
-            trueLongitude: lon, traceAccuracy: accuracy, segment: Int32(segment), unit: unit, trueUnit: unit)
+            time: time, latitude: lat, longitude: lon, accuracy: accuracy, source: indoorSource(model), trueLatitude: stay.latitude,
+            trueLongitude: stay.longitude, traceAccuracy: accuracy, segment: Int32(segment), unit: UnitVector(latitude: lat, longitude: lon),
+            trueUnit: UnitVector(latitude: stay.latitude, longitude: stay.longitude), indoor: true)
     }
 
     /// The source index indoor positions report: one past the model's own sources.

@@ -97,6 +97,8 @@ final class Recorder {
                     time: time, kind: .monitorStop, location: r.id, network: r.networkId, distance: trueDistance(to: r),
                     detail: role.rawValue))
         }
+        // A region no longer monitored says nothing more of the person: an inside report ends with it.
+        if role != .refresh { reported(r, inside: false, at: time) }
         let start = openSince.removeValue(forKey: key) ?? time
         intervals.append(
             MonitoredInterval(

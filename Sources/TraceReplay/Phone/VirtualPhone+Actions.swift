@@ -64,7 +64,7 @@ extension VirtualPhone {
             ReplayEvent(
                 time: time, kind: .gpsFix, location: wide.region.id, network: wide.region.networkId,
                 distance: (distance * 10).rounded() / 10, detail: String(format: "accuracy %.0f m", accuracy)))
-        let answer = PreciseFix(position: fix.trueUnit, accuracy: fix.traceAccuracy)
+        let answer = PreciseFix(position: fix.appUnit, accuracy: fix.traceAccuracy)
         carryOut(machine.handle(.locationAnswered(answer), at: time), at: time, queue: &queue)
     }
 

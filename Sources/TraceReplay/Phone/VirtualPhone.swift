@@ -88,7 +88,7 @@ final class VirtualPhone {
     func locationUpdate(_ fix: PhoneFix, queue: inout EventQueue) {
         guard machine.wantsLocationUpdates else { return }
         let update = LocationUpdate(
-            coarse: fix.unit, precise: PreciseFix(position: fix.trueUnit, accuracy: fix.traceAccuracy), stream: fix.segment)
+            coarse: fix.unit, precise: PreciseFix(position: fix.appUnit, accuracy: fix.traceAccuracy), stream: fix.segment)
         deliver(.location(update), at: fix.time, queue: &queue)
     }
 

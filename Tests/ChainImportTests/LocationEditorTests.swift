@@ -27,7 +27,7 @@ import Testing
     func idsAsTheImportReadsThem() async throws {
         let t = try store()
         let editor = LocationEditor(store: t.store)
-        let padded = try await editor.add(fields(id: " 7 "))
+        let padded = try await editor.add(fields(id: " 7\t"))
         #expect(padded.location.id == "loc_shops_7" && padded.outcome == .inserted)
         await #expect(throws: LocationEditor.Failure.exists("loc_shops_7")) { try await editor.add(fields(id: "7")) }
         let derived = try await editor.add(fields(id: ""))

@@ -51,7 +51,7 @@ package struct LocationEditor {
     package func add(_ fields: LocationFields) async throws -> Outcome {
         let network = try await resolveNetwork(fields.network)
         var given = fields
-        given.id = fields.id?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+        given.id = fields.id.flatMap(RowFields.clean)
         let id = Location.makeId(networkId: network, externalId: given.id ?? derivedId(given))
         if try await store.location(id: id) != nil { throw Failure.exists(id) }
         return try await write(given, network: network)
@@ -114,7 +114,7 @@ package struct LocationEditor {
             throw Failure.conflict(
                 "location '\(existing.id)' belongs to network '\(existing.networkId)'; to move it, add it to the other network and delete this one")
         }
-        if let id = fields.id?.trimmingCharacters(in: .whitespacesAndNewlines), id != existing.externalId {
+        if let id = fields.id.flatMap(RowFields.clean), id != existing.externalId {
             throw Failure.conflict("location '\(existing.id)' has the id '\(existing.externalId)' in its network; an edit cannot change it")
         }
     }
@@ -141,13 +141,8 @@ package struct LocationEditor {
 
     /// The id an import derives for a row without one (`StableId`).
     private func derivedId(_ f: LocationFields) -> String {
-        let address = f.address?.trimmingCharacters(in: .whitespaces)
+        let address = f.address.flatMap(RowFields.clean)
         if let lat = f.latitude, let lon = f.longitude { return StableId.derive(address: address, latitude: lat, longitude: lon) }
-        return StableId.derive(address: address, city: f.city, postalCode: f.postalCode)
+        return StableId.derive(address: address, city: f.city.flatMap(RowFields.clean), postalCode: f.postalCode.flatMap(RowFields.clean))
     }
-}
-
-extension String {
-    /// Nil when empty.
-    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

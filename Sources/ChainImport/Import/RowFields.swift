@@ -46,6 +46,13 @@ struct RowFields {
         return decoder.decode(trimmed)
     }
 
+    /// A value as a file's field would be read (`clean`): what a one-location edit writes, so that the id it looks for
+    /// after the write is the one the import stored.
+    static func clean(_ text: String) -> String? {
+        var decoder = EncodingDetector(forced: .utf8)
+        return clean(Array(text.utf8)[...], decoder: &decoder)
+    }
+
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 }
 

@@ -22,8 +22,9 @@ struct Import: AsyncParsableCommand {
 
             A file starting with { [ or the RFC 8142 record separator is GeoJSON: a FeatureCollection, a \
             text sequence or one feature per line (osmium export -f geojsonseq). Properties are read by \
-            OpenStreetMap keys (the OSM element @type/@id, else ref, as the id; name; brand; addr:*), which \
-            a mapping file's columns replace; building outlines become a centre and a radius. \
+            OpenStreetMap keys (the OSM element @type/@id, else ref, as the id; name; brand; addr:*), then \
+            by the CSV column names above (store_id, radius_m, ...); a mapping file's columns replace both. \
+            The point is the geometry's; building outlines become a centre and a radius. \
             scripts/osm-extract.sh makes such a file from an OpenStreetMap extract (docs/importing.md). \
             A mapping file's network_patterns recognise chains by how their stores are named (K-Market \
             Kamppi): {"network_patterns": {"match": ["brand", "name"], "rules": [{"pattern": \

@@ -51,10 +51,13 @@ struct GeoJSONFeature {
         }
     }
 
-    /// A property's value as text: strings as they are, numbers as written; `null`, objects and arrays have none.
+    /// A property's value as the text a CSV cell would hold: strings as they are (`"250"` reads as 250 where a number
+    /// is wanted, as in a CSV), numbers in their shortest form, `true`/`false` as words (never the 1 and 0 an NSNumber
+    /// would give, which a `radius_m` would take for metres); `null`, objects and arrays have none.
     static func text(_ value: Any) -> String? {
         switch value {
         case let s as String: s
+        case let n as NSNumber where Self.isBoolean(n): n.boolValue ? "true" : "false"
         case let n as NSNumber: n.stringValue
         default: nil
         }

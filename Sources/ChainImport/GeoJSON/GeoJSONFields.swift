@@ -4,8 +4,11 @@ import Geo
 /// those roles, so the checks, ids and networks of a CSV row apply to it unchanged.
 ///
 /// By default the roles read OpenStreetMap's keys, as OpenStreetMap exports (osmium) and AllThePlaces' spiders write
-/// them: `ref`, `name`, `brand`, `addr:*`. The id is the OSM element (`node/123`, from osmium's `@type` and `@id`)
-/// when the feature is one, else `ref`, else the Feature's own `id`. A mapping file's `columns` name properties
+/// them: `ref`, `name`, `brand`, `addr:*`; then any property named as a CSV column of the role would be
+/// (`store_id`, `radius_m`, `Latitude`: `FieldRole.synonyms` under the header rule), so a file converted from a CSV
+/// reads as the CSV did. The id is the OSM element (`node/123`, from osmium's `@type` and `@id`) when the feature is
+/// one, else `ref`, else an id-named property, else the Feature's own `id`. A point comes from the geometry; latitude
+/// and longitude properties are read only for a feature without one. A mapping file's `columns` name properties
 /// instead (a list joins several with `-`, as for CSV columns), and `null` switches a role off.
 struct GeoJSONFields {
     enum Source: Equatable {
@@ -20,6 +23,8 @@ struct GeoJSONFields {
         /// `addr:housenumber` and `addr:street`, in the order the country writes them.
         case streetAndNumber
         case latitude, longitude
+        /// A property whose name the CSV header rule reads as a column of this role (`PropertyNames`).
+        case named(FieldRole)
         /// From a Polygon's or MultiPolygon's footprint (`Footprint`).
         case footprintRadius, footprintVenueRadius
 
@@ -32,6 +37,7 @@ struct GeoJSONFields {
             case .streetAndNumber: "addr:housenumber + addr:street"
             case .latitude: "geometry (latitude)"
             case .longitude: "geometry (longitude)"
+            case .named(let role): "a property named as a \(role.rawValue) column"
             case .footprintRadius: "footprint radius"
             case .footprintVenueRadius: "footprint venue radius"
             }
@@ -45,22 +51,26 @@ struct GeoJSONFields {
     let filterKey: String?
     /// The properties a mapping file's `network_patterns` are tried on, kept as the record's last fields.
     let patternKeys: [String]
+    /// Property names as the header rule reads them, kept across features (a file repeats its keys).
+    var propertyNames = PropertyNames.Cache()
 
+    /// OpenStreetMap's keys first, then the CSV's column names. Where the geometry or an outline gives a value, it
+    /// wins over a property only for the point: a property's `radius_m` is the file's own word and beats an outline's.
     static let defaults: [FieldRole: [Source]] = [
-        .id: [.osmElement, .first(["ref"]), .featureId],
-        .name: [.first(["name"])],
-        .address: [.first(["addr:full", "addr:street_address"]), .streetAndNumber],
-        .city: [.first(["addr:city"])],
-        .region: [.first(["addr:state", "addr:province"])],
-        .postalCode: [.first(["addr:postcode"])],
-        .country: [.first(["addr:country"])],
-        .latitude: [.latitude],
-        .longitude: [.longitude],
-        .network: [.first(["brand"])],
-        .brandWikidata: [.first(["brand:wikidata"])],
-        .openingHours: [.first(["opening_hours"])],
-        .radius: [.footprintRadius],
-        .venueRadius: [.footprintVenueRadius],
+        .id: [.osmElement, .first(["ref"]), .named(.id), .featureId],
+        .name: [.first(["name"]), .named(.name)],
+        .address: [.first(["addr:full", "addr:street_address"]), .streetAndNumber, .named(.address)],
+        .city: [.first(["addr:city"]), .named(.city)],
+        .region: [.first(["addr:state", "addr:province"]), .named(.region)],
+        .postalCode: [.first(["addr:postcode"]), .named(.postalCode)],
+        .country: [.first(["addr:country"]), .named(.country)],
+        .latitude: [.latitude, .named(.latitude)],
+        .longitude: [.longitude, .named(.longitude)],
+        .network: [.first(["brand"]), .named(.network)],
+        .brandWikidata: [.first(["brand:wikidata"]), .named(.brandWikidata)],
+        .openingHours: [.first(["opening_hours"]), .named(.openingHours)],
+        .radius: [.named(.radius), .footprintRadius],
+        .venueRadius: [.named(.venueRadius), .footprintVenueRadius],
     ]
 
     init(options: ImportOptions) {
@@ -96,14 +106,23 @@ struct GeoJSONFields {
     var filterIndex: Int? { filterKey == nil ? nil : roles.count }
 
     /// The feature's values as a record with `mapping`'s columns; `number` is its place in the file (the log's line).
-    func record(_ feature: GeoJSONFeature, number: Int, into record: inout CSVRecord) {
+    mutating func record(_ feature: GeoJSONFeature, number: Int, into record: inout CSVRecord) {
         record.bytes.removeAll(keepingCapacity: true)
         record.ends.removeAll(keepingCapacity: true)
         record.line = number
         record.overlongBytes = nil
+        var names: PropertyNames?
         for entry in roles {
             for source in entry.sources {
-                if let value = Self.value(source, of: feature), !value.isEmpty {
+                let found: String?
+                if case .named(let role) = source {
+                    if names == nil { names = PropertyNames(feature.properties, cache: &propertyNames) }
+                    let osm = Self.value(.osmElement, of: feature) != nil
+                    found = names?.property(role, osmElement: osm).flatMap { feature.properties[$0] }
+                } else {
+                    found = Self.value(source, of: feature)
+                }
+                if let value = found, !value.isEmpty {
                     record.bytes.append(contentsOf: value.utf8)
                     break
                 }
@@ -127,6 +146,10 @@ struct GeoJSONFields {
             guard let type = p["@type"], ["node", "way", "relation"].contains(type), let id = p["@id"] else { return nil }
             return "\(type)/\(id)"
         case .featureId: return feature.id
+        case .named(let role):
+            var cache = PropertyNames.Cache()
+            let osm = value(.osmElement, of: feature) != nil
+            return PropertyNames(p, cache: &cache).property(role, osmElement: osm).flatMap { p[$0] }
         case .streetAndNumber: return Self.streetAddress(p)
         case .latitude, .longitude:
             switch feature.place {

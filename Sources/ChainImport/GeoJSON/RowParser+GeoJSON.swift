@@ -2,7 +2,7 @@
 /// fill, which then take the same path as a CSV's rows.
 struct GeoJSONInput {
     var splitter: GeoJSONSplitter
-    let fields: GeoJSONFields
+    var fields: GeoJSONFields
     /// Reused for every feature, as the CSV tokenizer reuses its record.
     var record = CSVRecord()
     /// Whether a feature was an OpenStreetMap element (osmium's `@type` and `@id`): the import log then credits it.

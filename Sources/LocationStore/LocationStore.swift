@@ -20,6 +20,12 @@ public protocol LocationStore: AnyObject {
     /// Removes a network with its locations, their geocoding provenance and its aliases, in one transaction; nil when
     /// there is no such network. The import log keeps what it logged.
     func deleteNetwork(id: String) async throws -> NetworkDeletion?
+    /// Moves every location of network `from` into `into` where it lies, in the caller's transaction: the locations
+    /// `dropping` names (ids) are deleted first; each other keeps its row, point and provenance and takes external id
+    /// `renaming[its id] ?? its external id` and id `Location.makeId(into, that)`; each old id leaves a tombstone, so
+    /// a server following the changes drops it. Costs what it moves, whatever the size of `into` (`mergeNetwork`).
+    /// Returns the locations moved.
+    func moveLocations(from: String, into: String, dropping: [String], renaming: [String: String]) async throws -> Int
 
     // Locations
     /// Inserts or updates locations by id in one transaction; reports what happened to each.

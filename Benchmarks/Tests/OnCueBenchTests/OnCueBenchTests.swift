@@ -86,4 +86,28 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.isEmpty)
     }
+
+    /// The product's `oncue` built beside `oncue-bench` (CI builds both into one directory).
+    static var oncue: String { URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("oncue").path }
+
+    /// `merge` on a small SQLite store: every command it runs succeeds (it stops at the first that fails), and the
+    /// times it reports are there.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: oncue), "needs the product's oncue built beside oncue-bench"))
+    func mergeTimesTheMergeBesideTheImport() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        struct Output: Decodable {
+            let import_from_seconds: Double
+            let merge_seconds: Double
+            let delete_seconds: Double
+        }
+        let r = try Self.run([
+            "merge", "--oncue", Self.oncue, "--db", dir.appendingPathComponent("m.sqlite").path, "--from", "300", "--into", "100",
+            "--others", "50", "--dir", dir.path, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
+        #expect(output.import_from_seconds > 0 && output.merge_seconds > 0 && output.delete_seconds > 0)
+    }
 }

@@ -54,32 +54,25 @@ extension LocationStore {
                 grid.insert(network: into, coordinate: l.coordinate, id: l.id, line: 0, file: 0)
                 taken.insert(l.externalId)
             }
-            var moved: [Location] = []
-            var deduplicated = 0
-            var renamed = 0
+            var dropping: [String] = []
+            var renaming: [String: String] = [:]
             for l in try await locations(networkId: from) {
                 if !grid.neighbours(network: into, coordinate: l.coordinate, excludingId: "", limit: 1).isEmpty {
-                    deduplicated += 1
+                    dropping.append(l.id)
                     continue
                 }
+                // Prefixed with `from:` where `into` has the id; again, should `into` have that too.
                 var external = l.externalId
-                if taken.contains(external) {
-                    external = "\(from):\(external)"
-                    renamed += 1
-                }
+                while taken.contains(external) { external = "\(from):\(external)" }
+                if external != l.externalId { renaming[l.id] = external }
                 taken.insert(external)
-                var m = l
-                m.networkId = into
-                m.externalId = external
-                m.id = Location.makeId(networkId: into, externalId: external)
-                moved.append(m)
             }
+            let moved = try await moveLocations(from: from, into: into, dropping: dropping, renaming: renaming)
             _ = try await deleteNetwork(id: from)
-            _ = try await upsert(moved)
             let spellings = [from, source.name] + aliases
             for spelling in spellings where !Network.aliasKey(spelling).isEmpty { try await addAlias(spelling, networkId: into) }
             return NetworkMerge(
-                from: from, into: into, moved: moved.count, deduplicated: deduplicated, renamed: renamed, aliases: spellings)
+                from: from, into: into, moved: moved, deduplicated: dropping.count, renamed: renaming.count, aliases: spellings)
         }
     }
 }

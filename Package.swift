@@ -151,7 +151,7 @@ let package = Package(
             name: "StoreConformanceTests",
             dependencies: [
                 "TestSupport", "StoreOpening", "SQLiteStore", "PostGISStore", "SyntheticData", "Geo", "LocationStore", "ChainImport",
-                "RegionRefresh",
+                "RegionRefresh", "OnCueContract",
                 // GeometryColumnTests asks PostGIS directly about its schema and box predicates.
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],

@@ -43,6 +43,12 @@ public protocol LocationStore: AnyObject {
     func forEachLocation(batchSize: Int, _ body: ([Location]) throws -> Void) async throws
     /// Every location's index fields only (a narrower, faster read; see `IndexRecord`).
     func forEachIndexRecord(batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws
+    /// The index fields of the locations within `meters` of `center` (great-circle), read through the store's spatial
+    /// index: what an index for one place needs (`RegionRefreshEngine.reload(for:from:)`).
+    func forEachIndexRecord(around center: Coordinate, meters: Double, batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws
+    /// The largest region radius the store itself asks for: a location's explicit radius or position uncertainty, or a
+    /// network's default radius; 0 when none has one. Read from indexes, not by scanning every location.
+    func largestStoredRadius() async throws -> Double
     func stats() async throws -> StoreStats
 
     // Changes

@@ -98,8 +98,31 @@ extension PostGISLocationStore {
         try await forEachIndexRecord(changedAfter: nil, batchSize: batchSize, body)
     }
 
-    /// Every location's index fields, or those of the locations written after a change version.
-    func forEachIndexRecord(changedAfter version: Int64?, batchSize: Int, _ body: ([IndexRecord]) throws -> Void) async throws {
+    /// Through the `geom` GiST index, box by box (`NearbyBox`), then by great-circle distance.
+    public func forEachIndexRecord(
+        around center: Coordinate, meters: Double, batchSize: Int, _ body: ([IndexRecord]) throws -> Void
+    ) async throws {
+        try await forEachIndexRecord(changedAfter: nil, around: (center, meters), batchSize: batchSize, body)
+    }
+
+    /// `max()` over the partial indexes of schema 9: two index lookups.
+    public func largestStoredRadius() async throws -> Double {
+        let row = try await rows(
+            """
+            SELECT greatest(coalesce((SELECT max(radius_m) FROM locations WHERE radius_m IS NOT NULL), 0),
+                            coalesce((SELECT max(uncertainty_m) FROM locations WHERE uncertainty_m IS NOT NULL), 0),
+                            coalesce((SELECT max(default_radius_m) FROM networks), 0))::double precision
+            """
+        ).first
+        return try row?.decode(Double.self) ?? 0
+    }
+
+    /// Every location's index fields, or those of the locations written after a change version, or those around a
+    /// point.
+    func forEachIndexRecord(
+        changedAfter version: Int64?, around area: (center: Coordinate, meters: Double)? = nil, batchSize: Int,
+        _ body: ([IndexRecord]) throws -> Void
+    ) async throws {
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var lastNetwork = ""
@@ -107,6 +130,8 @@ extension PostGISLocationStore {
         let select: PostgresQuery =
             if let version {
                 "SELECT \(unescaped: columns) FROM locations WHERE change_version > \(version)"
+            } else if let area {
+                "SELECT \(unescaped: columns) FROM locations WHERE \(unescaped: NearbyBox.predicate(column: "geom", around: area.center, meters: area.meters))"
             } else {
                 "SELECT \(unescaped: columns) FROM locations"
             }
@@ -125,6 +150,7 @@ extension PostGISLocationStore {
             let postalCode = try cells.optionalText()
             let openingHours = try cells.optionalText()
             let uncertainty = try cells.optionalDouble()
+            if let area, Sphere.distance(area.center, Coordinate(uncheckedLatitude: lat, longitude: lon)) > area.meters { continue }
             // One network's locations mostly follow each other: keep one copy of its id while it repeats.
             if network != lastNetwork { lastNetwork = network }
             batch.append(

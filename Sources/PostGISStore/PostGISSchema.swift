@@ -5,7 +5,7 @@ import PostgresNIO
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 8
+    static let currentVersion = 9
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -193,6 +193,12 @@ enum PostGISSchema {
         [
             "ALTER TABLE locations ADD COLUMN IF NOT EXISTS uncertainty_m double precision CHECK (uncertainty_m >= 0)",
             "ALTER TABLE geocode_cache ADD COLUMN IF NOT EXISTS uncertainty_m double precision",
+        ],
+        // Version 9: the largest explicit radius and position uncertainty from an index (`largestStoredRadius`), so that
+        // an index for one place knows how far a region can reach into it. Partial: most rows have neither.
+        [
+            "CREATE INDEX IF NOT EXISTS locations_with_radius ON locations (radius_m) WHERE radius_m IS NOT NULL",
+            "CREATE INDEX IF NOT EXISTS locations_with_uncertainty ON locations (uncertainty_m) WHERE uncertainty_m IS NOT NULL",
         ],
     ]
 

@@ -8,7 +8,7 @@ import LocationStore
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 7
+    static let currentVersion = 8
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -30,6 +30,7 @@ enum SQLiteSchema {
             // How far a point may be from its place: the import's measure, and a geocoder's box.
             try addColumn(db, table: "locations", column: "uncertainty_m", type: "REAL")
             try addColumn(db, table: "geocode_cache", column: "uncertainty_m", type: "REAL")
+        case 7: try addRadiusIndexes(db)
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }
@@ -118,6 +119,17 @@ enum SQLiteSchema {
         let present = try db.scalarInt("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'") ?? 0
         guard present == 0 else { return }
         try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) \(type)")
+    }
+
+    /// Version 8: the largest explicit radius and position uncertainty in two index lookups (`largestStoredRadius`), so
+    /// that an index for one place knows how far a region can reach into it without reading every location. Partial:
+    /// most rows have neither, and cost them nothing.
+    static func addRadiusIndexes(_ db: SQLiteConnection) throws(StoreError) {
+        try db.execute(
+            """
+            CREATE INDEX IF NOT EXISTS locations_with_radius ON locations(radius_m) WHERE radius_m IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS locations_with_uncertainty ON locations(uncertainty_m) WHERE uncertainty_m IS NOT NULL;
+            """)
     }
 
     /// Version 2: the geocoding cache and what geocoding did to each location and import.

@@ -71,10 +71,17 @@ struct Refresh: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request = try request()
+        let parameters = try request().validated()
         let engine = RegionRefreshEngine(configuration: EngineConfiguration(closedLookaheadMinutes: closedLookaheadMinutes))
-        try await store.withStore(readOnly: true) { try await engine.reload(from: $0) }
-        let response = try engine.refresh(request, now: Date())
+        // The locations this point can reach, not the whole store; the whole store when a budget may have decided.
+        let selection = try await store.withStore(readOnly: true) { store in
+            try await engine.reload(for: parameters, from: store)
+            let near = try engine.select(parameters, now: Date())
+            guard engine.needsFullIndex(near) else { return near }
+            try await engine.reload(from: store)
+            return try engine.select(parameters, now: Date())
+        }
+        let response = selection.response()
         if output.isJSON || pretty {
             print(pretty ? try jsonString(response) : String(decoding: response.wireJSON(), as: UTF8.self))
             return

@@ -182,7 +182,7 @@ struct GeometryColumnTests {
         let indexes = try await columns.rows("SELECT indexname FROM pg_indexes WHERE tablename = 'locations' ORDER BY 1")
         #expect(
             try indexes.map { try $0.decode(String.self) } == [
-                "locations_by_change", "locations_geom", "locations_pkey",
+                "locations_by_change", "locations_geom", "locations_pkey", "locations_with_radius", "locations_with_uncertainty",
             ])
         await columns.close()
     }

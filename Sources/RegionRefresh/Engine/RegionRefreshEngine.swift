@@ -37,6 +37,40 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
         try await LocationIndex.build(from: store, policy: configuration.radiusPolicy)
     }
 
+    /// Builds and installs a snapshot holding only what a request at `parameters`' point can read: a one-off answer
+    /// (`oncue refresh`) then costs the place, not the store. The answer is the full snapshot's: a selection reads
+    /// locations within the request's radius or the refresh ceiling (plus the fix's uncertainty) of the phone, plus
+    /// the largest region radius; a region's radius depends on its neighbours within the density probe, and merging
+    /// on same-network regions that overlap it, so the snapshot reaches three largest radii and the probe farther.
+    /// Budgets are the exception: a selection that looked at many locations may have looked at others in the full
+    /// snapshot's trees, so a caller re-answers from a full snapshot when `needsFullIndex` says so.
+    @discardableResult
+    public func reload(for parameters: RefreshParameters, from store: any LocationStore) async throws -> LocationIndex.Info {
+        let meters = try await Self.reach(of: parameters, configuration: configuration, largestStoredRadius: try await store.largestStoredRadius())
+        let index = try await LocationIndex.build(
+            from: store, around: parameters.center, meters: meters, policy: configuration.radiusPolicy)
+        install(index)
+        return index.info
+    }
+
+    /// How far from the phone a snapshot for one request must reach (see `reload(for:from:)`).
+    static func reach(of p: RefreshParameters, configuration: EngineConfiguration, largestStoredRadius: Double) -> Double {
+        let policy = configuration.radiusPolicy
+        // The policy's own largest: a split venue's ring of circles reaches about its venue radius, capped at twice
+        // the large-area maximum; half as much again for the ring's geometry.
+        let byPolicy = 1.5 * max(policy.rural.upperBound, 2 * policy.largeArea.upperBound, policy.largeAreaDefault)
+        let floor = p.minRadiusMeters ?? configuration.minRadiusMeters
+        let largest = max(byPolicy, largestStoredRadius, floor)
+        let read = max(p.radiusMeters, configuration.refreshCeilingMeters + max(p.accuracyMeters ?? 0, 0))
+        return read + 3 * largest + policy.densityProbeMeters + 1_000
+    }
+
+    /// Whether a selection from a snapshot built by `reload(for:from:)` may differ from the full snapshot's: it hit
+    /// a budget, or looked at enough locations that the full snapshot's trees, which visit others beside them, might.
+    public func needsFullIndex(_ selection: RegionSelection) -> Bool {
+        selection.selectionLimited || selection.visitedLocations * 2 > configuration.visitBudget
+    }
+
     /// Builds a snapshot from the store with this engine's radius policy and installs it.
     @discardableResult
     public func reload(from store: any LocationStore) async throws -> LocationIndex.Info {

@@ -115,6 +115,24 @@ public final class LocationIndex: Sendable {
         return builder.finish(policy: policy)
     }
 
+    /// Builds a snapshot of the locations within `meters` of `center` only, with every network and alias: what one
+    /// request there needs (see `RegionRefreshEngine.reload(for:from:)` for how far that is).
+    public static func build(
+        from store: any LocationStore, around center: Coordinate, meters: Double, policy: RadiusPolicy = .standard
+    ) async throws -> LocationIndex {
+        // The world's populated places are decoded once per process, a tenth of a second: on the other core, while
+        // the store is read (the build needs them only at its end).
+        let places = Task.detached(priority: .userInitiated) { _ = PopulatedPlaces.shared }
+        let summaries = try await store.networks()
+        var builder = Builder(networks: summaries.map(\.network))
+        builder.aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
+        try await store.forEachIndexRecord(around: center, meters: meters, batchSize: 20_000) { batch in
+            for record in batch { builder.add(record) }
+        }
+        await places.value
+        return builder.finish(policy: policy)
+    }
+
     /// Networks with their location counts in this snapshot.
     public var networkSummaries: [NetworkSummary] {
         networks.enumerated().filter { networkNumber[$0.element.id] == UInt32($0.offset) }.map {

@@ -58,7 +58,7 @@ struct Locations: AsyncParsableCommand {
         )
         @OptionGroup var store: StoreOptions
         @Option(help: "The network: an id, alias or name the store knows.") var network: String
-        @Option(help: "The id within the network (store number, …).") var id: String?
+        @Option(help: "The id within the network (store number, ...).") var id: String?
         @OptionGroup var fields: FieldOptions
 
         func run() async throws {

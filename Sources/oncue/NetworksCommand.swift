@@ -74,7 +74,7 @@ struct Networks: AsyncParsableCommand {
         @Argument(help: "Network id (a slug such as costco).") var id: String
         @OptionGroup var store: StoreOptions
         @Option(help: "Display name.") var name: String?
-        @Option(help: "Category (grocery, wholesale, coffee, library, pharmacy, fast-food, theme-park, …).") var category: String?
+        @Option(help: "Category (grocery, wholesale, coffee, library, pharmacy, fast-food, theme-park, ...).") var category: String?
         @Option(help: "true for venues that get large regions (theme parks, airports).") var largeArea: Bool?
         @Option(help: "Radius in metres for every location of the network (0 removes it).") var defaultRadiusM: Double?
 

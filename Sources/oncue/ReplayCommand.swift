@@ -34,7 +34,7 @@ struct Replay: AsyncParsableCommand {
 
             --seeds K replays every strategy with K seeds (the scenario's and the K-1 after it) and reports served \
             recall and precision pooled, with 95 % intervals over people (GeoLife's user folders, else each file). \
-            --sweep NAME=v1,v2,… (repeatable) crosses settings: strategy, max_regions, radius_scale (the engine's \
+            --sweep NAME=v1,v2,... (repeatable) crosses settings: strategy, max_regions, radius_scale (the engine's \
             radius policy scaled), cooldown (seconds), or any scenario key such as os.fence_check_moving_seconds or \
             app.staged_slots. --set KEY=VALUE (repeatable) sets one scenario key without a sweep; --recommended FILE \
             runs the strategy and settings a recommendation file holds for the scenario's profile.
@@ -54,7 +54,7 @@ struct Replay: AsyncParsableCommand {
 
     @Argument(help: "Trace files, folders or globs.") var traces: [String]
     @OptionGroup var store: StoreOptions
-    @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": …, \"name\": …}]}.") var wallet: String
+    @Option(help: "Wallet JSON: {\"cards\": [{\"network_id\": ..., \"name\": ...}]}.") var wallet: String
     @Option(help: "Scenario JSON (every parameter; overrides the profile's defaults).") var scenario: String?
     @Option(help: "The phone (default: the scenario's, else ios).") var profile: PhoneProfile?
     @Option(
@@ -62,7 +62,7 @@ struct Replay: AsyncParsableCommand {
         help: "A strategy (repeatable). Default: guaranteed, or the scenario's list with --compare, --seeds or --sweep.")
     var strategies: [String] = []
     @Flag(help: "Compare the scenario's strategies (or the --strategy list) in one table.") var compare = false
-    @Option(name: .customLong("sweep"), help: "NAME=v1,v2,… (repeatable): replay every combination.") var sweeps: [String] = []
+    @Option(name: .customLong("sweep"), help: "NAME=v1,v2,... (repeatable): replay every combination.") var sweeps: [String] = []
     @Option(name: .customLong("set"), help: "KEY=VALUE (repeatable): set one scenario key, e.g. app.min_refresh_interval_seconds=1800.")
     var settings: [String] = []
     @Option(help: "A recommendation file: run its strategy and settings for the scenario's profile.") var recommended: String?

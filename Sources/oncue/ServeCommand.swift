@@ -9,10 +9,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the HTTP region-refresh service (public API, admin API, health, metrics).",
         discussion: """
-            Routes: POST /v1/region-refresh, GET /v1/networks, GET /healthz, \
-            GET /readyz, GET /metrics, GET /openapi.yaml; with an admin token also \
-            POST|GET /admin/imports, GET /admin/imports/{id}, \
-            PUT /admin/networks/{id}, POST /admin/networks/{id}/aliases.
+            \(RouteTable.helpSummary)
 
             \(ServerSettings.helpDiscussion)
 

@@ -86,4 +86,49 @@ import FoundationNetworking
                 "\(command) is missing from docs/oncue.1; run make manual")
         }
     }
+
+    /// The help the binary gives, as its `--experimental-dump-help` tree has it, is the man page's: every command's
+    /// abstract and discussion and every shown argument's help are in docs/oncue.1, so a help text changed without
+    /// `make manual` fails here. The page is compared as swift-argument-parser's generate-manual writes it: ASCII only
+    /// (it drops other characters), a backslash as `\e`, a line break in a flag's help as a space.
+    @Test func theManPageHasTheBinarysHelp() async throws {
+        struct Argument: Decodable {
+            var abstract: String?
+            var discussion: String?
+            var shouldDisplay: Bool
+        }
+        struct Command: Decodable {
+            var commandName: String
+            var abstract: String?
+            var discussion: String?
+            var arguments: [Argument]?
+            var subcommands: [Command]?
+        }
+        struct Dump: Decodable { var command: Command }
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manual = Self.plain(try String(contentsOf: repo.appendingPathComponent("docs/oncue.1"), encoding: .utf8))
+        let dump = try JSONDecoder().decode(Dump.self, from: Data(try await CLIRunner.run(["--experimental-dump-help"]).stdout.utf8))
+        var missing: [String] = []
+        func check(_ command: Command, path: String) {
+            for text in [command.abstract, command.discussion].compactMap({ $0 }) where !manual.contains(Self.plain(text)) {
+                missing.append("\(path): \(text.prefix(60))")
+            }
+            for argument in command.arguments ?? [] where argument.shouldDisplay {
+                for text in [argument.abstract, argument.discussion].compactMap({ $0 }) where !manual.contains(Self.plain(text)) {
+                    missing.append("\(path): \(text.prefix(60))")
+                }
+            }
+            for sub in command.subcommands ?? [] { check(sub, path: "\(path) \(sub.commandName)") }
+        }
+        check(dump.command, path: "oncue")
+        #expect(missing.isEmpty, "not in docs/oncue.1 as the binary says it (run make manual): \(missing.joined(separator: "; "))")
+    }
+
+    /// Text as generate-manual keeps it, unescaped, with every run of blanks one space.
+    static func plain(_ text: String) -> String {
+        let unescaped = text.replacingOccurrences(of: "\\e", with: "\\").replacingOccurrences(of: "\\&", with: "")
+            .replacingOccurrences(of: "\\(dq", with: "\"")
+        let ascii = String(String.UnicodeScalarView(unescaped.unicodeScalars.filter(\.isASCII)))
+        return ascii.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
 }

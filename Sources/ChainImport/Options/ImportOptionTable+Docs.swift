@@ -8,7 +8,7 @@ extension ImportOptionSpec {
         case .text: "text"
         case .flag: "true or false"
         case .choice(let shown): shown.joined(separator: " ")
-        case .integer(let range, _): "\(range.lowerBound)…\(range.upperBound)"
+        case .integer(let range, _): "\(range.lowerBound)...\(range.upperBound)"
         case .positive(let limit, _): "above 0, at most \(Self.shown(limit))"
         }
     }

@@ -22,7 +22,7 @@ package enum ImportOptionTable {
             "network_name_where", .text,
             "COLUMN=VALUE: only rows matching it name the networks this import creates (IMLS: C_OUT_TY=CE); needs a network name column"
         ) { $0.options.networkNameWhere = $1.text.flatMap(ImportOptionTable.condition) },
-        ImportOptionSpec("category", .text, "Category of networks this import creates (grocery, library, fast-food, …)") {
+        ImportOptionSpec("category", .text, "Category of networks this import creates (grocery, library, fast-food, ...)") {
             $0.options.category = $1.text
         },
         ImportOptionSpec(
@@ -35,7 +35,7 @@ package enum ImportOptionTable {
         ) { $0.options.usesBrandCatalogue = $1.flag },
         ImportOptionSpec(
             "brand_language", .text,
-            "Language (ISO 639-1: en, ja, …) of the display names of brand networks this import creates; ids are ASCII whatever it is (default en)"
+            "Language (ISO 639-1: en, ja, ...) of the display names of brand networks this import creates; ids are ASCII whatever it is (default en)"
         ) { $0.options.brandLanguage = $1.text?.lowercased() ?? "en" },
         ImportOptionSpec(
             "mapping", .text,
@@ -43,7 +43,7 @@ package enum ImportOptionTable {
             surface: .fileOrBodyPart
         ) { _, _ in },
         ImportOptionSpec(
-            "radius_column", .text, "Column with each location's own region radius in metres (found by name otherwise: radius_m, …)"
+            "radius_column", .text, "Column with each location's own region radius in metres (found by name otherwise: radius_m, ...)"
         ) { values, value in value.text.map { values.options.mapColumn(.radius, to: $0) } },
         ImportOptionSpec(
             "venue_radius_column", .text,
@@ -99,7 +99,7 @@ package enum ImportOptionTable {
         ) { $0.geocoding.searchByName = $1.flag },
         ImportOptionSpec(
             "file_name", .text,
-            "The name recorded in the import log (default: the Content-Disposition header's filename, else a made-up upload-….csv)",
+            "The name recorded in the import log (default: the Content-Disposition header's filename, else a made-up upload-*.csv)",
             surface: .requestOnly(because: "the command line logs each file by its own name")
         ) { $0.fileName = $1.text },
     ]

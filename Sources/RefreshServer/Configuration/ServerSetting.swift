@@ -112,10 +112,10 @@ package enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .integers(let range): "\(range.lowerBound)…\(range.upperBound)"
+        case .integers(let range): "\(range.lowerBound)...\(range.upperBound)"
         case .numbers(let range, let lowerExcluded):
             "\(lowerExcluded ? "(" : "[")\(SettingText.number(range.lowerBound)), \(SettingText.number(range.upperBound))]"
-        case .durations(let range): "\(SettingText.duration(range.lowerBound))…\(SettingText.duration(range.upperBound))"
+        case .durations(let range): "\(SettingText.duration(range.lowerBound))...\(SettingText.duration(range.upperBound))"
         case .choices(let words): words.joined(separator: ", ")
         case .form(let words): words
         }

@@ -13,7 +13,7 @@ extension SettingType where Value == Int {
             bounds: .integers(range),
             parse: { text throws(SettingRefusal) in
                 guard let value = Int(text), range.contains(value) else {
-                    throw SettingRefusal("must be an integer in \(range.lowerBound)…\(range.upperBound)")
+                    throw SettingRefusal("must be an integer in \(range.lowerBound)...\(range.upperBound)")
                 }
                 return value
             },

@@ -71,3 +71,21 @@ package enum RouteTable {
         }.map(\.method)
     }
 }
+
+extension RouteTable {
+    /// Every route in words, grouped as they are guarded, for `oncue serve --help`: written from the table, so the help
+    /// names each route the server registers and no other. A path's methods are joined (`GET|HEAD /healthz`).
+    package static var helpSummary: String {
+        func listed(_ access: RouteSpec.Access) -> String {
+            var paths: [String] = []
+            var methods: [String: [String]] = [:]
+            for route in all where route.access == access {
+                if methods[route.path] == nil { paths.append(route.path) }
+                methods[route.path, default: []].append(route.method.rawValue)
+            }
+            return paths.map { "\(methods[$0]!.joined(separator: "|")) \($0)" }.joined(separator: ", ")
+        }
+        return "Routes: the API \(listed(.publicAPI)); probes and metrics (never rate limited) \(listed(.infrastructure)); "
+            + "with an admin token \(listed(.admin))."
+    }
+}

@@ -40,7 +40,16 @@ for _ in $(seq 100); do grep -q 'index loaded' "$LOG" && break; sleep 0.1; done
 BUILD=$(grep -m1 'index loaded' "$LOG" | grep -o 'build_seconds=[0-9.]*' | cut -d= -f2)
 server_stop
 
-seconds() { /usr/bin/time -f %e "$@" 2>&1 >/dev/null </dev/null | tail -1; }
+# Seconds of one run; a command that fails stops the script (a failure is no fast answer).
+seconds() {
+  local out="$UPDATE_DIR/time.out"
+  /usr/bin/time -o "$out" -f %e "$@" >/dev/null 2>"$UPDATE_DIR/command.err" </dev/null || {
+    echo "failed: $*" >&2
+    cat "$UPDATE_DIR/command.err" >&2
+    exit 1
+  }
+  cat "$out"
+}
 summary() { sort -n | awk '{a[NR]=$1} END {printf "median %.3f s, worst %.3f s", a[int((NR+1)/2)], a[NR]}'; }
 : > "$UPDATE_DIR/refresh.times"
 : > "$UPDATE_DIR/nearest.times"

@@ -10,7 +10,12 @@ extension PostGISLocationStore {
             let (lower, upper) = PostGISSchema.networkIdRange(from)
             for start in stride(from: 0, to: dropping.count, by: 10_000) {
                 let batch = Array(dropping[start..<min(start + 10_000, dropping.count)])
-                try await query("DELETE FROM geocoded_locations WHERE location_id = ANY(\(batch))")
+                // Only `from`'s: ids of a network whose own id holds `_` can fall in another's id range.
+                try await query(
+                    """
+                    DELETE FROM geocoded_locations WHERE location_id IN (
+                        SELECT id FROM locations WHERE id = ANY(\(batch)) AND network_id = \(from))
+                    """)
                 try await query("DELETE FROM locations WHERE id = ANY(\(batch)) AND network_id = \(from)")
             }
             try await query(
@@ -29,7 +34,8 @@ extension PostGISLocationStore {
                 try await query(
                     """
                     UPDATE geocoded_locations g SET location_id = u.new_id
-                    FROM unnest(\(old)::text[], \(new)::text[]) AS u(old_id, new_id) WHERE g.location_id = u.old_id
+                    FROM unnest(\(old)::text[], \(new)::text[]) AS u(old_id, new_id), locations l
+                    WHERE g.location_id = u.old_id AND l.id = u.old_id AND l.network_id = \(from)
                     """)
                 moved += try await count(
                     """
@@ -46,7 +52,8 @@ extension PostGISLocationStore {
             try await query(
                 """
                 UPDATE geocoded_locations SET location_id = \(newPrefix) || substr(location_id, \(Int32(cut)))
-                WHERE location_id >= \(lower) AND location_id < \(upper)
+                WHERE location_id >= \(lower) AND location_id < \(upper) AND location_id IN (
+                    SELECT id FROM locations WHERE id >= \(lower) AND id < \(upper) AND network_id = \(from))
                 """)
             moved += try await count(
                 """

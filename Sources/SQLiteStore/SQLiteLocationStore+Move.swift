@@ -27,7 +27,10 @@ extension SQLiteLocationStore {
             }
             try db.noteChange()
             let dropped = "SELECT old_id FROM temp.oncue_move WHERE external_id IS NULL"
-            let dropGeocoded = try db.statement("DELETE FROM geocoded_locations WHERE location_id IN (\(dropped))")
+            let dropGeocoded = try db.statement(
+                "DELETE FROM geocoded_locations WHERE location_id IN (\(dropped)) AND location_id IN (SELECT id FROM locations WHERE network_id = ?1)"
+            )
+            dropGeocoded.bind(1, from)
             _ = try dropGeocoded.step()
             let drop = try db.statement("DELETE FROM locations WHERE network_id = ?1 AND id IN (\(dropped))")
             drop.bind(1, from)

@@ -74,7 +74,7 @@ struct BenchMerge: AsyncParsableCommand {
         let figures = Figures(
             store: address.isPostgres ? "postgis" : "sqlite", from: from, into: into, others: self.others,
             import_from_seconds: imported.seconds, merge_seconds: merged.seconds, merge_peak_rss_mb: merged.peak_rss_mb,
-            merge_over_import: merged.seconds / imported.seconds, delete_seconds: deletion.seconds, deleted: deleted)
+            merge_over_import: merged.seconds / max(imported.seconds, 0.01), delete_seconds: deletion.seconds, deleted: deleted)
         if json {
             print(try jsonString(figures))
         } else {

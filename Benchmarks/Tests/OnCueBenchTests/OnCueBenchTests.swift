@@ -108,6 +108,7 @@ import Testing
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let output = try JSONDecoder().decode(Output.self, from: Data(r.stdout.utf8))
-        #expect(output.import_from_seconds > 0 && output.merge_seconds > 0 && output.delete_seconds > 0)
+        // /usr/bin/time counts in hundredths: a small run may take 0.00 s.
+        #expect(output.import_from_seconds >= 0 && output.merge_seconds >= 0 && output.delete_seconds >= 0)
     }
 }

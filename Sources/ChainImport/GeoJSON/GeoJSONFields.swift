@@ -6,7 +6,7 @@ import Geo
 /// By default the roles read OpenStreetMap's keys, as OpenStreetMap exports (osmium) and AllThePlaces' spiders write
 /// them: `ref`, `name`, `brand`, `addr:*`; then any property named as a CSV column of the role would be
 /// (`store_id`, `radius_m`, `Latitude`: `FieldRole.synonyms` under the header rule), so a file converted from a CSV
-/// reads as the CSV did. The id is the OSM element (`node/123`, from osmium's `@type` and `@id`) when the feature is
+/// reads as the CSV did. The id is the OSM element (`node/123`, from osmium's `@type` and `@id`, or Overpass's `@id`) when the feature is
 /// one, else `ref`, else an id-named property, else the Feature's own `id`. A point comes from the geometry; latitude
 /// and longitude properties are read only for a feature without one. A mapping file's `columns` name properties
 /// instead (a list joins several with `-`, as for CSV columns), and `null` switches a role off.
@@ -143,8 +143,12 @@ struct GeoJSONFields {
             let parts = keys.compactMap { p[$0] }.filter { !$0.isEmpty }
             return parts.isEmpty ? nil : parts.joined(separator: "-")
         case .osmElement:
-            guard let type = p["@type"], ["node", "way", "relation"].contains(type), let id = p["@id"] else { return nil }
-            return "\(type)/\(id)"
+            if let type = p["@type"], Self.osmTypes.contains(type), let id = p["@id"] { return "\(type)/\(id)" }
+            // Overpass turbo writes the element whole: `"@id": "node/123"`.
+            guard let id = p["@id"], let slash = id.firstIndex(of: "/"), Self.osmTypes.contains(String(id[..<slash])),
+                !id[id.index(after: slash)...].isEmpty, id[id.index(after: slash)...].allSatisfy(\.isASCIIDigit)
+            else { return nil }
+            return id
         case .featureId: return feature.id
         case .named(let role):
             var cache = PropertyNames.Cache()
@@ -185,6 +189,8 @@ struct GeoJSONFields {
         let inUS = country.isEmpty && p["addr:state"].flatMap(USRegions.region) != nil
         return inUS || numberFirstCountries.contains(country) ? "\(number) \(street)" : "\(street) \(number)"
     }
+
+    static let osmTypes: Set<String> = ["node", "way", "relation"]
 
     /// Countries whose addresses put the house number before the street.
     static let numberFirstCountries: Set<String> = [

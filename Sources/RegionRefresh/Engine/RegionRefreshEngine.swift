@@ -46,23 +46,30 @@ public final class RegionRefreshEngine: RegionRefreshing, Sendable {
     /// snapshot's trees, so a caller re-answers from a full snapshot when `needsFullIndex` says so.
     @discardableResult
     public func reload(for parameters: RefreshParameters, from store: any LocationStore) async throws -> LocationIndex.Info {
-        let meters = try await Self.reach(of: parameters, configuration: configuration, largestStoredRadius: try await store.largestStoredRadius())
+        let stored = try await store.largestStoredRadius()
+        let meters = Self.reach(of: parameters, configuration: configuration, largestStoredRadius: stored)
         let index = try await LocationIndex.build(
-            from: store, around: parameters.center, meters: meters, policy: configuration.radiusPolicy)
+            from: store, around: parameters.center, meters: meters,
+            radiusBound: Self.largestRadius(parameters, configuration: configuration, largestStoredRadius: stored),
+            policy: configuration.radiusPolicy)
         install(index)
         return index.info
     }
 
     /// How far from the phone a snapshot for one request must reach (see `reload(for:from:)`).
     static func reach(of p: RefreshParameters, configuration: EngineConfiguration, largestStoredRadius: Double) -> Double {
-        let policy = configuration.radiusPolicy
-        // The policy's own largest: a split venue's ring of circles reaches about its venue radius, capped at twice
-        // the large-area maximum; half as much again for the ring's geometry.
-        let byPolicy = 1.5 * max(policy.rural.upperBound, 2 * policy.largeArea.upperBound, policy.largeAreaDefault)
-        let floor = p.minRadiusMeters ?? configuration.minRadiusMeters
-        let largest = max(byPolicy, largestStoredRadius, floor)
+        let largest = largestRadius(p, configuration: configuration, largestStoredRadius: largestStoredRadius)
         let read = max(p.radiusMeters, configuration.refreshCeilingMeters + max(p.accuracyMeters ?? 0, 0))
-        return read + 3 * largest + policy.densityProbeMeters + 1_000
+        return read + 3 * largest + configuration.radiusPolicy.densityProbeMeters + 1_000
+    }
+
+    /// The largest region any location of the store can have for this request: the policy's own largest (a split
+    /// venue's ring of circles reaches about its venue radius, capped at twice the large-area maximum; half as much
+    /// again for the ring's geometry), a radius the store asks for, or the request's floor.
+    static func largestRadius(_ p: RefreshParameters, configuration: EngineConfiguration, largestStoredRadius: Double) -> Double {
+        let policy = configuration.radiusPolicy
+        let byPolicy = 1.5 * max(policy.rural.upperBound, 2 * policy.largeArea.upperBound, policy.largeAreaDefault)
+        return max(byPolicy, largestStoredRadius, p.minRadiusMeters ?? configuration.minRadiusMeters)
     }
 
     /// Whether a selection from a snapshot built by `reload(for:from:)` may differ from the full snapshot's: it hit

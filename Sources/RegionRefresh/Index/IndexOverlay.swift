@@ -158,11 +158,11 @@ extension LocationIndex {
 
     /// The largest region radius of a network (an upper bound: a hidden location may count).
     func networkMaxRadius(_ k: UInt32) -> Double {
-        max(networkTrees[Int(k)].maxRadius, overlay?.byNetwork[Int(k)]?.maxRadius ?? 0)
+        max(networkTrees[Int(k)].maxRadius, overlay?.byNetwork[Int(k)]?.maxRadius ?? 0, radiusBound)
     }
 
     /// The largest region radius of any location (an upper bound).
-    var globalMaxRadius: Double { max(globalTree.maxRadius, overlay?.global.maxRadius ?? 0) }
+    var globalMaxRadius: Double { max(globalTree.maxRadius, overlay?.global.maxRadius ?? 0, radiusBound) }
 
     func hasLocations(_ k: UInt32) -> Bool { networkCounts[Int(k)] > 0 }
 }

@@ -62,6 +62,11 @@ public final class LocationIndex: Sendable {
     let globalTree: KDTree
     /// Squared chord of the largest region radius: two locations farther apart can never overlap.
     let maxRadiusChordSquared: Double
+    /// The least bound the searches take for the largest region radius (0 for a snapshot of the whole store). A
+    /// snapshot of one place (`build(from:around:meters:policy:)`) sets it to what any location of the store may
+    /// reach, so that its searches look at least as far as the whole store's would: then a selection that stays
+    /// well inside its budgets here stays inside them there too (`RegionRefreshEngine.needsFullIndex`).
+    let radiusBound: Double
     /// Location numbers below this are the full build's (their texts in `texts`); from it on, the overlay's.
     let baseCount: Int
     /// The changes applied since the full build, searched beside its trees (nil for a full build).
@@ -118,7 +123,8 @@ public final class LocationIndex: Sendable {
     /// Builds a snapshot of the locations within `meters` of `center` only, with every network and alias: what one
     /// request there needs (see `RegionRefreshEngine.reload(for:from:)` for how far that is).
     public static func build(
-        from store: any LocationStore, around center: Coordinate, meters: Double, policy: RadiusPolicy = .standard
+        from store: any LocationStore, around center: Coordinate, meters: Double, radiusBound: Double = 0,
+        policy: RadiusPolicy = .standard
     ) async throws -> LocationIndex {
         // The world's populated places are decoded once per process, a tenth of a second: on the other core, while
         // the store is read (the build needs them only at its end).
@@ -126,6 +132,7 @@ public final class LocationIndex: Sendable {
         let summaries = try await store.networks()
         var builder = Builder(networks: summaries.map(\.network))
         builder.aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
+        builder.radiusBound = radiusBound
         try await store.forEachIndexRecord(around: center, meters: meters, batchSize: 20_000) { batch in
             for record in batch { builder.add(record) }
         }
@@ -178,7 +185,8 @@ public final class LocationIndex: Sendable {
         globalTree = built.global
         networkTrees = built.networks
         Self.tag([globalTree] + networkTrees, rule: rule, mayMerge: Self.markMergeable(networks: networkTrees, rule: rule))
-        maxRadiusChordSquared = UnitVector.chordSquared(meters: globalTree.maxRadius) * (1 + 1e-9)
+        radiusBound = b.radiusBound
+        maxRadiusChordSquared = UnitVector.chordSquared(meters: max(globalTree.maxRadius, b.radiusBound)) * (1 + 1e-9)
         baseCount = n
         liveCount = n
         overlay = nil
@@ -216,6 +224,7 @@ public final class LocationIndex: Sendable {
         baseCount = base.baseCount
         liveCount = p.liveCount
         overlay = p.overlay
+        radiusBound = base.radiusBound
         maxRadiusChordSquared = max(base.maxRadiusChordSquared, UnitVector.chordSquared(meters: p.overlay.global.maxRadius) * (1 + 1e-9))
         let elapsed = started.duration(to: .now)
         info = Info(
@@ -395,6 +404,8 @@ extension LocationIndex {
         var networkNumber: [String: UInt32] = [:]
         /// The store's aliases, for `spellings`.
         var aliases: [(alias: String, networkId: String)] = []
+        /// See `LocationIndex.radiusBound`.
+        var radiusBound = 0.0
         var latitudes: [Double] = []
         var longitudes: [Double] = []
         /// Unit vectors, made by `spatialOrder()`.

@@ -111,14 +111,16 @@ struct GeoJSONFields {
         record.ends.removeAll(keepingCapacity: true)
         record.line = number
         record.overlongBytes = nil
-        var names: PropertyNames?
+        // Worked out at the first role that reads a property by its CSV name, once per feature.
+        var names: (PropertyNames, osmElement: Bool)?
         for entry in roles {
             for source in entry.sources {
                 let found: String?
                 if case .named(let role) = source {
-                    if names == nil { names = PropertyNames(feature.properties, cache: &propertyNames) }
-                    let osm = Self.value(.osmElement, of: feature) != nil
-                    found = names?.property(role, osmElement: osm).flatMap { feature.properties[$0] }
+                    if names == nil {
+                        names = (PropertyNames(feature.properties, cache: &propertyNames), Self.value(.osmElement, of: feature) != nil)
+                    }
+                    found = names.flatMap { $0.0.property(role, osmElement: $0.osmElement) }.flatMap { feature.properties[$0] }
                 } else {
                     found = Self.value(source, of: feature)
                 }

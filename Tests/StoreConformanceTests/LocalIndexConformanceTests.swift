@@ -4,12 +4,13 @@ import LocationStore
 import OnCueContract
 import RegionRefresh
 import SyntheticData
+import TestSupport
 import Testing
 
 /// A one-off answer (`oncue refresh`) reads only the locations a request's point can reach
 /// (`RegionRefreshEngine.reload(for:from:)`); the server reads them all. Both must answer alike: the oracle is the
 /// full build the server makes, asked the same request, byte for byte.
-@Suite("An index of one place answers as the whole store's (SQLite and PostGIS)")
+@Suite("An index of one place answers as the whole store's (SQLite and PostGIS)", .cpuHeavy)
 struct LocalIndexConformanceTests {
     /// The change script's world (dense Manhattan, a suburb, open country; default radii, venues, uncertain points,
     /// opening hours), with regions far larger than any policy draws placed tens of kilometres out, and a pile-up.

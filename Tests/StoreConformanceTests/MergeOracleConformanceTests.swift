@@ -1,12 +1,13 @@
 import Foundation
 import Geo
 import LocationStore
+import TestSupport
 import Testing
 
 /// A merge of random networks against a brute-force oracle, on both stores: which locations go (within 10 m of one
 /// the target had, by great-circle distance), which are renamed (their id taken), that every other field moves
 /// unchanged, and that a server following the store's changes sees every old id deleted and every new one written.
-@Suite("Network merge against a brute-force oracle (SQLite and PostGIS)")
+@Suite("Network merge against a brute-force oracle (SQLite and PostGIS)", .cpuHeavy)
 struct MergeOracleConformanceTests {
     static let centre = Coordinate(uncheckedLatitude: 48.85, longitude: 2.35)
 

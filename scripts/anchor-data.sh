@@ -8,3 +8,13 @@ ensure_anchor_data() {
   [ -x "$py" ] || py=python3
   "$py" "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 1000000
 }
+
+# The anchor kit's stores imported into a SQLite store at $STORE with $BIN, once (bench-update.sh, bench-oneoff.sh, soak.sh).
+ensure_anchor_store() {
+  ensure_anchor_data
+  [ -f "$STORE" ] && return 0
+  mkdir -p "$(dirname "$STORE")"
+  echo "== building $STORE"
+  "$BIN" db init --db "$STORE" >/dev/null
+  "$BIN" import "$DATA/stores.csv" --db "$STORE" --network-column network_id --progress never >/dev/null
+}

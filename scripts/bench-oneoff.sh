@@ -20,13 +20,8 @@ bash "$ROOT/scripts/system-deps.sh" bc curl >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
 # shellcheck source=anchor-data.sh
 . "$ROOT/scripts/anchor-data.sh"
-ensure_anchor_data
 mkdir -p "$UPDATE_DIR"
-if [ ! -f "$STORE" ]; then
-  echo "== building $STORE"
-  "$BIN" db init --db "$STORE" >/dev/null
-  "$BIN" import "$DATA/stores.csv" --db "$STORE" --network-column network_id --progress never >/dev/null
-fi
+ensure_anchor_store
 # A store made by an older build is upgraded by any command that opens it for writing.
 "$BIN" networks alias "$(sed -n 2p "$DATA/stores.csv" | cut -d, -f4)" "bench-oneoff" --db "$STORE" >/dev/null
 

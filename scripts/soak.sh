@@ -26,13 +26,8 @@ bash "$ROOT/scripts/system-deps.sh" wrk bc curl >&2
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
 # shellcheck source=anchor-data.sh
 . "$ROOT/scripts/anchor-data.sh"
-ensure_anchor_data
 mkdir -p "$SOAK_DIR"
-if [ ! -f "$STORE" ]; then
-  echo "== building $STORE"
-  "$BIN" db init --db "$STORE" >/dev/null
-  "$BIN" import "$DATA/stores.csv" --db "$STORE" --network-column network_id --progress never >/dev/null
-fi
+ensure_anchor_store
 
 # shellcheck source=lib/server.sh
 . "$ROOT/scripts/lib/server.sh"

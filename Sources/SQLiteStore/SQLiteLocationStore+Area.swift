@@ -6,24 +6,16 @@ extension SQLiteLocationStore {
     public func forEachIndexRecord(
         around center: Coordinate, meters: Double, batchSize: Int, _ body: ([IndexRecord]) throws -> Void
     ) throws {
-        let s = try db.statement(
+        let columns = """
+            l.id, l.network_id, l.name, l.address, l.lat, l.lon, l.radius_m, l.venue_radius_m, l.city, l.region,
+            l.postal_code, l.opening_hours, l.uncertainty_m
             """
-            SELECT l.id, l.network_id, l.name, l.address, l.lat, l.lon, l.radius_m, l.venue_radius_m, l.city, l.region,
-                l.postal_code, l.opening_hours, l.uncertainty_m
-            FROM idx_locations_geom AS r JOIN locations AS l ON l.ROWID = r.pkid
-            WHERE r.xmin <= ?3 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?2
-            """)
         var batch: [IndexRecord] = []
         batch.reserveCapacity(max(1, batchSize))
         var seen = Set<String>()
         let bounds = CircleBounds(center: center, radiusMeters: meters)
         for box in bounds.boxes {
-            s.reset()
-            // R*Tree boxes are float32: widen by more than a float32 ulp so no boundary point is lost.
-            s.bind(1, box.minLongitude - 1e-5)
-            s.bind(2, box.minLatitude - 1e-5)
-            s.bind(3, box.maxLongitude + 1e-5)
-            s.bind(4, box.maxLatitude + 1e-5)
+            let s = try rtreeRows(columns, in: box)
             while try s.step() {
                 let point = Coordinate(uncheckedLatitude: s.double(4), longitude: s.double(5))
                 guard Sphere.distance(center, point) <= meters else { continue }

@@ -45,22 +45,12 @@ extension SQLiteLocationStore {
     /// queried directly with a growing bounding box (2, 6, 18, 50 km …), haversine computed on the rows.
     public func nearbyViaRTree(_ query: NearbyQuery) throws(StoreError) -> [ReferenceHit] {
         var radius = min(query.radiusMeters, 2_000)
-        let s = try db.statement(
-            """
-            SELECT l.id, l.lat, l.lon, l.network_id FROM idx_locations_geom AS r JOIN locations AS l ON l.ROWID = r.pkid
-            WHERE r.xmin <= ?3 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?2
-            """)
         while true {
             let bounds = CircleBounds(center: query.center, radiusMeters: radius)
             let limit = Sphere.haversineTerm(meters: radius)
             var found: [(term: Double, id: String)] = []
             for box in bounds.boxes {
-                s.reset()
-                // R*Tree boxes are float32: widen by a float32 ulp so no boundary point is lost.
-                s.bind(1, box.minLongitude - 1e-5)
-                s.bind(2, box.minLatitude - 1e-5)
-                s.bind(3, box.maxLongitude + 1e-5)
-                s.bind(4, box.maxLatitude + 1e-5)
+                let s = try rtreeRows("l.id, l.lat, l.lon, l.network_id", in: box)
                 while try s.step() {
                     if let networks = query.networks, !networks.contains(s.text(3)) { continue }
                     let term = Sphere.haversineTerm(
@@ -75,5 +65,20 @@ extension SQLiteLocationStore {
             }
             radius = min(query.radiusMeters, radius * 3)
         }
+    }
+
+    /// The rows whose point's R*Tree entry meets `box`, with `columns` of `locations l`; a statement to step. R*Tree
+    /// boxes are float32: the box is widened by more than a float32 ulp so no boundary point is lost.
+    func rtreeRows(_ columns: String, in box: GeoBox) throws(StoreError) -> SQLiteStatement {
+        let s = try db.statement(
+            """
+            SELECT \(columns) FROM idx_locations_geom AS r JOIN locations AS l ON l.ROWID = r.pkid
+            WHERE r.xmin <= ?3 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?2
+            """)
+        s.bind(1, box.minLongitude - 1e-5)
+        s.bind(2, box.minLatitude - 1e-5)
+        s.bind(3, box.maxLongitude + 1e-5)
+        s.bind(4, box.maxLatitude + 1e-5)
+        return s
     }
 }

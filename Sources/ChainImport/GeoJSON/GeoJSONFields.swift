@@ -152,10 +152,9 @@ struct GeoJSONFields {
             else { return nil }
             return id
         case .featureId: return feature.id
-        case .named(let role):
-            var cache = PropertyNames.Cache()
-            let osm = value(.osmElement, of: feature) != nil
-            return PropertyNames(p, cache: &cache).property(role, osmElement: osm).flatMap { p[$0] }
+        case .named:
+            // Read by `record`, which works the names out once per feature; nothing else asks for it.
+            return nil
         case .streetAndNumber: return Self.streetAddress(p)
         case .latitude, .longitude:
             switch feature.place {

@@ -111,9 +111,7 @@ public final class LocationIndex: Sendable {
 
     /// Reads every location of a store and builds a snapshot.
     public static func build(from store: any LocationStore, policy: RadiusPolicy = .standard) async throws -> LocationIndex {
-        let summaries = try await store.networks()
-        var builder = Builder(networks: summaries.map(\.network))
-        builder.aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
+        var builder = try await Builder(networksOf: store)
         try await store.forEachIndexRecord(batchSize: 20_000) { batch in
             for record in batch { builder.add(record) }
         }
@@ -129,9 +127,7 @@ public final class LocationIndex: Sendable {
         // The world's populated places are decoded once per process, a tenth of a second: on the other core, while
         // the store is read (the build needs them only at its end).
         let places = Task.detached(priority: .userInitiated) { _ = PopulatedPlaces.shared }
-        let summaries = try await store.networks()
-        var builder = Builder(networks: summaries.map(\.network))
-        builder.aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
+        var builder = try await Builder(networksOf: store)
         builder.radiusBound = radiusBound
         try await store.forEachIndexRecord(around: center, meters: meters, batchSize: 20_000) { batch in
             for record in batch { builder.add(record) }
@@ -431,6 +427,13 @@ extension LocationIndex {
                 networkNumber[n.id] = UInt32(self.networks.count)
                 self.networks.append(n)
             }
+        }
+
+        /// Every network of the store, with its aliases.
+        init(networksOf store: any LocationStore) async throws {
+            let summaries = try await store.networks()
+            self.init(networks: summaries.map(\.network))
+            aliases = summaries.flatMap { s in s.aliases.map { (alias: $0, networkId: s.network.id) } }
         }
 
         mutating func reserveCapacity(_ n: Int) {

@@ -50,6 +50,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The app backend's access tokens on the public routes (`--client-jwt`): HS256, and ES256/RS256 from a JWKS.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        // SHA-256 of admin keys; swift-crypto is already in the graph through PostgresNIO.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -119,6 +123,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // Served from Generated/EmbeddedFiles.swift (scripts/embed_resources.py), so the binary needs no bundle.
             exclude: ["openapi.yaml", "Console"],

@@ -5,7 +5,7 @@ import PostgresNIO
 ///
 /// Ids and texts the engine orders by are `COLLATE "C"` (byte order), so PostGIS orders them as SQLite does.
 enum PostGISSchema {
-    static let currentVersion = 9
+    static let currentVersion = 10
 
     /// Statements of each step, from version `index` to `index + 1`; each step runs in one transaction.
     static let steps: [[String]] = [
@@ -199,6 +199,28 @@ enum PostGISSchema {
         [
             "CREATE INDEX IF NOT EXISTS locations_with_radius ON locations (radius_m) WHERE radius_m IS NOT NULL",
             "CREATE INDEX IF NOT EXISTS locations_with_uncertainty ON locations (uncertainty_m) WHERE uncertainty_m IS NOT NULL",
+        ],
+        // Version 10: admin keys (hashed) and the audit log of admin writes (`AccessLedger`).
+        [
+            """
+            CREATE TABLE IF NOT EXISTS admin_keys (
+                id text COLLATE "C" PRIMARY KEY,
+                name text NOT NULL,
+                role text NOT NULL CHECK (role IN ('read', 'import', 'admin')),
+                secret_sha256 text NOT NULL UNIQUE,
+                created_at timestamptz NOT NULL,
+                revoked_at timestamptz)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS audit_log (
+                id bigserial PRIMARY KEY,
+                at timestamptz NOT NULL,
+                key_id text NOT NULL,
+                action text NOT NULL,
+                target text NOT NULL,
+                result text NOT NULL,
+                detail text)
+            """,
         ],
     ]
 

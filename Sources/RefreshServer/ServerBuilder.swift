@@ -26,7 +26,7 @@ package enum ServerBuilder {
     public static func build(
         configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil, executors: ServerExecutors = ServerExecutors(),
         logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) throws -> Built {
+    ) async throws -> Built {
         let engine = engine ?? RegionRefreshEngine(configuration: configuration.engineConfiguration)
         let metrics = ServerMetrics()
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
@@ -62,27 +62,45 @@ package enum ServerBuilder {
         router.on(RouterPath(RouteTable.readyzHead.routerPath), method: .head, use: PublicRoutes.head(of: publicRoutes.readyz))
         router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
 
+        let rateLimit = rateLimitMiddleware(configuration, metrics: metrics)
+        // The API's routes: with --client-jwt the token is checked first, so that the rate limit counts by subject.
+        let api = router.group()
+        if let key = configuration.clientJWTKey {
+            let verifier = try await ClientTokenVerifier.make(
+                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience)
+            api.add(middleware: ClientTokenMiddleware(verifier: verifier, rateLimit: rateLimit))
+        }
+        if let rateLimit { api.add(middleware: rateLimit) }
+        api.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
+        api.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
+        api.on(RouterPath(RouteTable.locations.routerPath), method: .get, use: locationsRoute.locations)
+
+        // The document and the console's files: never behind the app's token (the console asks for it in its page).
         let limited = router.group()
-        if let rateLimit = rateLimitMiddleware(configuration, metrics: metrics) { limited.add(middleware: rateLimit) }
-        limited.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
-        limited.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
+        if let rateLimit { limited.add(middleware: rateLimit) }
         limited.on(RouterPath(RouteTable.openapi.routerPath), method: .get, use: publicRoutes.openAPIDocument)
-        limited.on(RouterPath(RouteTable.locations.routerPath), method: .get, use: locationsRoute.locations)
         // The router takes `/console` and `/console/` alike; the handler sends the first to the second.
         limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
         limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
-        let adminToken = configuration.adminToken.map { Array($0.utf8) }
-        let admin = limited.group().add(middleware: BearerAuthMiddleware(token: adminToken))
-        admin.on(RouterPath(RouteTable.createImport.routerPath), method: .post, use: importRoute.createImport)
-        admin.on(RouterPath(RouteTable.listImports.routerPath), method: .get, use: storeRoutes.listImports)
-        admin.on(RouterPath(RouteTable.showImport.routerPath), method: .get, use: storeRoutes.showImport)
-        admin.on(RouterPath(RouteTable.putNetwork.routerPath), method: .put, use: storeRoutes.putNetwork)
-        admin.on(RouterPath(RouteTable.patchNetwork.routerPath), method: .patch, use: storeRoutes.patchNetwork)
-        admin.on(RouterPath(RouteTable.deleteNetwork.routerPath), method: .delete, use: storeRoutes.deleteNetwork)
-        admin.on(RouterPath(RouteTable.addAlias.routerPath), method: .post, use: storeRoutes.addAlias)
-        admin.on(RouterPath(RouteTable.mergeNetwork.routerPath), method: .post, use: storeRoutes.mergeNetwork)
-        admin.on(RouterPath(RouteTable.showJob.routerPath), method: .get, use: importRoute.showJob)
+        let keys = AdminKeyRing(
+            bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
+        let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys)
+        let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(access: access))
+        admin.on(RouteTable.createImport, use: importRoute.createImport)
+        admin.on(RouteTable.listImports, use: storeRoutes.listImports)
+        admin.on(RouteTable.showImport, use: storeRoutes.showImport)
+        admin.on(RouteTable.putNetwork, use: storeRoutes.putNetwork)
+        admin.on(RouteTable.patchNetwork, use: storeRoutes.patchNetwork)
+        admin.on(RouteTable.deleteNetwork, use: storeRoutes.deleteNetwork)
+        admin.on(RouteTable.addAlias, use: storeRoutes.addAlias)
+        admin.on(RouteTable.mergeNetwork, use: storeRoutes.mergeNetwork)
+        admin.on(RouteTable.showJob, use: importRoute.showJob)
+        admin.on(RouteTable.listKeys, use: keyRoutes.listKeys)
+        admin.on(RouteTable.createKey, use: keyRoutes.createKey)
+        admin.on(RouteTable.revokeKey, use: keyRoutes.revokeKey)
+        admin.on(RouteTable.listAudit, use: keyRoutes.listAudit)
+        admin.on(RouteTable.whoami, use: keyRoutes.whoami)
         AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning).register(on: admin)
 
         let limits = configuration.connections
@@ -91,7 +109,7 @@ package enum ServerBuilder {
             router: router,
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
-                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminToken: adminToken, peers: peers)
+                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminKeys: keys, peers: peers)
                 ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
@@ -99,7 +117,7 @@ package enum ServerBuilder {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        application.addServices(reloader)
+        application.addServices(reloader, keys)
         return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, executors: executors, limits: limits)
     }
 }
@@ -126,5 +144,13 @@ extension ServerBuilder.Built {
         configuration.maximumGracefulShutdownDuration = limits.shutdownTimeout + .seconds(5)
         configuration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+extension RouterGroup<ServerContext> {
+    /// Registers an admin route at its table entry, behind the role the table gives it.
+    func on(_ route: RouteSpec, use handler: @escaping @Sendable (Request, ServerContext) async throws -> Response) {
+        guard let role = route.role else { preconditionFailure("admin route \(route.path) has no role in RouteTable") }
+        on(RouterPath(route.routerPath), method: route.method, use: RoleCheck.requiring(role, handler))
     }
 }

@@ -8,7 +8,7 @@ import LocationStore
 enum SQLiteSchema {
     /// "ONCU" in ASCII.
     static let applicationId: Int64 = 0x4F4E_4355
-    static let currentVersion = 8
+    static let currentVersion = 9
 
     /// Covering index for nearby(): a range scan over geohash prefixes reads lat/lon without touching the table.
     /// A large bulk import drops it and creates it again from this text (see `beginBulkImport`).
@@ -31,6 +31,7 @@ enum SQLiteSchema {
             try addColumn(db, table: "locations", column: "uncertainty_m", type: "REAL")
             try addColumn(db, table: "geocode_cache", column: "uncertainty_m", type: "REAL")
         case 7: try addRadiusIndexes(db)
+        case 8: try addAccessLedger(db)
         default: throw .invalidArgument("no migration from schema version \(step)")
         }
     }
@@ -129,6 +130,30 @@ enum SQLiteSchema {
             """
             CREATE INDEX IF NOT EXISTS locations_with_radius ON locations(radius_m) WHERE radius_m IS NOT NULL;
             CREATE INDEX IF NOT EXISTS locations_with_uncertainty ON locations(uncertainty_m) WHERE uncertainty_m IS NOT NULL;
+            """)
+    }
+
+    /// Version 9: admin keys (hashed) and the audit log of admin writes (`AccessLedger`).
+    private static func addAccessLedger(_ db: SQLiteConnection) throws(StoreError) {
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS admin_keys (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('read', 'import', 'admin')),
+                secret_sha256 TEXT NOT NULL UNIQUE,
+                created_at TEXT NOT NULL,
+                revoked_at TEXT
+            );
+            CREATE TABLE IF NOT EXISTS audit_log (
+                id INTEGER PRIMARY KEY,
+                at TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                action TEXT NOT NULL,
+                target TEXT NOT NULL,
+                result TEXT NOT NULL,
+                detail TEXT
+            );
             """)
     }
 

@@ -37,6 +37,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .setting(ServerSettings.port), parsing: .unconditional, help: .setting(ServerSettings.port)) var port: String?
     @Option(name: .setting(ServerSettings.adminTokenFile), parsing: .unconditional, help: .setting(ServerSettings.adminTokenFile)) var adminTokenFile:
         String?
+    @Option(name: .setting(ServerSettings.clientJWT), parsing: .unconditional, help: .setting(ServerSettings.clientJWT)) var clientJWT: String?
+    @Option(name: .setting(ServerSettings.clientJWTIssuer), parsing: .unconditional, help: .setting(ServerSettings.clientJWTIssuer))
+    var clientJWTIssuer: String?
+    @Option(name: .setting(ServerSettings.clientJWTAudience), parsing: .unconditional, help: .setting(ServerSettings.clientJWTAudience))
+    var clientJWTAudience: String?
     @Option(name: .setting(ServerSettings.maxBodyBytes), parsing: .unconditional, help: .setting(ServerSettings.maxBodyBytes)) var maxBodyBytes:
         String?
     @Option(name: .setting(ServerSettings.maxImportBytes), parsing: .unconditional, help: .setting(ServerSettings.maxImportBytes)) var maxImportBytes:
@@ -80,7 +85,9 @@ struct Serve: AsyncParsableCommand {
     var settingFlags: [String: String] {
         let given: [(any ServerSettingDescription, String?)] = [
             (ServerSettings.dbRead, dbRead), (ServerSettings.storePoll, storePoll), (ServerSettings.host, host),
-            (ServerSettings.port, port), (ServerSettings.adminTokenFile, adminTokenFile), (ServerSettings.maxBodyBytes, maxBodyBytes),
+            (ServerSettings.port, port), (ServerSettings.adminTokenFile, adminTokenFile),
+            (ServerSettings.clientJWT, clientJWT), (ServerSettings.clientJWTIssuer, clientJWTIssuer),
+            (ServerSettings.clientJWTAudience, clientJWTAudience), (ServerSettings.maxBodyBytes, maxBodyBytes),
             (ServerSettings.maxImportBytes, maxImportBytes), (ServerSettings.rateLimitRPS, rateLimitRPS),
             (ServerSettings.rateLimitBurst, rateLimitBurst), (ServerSettings.clientIPHeader, clientIPHeader),
             (ServerSettings.trustedProxies, trustedProxy.isEmpty ? nil : trustedProxy.joined(separator: ",")),
@@ -130,7 +137,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = level
         let announce = logger
         let host = configuration.host
-        let built = try ServerBuilder.build(configuration: configuration, logger: logger) { port in
+        let built = try await ServerBuilder.build(configuration: configuration, logger: logger) { port in
             announce.notice("listening", metadata: ["address": "\(host):\(port)"])
         }
         try await built.runUntilSignalled()

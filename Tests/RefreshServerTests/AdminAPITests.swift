@@ -42,11 +42,11 @@ struct AdminAPITests {
 
     @Test func constantTimeCompareAgreesWithEquality() {
         let token = Array("secret-token-123456".utf8)
-        #expect(BearerAuthMiddleware.constantTimeEquals(token, token))
-        #expect(!BearerAuthMiddleware.constantTimeEquals(token, Array("secret-token-123457".utf8)))
-        #expect(!BearerAuthMiddleware.constantTimeEquals(token, Array("secret-token-12345".utf8)))
-        #expect(!BearerAuthMiddleware.constantTimeEquals(token, []))
-        #expect(!BearerAuthMiddleware.constantTimeEquals([], token))
+        #expect(BearerToken.constantTimeEquals(token, token))
+        #expect(!BearerToken.constantTimeEquals(token, Array("secret-token-123457".utf8)))
+        #expect(!BearerToken.constantTimeEquals(token, Array("secret-token-12345".utf8)))
+        #expect(!BearerToken.constantTimeEquals(token, []))
+        #expect(!BearerToken.constantTimeEquals([], token))
     }
 
     @Test func importLogLookups() async throws {

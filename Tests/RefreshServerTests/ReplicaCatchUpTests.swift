@@ -27,7 +27,7 @@ struct ReplicaCatchUpTests {
     func listenDropped() async throws {
         let url = try await PostgresServers.createStore()
         defer { Task { await PostgresServers.drop(url) } }
-        let b = try PostgresServers.server(url, pollSeconds: 1)
+        let b = try await PostgresServers.server(url, pollSeconds: 1)
         try await b.application.test(.live) { client in
             try await waitForReload(b, count: 1)
             let port = try #require(client.port)

@@ -42,7 +42,7 @@ enum PostgresServers {
         try? await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)")
     }
 
-    static func server(_ url: PostgresURL, read: PostgresURL? = nil, pollSeconds: Double = 5) throws -> ServerBuilder.Built {
+    static func server(_ url: PostgresURL, read: PostgresURL? = nil, pollSeconds: Double = 5) async throws -> ServerBuilder.Built {
         var configuration = ServerConfiguration(database: url.description, host: "127.0.0.1", port: 0, adminToken: adminToken)
         configuration.readDatabase = read?.description
         configuration.rateLimit = nil
@@ -50,7 +50,7 @@ enum PostgresServers {
         configuration.connections = .forTests
         var logger = Logger(label: "oncue.test")
         logger.logLevel = .critical
-        return try ServerBuilder.build(configuration: configuration, logger: logger)
+        return try await ServerBuilder.build(configuration: configuration, logger: logger)
     }
 }
 
@@ -87,8 +87,8 @@ struct ReplicaTests {
     func twoReplicas() async throws {
         let url = try await PostgresServers.createStore()
         defer { Task { await PostgresServers.drop(url) } }
-        let a = try PostgresServers.server(url)
-        let b = try PostgresServers.server(url, pollSeconds: 600)
+        let a = try await PostgresServers.server(url)
+        let b = try await PostgresServers.server(url, pollSeconds: 600)
         try await a.application.test(.live) { clientA in
             try await b.application.test(.live) { clientB in
                 try await waitForReload(a, count: 1)
@@ -165,7 +165,7 @@ struct ReplicaTests {
         let standbyStore = try #require(
             opened, "the standby never showed the new database in 60 s: \(lastError.map { "\($0)" } ?? "no error")")
         await standbyStore.close()
-        let replica = try PostgresServers.server(url, read: readURL)
+        let replica = try await PostgresServers.server(url, read: readURL)
         try await replica.application.test(.live) { client in
             try await waitForReload(replica, count: 1)
             let before = try await Self.rowsRead(readURL)

@@ -33,7 +33,7 @@ import Testing
         let paragraph = String(try #require(help.split(separator: "\n").first { $0.hasPrefix("Routes:") }))
         // `GET|HEAD /healthz,` → (GET, /healthz), (HEAD, /healthz)
         #expect(try Self.routes(in: paragraph, pattern: "([A-Z]+(?:\\|[A-Z]+)*) (/[^ ,;]*[^ ,;.])", separator: "|") == Self.table)
-        #expect(paragraph.contains("with an admin token POST|GET /admin/imports"))
+        #expect(paragraph.contains("with an admin key of at least role read: GET /admin/imports"))
     }
 
     /// The document writes the bar escaped, as a Markdown table needs it inside code.

@@ -132,6 +132,9 @@ struct ServerSettingsTests {
             ],
             "ONCUE_HOST": ["0.0.0.0", "::1", "localhost", "my host", "a\tb", ""],
             "ONCUE_ADMIN_TOKEN_FILE": [files.good, files.short, files.directory, files.missing, ""],
+            "ONCUE_CLIENT_JWT": [files.secret, files.jwks, files.notJWKS, files.short, files.directory, files.missing, ""],
+            "ONCUE_CLIENT_JWT_ISSUER": ["https://auth.example.com", "a\tb", String(repeating: "x", count: 501), ""],
+            "ONCUE_CLIENT_JWT_AUDIENCE": ["oncue-api", "a\nb", String(repeating: "x", count: 501), ""],
             "ONCUE_CLIENT_IP_HEADER": ["X-Forwarded-For", "x-real-ip", "X Forwarded", "X-Forwarded-For:", "é", ""],
             "ONCUE_TRUSTED_PROXIES": [
                 "10.0.0.0/8", "10.1.2.3,::1", "2001:db8::/32", " 192.168.0.0/16 ", "10.0.0.0/33", "300.1.1.1", "10.0.0.0/8,", "fe80::/x", "",
@@ -157,15 +160,28 @@ struct ServerSettingsTests {
         var good: String { directory + "/good" }
         var short: String { directory + "/short" }
         var missing: String { directory + "/missing" }
+        /// An HS256 secret of 32 bytes, a JWKS document with one P-256 key, and JSON that is not a JWKS.
+        var secret: String { directory + "/secret" }
+        var jwks: String { directory + "/jwks.json" }
+        var notJWKS: String { directory + "/not-jwks.json" }
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-settings-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Data("  0123456789abcdef-token  \nsecond line\n".utf8).write(to: URL(fileURLWithPath: good))
             try Data("short\n".utf8).write(to: URL(fileURLWithPath: short))
+            try Data("0123456789abcdef0123456789abcdef\n".utf8).write(to: URL(fileURLWithPath: secret))
+            try Data(Self.jwksDocument.utf8).write(to: URL(fileURLWithPath: jwks))
+            try Data(#"{"issuer": "https://auth.example.com"}"#.utf8).write(to: URL(fileURLWithPath: notJWKS))
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+        /// RFC 7517 appendix A.1's P-256 public key.
+        static let jwksDocument = #"""
+            {"keys": [{"kty": "EC", "crv": "P-256", "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+             "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM", "use": "sig", "alg": "ES256", "kid": "1"}]}
+            """#
     }
 
     // MARK: Resolution

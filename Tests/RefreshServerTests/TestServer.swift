@@ -151,7 +151,7 @@ func withServer(
     configure(&configuration)
     var logger = logs?.logger ?? Logger(label: "oncue.test")
     if logs == nil { logger.logLevel = .critical }
-    let built = try ServerBuilder.build(configuration: configuration, executors: executors, logger: logger)
+    let built = try await ServerBuilder.build(configuration: configuration, executors: executors, logger: logger)
     try await built.application.test(testing) { client in
         if waitUntilReady { try await waitForReload(built, count: 1) }
         try await body(client, built)

@@ -16,11 +16,11 @@ struct AdminLocationRoutes: Sendable {
 
     /// Registers the routes on the admin group (behind its bearer token).
     func register(on admin: RouterGroup<ServerContext>) {
-        admin.on(RouterPath(RouteTable.createLocation.routerPath), method: .post, use: create)
-        admin.on(RouterPath(RouteTable.showLocation.routerPath), method: .get, use: show)
-        admin.on(RouterPath(RouteTable.putLocation.routerPath), method: .put, use: replace)
-        admin.on(RouterPath(RouteTable.patchLocation.routerPath), method: .patch, use: patch)
-        admin.on(RouterPath(RouteTable.deleteLocation.routerPath), method: .delete, use: delete)
+        admin.on(RouteTable.createLocation, use: create)
+        admin.on(RouteTable.showLocation, use: show)
+        admin.on(RouteTable.putLocation, use: replace)
+        admin.on(RouteTable.patchLocation, use: patch)
+        admin.on(RouteTable.deleteLocation, use: delete)
     }
 
     func create(_ request: Request, context: ServerContext) async throws -> Response {

@@ -60,16 +60,19 @@ struct AdminStoreRoutes: Sendable {
         return value
     }
 
+    /// A listing's `cursor`: the id of the last entry of the previous page, a positive integer; nil for the first page.
+    static func pageCursor(_ query: Parameters, naming what: String) throws -> Int64? {
+        guard let text = query["cursor"] else { return nil }
+        guard let value = Int64(text), value > 0 else {
+            throw APIError.badRequest("invalid_parameter", "query parameter 'cursor' must be a positive \(what)", field: "cursor")
+        }
+        return value
+    }
+
     func listImports(_ request: Request, context: ServerContext) async throws -> Response {
         let query = request.uri.queryParameters
         let limit = try Self.pageLimit(query)
-        var before: Int64?
-        if let text = query["cursor"] {
-            guard let value = Int64(text), value > 0 else {
-                throw APIError.badRequest("invalid_parameter", "query parameter 'cursor' must be a positive import id", field: "cursor")
-            }
-            before = value
-        }
+        let before = try Self.pageCursor(query, naming: "import id")
         let (count, bound) = (limit, before)
         // One more than asked says whether another page follows.
         var records = try await access.withPrimaryReading { try await $0.imports(limit: count + 1, before: bound) }

@@ -15,8 +15,14 @@ package struct ServerConfiguration: Sendable, Hashable {
     public var host: String
     /// TCP port; 0 picks a free one (tests).
     public var port: Int
-    /// The bearer token of `/admin/*`; nil disables the admin API (it answers 404).
+    /// The bootstrap admin key of `/admin/*` (role `admin`); without it and without stored keys the admin API answers 404.
     package var adminToken: String?
+    /// What verifies the app's access tokens on the public API; nil leaves it open.
+    package var clientJWTKey: ClientJWTKey?
+    /// The issuer an access token must name, when set.
+    package var clientJWTIssuer: String?
+    /// A value an access token's audience must include, when set.
+    package var clientJWTAudience: String?
     /// Largest JSON body accepted (bytes); larger bodies get 413.
     package var maxBodyBytes: Int
     /// Largest CSV accepted by `POST /admin/imports` (bytes); streamed to disk, never held in memory.

@@ -72,13 +72,47 @@ package enum ServerSettings {
         variable: "ONCUE_ADMIN_TOKEN",
         type: .adminToken,
         default: nil,
-        defaultNote: "none: the admin API answers 404",
+        defaultNote: "none: without keys the admin API answers 404",
         secret: true,
-        summary: "Bearer token enabling /admin/*",
+        summary: "Bootstrap admin key (role admin) enabling /admin/*; more keys with `oncue keys`",
         read: { $0.adminToken },
         write: { configuration, token in
             if let token { configuration.adminToken = token }
         }
+    )
+
+    package static let clientJWT = ServerSetting<ClientJWTKey?>(
+        flag: "client-jwt",
+        variable: "ONCUE_CLIENT_JWT",
+        type: .clientJWTKey,
+        default: nil,
+        defaultNote: "none: the public API is open",
+        summary:
+            "File with the HS256 secret or the JWKS of the app backend's access tokens; when set, region-refresh, networks and locations answer 401 without a valid token",
+        read: { $0.clientJWTKey },
+        write: { $0.clientJWTKey = $1 }
+    )
+
+    package static let clientJWTIssuer = ServerSetting<String?>(
+        flag: "client-jwt-issuer",
+        variable: "ONCUE_CLIENT_JWT_ISSUER",
+        type: .optionalText(maxLength: 500),
+        default: nil,
+        defaultNote: "any",
+        summary: "The iss an access token must have",
+        read: { $0.clientJWTIssuer },
+        write: { $0.clientJWTIssuer = $1 }
+    )
+
+    package static let clientJWTAudience = ServerSetting<String?>(
+        flag: "client-jwt-audience",
+        variable: "ONCUE_CLIENT_JWT_AUDIENCE",
+        type: .optionalText(maxLength: 500),
+        default: nil,
+        defaultNote: "any",
+        summary: "A value an access token's aud must include",
+        read: { $0.clientJWTAudience },
+        write: { $0.clientJWTAudience = $1 }
     )
 
     package static let maxBodyBytes = ServerSetting<Int>(
@@ -316,7 +350,8 @@ package enum ServerSettings {
     /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two
     /// halves of one thing). Resolution applies them in this order.
     public static let rows: [[any ServerSettingDescription]] = [
-        [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [maxBodyBytes], [maxImportBytes],
+        [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [clientJWT, clientJWTIssuer, clientJWTAudience], [maxBodyBytes],
+        [maxImportBytes],
         [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
         [consoleTiles, consoleTilesAttribution],
         [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [maxConnectionsPerAddress, maxPendingHeadsPerAddress],

@@ -233,6 +233,33 @@ extension SettingType where Value == String {
     }
 }
 
+extension SettingType where Value == String? {
+    /// Optional text of at most `maxLength` characters, without control characters (a JWT's expected issuer).
+    static func optionalText(maxLength: Int) -> Self {
+        let text = SettingType<String>.text(maxLength: maxLength)
+        return Self(
+            valueName: text.valueName, bounds: text.bounds, parse: { value throws(SettingRefusal) in try text.parse(value) }, format: { $0 ?? "" })
+    }
+}
+
+extension SettingType where Value == ClientJWTKey? {
+    /// A file with the HS256 secret or a JWKS document (`ClientJWTKey(file:)`); never shown, only said to be set.
+    static var clientJWTKey: Self {
+        Self(
+            valueName: "file",
+            bounds: .form("a file holding an HS256 secret of at least 32 bytes, or a JWKS document"),
+            parse: { path throws(SettingRefusal) in try ClientJWTKey(file: path) },
+            format: { key in
+                switch key {
+                case nil: ""
+                case .hmacSecret?: "(an HS256 secret)"
+                case .jwks?: "(a JWKS document)"
+                }
+            }
+        )
+    }
+}
+
 /// Values as a reader writes them, in help, README and `--print-configuration`.
 enum SettingText {
     /// A number: `50`, `0.5`, `1e9` (a large power of ten, as the parser also reads it).

@@ -1,4 +1,5 @@
 import HTTPTypes
+import LocationStore
 import NIOCore
 import NIOHTTPTypes
 
@@ -11,7 +12,7 @@ import NIOHTTPTypes
 /// - a head that does not arrive in time is answered 408 and the connection closed; a body that does not is failed
 ///   with `ClientTimeout`, which the route's body reader throws and the error middleware answers 408; an idle
 ///   connection is closed without a word;
-/// - the long upload deadline applies only to an import that carries the admin token: anyone else's body has the normal
+/// - the long upload deadline applies only to an import that carries a key that may import: anyone else's body has the normal
 ///   deadline, so that unauthenticated slow uploads cannot hold connections for the upload's 15 minutes;
 /// - a response that starts before its request's body has arrived (a 401, 404 or 413 decided on the head) closes the
 ///   connection after it ends, so that the rest of that body is never waited for;
@@ -33,7 +34,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private let limits: ConnectionLimits
     private let metrics: ServerMetrics
-    private let adminToken: [UInt8]?
+    private let adminKeys: AdminKeyRing?
     private let peers: PeerConnections?
     /// The peer's key while it is counted in `peers`, and whether its first head is still to come.
     private var counted: ClientKey?
@@ -48,10 +49,10 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     /// The response being written began before its request's body ended: the connection closes after it.
     private var answeredEarly = false
 
-    init(limits: ConnectionLimits, metrics: ServerMetrics, adminToken: [UInt8]?, peers: PeerConnections? = nil) {
+    init(limits: ConnectionLimits, metrics: ServerMetrics, adminKeys: AdminKeyRing?, peers: PeerConnections? = nil) {
         self.limits = limits
         self.metrics = metrics
-        self.adminToken = adminToken
+        self.adminKeys = adminKeys
         self.peers = peers
     }
 
@@ -98,7 +99,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             readingBody = true
             let isUpload =
                 head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
-                && BearerAuthMiddleware.admits(head.headerFields[.authorization], token: adminToken)
+                && BearerToken.token(in: head.headerFields[.authorization]).flatMap { adminKeys?.principal(forToken: $0) }.map { $0.role >= .import }
+                    == true
             arm(.body, after: limits.bodyTimeout(isUpload: isUpload), context: context)
         case .body:
             break

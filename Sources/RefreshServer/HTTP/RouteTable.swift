@@ -1,4 +1,5 @@
 import Hummingbird
+import LocationStore
 
 /// Every route the server answers, in OpenAPI path syntax. Routes are registered from this table,
 /// the 405 logic and the metrics labels use it, and a test compares it with `openapi.yaml`.
@@ -16,6 +17,15 @@ package struct RouteSpec: Sendable, Hashable {
     /// OpenAPI template, e.g. `/admin/imports/{id}`.
     public var path: String
     package var access: Access
+    /// The least role of admin key an admin route needs (nil elsewhere).
+    package var role: AdminRole?
+
+    init(method: HTTPRequest.Method, path: String, access: Access, role: AdminRole? = nil) {
+        self.method = method
+        self.path = path
+        self.access = access
+        self.role = role
+    }
 
     /// The same path in Hummingbird's router syntax (`/admin/imports/:id`).
     var routerPath: String {
@@ -37,26 +47,31 @@ package enum RouteTable {
     public static let locations = RouteSpec(method: .get, path: "/v1/locations", access: .publicAPI)
     package static let console = RouteSpec(method: .get, path: "/console/", access: .publicAPI)
     package static let consoleFile = RouteSpec(method: .get, path: "/console/{file}", access: .publicAPI)
-    package static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin)
-    package static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin)
-    package static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin)
-    package static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin)
-    package static let patchNetwork = RouteSpec(method: .patch, path: "/admin/networks/{id}", access: .admin)
-    package static let deleteNetwork = RouteSpec(method: .delete, path: "/admin/networks/{id}", access: .admin)
-    package static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin)
-    package static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin)
-    package static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin)
-    package static let createLocation = RouteSpec(method: .post, path: "/admin/locations", access: .admin)
-    package static let showLocation = RouteSpec(method: .get, path: "/admin/locations/{id}", access: .admin)
-    package static let putLocation = RouteSpec(method: .put, path: "/admin/locations/{id}", access: .admin)
-    package static let patchLocation = RouteSpec(method: .patch, path: "/admin/locations/{id}", access: .admin)
-    package static let deleteLocation = RouteSpec(method: .delete, path: "/admin/locations/{id}", access: .admin)
+    package static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin, role: .`import`)
+    package static let listImports = RouteSpec(method: .get, path: "/admin/imports", access: .admin, role: .read)
+    package static let showImport = RouteSpec(method: .get, path: "/admin/imports/{id}", access: .admin, role: .read)
+    package static let putNetwork = RouteSpec(method: .put, path: "/admin/networks/{id}", access: .admin, role: .admin)
+    package static let patchNetwork = RouteSpec(method: .patch, path: "/admin/networks/{id}", access: .admin, role: .admin)
+    package static let deleteNetwork = RouteSpec(method: .delete, path: "/admin/networks/{id}", access: .admin, role: .admin)
+    package static let addAlias = RouteSpec(method: .post, path: "/admin/networks/{id}/aliases", access: .admin, role: .admin)
+    package static let mergeNetwork = RouteSpec(method: .post, path: "/admin/networks/{id}/merge", access: .admin, role: .admin)
+    package static let showJob = RouteSpec(method: .get, path: "/admin/jobs/{id}", access: .admin, role: .read)
+    package static let createLocation = RouteSpec(method: .post, path: "/admin/locations", access: .admin, role: .`import`)
+    package static let showLocation = RouteSpec(method: .get, path: "/admin/locations/{id}", access: .admin, role: .read)
+    package static let putLocation = RouteSpec(method: .put, path: "/admin/locations/{id}", access: .admin, role: .`import`)
+    package static let patchLocation = RouteSpec(method: .patch, path: "/admin/locations/{id}", access: .admin, role: .`import`)
+    package static let deleteLocation = RouteSpec(method: .delete, path: "/admin/locations/{id}", access: .admin, role: .`import`)
+    package static let listKeys = RouteSpec(method: .get, path: "/admin/keys", access: .admin, role: .admin)
+    package static let createKey = RouteSpec(method: .post, path: "/admin/keys", access: .admin, role: .admin)
+    package static let revokeKey = RouteSpec(method: .delete, path: "/admin/keys/{id}", access: .admin, role: .admin)
+    package static let listAudit = RouteSpec(method: .get, path: "/admin/audit", access: .admin, role: .admin)
+    package static let whoami = RouteSpec(method: .get, path: "/admin/whoami", access: .admin, role: .read)
 
     public static let all: [RouteSpec] = [
         healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,
         listImports,
         showImport, putNetwork, patchNetwork, deleteNetwork, addAlias, mergeNetwork, showJob, createLocation, showLocation, putLocation,
-        patchLocation, deleteLocation,
+        patchLocation, deleteLocation, listKeys, createKey, revokeKey, listAudit, whoami,
     ]
 
     /// The methods allowed on a concrete path, empty when no route has that path (404 rather than 405).
@@ -76,16 +91,17 @@ extension RouteTable {
     /// Every route in words, grouped as they are guarded, for `oncue serve --help`: written from the table, so the help
     /// names each route the server registers and no other. A path's methods are joined (`GET|HEAD /healthz`).
     package static var helpSummary: String {
-        func listed(_ access: RouteSpec.Access) -> String {
+        func listed(_ include: (RouteSpec) -> Bool) -> String {
             var paths: [String] = []
             var methods: [String: [String]] = [:]
-            for route in all where route.access == access {
+            for route in all where include(route) {
                 if methods[route.path] == nil { paths.append(route.path) }
                 methods[route.path, default: []].append(route.method.rawValue)
             }
             return paths.map { "\(methods[$0]!.joined(separator: "|")) \($0)" }.joined(separator: ", ")
         }
-        return "Routes: the API \(listed(.publicAPI)); probes and metrics (never rate limited) \(listed(.infrastructure)); "
-            + "with an admin token \(listed(.admin))."
+        let admin = AdminRole.allCases.map { role in "\(role.rawValue): \(listed { $0.access == .admin && $0.role == role })" }
+        return "Routes: the API \(listed { $0.access == .publicAPI }); probes and metrics (never rate limited) "
+            + "\(listed { $0.access == .infrastructure }); with an admin key of at least role \(admin.joined(separator: "; "))."
     }
 }

@@ -6,6 +6,10 @@ import NIOCore
 package struct ServerContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     let channel: any Channel
+    /// The admin key an `/admin/*` request acts as, once `AdminAuthMiddleware` has accepted it.
+    var admin: AdminPrincipal?
+    /// The client a public request counts against once `ClientTokenMiddleware` verified its token: its subject, hashed.
+    var clientSubject: ClientKey?
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -1,0 +1,29 @@
+import Foundation
+
+/// One admin write as the audit log keeps it: who (the key), what (the action and its target), when, and how it
+/// ended (the HTTP status, or the CLI's `ok`/`failed`).
+public struct AuditEntry: Sendable, Hashable, Codable {
+    /// Assigned by the store; increasing, so it is also the listing's cursor.
+    public var id: Int64?
+    public var at: Date
+    /// The key that acted: an admin key's id, `bootstrap` for the configured admin token, `cli` for a local command.
+    public var keyId: String
+    /// What was done, such as `POST /admin/networks/{id}/merge` or `keys revoke`.
+    public var action: String
+    /// What it was done to: the request's path, or the command's subject.
+    public var target: String
+    /// How it ended: an HTTP status (`202`, `403`) or `ok`/`failed`.
+    public var result: String
+    /// A short note: the job an import started, a refusal's reason. Never a coordinate or a secret.
+    public var detail: String?
+
+    public init(id: Int64? = nil, at: Date, keyId: String, action: String, target: String, result: String, detail: String? = nil) {
+        self.id = id
+        self.at = at
+        self.keyId = keyId
+        self.action = action
+        self.target = target
+        self.result = result
+        self.detail = detail
+    }
+}

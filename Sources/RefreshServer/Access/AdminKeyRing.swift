@@ -1,0 +1,84 @@
+import Foundation
+import LocationStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The admin credentials a server honours: the configured bootstrap token, and a snapshot of the store's unrevoked
+/// keys. The snapshot is read again every `refreshInterval`, after this server creates or revokes a key, and when an
+/// unknown token is presented (at most once a second, so guessing cannot load the store). A key created on any
+/// replica therefore works on every replica at once, and a revocation on any replica is honoured by all of them within
+/// `refreshInterval`.
+///
+/// Lookups are synchronous (a SHA-256 and a dictionary read), so the connection handler can ask them of a request's
+/// head before any route runs.
+final class AdminKeyRing: Service, Sendable {
+    private struct Snapshot {
+        var byHash: [String: AdminPrincipal] = [:]
+        var loadedAt: ContinuousClock.Instant?
+    }
+
+    private let snapshot = Mutex(Snapshot())
+    private let bootstrap: [UInt8]?
+    private let access: StoreAccess
+    let refreshInterval: Duration
+    private let logger: Logger
+    private static let missRefreshInterval = Duration.seconds(1)
+
+    init(bootstrapToken: String?, access: StoreAccess, refreshInterval: Duration, logger: Logger) {
+        bootstrap = bootstrapToken.map { Array($0.utf8) }
+        self.access = access
+        self.refreshInterval = refreshInterval
+        self.logger = logger
+    }
+
+    /// Whether the admin API exists: a bootstrap token is configured, or the store holds an unrevoked key. Without
+    /// either every admin route answers 404, so a server nobody configured is closed rather than open.
+    var isEnabled: Bool { bootstrap != nil || snapshot.withLock { !$0.byHash.isEmpty } }
+
+    /// The principal of a bearer token, from what is loaded (no store read).
+    func principal(forToken token: Substring) -> AdminPrincipal? {
+        if let bootstrap, BearerToken.constantTimeEquals(Array(token.utf8), bootstrap) { return .bootstrap }
+        guard token.hasPrefix(AdminKeySecret.prefix) else { return nil }
+        let hash = AdminKeySecret.sha256Hex(token)
+        return snapshot.withLock { $0.byHash[hash] }
+    }
+
+    /// The principal of a bearer token; an unknown one reads the store's keys again first unless they were read in the
+    /// last second (a key just created on another replica).
+    func authenticate(token: Substring) async -> AdminPrincipal? {
+        if let known = principal(forToken: token) { return known }
+        let stale = snapshot.withLock { $0.loadedAt.map { ContinuousClock.now - $0 > Self.missRefreshInterval } ?? true }
+        guard stale, token.hasPrefix(AdminKeySecret.prefix) else { return nil }
+        try? await refresh()
+        return principal(forToken: token)
+    }
+
+    /// Reads the store's unrevoked keys. On failure the previous snapshot stays: while the store cannot be reached, no
+    /// admin write can succeed anyway.
+    func refresh() async throws {
+        let started = ContinuousClock.now
+        let keys = try await access.withPrimaryReading { store in try await Self.ledger(store).adminKeys() }
+        var byHash: [String: AdminPrincipal] = [:]
+        for key in keys where !key.isRevoked { byHash[key.secretSHA256] = AdminPrincipal(key) }
+        snapshot.withLock { $0 = Snapshot(byHash: byHash, loadedAt: started) }
+    }
+
+    func run() async throws {
+        try? await refresh()
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let interval = refreshInterval
+            // nil when shutdown began first.
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil else { return }
+            do { try await refresh() } catch {
+                logger.warning("could not read the admin keys; the last ones read stay in force", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// The store as an access ledger (both stores are).
+    static func ledger(_ store: any LocationStore) throws -> any AccessLedger {
+        guard let ledger = store as? any AccessLedger else { throw StoreError.invalidArgument("this store keeps no admin keys") }
+        return ledger
+    }
+}

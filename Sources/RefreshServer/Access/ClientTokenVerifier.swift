@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import JWTKit
+import Synchronization
+
+/// Verifies the app backend's access tokens on the public routes: signature (HS256, or a JWKS's keys), expiry and
+/// not-before with a leeway for clock skew, and the issuer and audience when configured. A verified token is
+/// remembered until it expires (up to `cacheLimit` of them), so a phone's repeated requests cost a dictionary read,
+/// not a signature check.
+final class ClientTokenVerifier: Sendable {
+    /// What a verified token grants: whom it counts against (its subject, as a keyed hash) and until when.
+    struct Verified: Sendable {
+        var subject: ClientKey
+        var expires: Date
+    }
+
+    /// Why a token was refused, as RFC 6750's `error_description`.
+    struct Refusal: Error, Sendable {
+        var reason: String
+    }
+
+    /// The claims OnCue reads; others are ignored.
+    struct Claims: JWTPayload {
+        var sub: SubjectClaim
+        var exp: ExpirationClaim
+        var nbf: NotBeforeClaim?
+        var iss: IssuerClaim?
+        var aud: AudienceClaim?
+
+        /// Checked by `ClientTokenVerifier.check` with its clock and leeway, not here.
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    static let leeway: TimeInterval = 60
+    static let cacheLimit = 10_000
+
+    private let keys: JWTKeyCollection
+    private let issuer: String?
+    private let audience: String?
+    private let subjectKey: SymmetricKey
+    private let cache = Mutex<[String: Verified]>([:])
+    private let now: @Sendable () -> Date
+
+    private init(keys: JWTKeyCollection, issuer: String?, audience: String?, now: @escaping @Sendable () -> Date) {
+        self.keys = keys
+        self.issuer = issuer
+        self.audience = audience
+        self.now = now
+        // Per process: a subject's hash links its requests within one run, and nothing across runs or to the user's id.
+        subjectKey = SymmetricKey(size: .bits256)
+    }
+
+    /// A verifier of `key`'s tokens; throws when a JWKS document holds no key JWTKit can use.
+    static func make(
+        key: ClientJWTKey, issuer: String?, audience: String?, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> ClientTokenVerifier {
+        let keys = JWTKeyCollection()
+        switch key {
+        case .hmacSecret(let secret): await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        case .jwks(let json):
+            do { try await keys.add(jwksJSON: json) } catch {
+                throw ConfigurationError("--client-jwt: the JWKS document's keys cannot be used (\(error))")
+            }
+        }
+        return ClientTokenVerifier(keys: keys, issuer: issuer, audience: audience, now: now)
+    }
+
+    /// The verified token's grant, or a refusal saying why.
+    func verify(_ token: Substring) async throws(Refusal) -> Verified {
+        let text = String(token)
+        let at = now()
+        if let known = cache.withLock({ $0[text] }) {
+            guard known.expires.addingTimeInterval(Self.leeway) > at else { throw Refusal(reason: "the token has expired") }
+            return known
+        }
+        let claims: Claims
+        do { claims = try await keys.verify(text, as: Claims.self) } catch {
+            throw Refusal(reason: "the token's signature, form or required claims (sub, exp) are not valid")
+        }
+        try check(claims, at: at)
+        let verified = Verified(subject: .named("sub:" + subjectHash(claims.sub.value)), expires: claims.exp.value)
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit {
+                cache = cache.filter { $0.value.expires.addingTimeInterval(Self.leeway) > at }
+                if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            }
+            cache[text] = verified
+        }
+        return verified
+    }
+
+    private func check(_ claims: Claims, at: Date) throws(Refusal) {
+        guard claims.exp.value.addingTimeInterval(Self.leeway) > at else { throw Refusal(reason: "the token has expired") }
+        if let nbf = claims.nbf, nbf.value.addingTimeInterval(-Self.leeway) > at { throw Refusal(reason: "the token is not valid yet") }
+        if let issuer, claims.iss?.value != issuer { throw Refusal(reason: "the token's issuer is not the configured one") }
+        if let audience, !(claims.aud?.value.contains(audience) ?? false) {
+            throw Refusal(reason: "the token's audience does not include the configured one")
+        }
+        guard !claims.sub.value.isEmpty else { throw Refusal(reason: "the token has no subject") }
+    }
+
+    /// A subject as logs, metrics and the rate limiter see it: 16 hex digits of a keyed hash, never the user's id.
+    func subjectHash(_ subject: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(subject.utf8), using: subjectKey)
+        return mac.prefix(8).map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}

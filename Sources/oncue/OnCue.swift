@@ -15,7 +15,10 @@ struct OnCue: AsyncParsableCommand {
               oncue nearest --db stores.sqlite 40.7128 -74.0060 --limit 5
             """,
         version: OnCue.version,
-        subcommands: [DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self, Locations.self]
+        subcommands: [
+            DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self, Locations.self, Keys.self,
+            Audit.self,
+        ]
     )
 }
 

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import LocationStore
+import Testing
+
+@testable import RefreshServer
+
+/// The audit log of an import, a merge and a key revocation: each names the key that acted, the route, the path and the
+/// status, newest first, and pages back without gaps.
+@Suite("Audit trail")
+struct AuditTrailTests {
+    @Test("an import, a merge and a revocation are logged with their keys, routes and results")
+    func importMergeRevoke() async throws {
+        try await withServer { client, _ in
+            let importer = try await AdminRoleTests.makeKey(client, role: .import, name: "importer")
+            let csv = "store_id,name,lat,lon\na1,Alpha,37.77,-122.41\na2,Beta,37.78,-122.42\n"
+            let imported = try await client.send(
+                .post, "/admin/imports?network=alpha-mart", headers: [.authorization: "Bearer \(importer.token)", .contentType: "text/csv"],
+                body: csv, json: false)
+            #expect(imported.status == 200, "\(imported.text)")
+            // The importer may not merge; the bootstrap admin may.
+            let refused = try await client.send(
+                .post, "/admin/networks/alpha-mart/merge", route: "/admin/networks/{id}/merge",
+                headers: [.authorization: "Bearer \(importer.token)"], body: #"{"into": "costco"}"#)
+            #expect(refused.status == 403)
+            let merged = try await client.send(
+                .post, "/admin/networks/alpha-mart/merge", route: "/admin/networks/{id}/merge", headers: .admin, body: #"{"into": "costco"}"#)
+            #expect(merged.status == 200, "\(merged.text)")
+            let revoked = try await client.send(.delete, "/admin/keys/\(importer.id)", route: "/admin/keys/{id}", headers: .admin)
+            #expect(revoked.status == 200)
+
+            // Reads are not writes: listing the log adds nothing to it.
+            _ = try await client.send(.get, "/admin/imports", headers: .admin)
+            var entries: [JSONValue] = []
+            var cursor: String?
+            repeat {
+                let page = try await client.send(
+                    .get, "/admin/audit?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), route: "/admin/audit", headers: .admin)
+                entries += page.json?["entries"]?.array ?? []
+                cursor = page.json?["next_cursor"]?.string
+            } while cursor != nil
+            let summary = entries.map { e in
+                [e["key_id"]?.string ?? "", e["action"]?.string ?? "", e["target"]?.string ?? "", e["result"]?.string ?? ""]
+            }
+            #expect(
+                summary == [
+                    ["bootstrap", "DELETE /admin/keys/{id}", "/admin/keys/\(importer.id)", "200"],
+                    ["bootstrap", "POST /admin/networks/{id}/merge", "/admin/networks/alpha-mart/merge", "200"],
+                    [importer.id, "POST /admin/networks/{id}/merge", "/admin/networks/alpha-mart/merge", "403"],
+                    [importer.id, "POST /admin/imports", "/admin/imports", "200"],
+                    ["bootstrap", "POST /admin/keys", "/admin/keys", "201"],
+                ])
+            let ids = entries.compactMap { $0["id"]?.int }
+            #expect(ids == ids.sorted(by: >) && Set(ids).count == ids.count)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocationStore
+import Logging
+import PostGISStore
+import TestSupport
+import Testing
+
+@testable import RefreshServer
+
+/// Two servers on one store, as two replicas behind a load balancer: a key made through one works on the other, and a
+/// revocation through one is honoured by the other within its key refresh interval (`--store-poll-seconds`), though
+/// the other still holds the key in its snapshot when the revocation is made.
+@Suite("Key revocation across replicas")
+struct KeyRevocationReplicaTests {
+    enum Kind: String, CaseIterable, Sendable { case sqlite, postgis }
+
+    static var kinds: [Kind] { PostgresServers.primary != nil || PostgresServers.required ? Kind.allCases : [.sqlite] }
+
+    /// B's key refresh interval; the bound the test holds B to is this plus a margin for a loaded machine.
+    static let interval = Duration.milliseconds(500)
+
+    @Test("a key made on A works on B; revoked on A, B refuses it within its refresh interval", arguments: kinds)
+    func revocation(kind: Kind) async throws {
+        let database: String
+        var cleanup: @Sendable () async -> Void = {}
+        switch kind {
+        case .sqlite:
+            let store = try TestStore()
+            database = store.path
+            cleanup = { store.remove() }
+        case .postgis:
+            let url = try await PostgresServers.createStore()
+            database = url.description
+            cleanup = { await PostgresServers.drop(url) }
+        }
+        do {
+            let a = try await Self.server(database, poll: .seconds(60))
+            let b = try await Self.server(database, poll: Self.interval)
+            try await a.application.test(.router) { clientA in
+                try await b.application.test(.router) { clientB in
+                    let key = try await AdminRoleTests.makeKey(clientA, role: .read, name: "replicated")
+                    let bearer: HTTPFields = [.authorization: "Bearer \(key.token)"]
+                    let taken = try await eventually(within: .seconds(10)) {
+                        try await clientB.send(.get, "/admin/whoami", headers: bearer).status == 200
+                    }
+                    #expect(taken, "B never accepted a key made on A")
+
+                    let revoked = try await clientA.send(.delete, "/admin/keys/\(key.id)", route: "/admin/keys/{id}", headers: .admin)
+                    #expect(revoked.status == 200)
+                    #expect(try await clientA.send(.get, "/admin/whoami", headers: bearer).status == 403)
+                    let started = ContinuousClock.now
+                    let refused = try await eventually(within: Self.interval + .seconds(10)) {
+                        try await clientB.send(.get, "/admin/whoami", headers: bearer).status == 403
+                    }
+                    let took = ContinuousClock.now - started
+                    #expect(refused, "B still accepts a key revoked on A")
+                    // The bound: one refresh interval and the store read that ends it, with room for a loaded machine.
+                    #expect(took <= Self.interval + .seconds(5), "B took \(took) to honour the revocation")
+                }
+            }
+        } catch {
+            await cleanup()
+            throw error
+        }
+        await cleanup()
+    }
+
+    static func server(_ database: String, poll: Duration) async throws -> ServerBuilder.Built {
+        var configuration = ServerConfiguration(database: database, host: "127.0.0.1", port: 0, adminToken: adminToken)
+        configuration.rateLimit = nil
+        configuration.storePollSeconds = Double(poll.components.seconds) + Double(poll.components.attoseconds) / 1e18
+        configuration.connections = .forTests
+        var logger = Logger(label: "oncue.test")
+        logger.logLevel = .critical
+        return try await ServerBuilder.build(configuration: configuration, logger: logger)
+    }
+}

@@ -33,8 +33,12 @@ TOKEN="console-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 \
   server_start "$TMP/server.log" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0
 
+# A key of role read, made as an admin would, behind the running server's back.
+READ_TOKEN="$("$BIN" keys create --db "$STORE" --name "console test reader" --role read --json \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
+
 # Austin, Texas, with an Austin Public Library card (network tx0111).
-python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" \
+python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" --read-token "$READ_TOKEN" \
   --lat 30.2672 --lon -97.7431 --zoom 13 --network tx0111 --csv "$TMP/upload.csv" \
   --map-shot "$SHOTS/console-map.png" --imports-shot "$SHOTS/console-imports.png"
 if grep -q ' error ' "$TMP/server.log"; then
@@ -47,9 +51,12 @@ python3 "$ROOT/scripts/lib/tile_server.py" "$TMP/tiles.port" & TILES_PID=$!
 trap 'kill "$TILES_PID" 2>/dev/null || true; cleanup' EXIT
 for _ in $(seq 100); do [ -s "$TMP/tiles.port" ] && break; sleep 0.05; done
 TILES="http://127.0.0.1:$(cat "$TMP/tiles.port")"
+# This server also asks for the app's access token (--client-jwt, HS256), which the console is given.
+od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > "$TMP/jwt-secret"
+APP_TOKEN="$(python3 "$ROOT/scripts/lib/mint_jwt.py" --secret-file "$TMP/jwt-secret" --subject console-test)"
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 \
   server_start "$TMP/server.log" "$BIN" serve --db "$STORE" --host 127.0.0.1 --port 0 \
-  --console-tiles "$TILES/{z}/{x}/{y}.png" --console-tiles-attribution "Test tiles"
-python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" \
+  --console-tiles "$TILES/{z}/{x}/{y}.png" --console-tiles-attribution "Test tiles" --client-jwt "$TMP/jwt-secret"
+python3 "$ROOT/scripts/console_browser_test.py" --url "$SERVER_URL" --token "$TOKEN" --app-token "$APP_TOKEN" \
   --lat 30.2672 --lon -97.7431 --zoom 13 --network tx0111 --csv "$TMP/upload.csv" \
   --tiles-origin "$TILES" --tiles-attribution "Test tiles" --map-shot "$SHOTS/console-map-tiles.png"

@@ -14,6 +14,10 @@
  4. the admin token goes in through the dialog into sessionStorage only (not localStorage, not the URL);
  5. #imports uploads the CSV (a dry run unless --commit) and the result's read count equals the CSV's data rows;
     the import log loads and one record opens;
+ 5c. with --read-token (a key of role read), the console learns the role from the server and offers no edit and no
+    upload, while the networks and the import log still show;
+ 5d. with --app-token (the server runs with --client-jwt), the networks fail without the token and load once it is
+    given, and it is kept in sessionStorage only;
  6. the page requested nothing outside its origin, and the browser console has no SEVERE entry.
 Exit 0 when everything passes, 1 on a failed check, 2 when the environment cannot be set up.
 
@@ -406,6 +410,52 @@ class ConsoleTest:
         self.ok(f"one location added to {network}, served, and deleted from the networks view")
         self.collect_logs("location edit")
 
+    # -- 5c: a key of role read sees the log and edits nothing
+
+    def set_tokens(self, admin="", app=""):
+        """Opens the key dialog from the header and saves what is given."""
+        self.css("#token-button")[0].click()
+        field = self.wait(lambda d: next((e for e in self.css("#token-input") if e.is_displayed()), None), "the key dialog")
+        if admin:
+            field.send_keys(admin)
+        if app:
+            self.css("#app-token-input")[0].send_keys(app)
+        self.css('#token-form button[value="save"]')[0].click()
+
+    def test_read_role(self):
+        a = self.args
+        self.set_tokens(admin=a.read_token)
+        self.wait(lambda d: self.css("#token-button")[0].get_attribute("data-role") == "read", "the console to learn the key's role (read)")
+        self.css('.tabs a[data-view="networks"]')[0].click()
+        self.wait(lambda d: self.css("#network-table")[0].get_attribute("data-state") == "loaded", "the networks table")
+        headers = [th.text for th in self.css("#network-table thead th")]
+        self.check("Admin" not in headers and not self.css("#network-table tbody button"),
+                   f"a read key is offered edits: headers {headers}")
+        self.css('.tabs a[data-view="imports"]')[0].click()
+        self.wait(lambda d: self.css("#imports-read-only")[0].is_displayed(), "the read-only notice of the imports view")
+        self.check(not self.css("#import-form")[0].is_displayed(), "a read key is offered the upload form")
+        self.wait(lambda d: self.css("#import-log")[0].get_attribute("data-state") == "loaded", "the import log for a read key")
+        self.ok("a read key sees the networks and the import log, and is offered no edit and no upload")
+        self.collect_logs("read role")
+
+    # -- 5d: a server run with --client-jwt: the console sends the app's token to /v1/*
+
+    def test_app_token(self):
+        a, d = self.args, self.driver
+        d.get(f"{self.base}/console/#networks")
+        self.wait(lambda d: self.css("#network-table")[0].get_attribute("data-state") in ("loaded", "error"), "the networks table")
+        self.check(self.css("#network-table")[0].get_attribute("data-state") == "error",
+                   "the networks table loaded without the app token from a server that asks for one")
+        d.get_log("browser")  # the 401s just asked for: not the console's own faults
+        self.set_tokens(app=a.app_token)
+        stores = d.execute_script("return {session: Object.values(sessionStorage), local: Object.values(localStorage)}")
+        self.check(a.app_token in stores["session"] and not any(a.app_token in v for v in stores["local"]),
+                   "the app token is not kept in sessionStorage alone")
+        self.css("#network-reload")[0].click()
+        self.wait(lambda d: self.css("#network-table")[0].get_attribute("data-state") == "loaded", "the networks table with the app token")
+        self.ok("with --client-jwt the console sends the app token it was given (sessionStorage only) and lists the networks")
+        self.collect_logs("app token")
+
     # -- 6: origin and console
 
     def test_tiles(self):
@@ -457,12 +507,16 @@ class ConsoleTest:
         self.start()
         try:
             if self.args.tiles_origin:
+                if self.args.app_token:
+                    self.test_app_token()
                 self.test_tiles()
             else:
                 self.test_map()
                 self.test_networks()
                 self.test_imports()
                 self.test_location_edit()
+                if self.args.read_token:
+                    self.test_read_role()
             self.test_hygiene()
         finally:
             self.driver.quit()
@@ -484,6 +538,8 @@ def main():
     ap.add_argument("--imports-shot", help="PNG path for the imports screenshot")
     ap.add_argument("--tiles-origin", help="the server runs with --console-tiles from this origin: check the tiles only")
     ap.add_argument("--tiles-attribution", default="© OpenStreetMap contributors", help="the attribution it was given")
+    ap.add_argument("--read-token", help="a key of role read: check the console offers it no edit and no upload")
+    ap.add_argument("--app-token", help="the server runs with --client-jwt: check the console sends this access token")
     ap.add_argument("--width", type=int, default=1400)
     ap.add_argument("--height", type=int, default=900)
     args = ap.parse_args()

@@ -41,13 +41,14 @@ package enum ServerBuilder {
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
             reloader: reloader, executors: executors)
         let importRunning = ImportRoute.Gate()
+        let audit = AuditRecorder(access: access, logger: logger)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning)
         let importRoute = ImportRoute(
             access: access,
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
             reloader: reloader, metrics: metrics, running: importRunning,
             geocoder: .init(geocoders: configuration.geocoders, requestsPerSecond: configuration.geocoderRequestsPerSecond),
-            jobs: ImportJobs())
+            jobs: ImportJobs(), audit: audit)
         let locationsRoute = LocationsRoute(engine: engine)
         let consoleRoutes = ConsoleRoutes(tiles: configuration.consoleTiles)
 
@@ -85,8 +86,8 @@ package enum ServerBuilder {
 
         let keys = AdminKeyRing(
             bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
-        let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys)
-        let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(access: access))
+        let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys, audit: audit)
+        let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(recorder: audit))
         admin.on(RouteTable.createImport, use: importRoute.createImport)
         admin.on(RouteTable.listImports, use: storeRoutes.listImports)
         admin.on(RouteTable.showImport, use: storeRoutes.showImport)
@@ -117,7 +118,7 @@ package enum ServerBuilder {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        application.addServices(reloader, keys)
+        application.addServices(reloader, keys, audit)
         return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, executors: executors, limits: limits)
     }
 }

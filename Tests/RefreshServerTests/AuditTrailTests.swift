@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LocationStore
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -52,6 +53,27 @@ struct AuditTrailTests {
                 ])
             let ids = entries.compactMap { $0["id"]?.int }
             #expect(ids == ids.sorted(by: >) && Set(ids).count == ids.count)
+        }
+    }
+
+    @Test("a background import is logged twice: accepted when asked, and how its job ended, though it held the store's lock")
+    func backgroundImport() async throws {
+        try await withServer { client, _ in
+            let rows = (0..<3_000).map { "b\($0),Store \($0),\(37.70 + Double($0 % 100) * 0.001),\(-122.45 + Double($0 / 100) * 0.001)" }
+            let csv = "store_id,name,lat,lon\n" + rows.joined(separator: "\n") + "\n"
+            let started = try await client.send(
+                .post, "/admin/imports?network=beta-mart",
+                headers: HTTPFields.admin.merging([.contentType: "text/csv", HTTPField.Name("Prefer")!: "respond-async"]), body: csv, json: false)
+            #expect(started.status == 202)
+            let job = try #require(started.json?["job"]?.string)
+            let done = try await eventually(within: .seconds(120)) {
+                try await client.send(.get, "/admin/jobs/\(job)", route: "/admin/jobs/{id}", headers: .admin).json?["status"]?.string != "running"
+            }
+            try #require(done)
+            let entries = try await client.send(.get, "/admin/audit", headers: .admin).json?["entries"]?.array ?? []
+            let summary = entries.map { [$0["action"]?.string ?? "", $0["target"]?.string ?? "", $0["result"]?.string ?? ""] }
+            #expect(summary.prefix(2) == [["import job", "/admin/jobs/\(job)", "committed"], ["POST /admin/imports", "/admin/imports", "202"]])
+            #expect(entries.first?["detail"]?.string?.hasPrefix("import #") == true)
         }
     }
 }

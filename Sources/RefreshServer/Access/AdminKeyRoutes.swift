@@ -9,6 +9,7 @@ struct AdminKeyRoutes: Sendable {
     let access: StoreAccess
     let bodies: RequestBodyReader
     let keys: AdminKeyRing
+    let audit: AuditRecorder
 
     /// The body of `POST /admin/keys`.
     struct KeyBody: Decodable, Sendable {
@@ -85,6 +86,8 @@ struct AdminKeyRoutes: Sendable {
         let query = request.uri.queryParameters
         let limit = try AdminStoreRoutes.pageLimit(query)
         let bound = try AdminStoreRoutes.pageCursor(query, naming: "audit entry id")
+        // Entries still waiting for the store (it was busy) are written first, so the page shows every write made.
+        await audit.flush()
         var entries = try await access.withPrimaryReading { store in
             try await AdminKeyRing.ledger(store).auditEntries(limit: limit + 1, before: bound)
         }

@@ -9,7 +9,7 @@ import Logging
 struct AuditMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
-    let access: StoreAccess
+    let recorder: AuditRecorder
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head, let principal = context.admin else {
@@ -22,23 +22,12 @@ struct AuditMiddleware: RouterMiddleware {
         }
         do {
             let response = try await next(request, context)
-            await record(entry(response.status.code, response.headers[.location].map { "see \($0)" }), context: context)
+            await recorder.record(entry(response.status.code, response.headers[.location].map { "see \($0)" }))
             return response
         } catch {
             let refusal = ErrorMiddleware.apiError(for: error, request: request, context: context)
-            await record(entry(refusal.status.code, refusal.code), context: context)
+            await recorder.record(entry(refusal.status.code, refusal.code))
             throw error
-        }
-    }
-
-    /// Appends the entry; a failure to record is logged, not turned into a failure of a write that already happened.
-    private func record(_ entry: AuditEntry, context: Context) async {
-        do {
-            _ = try await access.withPrimary { store in try await AdminKeyRing.ledger(store).appendAudit(entry) }
-        } catch {
-            context.logger.error(
-                "could not record an admin write in the audit log",
-                metadata: ["action": "\(entry.action)", "key": "\(entry.keyId)", "error": "\(error)"])
         }
     }
 }

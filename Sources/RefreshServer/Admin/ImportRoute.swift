@@ -20,6 +20,8 @@ struct ImportRoute: Sendable {
     let running: Gate
     let geocoder: ImportQuery.GeocoderDefaults
     let jobs: ImportJobs
+    /// Where the end of a background import is recorded.
+    let audit: AuditRecorder
 
     final class Gate: Sendable {
         private let busy = Atomic<Bool>(false)
@@ -88,20 +90,30 @@ struct ImportRoute: Sendable {
         }
         let id = jobs.start()
         let logger = context.logger
+        let keyId = context.admin?.keyId ?? ""
         Task { [self] in
             defer {
                 staged.remove()
                 running.leave()
             }
+            // The request's own entry says it was accepted; this one says how the job ended.
+            func audit(_ result: String, _ detail: String?) async {
+                await self.audit.record(
+                    AuditEntry(at: Date(), keyId: keyId, action: "import job", target: "/admin/jobs/\(id)", result: result, detail: detail))
+            }
             do {
                 let report = try await runImport(body, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
                 jobs.finish(id, report: report)
+                let logged = report.files.compactMap(\.importId).map { "import #\($0)" }.joined(separator: ", ")
+                await audit(report.committed ? "committed" : "not committed", logged.isEmpty ? nil : logged)
             } catch let error as APIError {
                 jobs.fail(id, error)
+                await audit("failed", error.code)
             } catch {
                 // As generic as the synchronous route's answer: the detail (a store's own message) goes to the log only.
                 logger.error("import job failed", metadata: ["job": .string(id), "error": "\(error)"])
                 jobs.fail(id, APIError(.internalServerError, code: "import_failed", message: "the import failed; the failure was logged"))
+                await audit("failed", "import_failed")
             }
         }
         var w = JSONWriter(capacity: 96)

@@ -1,7 +1,7 @@
 // Requests to this server. Every URL is relative to the console's own location (/console/ → /),
 // so nothing leaves the page's origin. Errors become ApiError with the server's {"error", "message"}.
 
-import { adminToken } from './token.js';
+import { adminToken, appToken } from './token.js';
 
 const ROOT = new URL('../', import.meta.url);
 
@@ -28,8 +28,11 @@ function headers(admin, extra = {}) {
   const h = { Accept: 'application/json', ...extra };
   if (admin) {
     const token = adminToken();
-    if (!token) throw new ApiError(0, 'no_token', 'Set the admin token first.');
+    if (!token) throw new ApiError(0, 'no_token', 'Set the admin key first.');
     h.Authorization = `Bearer ${token}`;
+  } else if (appToken()) {
+    // A server started with --client-jwt answers /v1/* only with the app's access token.
+    h.Authorization = `Bearer ${appToken()}`;
   }
   return h;
 }
@@ -48,7 +51,7 @@ export function parseBody(status, text, statusText = '') {
   if (data && typeof data === 'object' && typeof data.error === 'string') {
     throw new ApiError(status, data.error, typeof data.message === 'string' ? data.message : '', data.field);
   }
-  const hint = status === 401 || status === 403 ? 'check the admin token' : (statusText || 'request failed');
+  const hint = status === 401 || status === 403 ? 'check the admin key (or the app access token)' : (statusText || 'request failed');
   throw new ApiError(status, `http_${status}`, hint);
 }
 

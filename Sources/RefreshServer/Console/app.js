@@ -1,6 +1,6 @@
-// Start-up and routing: #map[/LAT/LON/ZOOM], #networks, #imports; the admin token button.
+// Start-up and routing: #map[/LAT/LON/ZOOM], #networks, #imports; the admin key button.
 
-import { setUpTokenDialog, hasToken, onTokenChange } from './token.js';
+import { setUpTokenDialog, hasToken, currentRole, onTokenChange } from './token.js';
 import { loadNetworks } from './api.js';
 import { createMapView } from './map.js';
 import { createNetworksView } from './networks.js';
@@ -39,9 +39,11 @@ function route() {
 }
 
 function showTokenState(set) {
-  tokenButton.textContent = set ? 'Admin token ✓' : 'Admin token';
+  const role = currentRole();
+  tokenButton.textContent = set ? `Admin key ✓${role ? ` (${role})` : ''}` : 'Admin key';
   tokenButton.classList.toggle('set', set);
-  tokenButton.setAttribute('aria-label', set ? 'Admin token (set)' : 'Admin token (not set)');
+  tokenButton.dataset.role = role;
+  tokenButton.setAttribute('aria-label', set ? `Admin key (set${role ? `, role ${role}` : ''})` : 'Admin key (not set)');
 }
 
 tokenButton.addEventListener('click', openTokenDialog);

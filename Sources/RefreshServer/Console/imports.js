@@ -4,7 +4,7 @@
 
 import { h, clear, showStatus, fmtInt, fmtBytes, fmtTime } from './dom.js';
 import { getJSON, uploadCSV, loadNetworks } from './api.js';
-import { hasToken, onTokenChange } from './token.js';
+import { canDo, hasToken, onTokenChange } from './token.js';
 import { reportView, recordView } from './import-report.js';
 
 const POLL_MS = 500;
@@ -13,6 +13,7 @@ export function createImportsView({ openTokenDialog, onImported }) {
   const locked = document.getElementById('imports-locked');
   const unlocked = document.getElementById('imports-unlocked');
   const form = document.getElementById('import-form');
+  const readOnly = document.getElementById('imports-read-only');
   const file = document.getElementById('import-file');
   const submit = document.getElementById('import-submit');
   const fileName = document.getElementById('import-file-name');
@@ -237,6 +238,9 @@ export function createImportsView({ openTokenDialog, onImported }) {
     const admin = hasToken();
     locked.hidden = admin;
     unlocked.hidden = !admin;
+    // A read key sees the log; the upload form needs an import key (or admin).
+    form.hidden = !canDo('import');
+    readOnly.hidden = !admin || canDo('import');
     if (admin && active) {
       loadLog();
       loadNetworks().then((list) => {

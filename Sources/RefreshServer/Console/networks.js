@@ -1,10 +1,10 @@
-// The networks view: GET /v1/networks as a filterable, sortable table; with the admin token, an editor
+// The networks view: GET /v1/networks as a filterable, sortable table; with an admin key, an editor
 // for a network's settings (PUT /admin/networks/{id}), its aliases (POST /admin/networks/{id}/aliases) and one
 // location of it at a time (POST /admin/locations, PATCH and DELETE /admin/locations/{id}).
 
 import { h, clear, showStatus, fmtInt, fmtMeters } from './dom.js';
 import { loadNetworks, serverSearchOn, putJSON, postJSON, patchJSON, deleteJSON } from './api.js';
-import { hasToken, onTokenChange } from './token.js';
+import { canDo, onTokenChange } from './token.js';
 
 const ROW_LIMIT = 500;
 
@@ -48,7 +48,7 @@ export function createNetworksView({ onChanged }) {
                       onclick: () => { sort = { key: c.key, dir: active ? -sort.dir : 1 }; render(); } },
           c.label, h('span', { class: 'sort-mark', 'aria-hidden': 'true', text: active ? (sort.dir > 0 ? ' ▲' : ' ▼') : '' })));
     });
-    if (hasToken()) cells.push(h('th', { scope: 'col', text: 'Admin' }));
+    if (canDo('import')) cells.push(h('th', { scope: 'col', text: 'Admin' }));
     clear(table.tHead).append(h('tr', {}, cells));
   }
 
@@ -63,7 +63,7 @@ export function createNetworksView({ onChanged }) {
   function renderBody() {
     const rows = visible();
     const cols = columns();
-    const admin = hasToken();
+    const admin = canDo('import');
     const shown = rows.slice(0, ROW_LIMIT);
     clear(table.tBodies[0]).append(...shown.map((n) => {
       const cells = cols.map((c) => h('td', { class: c.numeric ? 'num' : '', text: c.format ? c.format(n[c.key]) : (n[c.key] ?? '—') }));
@@ -206,10 +206,13 @@ function createEditor({ onSaved }) {
       radiusNote.hidden = 'default_radius_meters' in network;
       aliasForm.elements.alias.value = '';
       locationForm.reset();
+      // An import key edits locations; the network's own settings and aliases need an admin key.
+      for (const f of [form, aliasForm]) for (const element of f.elements) element.disabled = !canDo('admin');
+      document.getElementById('network-role-note').hidden = canDo('admin');
       renderAliases(network.aliases || []);
       showStatus(status, null);
       dialog.showModal();
-      f.name.focus();
+      (canDo('admin') ? f.name : locationForm.elements.id).focus();
     },
   };
 }

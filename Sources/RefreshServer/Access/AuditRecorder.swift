@@ -1,0 +1,114 @@
+import Foundation
+import LocationStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Writes audit entries to the store in the order they were recorded, and keeps those it could not write yet: a
+/// SQLite store is busy for as long as a background import holds its write lock, and a PostGIS store may be briefly
+/// out of reach, but the log of what an admin did must not lose an entry to either. A write is tried at once; what
+/// fails waits in memory (up to `pendingLimit` entries) and is written by the service loop, retried with backoff, and
+/// before the log is read (`flush`).
+final class AuditRecorder: Service, Sendable {
+    private let pending = Mutex<[AuditEntry]>([])
+    /// One writer at a time, so that entries reach the store in the order they were recorded.
+    private let writing = AsyncMutex()
+    private let access: StoreAccess
+    private let logger: Logger
+    static let pendingLimit = 10_000
+
+    init(access: StoreAccess, logger: Logger) {
+        self.access = access
+        self.logger = logger
+    }
+
+    /// Queues `entry` and writes everything queued; on failure the entries stay queued for the service loop.
+    func record(_ entry: AuditEntry) async {
+        let dropped = pending.withLock { queue -> Int in
+            queue.append(entry)
+            let excess = max(0, queue.count - Self.pendingLimit)
+            queue.removeFirst(excess)
+            return excess
+        }
+        if dropped > 0 {
+            logger.error(
+                "the audit log could not be written for too long; its oldest unwritten entries were dropped", metadata: ["dropped": "\(dropped)"])
+        }
+        _ = await flush()
+    }
+
+    /// Writes what is queued, oldest first; returns whether nothing is left.
+    @discardableResult
+    func flush() async -> Bool {
+        await writing.withLock {
+            let batch = pending.withLock { $0 }
+            guard !batch.isEmpty else { return true }
+            do {
+                try await access.withPrimary { store in
+                    let ledger = try AdminKeyRing.ledger(store)
+                    try await store.transaction { for entry in batch { try await ledger.appendAudit(entry) } }
+                }
+            } catch {
+                logger.warning(
+                    "could not write the audit log yet; its entries are kept and written again",
+                    metadata: ["entries": "\(batch.count)", "error": "\(error)"])
+                return false
+            }
+            pending.withLock { $0.removeFirst(min(batch.count, $0.count)) }
+            return true
+        }
+    }
+
+    var pendingCount: Int { pending.withLock { $0.count } }
+
+    func run() async throws {
+        var delay = Duration.milliseconds(250)
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let wait = delay
+            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: wait) })) != nil else { break }
+            if pendingCount == 0 { continue }
+            delay = await flush() ? .milliseconds(250) : min(delay * 2, .seconds(5))
+        }
+        // At shutdown: one last try, so that a clean stop loses nothing it can write.
+        if pendingCount > 0, !(await flush()) {
+            logger.error("the server stopped with audit entries it could not write", metadata: ["entries": "\(pendingCount)"])
+        }
+    }
+}
+
+/// A lock held across suspension points: one holder at a time, the others wait in order.
+final class AsyncMutex: Sendable {
+    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func withLock<T: Sendable>(_ body: () async -> T) async -> T {
+        await acquire()
+        let value = await body()
+        release()
+        return value
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if !s.held {
+                    s.held = true
+                    return true
+                }
+                s.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            if s.waiters.isEmpty {
+                s.held = false
+                return nil
+            }
+            return s.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -6,7 +6,10 @@
 #      ROUNDS alternating rounds; the summary gives each round's ratio and their median.
 # The store is built once through POST /admin/imports from the anchor kit's stores.csv and kept in
 # $BENCH_DIR for later runs.
+# CLIENT_JWT=1 runs the server with --client-jwt (HS256) and region-refresh with the access tokens of USERS users
+# (default 1,000), each verified once and then taken from the verifier's cache, as a deployment with a login would.
 #   scripts/bench-serve.sh                      # DURATION=20 CONNECTIONS=16 THREADS=2 ROUNDS=3
+#   CLIENT_JWT=1 scripts/bench-serve.sh
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -57,8 +60,24 @@ if [ ! -f "$STORE" ]; then
   stop_server
 fi
 
+JWT_ARGS=()
+if [ "${CLIENT_JWT:-0}" = 1 ]; then
+  od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > "$BENCH_DIR/jwt-secret"
+  python3 - "$BENCH_DIR/jwt-secret" "${USERS:-1000}" > "$BENCH_DIR/access-tokens" <<PY
+import pathlib, sys
+sys.path.insert(0, "$ROOT/scripts/lib")
+from mint_jwt import mint
+secret = pathlib.Path(sys.argv[1]).read_bytes()
+for i in range(int(sys.argv[2])):
+    print(mint(secret, f"bench-user-{i}", 120))
+PY
+  JWT_ARGS=(--client-jwt "$BENCH_DIR/jwt-secret")
+  export ACCESS_TOKENS="$BENCH_DIR/access-tokens"
+  echo "== --client-jwt: region-refresh carries the HS256 tokens of ${USERS:-1000} users"
+fi
+
 echo "== start-up"
-start_server
+start_server "${JWT_ARGS[@]}"
 READY="$(curl -fsS "$BASE/readyz")"
 echo "ready after ${STARTUP} s: $READY"
 rss() { echo "$(server_rss_mib) MiB"; }

@@ -38,8 +38,10 @@ trap cleanup EXIT
 
 TOKEN="schemathesis-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 "$BIN" db init --db "$TMP/store.sqlite" >/dev/null
+# The public API asks for the app's access token (--client-jwt, HS256), as a deployment with a login would.
+od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > "$TMP/jwt-secret"
 ONCUE_ADMIN_TOKEN="$TOKEN" ONCUE_RATE_LIMIT_RPS=0 ONCUE_LOG_LEVEL=notice \
-  server_start "$TMP/server.log" "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0
+  server_start "$TMP/server.log" "$BIN" serve --db "$TMP/store.sqlite" --host 127.0.0.1 --port 0 --client-jwt "$TMP/jwt-secret"
 BASE="$SERVER_URL"
 
 # Seed: a network and a few locations, so that the 200 paths return real regions.
@@ -49,11 +51,14 @@ curl -fsS -X PUT "$BASE/admin/networks/costco" -H "$AUTH" -H 'Content-Type: appl
 curl -fsS -X POST "$BASE/admin/imports?network=costco&file_name=seed.csv" -H "$AUTH" -H 'Content-Type: text/csv' \
   --data-binary $'id,name,address,lat,lon\nsf,Costco SF,450 10th St,37.7700,-122.4130\nsj,Costco SJ,1601 Coleman Ave,37.3520,-121.9300\n' >/dev/null
 
+# Each operation gets the token of the scheme the document gives it (schemathesis.toml's [auth.openapi.*]).
+export ONCUE_SCHEMATHESIS_ADMIN_TOKEN="$TOKEN"
+ONCUE_SCHEMATHESIS_APP_TOKEN="$(python3 "$ROOT/scripts/lib/mint_jwt.py" --secret-file "$TMP/jwt-secret" --minutes 120)"
+export ONCUE_SCHEMATHESIS_APP_TOKEN
 echo "schemathesis.sh: $BASE (checks: $CHECKS, max examples $MAX_EXAMPLES)" >&2
 status=0
 "$VENV/bin/schemathesis" --config-file "$ROOT/schemathesis.toml" run "$BASE/openapi.yaml" \
   --checks "$CHECKS" \
-  --header "$AUTH" \
   --max-examples "$MAX_EXAMPLES" \
   --workers 1 \
   --request-timeout 10 \

@@ -41,7 +41,7 @@ package enum ServerBuilder {
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
             reloader: reloader, executors: executors)
         let importRunning = ImportRoute.Gate()
-        let audit = AuditRecorder(access: access, logger: logger)
+        let audit = AuditRecorder(access: access, importRunning: importRunning, logger: logger)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning)
         let importRoute = ImportRoute(
             access: access,
@@ -64,14 +64,7 @@ package enum ServerBuilder {
         router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
 
         let rateLimit = rateLimitMiddleware(configuration, metrics: metrics)
-        // The API's routes: with --client-jwt the token is checked first, so that the rate limit counts by subject.
-        let api = router.group()
-        if let key = configuration.clientJWTKey {
-            let verifier = try await ClientTokenVerifier.make(
-                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience)
-            api.add(middleware: ClientTokenMiddleware(verifier: verifier, rateLimit: rateLimit))
-        }
-        if let rateLimit { api.add(middleware: rateLimit) }
+        let api = try await apiGroup(of: router, configuration: configuration, rateLimit: rateLimit)
         api.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
         api.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
         api.on(RouterPath(RouteTable.locations.routerPath), method: .get, use: locationsRoute.locations)
@@ -88,20 +81,9 @@ package enum ServerBuilder {
             bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
         let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys, audit: audit)
         let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(recorder: audit))
-        admin.on(RouteTable.createImport, use: importRoute.createImport)
-        admin.on(RouteTable.listImports, use: storeRoutes.listImports)
-        admin.on(RouteTable.showImport, use: storeRoutes.showImport)
-        admin.on(RouteTable.putNetwork, use: storeRoutes.putNetwork)
-        admin.on(RouteTable.patchNetwork, use: storeRoutes.patchNetwork)
-        admin.on(RouteTable.deleteNetwork, use: storeRoutes.deleteNetwork)
-        admin.on(RouteTable.addAlias, use: storeRoutes.addAlias)
-        admin.on(RouteTable.mergeNetwork, use: storeRoutes.mergeNetwork)
-        admin.on(RouteTable.showJob, use: importRoute.showJob)
-        admin.on(RouteTable.listKeys, use: keyRoutes.listKeys)
-        admin.on(RouteTable.createKey, use: keyRoutes.createKey)
-        admin.on(RouteTable.revokeKey, use: keyRoutes.revokeKey)
-        admin.on(RouteTable.listAudit, use: keyRoutes.listAudit)
-        admin.on(RouteTable.whoami, use: keyRoutes.whoami)
+        importRoute.register(on: admin)
+        storeRoutes.register(on: admin)
+        keyRoutes.register(on: admin)
         AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning).register(on: admin)
 
         let limits = configuration.connections
@@ -124,6 +106,21 @@ package enum ServerBuilder {
 }
 
 extension ServerBuilder {
+    /// The group of the API's routes: with --client-jwt the token is checked first, so that the rate limit counts by
+    /// the token's subject.
+    static func apiGroup(
+        of router: Router<ServerContext>, configuration: ServerConfiguration, rateLimit: RateLimitMiddleware?
+    ) async throws -> RouterGroup<ServerContext> {
+        let api = router.group()
+        if let key = configuration.clientJWTKey {
+            let verifier = try await ClientTokenVerifier.make(
+                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience)
+            api.add(middleware: ClientTokenMiddleware(verifier: verifier, rateLimit: rateLimit))
+        }
+        if let rateLimit { api.add(middleware: rateLimit) }
+        return api
+    }
+
     /// The per-client rate limit of every route but the probes, when the configuration has one.
     static func rateLimitMiddleware(_ configuration: ServerConfiguration, metrics: ServerMetrics) -> RateLimitMiddleware? {
         guard let limit = configuration.rateLimit else { return nil }

@@ -10,8 +10,8 @@ struct Audit: AsyncParsableCommand {
         commandName: "audit",
         abstract: "The audit log: every admin write (through /admin/* or `oncue keys`), who did it and how it ended.",
         discussion: """
-            Each entry names the key that acted (bootstrap for ONCUE_ADMIN_TOKEN, cli for `oncue keys`), the route or
-            command, its target, and the HTTP status or ok/failed. Pages go back in time: pass the last id printed as
+            Each entry names the key that acted (bootstrap for ONCUE_ADMIN_TOKEN, cli for `oncue keys`), the route or \
+            command, its target, and the HTTP status or ok/failed. Pages go back in time: pass the last id printed as \
             --before for the next one.
 
             Example:

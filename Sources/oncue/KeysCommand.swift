@@ -11,10 +11,10 @@ struct Keys: AsyncParsableCommand {
         commandName: "keys",
         abstract: "Admin keys: make, list and revoke the bearer tokens of /admin/* (roles read, import, admin).",
         discussion: """
-            A key's role bounds what it may do: read (the import log, jobs, one location), import (also imports and
-            one-location edits), admin (also network changes, keys and the audit log). The store keeps only each
-            token's SHA-256; the token is printed once, when the key is made. Every server on the store honours a new
-            key at once and refuses a revoked one within its --store-poll-seconds. Each change is in the audit log
+            A key's role bounds what it may do: read (the import log, jobs, one location), import (also imports and \
+            one-location edits), admin (also network changes, keys and the audit log). The store keeps only each \
+            token's SHA-256; the token is printed once, when the key is made. Every server on the store honours a new \
+            key at once and refuses a revoked one within its --store-poll-seconds. Each change is in the audit log \
             (`oncue audit`) as the key `cli`.
             """,
         subcommands: [Create.self, List.self, Revoke.self]
@@ -50,7 +50,7 @@ struct Keys: AsyncParsableCommand {
         )
         @OptionGroup var store: StoreOptions
         @Option(help: "Who or what holds the key (1 to 100 printable characters).") var name: String
-        @Option(help: "read, import or admin.") var role: AdminRole
+        @Option(help: "What the key may do.") var role: AdminRole
         @OptionGroup var output: OutputOptions
 
         func run() async throws {

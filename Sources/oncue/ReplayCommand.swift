@@ -68,6 +68,11 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "A recommendation file: run its strategy and settings for the scenario's profile.") var recommended: String?
     @Option(help: "Seeds per configuration (means and 95 % intervals when more than 1).") var seeds: Int = 1
     @Option(help: "Ask a running `oncue serve` at this base URL instead of the in-process engine.") var server: String?
+    @Option(
+        help: ArgumentHelp(
+            "With --server run with --client-jwt: a file holding the app's access token, read again before every call (so a token renewed into it is used).",
+            valueName: "file"))
+    var tokenFile: String?
     @Flag(help: "With --server: exit 0 even when the server refused or failed refresh calls (429, 5xx, no answer).")
     var allowServerErrors = false
     @Option(help: "Write summary.json, sweep.json, index.html, per-trace events CSV and HTML report here.") var out: String?
@@ -79,6 +84,10 @@ struct Replay: AsyncParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if !(1...1_000).contains(seeds) { throw ValidationError("--seeds must be 1...1000") }
         if let server, URL(string: server)?.scheme == nil { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
+        if let tokenFile {
+            guard server != nil else { throw ValidationError("--token-file is for --server (the in-process engine asks for no token)") }
+            guard Self.readToken(tokenFile) != nil else { throw ValidationError("--token-file \(tokenFile) cannot be read or is empty") }
+        }
         for s in strategies {
             let parsed: Strategy
             do { parsed = try Strategy.parse(s) } catch { throw ValidationError(String(describing: error)) }
@@ -196,12 +205,23 @@ struct Replay: AsyncParsableCommand {
 
     /// A replay against a server measures the strategies only if the server answered: refusals the scenario did not
     /// inject (a default `oncue serve` limits each client to 50 requests/s) end the run with exit 1 and the remedy.
+    /// The token in a file: its first line, trimmed; nil when the file cannot be read or the line is empty.
+    static func readToken(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let token = line.trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
     private func checkServerAnswered(_ refreshers: some Sequence<any RegionRefreshing>) throws {
         let clients = refreshers.compactMap { $0 as? HTTPRefreshClient }
         let failed = clients.reduce(0) { $0 + $1.failures.count }
         guard failed > 0 else { return }
         let first = clients.lazy.compactMap(\.failures.first).first ?? ""
         var message = "\(failed) refresh calls to the server failed (first: \(first.forMessage(limit: 300)))"
+        if first.contains("HTTP 401") || first.contains("HTTP 403") {
+            message += "; the server asks for the app's access token: pass it with --token-file"
+        }
         if first.contains("HTTP 429") {
             message += "; the server's rate limit refused them: start it with --rate-limit-rps 0 (or ONCUE_RATE_LIMIT_RPS=0) for replays"
         }
@@ -238,7 +258,9 @@ struct Replay: AsyncParsableCommand {
             var refreshers: [Double: any RegionRefreshing] = [:]
             for scale in radiusScales {
                 if let server, let url = URL(string: server) {
-                    refreshers[scale] = HTTPRefreshClient(baseURL: url)
+                    let tokenFile = tokenFile
+                    let token: (@Sendable () async throws -> String?)? = tokenFile.map { path in { @Sendable in Self.readToken(path) } }
+                    refreshers[scale] = HTTPRefreshClient(baseURL: url, accessToken: token)
                 } else {
                     let engine = RegionRefreshEngine(configuration: EngineConfiguration(radiusPolicy: RadiusPolicy.standard.scaled(by: scale)))
                     try await engine.reload(from: store)

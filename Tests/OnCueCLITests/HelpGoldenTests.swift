@@ -10,7 +10,7 @@ import Testing
         [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports"],
         ["imports", "list"], ["imports", "show"], ["networks"], ["networks", "list"], ["networks", "set"], ["networks", "alias"],
         ["networks", "delete"], ["networks", "merge"], ["locations"], ["locations", "add"], ["locations", "show"], ["locations", "set"],
-        ["locations", "delete"], ["serve"], ["replay"],
+        ["locations", "delete"], ["serve"], ["replay"], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["audit"],
     ]
 
     /// The width help is laid out for, whatever terminal runs the tests.

@@ -19,14 +19,20 @@ struct ReplayServerTests {
         return text + "</trkseg></trk></gpx>"
     }
 
-    @Test("refused calls end the replay with exit 1 and the remedy, unless --allow-server-errors")
-    func refusedCallsAreNotMeasuredSilently() async throws {
+    /// The test store, the walk past its Costco, and a wallet with a Costco card.
+    static func fixture() throws -> (TestStore, URL, URL) {
         let store = try TestStore()
-        defer { store.remove() }
         let trace = store.directory.appendingPathComponent("walk.gpx")
-        try Data(Self.gpx().utf8).write(to: trace)
+        try Data(gpx().utf8).write(to: trace)
         let wallet = store.directory.appendingPathComponent("wallet.json")
         try Data(#"{"cards": [{"network_id": "costco", "name": "Costco"}]}"#.utf8).write(to: wallet)
+        return (store, trace, wallet)
+    }
+
+    @Test("refused calls end the replay with exit 1 and the remedy, unless --allow-server-errors")
+    func refusedCallsAreNotMeasuredSilently() async throws {
+        let (store, trace, wallet) = try Self.fixture()
+        defer { store.remove() }
         let server = try await ServeProcess(store: store.path, arguments: ["--rate-limit-rps", "0.01", "--rate-limit-burst", "1"])
         func replay(port: Int) -> [String] {
             [
@@ -48,5 +54,28 @@ struct ReplayServerTests {
         let answered = try await OncueBinary.run(replay(port: open.port))
         #expect(answered.status == 0, "\(answered.stderr)")
         #expect(!answered.stderr.contains("failed"))
+    }
+
+    @Test("a server run with --client-jwt answers a replay given the app's token in --token-file, and refuses one without")
+    func accessToken() async throws {
+        let (store, trace, wallet) = try Self.fixture()
+        defer { store.remove() }
+        let secret = store.directory.appendingPathComponent("jwt-secret")
+        try Data(ClientTokenTests.secret).write(to: secret)
+        let tokenFile = store.directory.appendingPathComponent("token")
+        var claims = ClientTokenTests.claims()
+        claims.removeValue(forKey: "iss")
+        claims.removeValue(forKey: "aud")
+        try Data((HandSignedJWT.hs256(claims, secret: ClientTokenTests.secret) + "\n").utf8).write(to: tokenFile)
+        let server = try await ServeProcess(store: store.path, arguments: ["--rate-limit-rps", "0", "--client-jwt", secret.path])
+        let replay = [
+            "replay", trace.path, "--db", store.path, "--wallet", wallet.path, "--server", "http://127.0.0.1:\(server.port)", "--strategy",
+            "guaranteed",
+        ]
+        let without = try await OncueBinary.run(replay)
+        #expect(without.status == 1 && without.stderr.contains("HTTP 401") && without.stderr.contains("--token-file"), "\(without.stderr)")
+        let with = try await OncueBinary.run(replay + ["--token-file", tokenFile.path])
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(!with.stderr.contains("failed"), "\(with.stderr)")
     }
 }

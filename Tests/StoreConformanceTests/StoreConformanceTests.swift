@@ -207,7 +207,7 @@ struct PostGISRefusalTests {
         let store = try await test.address.create()
         await store.close()
         try await PostGISLocationStore.execute(on: url, "UPDATE oncue_meta SET value = '99' WHERE key = 'schema_version'")
-        await #expect(throws: StoreError.newerSchema(path: url.description, found: 99, supported: 9)) { _ = try await test.address.open() }
+        await #expect(throws: StoreError.newerSchema(path: url.description, found: 99, supported: 10)) { _ = try await test.address.open() }
         // Passwords never show: the URL's description hides one.
         let secret = try PostgresURL("postgres://oncue:s3cret@127.0.0.1:1/x?sslmode=disable")
         #expect(!secret.description.contains("s3cret") && secret.description.contains("***"))

@@ -1,17 +1,24 @@
 -- wrk script: POST /v1/region-refresh, cycling through the anchor kit's query points
 -- (queries.csv: qid,lon,lat,pref_network), each asking for the query's preferred chain.
--- QUERIES=/path/to/queries.csv overrides the default location.
+-- QUERIES=/path/to/queries.csv overrides the default location. ACCESS_TOKENS=/path/to/tokens (one per line) sends
+-- them in turn as the app's access token, as phones of that many users would (a server run with --client-jwt).
 local path = os.getenv("QUERIES") or "/tmp/geo-anchors/data/queries.csv"
 local requests = {}
 local counter = 0
 
 function init(args)
+  local tokens = {}
+  local tokens_path = os.getenv("ACCESS_TOKENS")
+  if tokens_path then
+    for token in assert(io.open(tokens_path, "r"), "cannot open " .. tokens_path):lines() do tokens[#tokens + 1] = token end
+  end
   local file = assert(io.open(path, "r"), "cannot open " .. path)
   file:read("*l") -- header
-  local headers = { ["Content-Type"] = "application/json" }
   for line in file:lines() do
     local _, lon, lat, network = line:match("^([^,]*),([^,]*),([^,]*),([^,]*)")
     if lon then
+      local headers = { ["Content-Type"] = "application/json" }
+      if #tokens > 0 then headers["Authorization"] = "Bearer " .. tokens[(#requests % #tokens) + 1] end
       local body = string.format('{"lat": %s, "lon": %s, "user_networks": ["%s"], "max_regions": 20}', lat, lon, network)
       requests[#requests + 1] = wrk.format("POST", "/v1/region-refresh", headers, body)
     end

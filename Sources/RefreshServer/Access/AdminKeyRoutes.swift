@@ -11,10 +11,19 @@ struct AdminKeyRoutes: Sendable {
     let keys: AdminKeyRing
     let audit: AuditRecorder
 
-    /// The body of `POST /admin/keys`.
+    /// The body of `POST /admin/keys`. Other members are refused: a misspelt `role` must not make a key of another role.
     struct KeyBody: Decodable, Sendable {
         var name: String
         var role: AdminRole
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, role }
+
+        init(from decoder: any Decoder) throws {
+            try UnknownMembers.refuse(in: decoder, knowing: CodingKeys.self, what: "a key")
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            role = try c.decode(AdminRole.self, forKey: .role)
+        }
     }
 
     /// A key as the API shows it: never its hash; the token only in the answer that created it.
@@ -47,6 +56,14 @@ struct AdminKeyRoutes: Sendable {
         var keyId: String
         var name: String
         var role: AdminRole
+    }
+
+    func register(on admin: RouterGroup<ServerContext>) {
+        admin.on(RouteTable.listKeys, use: listKeys)
+        admin.on(RouteTable.createKey, use: createKey)
+        admin.on(RouteTable.revokeKey, use: revokeKey)
+        admin.on(RouteTable.listAudit, use: listAudit)
+        admin.on(RouteTable.whoami, use: whoami)
     }
 
     func listKeys(_ request: Request, context: ServerContext) async throws -> Response {
@@ -86,7 +103,8 @@ struct AdminKeyRoutes: Sendable {
         let query = request.uri.queryParameters
         let limit = try AdminStoreRoutes.pageLimit(query)
         let bound = try AdminStoreRoutes.pageCursor(query, naming: "audit entry id")
-        // Entries still waiting for the store (it was busy) are written first, so the page shows every write made.
+        // Entries still waiting for the store are written first, so the page shows every write made (but those made
+        // while an import runs, which wait for it to end).
         await audit.flush()
         var entries = try await access.withPrimaryReading { store in
             try await AdminKeyRing.ledger(store).auditEntries(limit: limit + 1, before: bound)

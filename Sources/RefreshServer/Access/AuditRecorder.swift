@@ -4,21 +4,25 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Writes audit entries to the store in the order they were recorded, and keeps those it could not write yet: a
-/// SQLite store is busy for as long as a background import holds its write lock, and a PostGIS store may be briefly
-/// out of reach, but the log of what an admin did must not lose an entry to either. A write is tried at once; what
-/// fails waits in memory (up to `pendingLimit` entries) and is written by the service loop, retried with backoff, and
-/// before the log is read (`flush`).
+/// Writes audit entries to the store in the order they were recorded, and keeps those it cannot write yet, so that
+/// the log of what an admin did loses no entry to a busy or unreachable store. While an import runs nothing is written:
+/// a commit between an import's first read and its first write would end SQLite's import with a busy snapshot, and
+/// would wait behind its write lock besides. What waits is kept in memory (up to `pendingLimit` entries) and written
+/// by the service loop once the import is done (retried with backoff after a failure), and before the log is read
+/// (`flush`).
 final class AuditRecorder: Service, Sendable {
     private let pending = Mutex<[AuditEntry]>([])
     /// One writer at a time, so that entries reach the store in the order they were recorded.
     private let writing = AsyncMutex()
     private let access: StoreAccess
+    /// Held while an import runs.
+    private let importRunning: ImportRoute.Gate
     private let logger: Logger
     static let pendingLimit = 10_000
 
-    init(access: StoreAccess, logger: Logger) {
+    init(access: StoreAccess, importRunning: ImportRoute.Gate, logger: Logger) {
         self.access = access
+        self.importRunning = importRunning
         self.logger = logger
     }
 
@@ -43,6 +47,7 @@ final class AuditRecorder: Service, Sendable {
         await writing.withLock {
             let batch = pending.withLock { $0 }
             guard !batch.isEmpty else { return true }
+            guard !importRunning.isOccupied else { return false }
             do {
                 try await access.withPrimary { store in
                     let ledger = try AdminKeyRing.ledger(store)
@@ -66,7 +71,8 @@ final class AuditRecorder: Service, Sendable {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let wait = delay
             guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: wait) })) != nil else { break }
-            if pendingCount == 0 { continue }
+            // Nothing to write, or an import to wait for: look again at the short interval.
+            if pendingCount == 0 || importRunning.isOccupied { continue }
             delay = await flush() ? .milliseconds(250) : min(delay * 2, .seconds(5))
         }
         // At shutdown: one last try, so that a clean stop loses nothing it can write.

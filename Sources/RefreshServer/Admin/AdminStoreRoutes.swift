@@ -60,6 +60,16 @@ struct AdminStoreRoutes: Sendable {
         return value
     }
 
+    func register(on admin: RouterGroup<ServerContext>) {
+        admin.on(RouteTable.listImports, use: listImports)
+        admin.on(RouteTable.showImport, use: showImport)
+        admin.on(RouteTable.putNetwork, use: putNetwork)
+        admin.on(RouteTable.patchNetwork, use: patchNetwork)
+        admin.on(RouteTable.deleteNetwork, use: deleteNetwork)
+        admin.on(RouteTable.addAlias, use: addAlias)
+        admin.on(RouteTable.mergeNetwork, use: mergeNetwork)
+    }
+
     /// A listing's `cursor`: the id of the last entry of the previous page, a positive integer; nil for the first page.
     static func pageCursor(_ query: Parameters, naming what: String) throws -> Int64? {
         guard let text = query["cursor"] else { return nil }

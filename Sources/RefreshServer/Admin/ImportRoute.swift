@@ -40,6 +40,11 @@ struct ImportRoute: Sendable {
         }
     }
 
+    func register(on admin: RouterGroup<ServerContext>) {
+        admin.on(RouteTable.createImport, use: createImport)
+        admin.on(RouteTable.showJob, use: showJob)
+    }
+
     func createImport(_ request: Request, context: ServerContext) async throws -> Response {
         // The body's own bytes say whether it is CSV or GeoJSON (`RowParser`); the media type only has to be one of them.
         try RequestBodyReader.requireMediaType(
@@ -88,6 +93,22 @@ struct ImportRoute: Sendable {
             if let version = reloader.current.indexVersion { response.headers[Self.storeVersionHeader] = String(version) }
             return response
         }
+        let id = startJob(body, staged: staged, fileName: fileName, options: options, context: context)
+        var w = JSONWriter(capacity: 96)
+        w.beginObject()
+        w.key("job")
+        w.string(id)
+        w.key("status")
+        w.string(ImportJobs.Status.running.rawValue)
+        w.endObject()
+        return Response(
+            status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
+            body: .init(byteBuffer: w.buffer))
+    }
+
+    /// Runs the import in the background as job `id`; the staged file and the gate are released when it ends.
+    private func startJob(_ body: UploadBody, staged: ImportUpload.Staged, fileName: String, options: ImportOptions, context: ServerContext) -> String
+    {
         let id = jobs.start()
         let logger = context.logger
         let keyId = context.admin?.keyId ?? ""
@@ -116,16 +137,7 @@ struct ImportRoute: Sendable {
                 await audit("failed", "import_failed")
             }
         }
-        var w = JSONWriter(capacity: 96)
-        w.beginObject()
-        w.key("job")
-        w.string(id)
-        w.key("status")
-        w.string(ImportJobs.Status.running.rawValue)
-        w.endObject()
-        return Response(
-            status: .accepted, headers: [.contentType: "application/json", .location: "/admin/jobs/\(id)"],
-            body: .init(byteBuffer: w.buffer))
+        return id
     }
 
     static let storeVersionHeader = HTTPField.Name("OnCue-Store-Version")!

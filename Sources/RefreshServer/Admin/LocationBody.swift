@@ -20,20 +20,9 @@ struct LocationBody: Decodable, Sendable {
         case number(Double)
     }
 
-    /// Any member name, to find the ones a location does not have.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
         // A misspelt field ("lattitude") is refused, not ignored: it would otherwise clear the field it meant.
-        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where Key(stringValue: key.stringValue) == nil {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [key], debugDescription: "a location has no field '\(key.stringValue.prefix(100))'"))
-        }
+        try UnknownMembers.refuse(in: decoder, knowing: Key.self, what: "a location")
         let c = try decoder.container(keyedBy: Key.self)
         for key in Key.allCases where c.contains(key) {
             if try c.decodeNil(forKey: key) { continue }

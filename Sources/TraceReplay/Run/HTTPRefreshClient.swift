@@ -29,8 +29,9 @@ package struct HTTPRefreshClient: RegionRefreshing {
     /// the virtual phone retries on the scenario's clock, as its settings say.
     private let client: RefreshClient
 
-    package init(baseURL: URL, timeoutSeconds: Double = 10) {
-        client = RefreshClient(baseURL: baseURL, timeoutSeconds: timeoutSeconds, retry: .never)
+    /// - Parameter accessToken: the app's access token for a server run with `--client-jwt`, asked before every call.
+    package init(baseURL: URL, timeoutSeconds: Double = 10, accessToken: (@Sendable () async throws -> String?)? = nil) {
+        client = RefreshClient(baseURL: baseURL, timeoutSeconds: timeoutSeconds, retry: .never, accessToken: accessToken)
     }
 
     public func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {

@@ -56,11 +56,15 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let name = try AdminKeySecret.checkedName(self.name)
             let (key, token) = AdminKeySecret.mint(name: name, role: role)
+            // The key and its audit entry commit together: a key nobody was shown the token of must not stay behind.
             try await store.withStore { store in
                 let ledger = try Keys.ledger(store)
-                try await ledger.insertAdminKey(key)
-                try await ledger.appendAudit(
-                    AuditEntry(at: Date(), keyId: "cli", action: "keys create", target: key.id, result: "ok", detail: "role \(key.role.rawValue)"))
+                try await store.transaction {
+                    try await ledger.insertAdminKey(key)
+                    try await ledger.appendAudit(
+                        AuditEntry(at: Date(), keyId: "cli", action: "keys create", target: key.id, result: "ok", detail: "role \(key.role.rawValue)")
+                    )
+                }
             }
             if output.isJSON {
                 print(try jsonString(KeyRow(key, token: token)))
@@ -107,14 +111,16 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let revoked = try await store.withStore { store in
                 let ledger = try Keys.ledger(store)
-                let revoked = try await ledger.revokeAdminKey(id: id, at: Date())
-                try await ledger.appendAudit(
-                    AuditEntry(
-                        at: Date(), keyId: "cli", action: "keys revoke", target: id, result: revoked == nil ? "failed" : "ok",
-                        detail: revoked == nil ? "no such key" : nil))
-                return revoked
+                return try await store.transaction {
+                    let revoked = try await ledger.revokeAdminKey(id: id, at: Date())
+                    try await ledger.appendAudit(
+                        AuditEntry(
+                            at: Date(), keyId: "cli", action: "keys revoke", target: id, result: revoked == nil ? "failed" : "ok",
+                            detail: revoked == nil ? "no such key" : nil))
+                    return revoked
+                }
             }
-            guard let revoked else { throw ValidationError("no admin key '\(id.forMessage())' (see `oncue keys list`)") }
+            guard let revoked else { throw KeysError.noSuchKey(id) }
             print("revoked \(revoked.id) (\(revoked.role.rawValue), \(revoked.name.forMessage())) at \(KeyRow(revoked).revokedAt ?? "-")")
         }
     }
@@ -126,3 +132,13 @@ struct Keys: AsyncParsableCommand {
 }
 
 extension AdminRole: ExpressibleByArgument {}
+
+enum KeysError: Error, CustomStringConvertible {
+    case noSuchKey(String)
+
+    var description: String {
+        switch self {
+        case .noSuchKey(let id): "no admin key '\(id.forMessage())' (see `oncue keys list`)"
+        }
+    }
+}

@@ -83,6 +83,8 @@ struct AdminRoleTests {
         defer { store.remove() }
         try await withServer(store: store, configure: { $0.adminToken = nil }) { client, _ in
             #expect(try await client.send(.get, "/admin/imports").status == 404)
+            // Not even another scheme learns that an admin API is there.
+            #expect(try await client.send(.get, "/admin/imports", headers: [.authorization: "Basic eDp5"]).status == 404)
             // As `oncue keys create` makes one: in the store, behind the server's back.
             let (key, token) = AdminKeySecret.mint(name: "first", role: .import)
             try SQLiteLocationStore(path: store.path).insertAdminKey(key)

@@ -103,14 +103,34 @@ struct ClientTokenTests {
     @Test("a JWKS's ES256 key verifies its tokens and no other key's")
     func jwks() async throws {
         let key = P256.Signing.PrivateKey()
-        try await withServer(configure: { $0.clientJWTKey = .jwks(HandSignedJWT.jwks(key.publicKey, kid: "app-1")) }) { client, _ in
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.clientJWTKey = .jwks(HandSignedJWT.jwks(key.publicKey, kid: "app-1"))
+            $0.clientJWTAudience = Self.audience
+        }
+        try await withServer(configure: configure) { client, _ in
             let signed = try HandSignedJWT.es256(Self.claims(), key: key, kid: "app-1")
             #expect(try await client.send(.get, "/v1/networks", headers: Self.bearer(signed)).status == 200)
             let forged = try HandSignedJWT.es256(Self.claims(), key: P256.Signing.PrivateKey(), kid: "app-1")
             #expect(try await client.send(.get, "/v1/networks", headers: Self.bearer(forged)).status == 401)
             let hmac = HandSignedJWT.hs256(Self.claims(), secret: Self.secret)
             #expect(try await client.send(.get, "/v1/networks", headers: Self.bearer(hmac)).status == 401)
+            let otherApp = try HandSignedJWT.es256(Self.claims(aud: "another-app"), key: key, kid: "app-1")
+            #expect(try await client.send(.get, "/v1/networks", headers: Self.bearer(otherApp)).status == 401)
         }
+    }
+
+    @Test("a JWKS needs an audience, and each of its keys an algorithm")
+    func jwksIsRefusedWithoutAudienceOrAlgorithm() async throws {
+        let key = P256.Signing.PrivateKey()
+        var configuration = ServerConfiguration(database: "/nonexistent/store.sqlite")
+        configuration.clientJWTKey = .jwks(HandSignedJWT.jwks(key.publicKey, kid: "app-1"))
+        await #expect(throws: ConfigurationError.self) {
+            _ = try await ClientTokenVerifier.make(key: configuration.clientJWTKey!, issuer: nil, audience: nil)
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(HandSignedJWT.jwks(key.publicKey, kid: "app-1").replacingOccurrences(of: #""alg": "ES256", "#, with: "").utf8).write(to: file)
+        #expect(throws: SettingRefusal.self) { _ = try ClientJWTKey(file: file.path) }
     }
 
     @Test("the rate limit counts per token subject, and the subject never reaches the log")

@@ -12,16 +12,18 @@ struct AdminAuthMiddleware: RouterMiddleware {
     static let challenge: HTTPFields = [.wwwAuthenticate: #"Bearer realm="oncue-admin""#]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else {
+        let token = BearerToken.token(in: request.headers[.authorization])
+        // A key just made elsewhere enables an API that had none: an unknown token reads the keys first.
+        let principal = if let token { await keys.authenticate(token: token) } else { AdminPrincipal?.none }
+        guard let principal else {
             guard keys.isEnabled else { throw APIError.notFound("the admin API is disabled (no admin token or key configured)") }
-            throw APIError(.unauthorized, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: Self.challenge)
-        }
-        guard let token = BearerToken.token(in: header) else {
-            throw APIError(
-                .unauthorized, code: "unauthorized", message: "the Authorization header must use the Bearer scheme", headers: Self.challenge)
-        }
-        guard let principal = await keys.authenticate(token: token) else {
-            guard keys.isEnabled else { throw APIError.notFound("the admin API is disabled (no admin token or key configured)") }
+            guard request.headers[.authorization] != nil else {
+                throw APIError(.unauthorized, code: "unauthorized", message: "missing Authorization: Bearer <token>", headers: Self.challenge)
+            }
+            guard token != nil else {
+                throw APIError(
+                    .unauthorized, code: "unauthorized", message: "the Authorization header must use the Bearer scheme", headers: Self.challenge)
+            }
             throw APIError(.forbidden, code: "forbidden", message: "the admin token is not valid (unknown or revoked)")
         }
         var context = context

@@ -15,10 +15,15 @@ import Synchronization
 final class AdminKeyRing: Service, Sendable {
     private struct Snapshot {
         var byHash: [String: AdminPrincipal] = [:]
-        var loadedAt: ContinuousClock.Instant?
+        /// When the last read of the keys began, whether it succeeded or not: an unknown token asks for another only a
+        /// second after it.
+        var triedAt: ContinuousClock.Instant?
     }
 
     private let snapshot = Mutex(Snapshot())
+    /// One read of the keys at a time: concurrent unknown tokens wait for one read rather than start one each, and a
+    /// read that began before a revocation cannot land after the read that follows it.
+    private let reading = AsyncMutex()
     private let bootstrap: [UInt8]?
     private let access: StoreAccess
     let refreshInterval: Duration
@@ -48,20 +53,22 @@ final class AdminKeyRing: Service, Sendable {
     /// last second (a key just created on another replica).
     func authenticate(token: Substring) async -> AdminPrincipal? {
         if let known = principal(forToken: token) { return known }
-        let stale = snapshot.withLock { $0.loadedAt.map { ContinuousClock.now - $0 > Self.missRefreshInterval } ?? true }
-        guard stale, token.hasPrefix(AdminKeySecret.prefix) else { return nil }
-        try? await refresh()
+        guard token.hasPrefix(AdminKeySecret.prefix) else { return nil }
+        try? await refresh(unlessTriedWithin: Self.missRefreshInterval)
         return principal(forToken: token)
     }
 
-    /// Reads the store's unrevoked keys. On failure the previous snapshot stays: while the store cannot be reached, no
-    /// admin write can succeed anyway.
-    func refresh() async throws {
-        let started = ContinuousClock.now
-        let keys = try await access.withPrimaryReading { store in try await Self.ledger(store).adminKeys() }
-        var byHash: [String: AdminPrincipal] = [:]
-        for key in keys where !key.isRevoked { byHash[key.secretSHA256] = AdminPrincipal(key) }
-        snapshot.withLock { $0 = Snapshot(byHash: byHash, loadedAt: started) }
+    /// Reads the store's unrevoked keys, unless a read began within `recent` (then the caller waits for that one). On
+    /// failure the previous snapshot stays: while the store cannot be reached, no admin write can succeed anyway.
+    func refresh(unlessTriedWithin recent: Duration? = nil) async throws {
+        try await reading.withLock {
+            if let recent, let tried = snapshot.withLock({ $0.triedAt }), ContinuousClock.now - tried < recent { return }
+            snapshot.withLock { $0.triedAt = ContinuousClock.now }
+            let keys = try await access.withPrimaryReading { store in try await Self.ledger(store).adminKeys() }
+            var byHash: [String: AdminPrincipal] = [:]
+            for key in keys where !key.isRevoked { byHash[key.secretSHA256] = AdminPrincipal(key) }
+            snapshot.withLock { $0.byHash = byHash }
+        }
     }
 
     func run() async throws {

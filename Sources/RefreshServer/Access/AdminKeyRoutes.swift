@@ -82,7 +82,7 @@ struct AdminKeyRoutes: Sendable {
         try? await keys.refresh()
         context.logger.notice(
             "admin key created", metadata: ["key": "\(key.id)", "role": "\(key.role.rawValue)", "by": "\(context.admin?.keyId ?? "")"])
-        return try AdminJSON.response(KeyView(key, token: token), status: .created, headers: [.location: "/admin/keys/\(key.id)"])
+        return try AdminJSON.response(KeyView(key, token: token), status: .created)
     }
 
     func revokeKey(_ request: Request, context: ServerContext) async throws -> Response {

@@ -11,7 +11,8 @@ import Synchronization
 /// by the service loop once the import is done (retried with backoff after a failure), and before the log is read
 /// (`flush`).
 final class AuditRecorder: Service, Sendable {
-    private let pending = Mutex<[AuditEntry]>([])
+    /// Entries not yet written, oldest first, each with its number in the order of recording.
+    private let pending = Mutex<(entries: [(number: UInt64, entry: AuditEntry)], next: UInt64)>(([], 0))
     /// One writer at a time, so that entries reach the store in the order they were recorded.
     private let writing = AsyncMutex()
     private let access: StoreAccess
@@ -29,9 +30,10 @@ final class AuditRecorder: Service, Sendable {
     /// Queues `entry` and writes everything queued; on failure the entries stay queued for the service loop.
     func record(_ entry: AuditEntry) async {
         let dropped = pending.withLock { queue -> Int in
-            queue.append(entry)
-            let excess = max(0, queue.count - Self.pendingLimit)
-            queue.removeFirst(excess)
+            queue.entries.append((queue.next, entry))
+            queue.next += 1
+            let excess = max(0, queue.entries.count - Self.pendingLimit)
+            queue.entries.removeFirst(excess)
             return excess
         }
         if dropped > 0 {
@@ -45,13 +47,15 @@ final class AuditRecorder: Service, Sendable {
     @discardableResult
     func flush() async -> Bool {
         await writing.withLock {
-            let batch = pending.withLock { $0 }
-            guard !batch.isEmpty else { return true }
-            guard !importRunning.isOccupied else { return false }
+            let batch = pending.withLock { $0.entries }
+            guard let last = batch.last?.number else { return true }
+            // Not while an import or an edit writes; and none of them starts while this writes.
+            guard importRunning.tryEnterForAudit() else { return false }
+            defer { importRunning.leave() }
             do {
-                try await access.withPrimary { store in
+                try await access.withAudit { store in
                     let ledger = try AdminKeyRing.ledger(store)
-                    try await store.transaction { for entry in batch { try await ledger.appendAudit(entry) } }
+                    try await store.transaction { for (_, entry) in batch { try await ledger.appendAudit(entry) } }
                 }
             } catch {
                 logger.warning(
@@ -59,12 +63,13 @@ final class AuditRecorder: Service, Sendable {
                     metadata: ["entries": "\(batch.count)", "error": "\(error)"])
                 return false
             }
-            pending.withLock { $0.removeFirst(min(batch.count, $0.count)) }
+            // By number: entries dropped meanwhile (a full queue) must not shift which ones count as written.
+            pending.withLock { $0.entries.removeAll { $0.number <= last } }
             return true
         }
     }
 
-    var pendingCount: Int { pending.withLock { $0.count } }
+    var pendingCount: Int { pending.withLock { $0.entries.count } }
 
     func run() async throws {
         var delay = Duration.milliseconds(250)
@@ -86,11 +91,10 @@ final class AuditRecorder: Service, Sendable {
 final class AsyncMutex: Sendable {
     private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
-    func withLock<T: Sendable>(_ body: () async -> T) async -> T {
+    func withLock<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         await acquire()
-        let value = await body()
-        release()
-        return value
+        defer { release() }
+        return try await body()
     }
 
     private func acquire() async {

@@ -17,6 +17,11 @@ package enum ClientJWTKey: Sendable, Hashable {
                 throw SettingRefusal("names a JSON file that is not a JWKS document (an object with a 'keys' array)")
             }
             guard !document.keys.isEmpty else { throw SettingRefusal("names a JWKS document with no keys") }
+            // Without `alg` a key would take the algorithm of the first token that names it, and a forged token could
+            // pin one under which no real token verifies (RFC 8725 §3.1: the algorithm is the key's, not the token's).
+            guard document.keys.allSatisfy({ $0.algorithm != nil }) else {
+                throw SettingRefusal("names a JWKS document with a key without \"alg\": give each key its algorithm (RS256, ES256, ...)")
+            }
             self = .jwks(text)
             return
         }

@@ -58,6 +58,13 @@ final class ClientTokenVerifier: Sendable {
         switch key {
         case .hmacSecret(let secret): await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         case .jwks(let json):
+            // An identity provider's keys sign the tokens of every app it serves: only the audience says a token is
+            // this app's.
+            guard audience != nil else {
+                throw ConfigurationError(
+                    "--client-jwt with a JWKS document needs --client-jwt-audience (ONCUE_CLIENT_JWT_AUDIENCE): the provider's keys also sign other apps' tokens"
+                )
+            }
             do { try await keys.add(jwksJSON: json) } catch {
                 throw ConfigurationError("--client-jwt: the JWKS document's keys cannot be used (\(error))")
             }
@@ -65,14 +72,18 @@ final class ClientTokenVerifier: Sendable {
         return ClientTokenVerifier(keys: keys, issuer: issuer, audience: audience, now: now)
     }
 
+    /// The grant of a token verified before, nil when it was not (or its entry was dropped); a refusal once it expired.
+    func cached(_ token: Substring) throws(Refusal) -> Verified? {
+        guard let known = cache.withLock({ $0[String(token)] }) else { return nil }
+        guard known.expires.addingTimeInterval(Self.leeway) > now() else { throw Refusal(reason: "the token has expired") }
+        return known
+    }
+
     /// The verified token's grant, or a refusal saying why.
     func verify(_ token: Substring) async throws(Refusal) -> Verified {
+        if let known = try cached(token) { return known }
         let text = String(token)
         let at = now()
-        if let known = cache.withLock({ $0[text] }) {
-            guard known.expires.addingTimeInterval(Self.leeway) > at else { throw Refusal(reason: "the token has expired") }
-            return known
-        }
         let claims: Claims
         do { claims = try await keys.verify(text, as: Claims.self) } catch {
             throw Refusal(reason: "the token's signature, form or required claims (sub, exp) are not valid")

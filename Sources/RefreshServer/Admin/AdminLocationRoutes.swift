@@ -62,7 +62,7 @@ struct AdminLocationRoutes: Sendable {
     /// Runs one edit inside the import gate on the primary store, maps the editor's refusals to answers, and waits
     /// until the index serves the result.
     private func edit<T: Sendable>(_ body: @Sendable @escaping (LocationEditor) async throws -> T) async throws -> T {
-        guard importRunning.tryEnter() else {
+        guard await importRunning.enter() else {
             throw APIError(
                 .conflict, code: "import_in_progress", message: "an import is running; edit the location when it has finished", retryAfter: 5)
         }

@@ -23,11 +23,33 @@ struct ImportRoute: Sendable {
     /// Where the end of a background import is recorded.
     let audit: AuditRecorder
 
+    /// One store writer of the admin API at a time: an import, a one-location edit, or a write of the audit log. The
+    /// audit's writes take milliseconds, so an import or an edit that finds one waits for it to end; one that finds
+    /// another import or edit is refused.
     final class Gate: Sendable {
-        private let busy = Atomic<Bool>(false)
-        func tryEnter() -> Bool { busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged }
-        func leave() { busy.store(false, ordering: .releasing) }
-        var isOccupied: Bool { busy.load(ordering: .acquiring) }
+        private static let free: UInt8 = 0, importing: UInt8 = 1, auditing: UInt8 = 2
+        private let state = Atomic<UInt8>(0)
+
+        /// Takes the gate for an import or an edit; false when another one holds it.
+        func enter() async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while true {
+                let (taken, found) = state.compareExchange(expected: Self.free, desired: Self.importing, ordering: .acquiring)
+                if taken { return true }
+                if found == Self.importing || ContinuousClock.now > deadline { return false }
+                // The audit log's writer holds it for a few milliseconds.
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+
+        /// Takes the gate for a write of the audit log, unless anything holds it.
+        func tryEnterForAudit() -> Bool {
+            state.compareExchange(expected: Self.free, desired: Self.auditing, ordering: .acquiring).exchanged
+        }
+
+        func leave() { state.store(Self.free, ordering: .releasing) }
+        /// Whether an import or an edit runs now.
+        var isOccupied: Bool { state.load(ordering: .acquiring) == Self.importing }
 
         /// Refuses, with a time to retry, a change an import in progress would have to finish first: deleting or
         /// merging networks while it writes their rows (it would wait for the import's transaction, then undo it
@@ -59,7 +81,7 @@ struct ImportRoute: Sendable {
                 "deprecated import parameter names used; their new names are in openapi.yaml",
                 metadata: ["names": .string(values.deprecatedNamesUsed.joined(separator: ","))])
         }
-        guard running.tryEnter() else {
+        guard await running.enter() else {
             throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
         }
         let staged: ImportUpload.Staged

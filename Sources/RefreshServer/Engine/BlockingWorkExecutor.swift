@@ -79,10 +79,14 @@ package final class ServerExecutors: Sendable {
     let storeAccess: BlockingWorkExecutor
     /// Region selections in dense clusters, which take milliseconds: one at a time, off the I/O threads.
     let selections: BlockingWorkExecutor
+    /// Writes of the audit log, which may wait out a busy store (another process's import) without holding up the
+    /// admin API's reads or the reading of its keys.
+    let audit: BlockingWorkExecutor
 
     package init() {
         rebuilds = BlockingWorkExecutor(name: "oncue-rebuild")
         storeAccess = BlockingWorkExecutor(name: "oncue-store")
         selections = BlockingWorkExecutor(name: "oncue-select")
+        audit = BlockingWorkExecutor(name: "oncue-audit")
     }
 }

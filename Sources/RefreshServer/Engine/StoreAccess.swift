@@ -31,6 +31,11 @@ struct StoreAccess: Sendable {
         try await with(primary, readOnly: false, on: long ? executors.rebuilds : executors.storeAccess, body)
     }
 
+    /// Runs `body` with the primary store, read-write, on the audit log's own thread.
+    func withAudit<T: Sendable>(_ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {
+        try await with(primary, readOnly: false, on: executors.audit, body)
+    }
+
     /// Runs `body` with the primary store, read-only: admin reads, so that an admin sees their own writes at once
     /// (a replica may not have them yet).
     func withPrimaryReading<T: Sendable>(_ body: @Sendable @escaping (any LocationStore) async throws -> T) async throws -> T {

@@ -81,7 +81,8 @@ struct AdminRoleTests {
     func disabledUntilAKeyExists() async throws {
         let store = try TestStore()
         defer { store.remove() }
-        try await withServer(store: store, configure: { $0.adminToken = nil }) { client, _ in
+        let noBootstrapToken: (inout ServerConfiguration) -> Void = { $0.adminToken = nil }
+        try await withServer(store: store, configure: noBootstrapToken) { client, _ in
             #expect(try await client.send(.get, "/admin/imports").status == 404)
             // Not even another scheme learns that an admin API is there.
             #expect(try await client.send(.get, "/admin/imports", headers: [.authorization: "Basic eDp5"]).status == 404)

@@ -136,13 +136,11 @@ struct ClientTokenTests {
     @Test("the rate limit counts per token subject, and the subject never reaches the log")
     func limitPerSubject() async throws {
         let logs = LogCapture()
-        try await withServer(
-            logs: logs,
-            configure: { configuration in
-                Self.configure(&configuration)
-                configuration.rateLimit = .init(requestsPerSecond: 0.001, burst: 2)
-            }
-        ) { client, _ in
+        let limited: (inout ServerConfiguration) -> Void = { configuration in
+            Self.configure(&configuration)
+            configuration.rateLimit = .init(requestsPerSecond: 0.001, burst: 2)
+        }
+        try await withServer(logs: logs, configure: limited) { client, _ in
             let alice = HandSignedJWT.hs256(Self.claims(sub: "alice-4711@example.com"), secret: Self.secret)
             let bob = HandSignedJWT.hs256(Self.claims(sub: "bob-0815@example.com"), secret: Self.secret)
             var statuses: [Int] = []

@@ -20,25 +20,6 @@ struct Keys: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    /// A key as the command prints it: never its hash.
-    struct KeyRow: Encodable {
-        var id: String
-        var name: String
-        var role: String
-        var createdAt: String
-        var revokedAt: String?
-        var token: String?
-
-        init(_ key: AdminKey, token: String? = nil) {
-            id = key.id
-            name = key.name
-            role = key.role.rawValue
-            createdAt = key.createdAt.formatted(.iso8601)
-            revokedAt = key.revokedAt?.formatted(.iso8601)
-            self.token = token
-        }
-    }
-
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Makes a key and prints its token (shown once: keep it).",
@@ -67,7 +48,7 @@ struct Keys: AsyncParsableCommand {
                 }
             }
             if output.isJSON {
-                print(try jsonString(KeyRow(key, token: token)))
+                print(try jsonString(AdminKeyView(key, token: token)))
             } else {
                 print("key \(key.id) (\(key.role.rawValue)) for \(key.name.forMessage()); its token, shown this once:")
                 print(token)
@@ -87,12 +68,14 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let keys = try await store.withStore(readOnly: true) { try await Keys.ledger($0).adminKeys() }
+            let keys = try await store.withStore(readOnly: true) { try await Keys.ledger($0).adminKeys() }.map { AdminKeyView($0) }
             if output.isJSON {
-                print(try jsonString(keys.map { KeyRow($0) }))
+                print(try jsonString(keys))
                 return
             }
-            let rows = keys.map { [$0.id, $0.role.rawValue, $0.name.forMessage(limit: 60), KeyRow($0).createdAt, KeyRow($0).revokedAt ?? "-"] }
+            let rows = keys.map {
+                [$0.id, $0.role.rawValue, $0.name.forMessage(limit: 60), $0.createdAt, $0.revokedAt ?? "-"]
+            }
             print(textTable(["id", "role", "name", "created", "revoked"], rows), terminator: "")
         }
     }
@@ -121,7 +104,7 @@ struct Keys: AsyncParsableCommand {
                 }
             }
             guard let revoked else { throw KeysError.noSuchKey(id) }
-            print("revoked \(revoked.id) (\(revoked.role.rawValue), \(revoked.name.forMessage())) at \(KeyRow(revoked).revokedAt ?? "-")")
+            print("revoked \(revoked.id) (\(revoked.role.rawValue), \(revoked.name.forMessage())) at \(AdminKeyView(revoked).revokedAt ?? "-")")
         }
     }
 

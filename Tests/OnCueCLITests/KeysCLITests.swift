@@ -49,7 +49,7 @@ import Testing
         #expect(audit.status == 0, "\(audit.stderr)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [[String: Any]])
         let summary = entries.map {
-            [$0["keyId"] as? String ?? "", $0["action"] as? String ?? "", $0["target"] as? String ?? "", $0["result"] as? String ?? ""]
+            [$0["key_id"] as? String ?? "", $0["action"] as? String ?? "", $0["target"] as? String ?? "", $0["result"] as? String ?? ""]
         }
         #expect(
             summary == [

@@ -2,7 +2,7 @@ import Foundation
 
 /// One admin write as the audit log keeps it: who (the key), what (the action and its target), when, and how it
 /// ended (the HTTP status, or the CLI's `ok`/`failed`).
-public struct AuditEntry: Sendable, Hashable, Codable {
+public struct AuditEntry: Sendable, Hashable, Encodable {
     /// Assigned by the store; increasing, so it is also the listing's cursor.
     public var id: Int64?
     public var at: Date
@@ -16,6 +16,23 @@ public struct AuditEntry: Sendable, Hashable, Codable {
     public var result: String
     /// A short note: the job an import started, a refusal's reason. Never a coordinate or a secret.
     public var detail: String?
+
+    /// snake_case members and an ISO 8601 time, as the admin API and the command line's JSON show them.
+    enum CodingKeys: String, CodingKey {
+        case id, at, action, target, result, detail
+        case keyId = "key_id"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(at.formatted(.iso8601), forKey: .at)
+        try c.encode(keyId, forKey: .keyId)
+        try c.encode(action, forKey: .action)
+        try c.encode(target, forKey: .target)
+        try c.encode(result, forKey: .result)
+        try c.encodeIfPresent(detail, forKey: .detail)
+    }
 
     public init(id: Int64? = nil, at: Date, keyId: String, action: String, target: String, result: String, detail: String? = nil) {
         self.id = id

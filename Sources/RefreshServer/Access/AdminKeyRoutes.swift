@@ -26,26 +26,7 @@ struct AdminKeyRoutes: Sendable {
         }
     }
 
-    /// A key as the API shows it: never its hash; the token only in the answer that created it.
-    struct KeyView: Encodable, Sendable {
-        var id: String
-        var name: String
-        var role: AdminRole
-        var createdAt: Date
-        var revokedAt: Date?
-        var token: String?
-
-        init(_ key: AdminKey, token: String? = nil) {
-            id = key.id
-            name = key.name
-            role = key.role
-            createdAt = key.createdAt
-            revokedAt = key.revokedAt
-            self.token = token
-        }
-    }
-
-    struct KeyList: Encodable, Sendable { var keys: [KeyView] }
+    struct KeyList: Encodable, Sendable { var keys: [AdminKeyView] }
 
     struct AuditPage: Encodable, Sendable {
         var entries: [AuditEntry]
@@ -68,7 +49,7 @@ struct AdminKeyRoutes: Sendable {
 
     func listKeys(_ request: Request, context: ServerContext) async throws -> Response {
         let stored = try await access.withPrimaryReading { store in try await AdminKeyRing.ledger(store).adminKeys() }
-        return try AdminJSON.response(KeyList(keys: stored.map { KeyView($0) }))
+        return try AdminJSON.response(KeyList(keys: stored.map { AdminKeyView($0) }))
     }
 
     func createKey(_ request: Request, context: ServerContext) async throws -> Response {
@@ -82,7 +63,7 @@ struct AdminKeyRoutes: Sendable {
         try? await keys.refresh()
         context.logger.notice(
             "admin key created", metadata: ["key": "\(key.id)", "role": "\(key.role.rawValue)", "by": "\(context.admin?.keyId ?? "")"])
-        return try AdminJSON.response(KeyView(key, token: token), status: .created)
+        return try AdminJSON.response(AdminKeyView(key, token: token), status: .created)
     }
 
     func revokeKey(_ request: Request, context: ServerContext) async throws -> Response {
@@ -95,7 +76,7 @@ struct AdminKeyRoutes: Sendable {
         guard let revoked else { throw APIError.notFound("no admin key '\(id)'") }
         try? await keys.refresh()
         context.logger.notice("admin key revoked", metadata: ["key": "\(id)", "by": "\(context.admin?.keyId ?? "")"])
-        return try AdminJSON.response(KeyView(revoked))
+        return try AdminJSON.response(AdminKeyView(revoked))
     }
 
     /// `GET /admin/audit?limit=N&cursor=ID`: the newest entries first (`next_cursor` while older ones follow).

@@ -83,6 +83,20 @@ final class SQLiteConnection {
         for statement in statements.values { statement.reset() }
     }
 
+    /// Resets every statement of the connection, cached or not: one stepped but not to its end keeps its read
+    /// transaction, and with it an old snapshot, open. A cache grown past `statementCacheLimit` (statements whose text
+    /// varies) is emptied, so that a connection kept open for days does not grow without bound.
+    func resetAllStatements() {
+        if statements.count > Self.statementCacheLimit { statements.removeAll() }
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            sqlite3_reset(current)
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
+    static let statementCacheLimit = 512
+
     /// The first column of the first row, or nil.
     func scalarInt(_ sql: String) throws(StoreError) -> Int64? {
         let s = try statement(sql)

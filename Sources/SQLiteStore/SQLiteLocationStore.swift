@@ -14,9 +14,11 @@ public final class SQLiteLocationStore: LocationStore {
     static let mmapBytes = 1 << 30
     /// The page cache of a connection (64 MiB).
     static let cacheKiB = 65_536
+    /// What a checkpointed write-ahead log is cut back to (64 MiB).
+    static let walKeptBytes = 64 << 20
     /// The state of the bulk import in progress, if any.
     var bulk: BulkImportState?
-    /// Near-duplicate searches (`neighbours`) since the store was opened, and the index rows they read: the work a
+    /// Near-duplicate searches (`neighbours`) since the store was opened or last reused, and the index rows they read: the work a
     /// dense area costs an import, which a search stopping at its first few hits keeps to a few rows each.
     public internal(set) var neighbourSearches = (searches: 0, rowsRead: 0)
     /// Set by a bulk import that moved temporary files to disk (see `sortToFiles`); SQLite allows moving them
@@ -86,6 +88,9 @@ public final class SQLiteLocationStore: LocationStore {
         if !readOnly {
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
+            // A connection kept open (the server's) never deletes the write-ahead log, which would otherwise keep the
+            // size of the largest import; once checkpointed, it is cut back to this.
+            try db.execute("PRAGMA journal_size_limit = \(Self.walKeptBytes)")
         }
     }
 

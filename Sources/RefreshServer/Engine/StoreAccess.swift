@@ -5,14 +5,16 @@ import Logging
 import StoreOpening
 
 /// How the server reaches its store: the primary for writes, a read replica (when given) for index builds and
-/// read-only routes. Each use opens its own store (a SQLite connection on the blocking-work thread, or a PostgreSQL
-/// connection) and closes it afterwards. Its errors stay `StoreError`s: the routes' error middleware says what each
+/// read-only routes. Each use takes a store of its own for as long as it runs: a SQLite connection kept open between
+/// uses (`StorePool`), or a new PostgreSQL connection, closed afterwards. Its errors stay `StoreError`s: the routes' error middleware says what each
 /// means over HTTP (a store that cannot be reached is a 503 with a retry time).
 struct StoreAccess: Sendable {
     let primary: StoreAddress
     let reader: StoreAddress
     let logger: Logger
     let executors: ServerExecutors
+    /// The stores kept open between uses; the server runs it as a service, which closes them at shutdown.
+    let pool: StorePool
 
     init(database: String, readDatabase: String?, executors: ServerExecutors, logger: Logger) throws {
         do {
@@ -23,6 +25,7 @@ struct StoreAccess: Sendable {
         }
         self.logger = logger
         self.executors = executors
+        pool = StorePool { address, readOnly in try await address.open(readOnly: readOnly, logger: logger) }
     }
 
     /// Runs `body` with the primary store, read-write; long work (imports) goes on the rebuild thread, so that short
@@ -51,10 +54,8 @@ struct StoreAccess: Sendable {
         _ address: StoreAddress, readOnly: Bool, on executor: BlockingWorkExecutor,
         _ body: @Sendable @escaping (any LocationStore) async throws -> T
     ) async throws -> T {
-        let logger = logger
-        let work: @Sendable () async throws -> T = {
-            try await address.open(readOnly: readOnly, logger: logger).closing(body)
-        }
+        let pool = pool
+        let work: @Sendable () async throws -> T = { try await pool.with(address, readOnly: readOnly, body) }
         // SQLite blocks its thread; PostgresNIO does not, but its work still keeps off the request handlers' pool.
         return try await executor.run(work)
     }

@@ -1,0 +1,84 @@
+import LocationStore
+import ServiceLifecycle
+import Synchronization
+
+/// The stores a server keeps open between uses (`ReusableStore`: a SQLite file). Each use takes an idle one, or opens
+/// one, and gives it back when it is done, so no use pays SpatiaLite's loading and the schema checks, and no use closes
+/// the file's last connection, which would checkpoint the whole write-ahead log under an exclusive lock while the next
+/// writer waits (after a large import: seconds on a busy disk, long enough for the writer's busy timeout to refuse it).
+///
+/// A store belongs to one use at a time: the pool holds it only while no task does. Stores that are not reusable (a
+/// PostgreSQL connection) are closed after each use, as before. Run as a service, the pool closes its idle stores at
+/// shutdown; after that, every store is closed after its use.
+final class StorePool: Service, Sendable {
+    private struct Key: Hashable {
+        let address: StoreAddress
+        let readOnly: Bool
+    }
+
+    /// An idle store; @unchecked because the pool is its only holder until `take` hands it to one task.
+    private final class Idle: @unchecked Sendable {
+        let store: any ReusableStore
+        init(_ store: any ReusableStore) { self.store = store }
+    }
+
+    private let state = Mutex<(idle: [Key: [Idle]], closed: Bool)>(([:], false))
+    /// Idle stores kept per address and mode: one for each of the server's threads that use the store at once.
+    let capacity: Int
+    /// Opens a new store when no idle one is left.
+    private let open: @Sendable (StoreAddress, _ readOnly: Bool) async throws -> any LocationStore
+
+    init(capacity: Int = 4, open: @escaping @Sendable (StoreAddress, _ readOnly: Bool) async throws -> any LocationStore) {
+        self.capacity = capacity
+        self.open = open
+    }
+
+    /// Runs `body` with a store of `address`: an idle one when there is one, a new one otherwise. The store is given
+    /// back when `body` returns and the store says it can serve again (`prepareForReuse`); it is closed when `body`
+    /// throws, since the store may be what failed.
+    func with<T: Sendable>(_ address: StoreAddress, readOnly: Bool, _ body: (any LocationStore) async throws -> T) async throws -> T {
+        let key = Key(address: address, readOnly: readOnly)
+        let store: any LocationStore
+        if let idle = take(key) { store = idle } else { store = try await open(address, readOnly) }
+        let value: T
+        do { value = try await body(store) } catch {
+            await store.close()
+            throw error
+        }
+        if let reusable = store as? any ReusableStore, reusable.prepareForReuse(), give(reusable, key) { return value }
+        await store.close()
+        return value
+    }
+
+    private func take(_ key: Key) -> (any LocationStore)? {
+        state.withLock { $0.idle[key]?.popLast() }?.store
+    }
+
+    /// Keeps `store` for the next use; false when the pool is full or closed (the caller closes it).
+    private func give(_ store: any ReusableStore, _ key: Key) -> Bool {
+        let idle = Idle(store)
+        return state.withLock { state in
+            guard !state.closed, state.idle[key, default: []].count < capacity else { return false }
+            state.idle[key, default: []].append(idle)
+            return true
+        }
+    }
+
+    /// How many stores wait for a use now (tests).
+    var idleCount: Int { state.withLock { $0.idle.values.reduce(0) { $0 + $1.count } } }
+
+    /// Closes the idle stores and keeps none from now on.
+    func close() async {
+        let idle = state.withLock { state in
+            state.closed = true
+            defer { state.idle = [:] }
+            return state.idle.values.flatMap { $0 }
+        }
+        for entry in idle { await entry.store.close() }
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await close()
+    }
+}

@@ -31,11 +31,10 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
     /// same-network regions are merged and the refresh distance is computed. Absent: the server's setting.
     public var minRadiusMeters: Double?
 
+    /// A request with the product document's fields; the optional extensions (`networkVisits`, `localTime`, …) are
+    /// set on the value afterwards.
     public init(
-        lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil,
-        maxRegions: Int? = nil, networkVisits: [String: Int]? = nil, localTime: String? = nil,
-        includeOtherNetworks: Bool? = nil, reserveRefreshRegion: Bool? = nil, explain: Bool? = nil,
-        minRadiusMeters: Double? = nil
+        lat: Double, lon: Double, accuracy: Double? = nil, radiusKm: Double? = nil, userNetworks: [String]? = nil, maxRegions: Int? = nil
     ) {
         self.lat = lat
         self.lon = lon
@@ -43,12 +42,6 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
         self.radiusKm = radiusKm
         self.userNetworks = userNetworks
         self.maxRegions = maxRegions
-        self.networkVisits = networkVisits
-        self.localTime = localTime
-        self.includeOtherNetworks = includeOtherNetworks
-        self.reserveRefreshRegion = reserveRefreshRegion
-        self.explain = explain
-        self.minRadiusMeters = minRadiusMeters
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -52,12 +52,14 @@ struct Refresh: AsyncParsableCommand {
             }
             visitCounts = counts
         }
-        let request = RegionRefreshRequest(
-            lat: c.latitude, lon: c.longitude, accuracy: accuracy, radiusKm: radiusKm,
-            userNetworks: networks.ids,
-            maxRegions: maxRegions, networkVisits: visitCounts, localTime: localTime,
-            includeOtherNetworks: !onlyCardNetworks, reserveRefreshRegion: reserveRefreshRegion, explain: explain,
-            minRadiusMeters: minRadius)
+        var request = RegionRefreshRequest(
+            lat: c.latitude, lon: c.longitude, accuracy: accuracy, radiusKm: radiusKm, userNetworks: networks.ids, maxRegions: maxRegions)
+        request.networkVisits = visitCounts
+        request.localTime = localTime
+        request.includeOtherNetworks = !onlyCardNetworks
+        request.reserveRefreshRegion = reserveRefreshRegion
+        request.explain = explain
+        request.minRadiusMeters = minRadius
         do { _ = try request.validated() } catch { throw ValidationError(error.description) }
         return request
     }

@@ -15,10 +15,16 @@ import Testing
     }
 
     /// Every optional field set, so that the encoded JSON names every key the type has.
-    static let fullRequest = RegionRefreshRequest(
-        lat: 60.17, lon: 24.94, accuracy: 25, radiusKm: 10, userNetworks: ["alepa"], maxRegions: 20, networkVisits: ["alepa": 3],
-        localTime: "2026-11-27T10:30:00+02:00", includeOtherNetworks: true, reserveRefreshRegion: true, explain: true,
-        minRadiusMeters: 100)
+    static let fullRequest = {
+        var request = RegionRefreshRequest(lat: 60.17, lon: 24.94, accuracy: 25, radiusKm: 10, userNetworks: ["alepa"], maxRegions: 20)
+        request.networkVisits = ["alepa": 3]
+        request.localTime = "2026-11-27T10:30:00+02:00"
+        request.includeOtherNetworks = true
+        request.reserveRefreshRegion = true
+        request.explain = true
+        request.minRadiusMeters = 100
+        return request
+    }()
 
     static let fullResponse = RegionRefreshResponse(
         regions: [

@@ -103,7 +103,9 @@ import Testing
             "2025-11-22T18:30:00-08:00", "2025-11-22T18:30:00Z", "2025-11-22T18:30:00.123+05:30", "2025-11-22t18:30:00z",
             "2024-02-29T18:59:59.999999999-23:59", "2025-11-22T18:00:00+14:00",
         ] {
-            let q = try RegionRefreshRequest(lat: 0, lon: 0, localTime: t).validated()
+            var request = RegionRefreshRequest(lat: 0, lon: 0)
+            request.localTime = t
+            let q = try request.validated()
             #expect(q.localHour == 18, "\(t)")
         }
     }
@@ -137,7 +139,9 @@ import Testing
         // Year 0000 is 1 BC, a leap year of the proleptic calendar; Foundation's year 1 is not, so 0 is stated.
         let isLeap = year == 0 || calendar.component(.month, from: probe) == 2
         let text = String(format: "%04d-02-29T18:30:00Z", year)
-        let accepted = (try? RegionRefreshRequest(lat: 0, lon: 0, localTime: text).validated()) != nil
+        var request = RegionRefreshRequest(lat: 0, lon: 0)
+        request.localTime = text
+        let accepted = (try? request.validated()) != nil
         #expect(accepted == isLeap, "\(text)")
     }
 }

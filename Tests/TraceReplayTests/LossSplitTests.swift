@@ -57,6 +57,6 @@ import Testing
         // The same 10-minute window, but the app trusts the OS 60 s after its report: the card comes by the till.
         let (_, r) = try await run(confirmSeconds: 600, trustOSAfter: 60)
         let n = try #require(r.notifications.first)
-        #expect(r.notifications.count == 1 && n.trigger == .trustedOS && r.metrics.served == 1)
+        #expect(r.notifications.count == 1 && n.trigger == .client(.trustedOS) && r.metrics.served == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationStore
+import OnCueClient
 import RegionRefresh
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
     }
 
     func note(_ t: Double, _ ids: [String], network: String = "acme") -> CardNotification {
-        CardNotification(time: t, networkId: network, locationIds: ids, card: "Acme", trigger: .entry, distance: 0)
+        CardNotification(time: t, networkId: network, locationIds: ids, card: "Acme", trigger: .client(.entry), distance: 0)
     }
 
     @Test func matchingStatusAndPrecisionByHand() {

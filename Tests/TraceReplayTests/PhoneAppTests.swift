@@ -190,7 +190,7 @@ import Testing
         let small = try #require(r.intervals.first { $0.role == .small })
         #expect(small.radiusMeters == 100, "the store's 25 m footprint, raised to iOS's 100 m")
         let n = try #require(r.notifications.first)
-        #expect(n.trigger == .storeRegion && r.metrics.caught == 1)
+        #expect(n.trigger == .client(.storeRegion) && r.metrics.caught == 1)
         #expect(small.end == n.time, "the small region is given back once the card is shown")
         #expect(r.metrics.gpsSeconds == 8, "one fix of its own when the wide region woke it")
         #expect(r.metrics.refreshCalls >= 1)
@@ -234,7 +234,7 @@ import Testing
         let r = try await gpsRun(approachSpeed: 0)
         #expect(r.notifications.count == 1 && r.metrics.precision == 1, "the pass (47 s within 35 m, moving) shows no card")
         let n = try #require(r.notifications.first)
-        #expect(n.trigger == .gps)
+        #expect(n.trigger == .client(.gps))
         // The stay shows once the 60 s window's halves lie less than 0.5 m/s apart: at 831 s the window (with the fix
         // before it, 770 s) splits at 800.5 s; the earlier half (30 m north to the door) averages 15 m, the later one
         // 0 m, their mean times 31 s apart (15.5 m at 0.5 m/s). At 830 s it is 16 m against 15.5.

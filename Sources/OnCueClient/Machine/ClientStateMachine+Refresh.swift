@@ -44,12 +44,13 @@ extension ClientStateMachine {
     }
 
     func request(lat: Double, lon: Double, accuracy: Double?) -> RegionRefreshRequest {
-        RegionRefreshRequest(
-            lat: lat, lon: lon, accuracy: accuracy, radiusKm: app.radiusKm, userNetworks: walletNetworks,
-            maxRegions: requestedRegions, networkVisits: networkVisits.isEmpty ? nil : networkVisits,
-            localTime: nil, includeOtherNetworks: app.includeOtherNetworks,
-            reserveRefreshRegion: strategy.refreshRegion ? true : nil,
-            minRadiusMeters: strategy.clamp ? platform.minReliableRadiusMeters : nil)
+        var request = RegionRefreshRequest(
+            lat: lat, lon: lon, accuracy: accuracy, radiusKm: app.radiusKm, userNetworks: walletNetworks, maxRegions: requestedRegions)
+        request.networkVisits = networkVisits.isEmpty ? nil : networkVisits
+        request.includeOtherNetworks = app.includeOtherNetworks
+        request.reserveRefreshRegion = strategy.refreshRegion ? true : nil
+        request.minRadiusMeters = strategy.clamp ? platform.minReliableRadiusMeters : nil
+        return request
     }
 
     /// The body of `call` as it stands now: an app that sends later than it decided to (a queued call, a retry)

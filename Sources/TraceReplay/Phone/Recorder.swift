@@ -110,16 +110,30 @@ final class Recorder {
 /// A card notification the app posted (or the cool-down held back), credited to its network and to every location
 /// of the region that fired (lead and merged ids).
 package struct CardNotification: Sendable, Hashable, Codable {
-    /// What made the app post it.
-    package enum Trigger: String, Sendable, Codable {
-        case entry, dwell
-        case state = "state answer"
-        case storeRegion = "store region entry"
-        case appFix = "app fix at the store"
-        case gps = "app GPS: stayed at the store"
-        case trustedOS = "OS entry trusted: the app's GPS did not settle"
-        /// `oracle`: the card at the moment of arrival, from the true path.
-        case arrival = "arrival (oracle)"
+    /// What made the app post it: the client's own trigger, or the moment of arrival (the `oracle` policy, which
+    /// reads the true path). Written as the client's words, so reports read the same either way.
+    package enum Trigger: Sendable, Hashable, Codable, RawRepresentable {
+        case client(CardTrigger)
+        case arrival
+
+        static let arrivalText = "arrival (oracle)"
+
+        package init?(rawValue: String) {
+            if rawValue == Self.arrivalText {
+                self = .arrival
+            } else if let trigger = CardTrigger(rawValue: rawValue) {
+                self = .client(trigger)
+            } else {
+                return nil
+            }
+        }
+
+        package var rawValue: String {
+            switch self {
+            case .client(let trigger): trigger.rawValue
+            case .arrival: Self.arrivalText
+            }
+        }
     }
 
     public var time: Double

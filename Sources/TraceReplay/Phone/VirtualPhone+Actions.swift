@@ -106,7 +106,7 @@ extension VirtualPhone {
 
     func card(_ n: CardNotice, at time: Double) -> CardNotification {
         CardNotification(
-            time: time, networkId: n.region.networkId, locationIds: n.locationIds, card: n.card, trigger: CardNotification.Trigger(n.trigger),
+            time: time, networkId: n.region.networkId, locationIds: n.locationIds, card: n.card, trigger: .client(n.trigger),
             distance: recorder.trueDistance(to: n.region))
     }
 
@@ -153,20 +153,6 @@ extension MonitoredInterval.Role {
         case .refresh: self = .refresh
         case .wide: self = .wide
         case .small: self = .small
-        }
-    }
-}
-
-extension CardNotification.Trigger {
-    init(_ trigger: CardTrigger) {
-        switch trigger {
-        case .entry: self = .entry
-        case .dwell: self = .dwell
-        case .state: self = .state
-        case .storeRegion: self = .storeRegion
-        case .appFix: self = .appFix
-        case .gps: self = .gps
-        case .trustedOS: self = .trustedOS
         }
     }
 }

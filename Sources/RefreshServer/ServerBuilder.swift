@@ -100,7 +100,7 @@ package enum ServerBuilder {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        application.addServices(reloader, keys, audit, access.pool)
+        application.addServices(access.pool, reloader, keys, audit)  // stopped in reverse: the pool after the audit log
         return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, executors: executors, limits: limits)
     }
 }

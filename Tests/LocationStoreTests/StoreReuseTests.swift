@@ -6,7 +6,7 @@ import Testing
 
 /// A connection kept open between uses (the server's `StorePool`) must not read an old snapshot: a read stepped to
 /// its first row and left there keeps SQLite's read transaction open, and every later read on the connection sees
-/// the store as it was then. `prepareForReuse` ends it.
+/// the store as it was then. `suspend` ends it.
 @Suite struct StoreReuseTests {
     func location(_ ext: String) -> Location {
         Location(networkId: "n", externalId: ext, name: "Store \(ext)", coordinate: Coordinate(uncheckedLatitude: 10, longitude: 20))
@@ -26,7 +26,7 @@ import Testing
         // Without a reset the next read would still see two locations (the first read's snapshot).
         #expect(try reader.locationIds(networkId: "n").count == 2, "the precondition: a read left on its row pins the snapshot")
 
-        #expect(reader.prepareForReuse())
+        #expect(reader.suspend() && reader.resume())
         #expect(try reader.locationIds(networkId: "n") == ["loc_n_1", "loc_n_2", "loc_n_3"])
     }
 
@@ -35,12 +35,12 @@ import Testing
         defer { dir.cleanup() }
         let store = try SQLiteLocationStore.create(path: dir.path("s.sqlite"))
         try store.upsertNetwork(Network(id: "n", name: "N"))
-        #expect(store.prepareForReuse())
+        #expect(store.suspend())
         try await store.transaction {
             _ = try store.upsert([location("1")])
-            #expect(!store.prepareForReuse())
+            #expect(!store.suspend())
         }
-        #expect(store.prepareForReuse())
+        #expect(store.suspend())
         #expect(try store.locationIds(networkId: "n") == ["loc_n_1"])
     }
 }

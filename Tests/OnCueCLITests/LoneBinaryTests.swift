@@ -14,6 +14,26 @@ import FoundationNetworking
         return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "", data)
     }
 
+    /// Starts the process `make` returns. A binary just copied cannot be run while a child forked meanwhile by another
+    /// test (which inherits the copy's open descriptor until it execs) still holds it: the exec fails with ETXTBSY, and
+    /// is tried again with a new process, for up to 5 s.
+    static func run(_ make: () -> Process) async throws -> Process {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let process = make()
+            do {
+                try process.run()
+                return process
+            } catch let error as NSError {
+                let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+                guard underlying?.domain == NSPOSIXErrorDomain, underlying?.code == Int(ETXTBSY), ContinuousClock.now < deadline else {
+                    throw error
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func servesItsDocumentAndConsoleFromAnEmptyDirectory() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-lone-\(UUID().uuidString)")
@@ -24,11 +44,13 @@ import FoundationNetworking
         // Nothing else in the directory: no resource bundle beside the binary.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["oncue"])
         let store = dir.appendingPathComponent("store.sqlite").path
-        let initialise = Process()
-        initialise.executableURL = lone
-        initialise.arguments = ["db", "init", store]
-        initialise.standardOutput = FileHandle.nullDevice
-        try initialise.run()
+        let initialise = try await Self.run {
+            let process = Process()
+            process.executableURL = lone
+            process.arguments = ["db", "init", store]
+            process.standardOutput = FileHandle.nullDevice
+            return process
+        }
         initialise.waitUntilExit()
         #expect(initialise.terminationStatus == 0)
 

@@ -1,6 +1,8 @@
 import Foundation
 import LocationStore
+import PostGISStore
 import StoreOpening
+import TestSupport
 import Testing
 
 @testable import RefreshServer
@@ -59,5 +61,32 @@ import Testing
             try await pool.with(address, readOnly: true) { _ in throw Failure() }
         }
         #expect(pool.idleCount == 1, "the store whose use failed is closed, not kept")
+    }
+
+    /// A PostgreSQL connection kept between uses is reused; one the server ends while it waits (a restart, an
+    /// administrator's pg_terminate_backend) is replaced at the next use, which succeeds at its first try. (A query
+    /// started on a connection already closed never returns: without the check at `take`, this test hangs. No time
+    /// limit here: creating the database and PostGIS in it alone takes over a minute on a loaded machine.)
+    @Test(.enabled(if: PostgresServers.primary != nil || PostgresServers.required))
+    func aPostgreSQLConnectionTheServerEndedIsReplaced() async throws {
+        let url = try await PostgresServers.createStore()
+        let address = StoreAddress.postgres(url)
+        let opened = Opened()
+        let pool = makePool(counting: opened)
+        do {
+            let first = try await use(pool, address)
+            #expect(try await use(pool, address) == first && opened.value == 1)
+            try await PostGISLocationStore.execute(
+                on: url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            #expect(try await eventually(within: .seconds(10)) { pool.idleFitCount == 0 }, "the client saw its session end")
+            let networks = try await pool.with(address, readOnly: false) { try await $0.networks().map(\.network.id) }
+            #expect(networks == ["costco"] && opened.value == 2)
+        } catch {
+            await pool.close()
+            await PostgresServers.drop(url)
+            throw error
+        }
+        await pool.close()
+        await PostgresServers.drop(url)
     }
 }

@@ -187,8 +187,9 @@ package final class IndexReloader: Service, Sendable {
         let since = state.withLock { $0.trackedVersion }
         let current = engine.index
         do {
-            // The store is closed before the index goes live: a SQLite file's memory-mapped pages leave the resident
-            // set before /readyz says ready, so what is resident then is the index's.
+            // The store is given back before the index goes live, and a SQLite connection waiting for its next use
+            // keeps no map of the file (`ReusableStore.suspend`): the file's mapped pages leave the resident set
+            // before /readyz says ready, so what is resident then is the index's.
             let loaded = try await access.withReader(long: true) { store -> Loaded in
                 // A standby may lag the primary that announced the version: wait (bounded) until it has replayed it.
                 var version = try await store.changeVersion()

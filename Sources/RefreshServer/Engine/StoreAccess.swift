@@ -5,9 +5,9 @@ import Logging
 import StoreOpening
 
 /// How the server reaches its store: the primary for writes, a read replica (when given) for index builds and
-/// read-only routes. Each use takes a store of its own for as long as it runs: a SQLite connection kept open between
-/// uses (`StorePool`), or a new PostgreSQL connection, closed afterwards. Its errors stay `StoreError`s: the routes' error middleware says what each
-/// means over HTTP (a store that cannot be reached is a 503 with a retry time).
+/// read-only routes. Each use takes a store of its own for as long as it runs, a connection kept open between uses
+/// (`StorePool`). Its errors stay `StoreError`s: the routes' error middleware says what each means over HTTP (a store
+/// that cannot be reached is a 503 with a retry time).
 struct StoreAccess: Sendable {
     let primary: StoreAddress
     let reader: StoreAddress

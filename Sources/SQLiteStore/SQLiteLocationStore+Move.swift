@@ -11,6 +11,7 @@ extension SQLiteLocationStore {
     /// 1 s of its 1.5 s there).
     public func moveLocations(from: String, into: String, dropping: [String], renaming: [String: String]) throws -> Int {
         try writeTransaction { () throws(StoreError) -> Int in
+            temporaryDatabaseOpened = true
             try db.execute(
                 """
                 CREATE TEMP TABLE IF NOT EXISTS oncue_move (old_id TEXT PRIMARY KEY, external_id TEXT) WITHOUT ROWID;

@@ -24,6 +24,9 @@ public final class SQLiteLocationStore: LocationStore {
     /// Set by a bulk import that moved temporary files to disk (see `sortToFiles`); SQLite allows moving them
     /// back only outside a transaction.
     var restoreTempStoreAfterTransaction = false
+    /// Set by a use that opened the temporary database (a network move's table): once it is open, a later bulk import
+    /// on this connection could no longer move temporary files to disk (`sortToFiles`), so `suspend` closes it.
+    var temporaryDatabaseOpened = false
 
     /// Opens an existing store. Checks that the file is SQLite and an OnCue store of a schema this
     /// build understands before anything is written; upgrades an older schema in one transaction.

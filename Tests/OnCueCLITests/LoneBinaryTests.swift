@@ -54,14 +54,16 @@ import FoundationNetworking
         initialise.waitUntilExit()
         #expect(initialise.terminationStatus == 0)
 
-        let server = Process()
-        server.executableURL = lone
-        server.arguments = ["serve", "--db", store, "--port", "0"]
-        server.currentDirectoryURL = dir
         let log = Pipe()
-        server.standardError = log
-        server.standardOutput = FileHandle.nullDevice
-        try server.run()
+        let server = try await Self.run {
+            let process = Process()
+            process.executableURL = lone
+            process.arguments = ["serve", "--db", store, "--port", "0"]
+            process.currentDirectoryURL = dir
+            process.standardError = log
+            process.standardOutput = FileHandle.nullDevice
+            return process
+        }
         defer {
             if server.isRunning {
                 server.terminate()

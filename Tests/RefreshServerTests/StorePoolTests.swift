@@ -1,6 +1,5 @@
 import Foundation
 import LocationStore
-import PostGISStore
 import StoreOpening
 import TestSupport
 import Testing
@@ -8,7 +7,7 @@ import Testing
 @testable import RefreshServer
 
 /// The server keeps its SQLite connections open between uses: the next use takes the same one, uses that overlap
-/// take one each, a use that fails does not give its store back, and a closed pool keeps nothing.
+/// take one each, a use that fails gives back a sound store, and a closed pool keeps nothing.
 @Suite struct StorePoolTests {
     final class Opened: @unchecked Sendable {
         private let lock = NSLock()
@@ -45,7 +44,7 @@ import Testing
         #expect(pool.idleCount == 0, "after close, each store is closed after its use")
     }
 
-    @Test func overlappingUsesTakeOneEachAndAFailedUseGivesNothingBack() async throws {
+    @Test func overlappingUsesTakeOneEachAndAFailedUseGivesItsSoundStoreBack() async throws {
         let store = try TestStore()
         defer { store.remove() }
         let address = StoreAddress.file(store.path)
@@ -60,33 +59,26 @@ import Testing
         await #expect(throws: Failure.self) {
             try await pool.with(address, readOnly: true) { _ in throw Failure() }
         }
-        #expect(pool.idleCount == 1, "the store whose use failed is closed, not kept")
+        #expect(pool.idleCount == 2, "a refused request leaves its connection as good as it found it")
     }
 
-    /// A PostgreSQL connection kept between uses is reused; one the server ends while it waits (a restart, an
-    /// administrator's pg_terminate_backend) is replaced at the next use, which succeeds at its first try. (A query
-    /// started on a connection already closed never returns: without the check at `take`, this test hangs. No time
-    /// limit here: creating the database and PostGIS in it alone takes over a minute on a loaded machine.)
+    /// A PostgreSQL connection is not kept (`ReusableStore` is SQLite's alone): PostgresNIO 1.33.2 never answers a
+    /// query started on a connection already closed, and a kept connection to a host that vanished without a word
+    /// would hold each use until TCP gives up, where a new connection fails within its 10 s connect timeout.
     @Test(.enabled(if: PostgresServers.primary != nil || PostgresServers.required))
-    func aPostgreSQLConnectionTheServerEndedIsReplaced() async throws {
+    func aPostgreSQLStoreIsClosedAfterItsUse() async throws {
         let url = try await PostgresServers.createStore()
-        let address = StoreAddress.postgres(url)
         let opened = Opened()
         let pool = makePool(counting: opened)
+        let address = StoreAddress.postgres(url)
         do {
-            let first = try await use(pool, address)
-            #expect(try await use(pool, address) == first && opened.value == 1)
-            try await PostGISLocationStore.execute(
-                on: url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
-            #expect(try await eventually(within: .seconds(10)) { pool.idleFitCount == 0 }, "the client saw its session end")
-            let networks = try await pool.with(address, readOnly: false) { try await $0.networks().map(\.network.id) }
-            #expect(networks == ["costco"] && opened.value == 2)
+            _ = try await use(pool, address)
+            _ = try await use(pool, address)
         } catch {
-            await pool.close()
             await PostgresServers.drop(url)
             throw error
         }
-        await pool.close()
         await PostgresServers.drop(url)
+        #expect(opened.value == 2 && pool.idleCount == 0)
     }
 }

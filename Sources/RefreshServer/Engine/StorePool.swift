@@ -2,16 +2,16 @@ import LocationStore
 import ServiceLifecycle
 import Synchronization
 
-/// The stores a server keeps open between uses (`ReusableStore`: SQLite connections and PostgreSQL ones). Each use
-/// takes an idle one, or opens one, and gives it back when it is done. So no use pays for opening (SpatiaLite's
-/// loading and the schema checks; a PostgreSQL connection and its queries), and no use closes a SQLite file's last
-/// connection, which would checkpoint the whole write-ahead log under an exclusive lock while the next writer waits
-/// (after a large import: seconds on a busy disk, long enough for the writer's busy timeout to refuse it).
+/// The stores a server keeps open between uses (`ReusableStore`: SQLite connections). Each use takes an idle one, or
+/// opens one, and gives it back when it is done. So no use pays for opening one (SpatiaLite's loading and the schema
+/// checks), and no use closes the file's last connection, which would checkpoint the whole write-ahead log under an
+/// exclusive lock while the next writer waits (after a large import: seconds on a busy disk, long enough for the
+/// writer's busy timeout to refuse it). A PostgreSQL store is opened for each use and closed after it.
 ///
 /// A store belongs to one use at a time: the pool holds it only while no task does. A store is checked before it is
-/// kept and before it serves again (`suspend`, `resume`), and one whose use failed is closed. The schema is checked when a store is opened, so a
-/// store kept open does not see another build upgrade the schema meanwhile; a server is upgraded with its store.
-/// Run as a service, the pool closes its idle stores at shutdown; after that, every store is closed after its use.
+/// kept and before it serves again (`suspend`, `resume`). The schema is checked when a store is opened, so a store kept
+/// open does not see another build upgrade the schema meanwhile; a server is upgraded with its store. Run as a
+/// service, the pool closes its idle stores at shutdown; after that, every store is closed after its use.
 final class StorePool: Service, Sendable {
     private struct Key: Hashable {
         let address: StoreAddress
@@ -36,24 +36,21 @@ final class StorePool: Service, Sendable {
     }
 
     /// Runs `body` with a store of `address`: an idle one when there is one, a new one otherwise. The store is given
-    /// back when `body` returns and the store says it can serve again (`suspend`); it is closed when `body`
-    /// throws, since the store may be what failed.
+    /// back when `body` has ended, returning or throwing (a refused import file leaves its connection as good as it
+    /// found it), if the store says it can serve again (`suspend`: no transaction or bulk import left open); it is
+    /// closed otherwise.
     func with<T: Sendable>(_ address: StoreAddress, readOnly: Bool, _ body: (any LocationStore) async throws -> T) async throws -> T {
         let key = Key(address: address, readOnly: readOnly)
         let store: any LocationStore
         if let idle = await take(key) { store = idle } else { store = try await open(address, readOnly) }
-        let value: T
-        do { value = try await body(store) } catch {
-            await store.close()
-            throw error
-        }
-        if let reusable = store as? any ReusableStore, reusable.suspend(), give(reusable, key) { return value }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(store)) } catch { result = .failure(error) }
+        if let reusable = store as? any ReusableStore, reusable.suspend(), give(reusable, key) { return try result.get() }
         await store.close()
-        return value
+        return try result.get()
     }
 
-    /// The most recently used idle store still fit for a use; those found unfit meanwhile (a PostgreSQL connection the
-    /// server ended while it waited) are closed.
+    /// The most recently used idle store still fit for a use; those found unfit meanwhile are closed.
     private func take(_ key: Key) async -> (any LocationStore)? {
         while let idle = state.withLock({ $0.idle[key]?.popLast() }) {
             if idle.store.resume() { return idle.store }
@@ -74,10 +71,6 @@ final class StorePool: Service, Sendable {
 
     /// How many stores wait for a use now (tests).
     var idleCount: Int { state.withLock { $0.idle.values.reduce(0) { $0 + $1.count } } }
-
-    /// How many of them are fit for one (tests: a PostgreSQL connection the server ended is not). Each is resumed and
-    /// suspended again to find out.
-    var idleFitCount: Int { state.withLock { $0.idle.values.joined().filter { $0.store.resume() && $0.store.suspend() }.count } }
 
     /// Closes the idle stores and keeps none from now on.
     func close() async {

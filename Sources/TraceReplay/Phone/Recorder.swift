@@ -134,6 +134,20 @@ package struct CardNotification: Sendable, Hashable, Codable {
             case .arrival: Self.arrivalText
             }
         }
+
+        // Written by hand: for an enum with associated values the compiler would write a keyed form, not the string.
+        package init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let trigger = Self(rawValue: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown card trigger '\(text)'"))
+            }
+            self = trigger
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
     }
 
     public var time: Double

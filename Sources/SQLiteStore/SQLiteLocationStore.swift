@@ -47,6 +47,9 @@ public final class SQLiteLocationStore: LocationStore {
             guard !readOnly else { throw .invalidArgument("\(path) needs a schema upgrade; open it read-write once") }
             try migrate(from: version)
         }
+        // The checks' reads stop on their row; left so, they would hold the store's state at opening for every
+        // later read.
+        db.resetAllStatements()
     }
 
     /// Creates a new, empty store at `path`. Fails if anything exists there already.
@@ -113,14 +116,18 @@ public final class SQLiteLocationStore: LocationStore {
         }
     }
 
-    /// Reads the 16-byte header so that a non-SQLite file is refused without SQLite touching it.
+    /// Refuses what cannot be a store before SQLite opens it: nothing there, a directory, an empty file (which SQLite
+    /// would take for a new database). The header itself is read by SQLite, which refuses a file that is not a database
+    /// at its first read (NOTADB, see `classify`) without writing to it. Reading it here would open and close the file
+    /// outside SQLite, and closing any descriptor of a file drops every POSIX lock the process holds on it, those of
+    /// its connections already open included: another process would then find no reader, take the file for itself,
+    /// checkpoint and delete the write-ahead log those connections still use (their next read: "file is not a
+    /// database"). A server keeps its connections open, and opens another while they are.
     static func checkIsSQLiteFile(_ path: String) throws(StoreError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .fileNotFound(path: path) }
-        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else { throw .notSQLite(path: path) }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard header == Data("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard !isDirectory.boolValue, size > 0 else { throw .notSQLite(path: path) }
     }
 
     static func classify(_ error: StoreError, path: String) -> StoreError {

@@ -43,4 +43,34 @@ import Testing
         #expect(store.suspend())
         #expect(try store.locationIds(networkId: "n") == ["loc_n_1"])
     }
+
+    /// Opening one more connection must not drop the locks of those already open: another process that found none
+    /// would checkpoint and delete the write-ahead log they still use when it closes (it did: the store's own header
+    /// check opened and closed the file outside SQLite, and a close drops all of the process's POSIX locks on it).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func openingAnotherConnectionKeepsTheOthersLocks() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.path("s.sqlite")
+        let writer = try SQLiteLocationStore.create(path: path)
+        try writer.upsertNetwork(Network(id: "n", name: "N"))
+        let reader = try SQLiteLocationStore(path: path, readOnly: true)
+        #expect(try reader.locationIds(networkId: "n").isEmpty)
+        #expect(reader.suspend() && reader.resume())
+        let another = try SQLiteLocationStore(path: path, readOnly: true)
+        // Another process reads and closes: with the locks gone it would be the file's last connection.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [
+            "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM sqlite_master').fetchone(); c.close()",
+            path,
+        ]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the write-ahead log was deleted under open connections")
+        _ = try writer.upsert([location("1")])
+        #expect(try reader.locationIds(networkId: "n") == ["loc_n_1"])
+        #expect(try another.locationIds(networkId: "n") == ["loc_n_1"])
+    }
 }

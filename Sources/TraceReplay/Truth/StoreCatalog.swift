@@ -58,10 +58,11 @@ public struct StoreCatalog: Sendable {
             minLon = min(minLon, f.longitude)
             maxLon = max(maxLon, f.longitude)
         }
-        // A degree taken as 111,000 m, a little under the sphere's 111,195 (`Sphere.metersPerDegree`): the box errs
-        // towards keeping a store, and the exact test below decides.
-        let dLat = margin / 111_000
-        let dLon = margin / (111_000 * max(0.05, cos(max(abs(minLat), abs(maxLat)) * .pi / 180)))
+        // A degree taken as a little shorter than the sphere's: the box errs towards keeping a store, and the exact
+        // test below decides.
+        let metersPerDegree = Sphere.metersPerDegree * 0.998
+        let dLat = margin / metersPerDegree
+        let dLon = margin / (metersPerDegree * max(0.05, cos(max(abs(minLat), abs(maxLat)) * .pi / 180)))
         let boxed = stores.filter {
             let c = $0.location.coordinate
             return c.latitude >= minLat - dLat && c.latitude <= maxLat + dLat && c.longitude >= minLon - dLon && c.longitude <= maxLon + dLon

@@ -19,4 +19,12 @@ enum LocationRowSQL {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16, MakePoint(?11, ?10, 4326), ?17,
             ?18, \(SQLiteSchema.currentChangeVersion))
         """
+
+    /// A location's ROWID, and 1 when its content equals ?2…?13, ?17 and ?18 (the bulk path's test for an unchanged row).
+    static let probe = """
+        SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
+            AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
+            AND opening_hours IS ?17 AND uncertainty_m IS ?18
+        FROM locations WHERE id = ?1
+        """
 }

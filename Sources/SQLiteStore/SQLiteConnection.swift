@@ -14,7 +14,11 @@ final class SQLiteConnection {
 
     enum Mode { case readWrite, readWriteCreate, readOnly }
 
+    /// Process-wide settings of the SQLite library, applied once before the first connection opens.
+    private static let configureLibrary: Void = { _ = oncue_sqlite3_disable_memory_statistics() }()
+
     init(path: String, mode: Mode) throws(StoreError) {
+        Self.configureLibrary
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
@@ -132,13 +136,23 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(pointer)
     }
 
+    /// Resets the statement but keeps its bindings: for a statement whose every parameter is bound on each use.
+    func rewind() { sqlite3_reset(pointer) }
+
     func bind(_ index: Int32, _ value: String?) {
         guard let value else {
             sqlite3_bind_null(pointer, index)
             return
         }
-        // SQLITE_TRANSIENT: SQLite copies the bytes, so the Swift string may go away.
-        sqlite3_bind_text(pointer, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        // SQLITE_TRANSIENT: SQLite copies the bytes, so the Swift string may go away. With the length given, it does
+        // not measure them first.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let bound = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                chars.baseAddress.map { sqlite3_bind_text(pointer, index, $0, Int32(chars.count), transient) }
+            }
+        }
+        if bound ?? nil == nil { sqlite3_bind_text(pointer, index, value, -1, transient) }
     }
 
     func bind(_ index: Int32, _ value: Double?) {

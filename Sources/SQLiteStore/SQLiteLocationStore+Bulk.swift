@@ -41,7 +41,9 @@ extension SQLiteLocationStore {
         // system's file cache then).
         if let expectedRows, expectedRows < Self.smallImportRows { try db.execute("PRAGMA cache_size = -\(Self.smallImportCacheKiB)") }
         let largestRowid = try db.scalarInt("SELECT max(ROWID) FROM locations") ?? 0
-        var state = BulkImportState(firstNewRowid: largestRowid + 1, scratch: scratch, occupied: OccupiedCells(expectedRows: expectedRows))
+        var state = BulkImportState(
+            firstNewRowid: largestRowid + 1, scratch: scratch, occupied: OccupiedCells(expectedRows: expectedRows),
+            statements: try BulkStatements(db: db, scratch: scratch))
         // max(ROWID) is at least the row count: the comparison errs towards keeping the index. The index is built
         // again by a sorter, which must spill to files.
         if let expectedRows, largestRowid <= Int64(expectedRows), scratch == "temp" {
@@ -220,7 +222,8 @@ extension SQLiteLocationStore {
     /// Records that the import lists `id` at `line`. Returns nil the first time, and the line that
     /// listed it first when the id was already seen (an in-file duplicate).
     public func markSeen(_ id: String, line: Int) throws(StoreError) -> Int? {
-        let insert = try db.statement("INSERT INTO \(scratch).oncue_import_seen (id, line) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING")
+        guard let insert = bulk?.statements.markSeen else { throw .invalidArgument("markSeen outside a bulk import") }
+        insert.rewind()
         insert.bind(1, id)
         insert.bind(2, line)
         try insert.step()
@@ -230,8 +233,10 @@ extension SQLiteLocationStore {
 
     /// The line at which the current import listed `id`, if it did.
     public func seenLine(_ id: String) throws(StoreError) -> Int? {
-        let s = try db.statement("SELECT line FROM \(scratch).oncue_import_seen WHERE id = ?1")
+        guard let s = bulk?.statements.seenLine else { throw .invalidArgument("seenLine outside a bulk import") }
+        s.rewind()
         s.bind(1, id)
+        defer { s.rewind() }
         return try s.step() ? Int(s.int64(0)) : nil
     }
 
@@ -246,21 +251,20 @@ extension SQLiteLocationStore {
         if let number = try bulkEmptyNetworkNumber(location.networkId) {
             return try bulkInsert(location, timestamp: timestamp, emptyNetworkNumber: number)
         }
-        let probe = try db.statement(
-            """
-            SELECT ROWID, network_id IS ?2 AND external_id IS ?3 AND name IS ?4 AND address IS ?5 AND city IS ?6 AND region IS ?7
-                AND postal_code IS ?8 AND country IS ?9 AND lat = ?10 AND lon = ?11 AND radius_m IS ?12 AND venue_radius_m IS ?13
-                AND opening_hours IS ?17 AND uncertainty_m IS ?18
-            FROM locations WHERE id = ?1
-            """)
+        guard let statements = bulk?.statements else { throw .invalidArgument("bulkUpsert outside a bulk import") }
+        let probe = statements.probe
+        probe.rewind()
         probe.bind(1, location.id)
         bindContent(probe, location)
         let exists = try probe.step()
-        if exists && probe.int64(1) == 1 { return .unchanged }
+        let unchanged = exists && probe.int64(1) == 1
         let existingRowid = exists ? probe.int64(0) : nil
+        probe.rewind()
+        if unchanged { return .unchanged }
         try db.noteChange()
         if exists {
-            let s = try db.statement(LocationRowSQL.update)
+            let s = statements.update
+            s.rewind()
             bindLocation(s, location, timestamp: timestamp)
             try s.step()
             try noteUpdated(rowid: existingRowid!)
@@ -271,7 +275,8 @@ extension SQLiteLocationStore {
 
     private func bulkInsert(_ location: Location, timestamp: String, emptyNetworkNumber: UInt64?) throws(StoreError) -> UpsertOutcome {
         try db.noteChange()
-        let s = try db.statement(LocationRowSQL.insert)
+        guard let s = bulk?.statements.insert else { throw .invalidArgument("bulkInsert outside a bulk import") }
+        s.rewind()
         bindLocation(s, location, timestamp: timestamp)
         do { try s.step() } catch {
             if try network(id: location.networkId) == nil { throw .unknownNetwork(location.networkId) }
@@ -312,7 +317,8 @@ extension SQLiteLocationStore {
 
     /// Remembers an updated row whose point the spatial index must take again at `finishBulkImport()`.
     private func noteUpdated(rowid: Int64) throws(StoreError) {
-        let s = try db.statement("INSERT OR IGNORE INTO \(scratch).oncue_import_changed (location_rowid) VALUES (?1)")
+        guard let s = bulk?.statements.noteUpdated else { return }
+        s.rewind()
         s.bind(1, rowid)
         try s.step()
     }
@@ -434,5 +440,7 @@ struct BulkImportState {
     var inserted = 0
     /// The insert at which the geohash index is dropped (nil: kept throughout).
     var deferIndexAtInsert: Int?
+    /// The statements run for every row.
+    let statements: BulkStatements
     var geohashIndexDropped: Bool { deferIndexAtInsert.map { inserted >= $0 } ?? false }
 }

@@ -52,12 +52,19 @@ public final class SQLiteLocationStore: LocationStore {
         db.resetAllStatements()
     }
 
+    /// The page size of a new store.
+    static let pageBytes = 8_192
+
     /// Creates a new, empty store at `path`. Fails if anything exists there already.
     public static func create(path: String) throws(StoreError) -> SQLiteLocationStore {
         if FileManager.default.fileExists(atPath: path) { throw .alreadyExists(path: path) }
         do throws(StoreError) {
             let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
             try db.loadSpatiaLite()
+            // Before the first page is written, after which it is fixed. Twice SQLite's default: the indexes take rows
+            // in random key order, and with pages of 8 KiB a million-row import into them took 16 % less time (fewer
+            // page splits and levels).
+            try db.execute("PRAGMA page_size = \(Self.pageBytes)")
             try db.execute("PRAGMA journal_mode = WAL")
             let depth = try db.begin()
             do throws(StoreError) {

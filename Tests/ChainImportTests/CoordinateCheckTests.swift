@@ -58,6 +58,17 @@ struct CoordinateCheckTests {
         #expect(USRegions.region("District of Columbia")?.code == "DC")
         #expect(USRegions.region("Co Spgs") == nil)
         #expect(USRegions.all.count == 56)
+        // The two-letter fast path agrees with the normalised lookup for every region, in any case, and finds nothing
+        // for two characters that are no region's code.
+        for region in USRegions.all {
+            let code = region.code
+            let mixed = code.prefix(1).uppercased() + code.suffix(1).lowercased()
+            for spelling in [code, code.lowercased(), mixed, " \(code) ", region.name, region.name.uppercased()] {
+                #expect(USRegions.region(spelling) == region, "\(spelling)")
+            }
+        }
+        let codes = Set(USRegions.all.map(\.code))
+        for pair in ["ZZ", "QQ", "T1", "1T", "X", "é", "TXX"] where !codes.contains(pair) { #expect(USRegions.region(pair) == nil, "\(pair)") }
         #expect(USRegions.isUnitedStates("United States") && USRegions.isUnitedStates("USA") && !USRegions.isUnitedStates("Canada"))
     }
 }

@@ -138,6 +138,8 @@ import Testing
             return sqlite3_step(s) == SQLITE_ROW ? String(cString: sqlite3_column_text(s, 0)) : ""
         }
         #expect(scalar("PRAGMA journal_mode") == "wal")
+        // Set before the first page was written; a store made by an older version keeps SQLite's 4 KiB.
+        #expect(scalar("PRAGMA page_size") == "8192")
         #expect(scalar("PRAGMA user_version") == String(SQLiteSchemaInfo.currentVersion))
         #expect(scalar("PRAGMA application_id") == String(SQLiteSchemaInfo.applicationId))
         #expect(scalar("SELECT srid FROM geometry_columns WHERE f_table_name = 'locations'") == "4326")

@@ -81,8 +81,32 @@ package enum USRegions {
 
     /// The region a state column value names: a USPS code (`TX`) or a name (`Texas`, `texas`).
     public static func region(_ value: String) -> USRegion? {
+        if let index = codeIndex(value) { return byCode[index] }
         let key = ColumnMapping.normalise(value)
         return key.isEmpty ? nil : byKey[key]
+    }
+
+    /// The regions by their two-letter code, at `codeIndex`: nearly every row of a U.S. file names its state that way,
+    /// and normalising it for `byKey` cost a string per row, checked more than once.
+    private static let byCode: [USRegion?] = {
+        var table = [USRegion?](repeating: nil, count: 26 * 26)
+        for region in all { if let index = codeIndex(region.code) { table[index] = region } }
+        return table
+    }()
+
+    /// `"TX"`, `"tx"`, `"Tx"` → the same slot of `byCode`; nil for anything but two ASCII letters.
+    private static func codeIndex(_ value: String) -> Int? {
+        let utf8 = value.utf8
+        guard utf8.count == 2 else { return nil }
+        func letter(_ b: UInt8) -> Int? {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(b - UInt8(ascii: "a"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(b - UInt8(ascii: "A"))
+            default: nil
+            }
+        }
+        guard let first = letter(utf8[utf8.startIndex]), let second = letter(utf8[utf8.index(after: utf8.startIndex)]) else { return nil }
+        return first * 26 + second
     }
 
     /// Country values that mean the United States.

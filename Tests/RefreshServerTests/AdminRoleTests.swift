@@ -13,7 +13,7 @@ import Testing
 @Suite("Admin roles")
 struct AdminRoleTests {
     /// Makes a key of `role` through the API with the bootstrap token; returns its id and token.
-    static func makeKey(_ client: some TestClientProtocol, role: AdminRole, name: String? = nil) async throws -> (id: String, token: String) {
+    static func makeKey(_ client: some ServerClient, role: AdminRole, name: String? = nil) async throws -> (id: String, token: String) {
         let made = try await client.send(
             .post, "/admin/keys", headers: .admin, body: #"{"name": "\#(name ?? role.rawValue + " key")", "role": "\#(role.rawValue)"}"#)
         try #require(made.status == 201, "\(made.text)")

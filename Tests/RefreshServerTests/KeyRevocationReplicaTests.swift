@@ -41,7 +41,7 @@ struct KeyRevocationReplicaTests {
             let b = try await Self.server(database, poll: Self.interval)
             try await a.application.test(.router) { clientA in
                 try await b.application.test(.router) { clientB in
-                    let key = try await AdminRoleTests.makeKey(clientA, role: .read, name: "replicated")
+                    let key = try await AdminRoleTests.makeKey(RouterClient(base: clientA), role: .read, name: "replicated")
                     let bearer: HTTPFields = [.authorization: "Bearer \(key.token)"]
                     let taken = try await eventually(within: .seconds(10)) {
                         try await clientB.send(.get, "/admin/whoami", headers: bearer).status == 200

@@ -14,7 +14,7 @@ struct LocationEditAPITests {
     static let one = "/admin/locations/{id}"
     static let here = #"{"lat": 37.7601, "lon": -122.4501, "user_networks": ["costco"], "max_regions": 100}"#
 
-    func servedIds(_ client: any TestClientProtocol) async throws -> [String] {
+    func servedIds(_ client: any ServerClient) async throws -> [String] {
         let refresh = try await client.send(.post, "/v1/region-refresh", body: Self.here)
         return (refresh.json?["regions"]?.array ?? []).compactMap { $0["id"]?.string }
     }

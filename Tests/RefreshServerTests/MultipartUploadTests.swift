@@ -88,7 +88,7 @@ struct MultipartUploadTests {
         let mapping = Array(#"{"columns": {"id": "store", "latitude": "c1", "longitude": "c2"}}"#.utf8)
         let headers: HTTPFields = .admin.merging([.contentType: "multipart/form-data; boundary=\(boundary)"])
         @Sendable func send(
-            _ client: any TestClientProtocol, _ parts: [(String, String?, [UInt8])], query: String = "network=acme"
+            _ client: any ServerClient, _ parts: [(String, String?, [UInt8])], query: String = "network=acme"
         ) async throws -> Reply {
             let body = Self.body(boundary: boundary, parts: parts.map { (name: $0.0, fileName: $0.1, content: $0.2) }).bytes
             return try await client.send(.post, "/admin/imports?\(query)", headers: headers, body: String(decoding: body, as: UTF8.self), json: false)

@@ -89,56 +89,60 @@ struct ReplicaTests {
         defer { Task { await PostgresServers.drop(url) } }
         let a = try await PostgresServers.server(url)
         let b = try await PostgresServers.server(url, pollSeconds: 600)
-        try await a.application.test(.live) { clientA in
-            try await b.application.test(.live) { clientB in
-                try await waitForReload(a, count: 1)
-                try await waitForReload(b, count: 1)
-                let portB = try #require(clientB.port)
-                let stop = StopFlag()
-                let load = Task {
-                    try await withThrowingTaskGroup(of: (Int, Int).self) { group in
-                        for _ in 0..<3 {
-                            group.addTask {
-                                let reader = TestClient(host: "127.0.0.1", port: portB, configuration: .init(timeout: .seconds(120)))
-                                reader.connect()
-                                defer { Task { try? await reader.shutdown() } }
-                                var ok = 0
-                                var failed = 0
-                                while !stop.isSet {
-                                    let response = try await reader.postWithHost(
-                                        "/v1/region-refresh", headers: [.contentType: "application/json"],
-                                        body: ByteBuffer(string: Self.query))
-                                    if response.status == .ok { ok += 1 } else { failed += 1 }
+        try await a.application.test(.live) { frameworkA in
+            try await b.application.test(.live) { frameworkB in
+                try await LiveClient.with(frameworkA) { clientA in
+                    try await LiveClient.with(frameworkB) { clientB in
+                        try await waitForReload(a, count: 1)
+                        try await waitForReload(b, count: 1)
+                        let portB = try #require(clientB.port)
+                        let stop = StopFlag()
+                        let load = Task {
+                            try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                                for _ in 0..<3 {
+                                    group.addTask {
+                                        let reader = TestClient(host: "127.0.0.1", port: portB, configuration: .init(timeout: .seconds(120)))
+                                        reader.connect()
+                                        defer { Task { try? await reader.shutdown() } }
+                                        var ok = 0
+                                        var failed = 0
+                                        while !stop.isSet {
+                                            let response = try await reader.postWithHost(
+                                                "/v1/region-refresh", headers: [.contentType: "application/json"],
+                                                body: ByteBuffer(string: Self.query))
+                                            if response.status == .ok { ok += 1 } else { failed += 1 }
+                                        }
+                                        return (ok, failed)
+                                    }
                                 }
-                                return (ok, failed)
+                                var total = (0, 0)
+                                for try await r in group { total = (total.0 + r.0, total.1 + r.1) }
+                                return total
                             }
                         }
-                        var total = (0, 0)
-                        for try await r in group { total = (total.0 + r.0, total.1 + r.1) }
-                        return total
+                        // Three imports, each of a new network, each served by B well before its poll could bring it.
+                        let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
+                        for network in ["target", "kmart", "walmart"] {
+                            let imported = try await clientA.send(
+                                .post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
+                                body: ImportSwapTests.manhattanCSV(count: 400), json: false)
+                            #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
+                            // Read your writes: the replica that took the import serves it with its 200, and says which version.
+                            let here = try await clientA.send(
+                                .post, "/v1/region-refresh",
+                                body: #"{"lat": 40.7300, "lon": -74.0000, "user_networks": [""# + network + #""], "max_regions": 20}"#)
+                            #expect(here.text.contains("loc_\(network)_t"), "replica A answered its own import's 200 before serving it")
+                            #expect(Int(imported.headers[ImportRoute.storeVersionHeader] ?? "") != nil, "no OnCue-Store-Version on the answer")
+                            let seen = try await Self.waitFor(network, on: portB, within: .seconds(60))
+                            try #require(seen != nil, "replica B did not serve the import of \(network) within 60 s")
+                        }
+                        stop.set()
+                        let (ok, failed) = try await load.value
+                        #expect(failed == 0 && ok > 0, "\(failed) failed of \(ok + failed) requests on replica B")
+                        let ready = try await clientB.send(.get, "/readyz")
+                        #expect(ready.json?["store"]?.string == "reachable" && (ready.json?["store_version"]?.int ?? 0) >= 2)
                     }
                 }
-                // Three imports, each of a new network, each served by B well before its poll could bring it.
-                let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
-                for network in ["target", "kmart", "walmart"] {
-                    let imported = try await clientA.send(
-                        .post, "/admin/imports?network=\(network)&category=grocery", headers: headers,
-                        body: ImportSwapTests.manhattanCSV(count: 400), json: false)
-                    #expect(imported.status == 200 && imported.json?["committed"]?.bool == true)
-                    // Read your writes: the replica that took the import serves it with its 200, and says which version.
-                    let here = try await clientA.send(
-                        .post, "/v1/region-refresh",
-                        body: #"{"lat": 40.7300, "lon": -74.0000, "user_networks": [""# + network + #""], "max_regions": 20}"#)
-                    #expect(here.text.contains("loc_\(network)_t"), "replica A answered its own import's 200 before serving it")
-                    #expect(Int(imported.headers[ImportRoute.storeVersionHeader] ?? "") != nil, "no OnCue-Store-Version on the answer")
-                    let seen = try await Self.waitFor(network, on: portB, within: .seconds(60))
-                    try #require(seen != nil, "replica B did not serve the import of \(network) within 60 s")
-                }
-                stop.set()
-                let (ok, failed) = try await load.value
-                #expect(failed == 0 && ok > 0, "\(failed) failed of \(ok + failed) requests on replica B")
-                let ready = try await clientB.send(.get, "/readyz")
-                #expect(ready.json?["store"]?.string == "reachable" && (ready.json?["store_version"]?.int ?? 0) >= 2)
             }
         }
         await PostgresServers.drop(url)
@@ -166,26 +170,28 @@ struct ReplicaTests {
             opened, "the standby never showed the new database in 60 s: \(lastError.map { "\($0)" } ?? "no error")")
         await standbyStore.close()
         let replica = try await PostgresServers.server(url, read: readURL)
-        try await replica.application.test(.live) { client in
-            try await waitForReload(replica, count: 1)
-            let before = try await Self.rowsRead(readURL)
-            let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
-            let imported = try await client.send(
-                .post, "/admin/imports?network=target", headers: headers,
-                body: ImportSwapTests.manhattanCSV(count: 300), json: false)
-            #expect(imported.status == 200)
-            let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(30))
-            #expect(seen != nil, "the replica never served the import")
-            // The rebuild read every location (301) from the standby. PostgreSQL publishes a backend's statistics
-            // about once a second, so the count may lag the rebuild.
-            var read: Int64 = 0
-            let counted = try await eventually(within: .seconds(30)) {
-                read = try await Self.rowsRead(readURL) - before
-                return read >= 301
+        try await replica.application.test(.live) { framework in
+            try await LiveClient.with(framework) { client in
+                try await waitForReload(replica, count: 1)
+                let before = try await Self.rowsRead(readURL)
+                let headers = HTTPFields.admin.merging([.contentType: "text/csv"])
+                let imported = try await client.send(
+                    .post, "/admin/imports?network=target", headers: headers,
+                    body: ImportSwapTests.manhattanCSV(count: 300), json: false)
+                #expect(imported.status == 200)
+                let seen = try await Self.waitForTarget(try #require(client.port), within: .seconds(30))
+                #expect(seen != nil, "the replica never served the import")
+                // The rebuild read every location (301) from the standby. PostgreSQL publishes a backend's statistics
+                // about once a second, so the count may lag the rebuild.
+                var read: Int64 = 0
+                let counted = try await eventually(within: .seconds(30)) {
+                    read = try await Self.rowsRead(readURL) - before
+                    return read >= 301
+                }
+                #expect(counted, "the standby counted \(read) rows read since the import, not the rebuild's 301")
+                let listed = try await client.send(.get, "/admin/imports", headers: .admin)
+                #expect(listed.json?["imports"]?.array?.count == 1, "read-only admin routes read the standby too")
             }
-            #expect(counted, "the standby counted \(read) rows read since the import, not the rebuild's 301")
-            let listed = try await client.send(.get, "/admin/imports", headers: .admin)
-            #expect(listed.json?["imports"]?.array?.count == 1, "read-only admin routes read the standby too")
         }
         await PostgresServers.drop(url)
     }

@@ -87,7 +87,76 @@ struct Reply {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
+/// What a test sends its requests through: the application's router in process (`RouterClient`), or a real server on a
+/// loopback port (`LiveClient`).
+protocol ServerClient: Sendable {
+    func exchange(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: ByteBuffer?) async throws -> (HTTPResponse, ByteBuffer)
+    /// The server's port; nil in process.
+    var port: Int? { get }
+}
+
+/// HummingbirdTesting's client of the router (or any of its clients, for a test that runs the framework itself).
+struct RouterClient: ServerClient {
+    let base: any TestClientProtocol
+
+    func exchange(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: ByteBuffer?) async throws -> (HTTPResponse, ByteBuffer) {
+        let response = try await base.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        return (response.head, response.body)
+    }
+
+    var port: Int? { base.port }
+}
+
+/// A real server on a loopback port, reached through HummingbirdTesting's `TestClient` with minutes for each answer. The
+/// live framework's own client gives a request 20 s, fixed: at the start of the whole suite, hundreds of tests queue on
+/// the two threads of the cooperative pool, and a handler waited longer than that for its turn (CI, 2026-11-28: three
+/// tests failed so; in-process servers then took 60–70 s from their start to their first service running).
+struct LiveClient: ServerClient {
+    let client: TestClient
+    let port: Int?
+
+    /// Connects to `port`; `shutdown()` when done.
+    init(port: Int) {
+        client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(180)))
+        client.connect()
+        self.port = port
+    }
+
+    func exchange(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields, body: ByteBuffer?) async throws -> (HTTPResponse, ByteBuffer) {
+        var fields = headers
+        fields[.connection] = "keep-alive"
+        let response = try await client.execute(TestClient.Request(uri, method: method, authority: "127.0.0.1", headers: fields, body: body))
+        return (response.head, response.body ?? ByteBuffer())
+    }
+
+    func shutdown() async { try? await client.shutdown() }
+
+    /// Runs `body` with a `LiveClient` of the live server `framework` (HummingbirdTesting's client) reaches.
+    static func with<T: Sendable>(_ framework: any TestClientProtocol, _ body: (LiveClient) async throws -> T) async throws -> T {
+        let live = LiveClient(port: try #require(framework.port, "not a live server"))
+        do {
+            let result = try await body(live)
+            await live.shutdown()
+            return result
+        } catch {
+            await live.shutdown()
+            throw error
+        }
+    }
+}
+
 extension TestClientProtocol {
+    /// `ServerClient.send` through HummingbirdTesting's client.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, route: String? = nil, headers: HTTPFields = [:], body: String? = nil,
+        json: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Reply {
+        try await RouterClient(base: self).send(
+            method, uri, route: route, headers: headers, body: body, json: json, sourceLocation: sourceLocation)
+    }
+}
+
+extension ServerClient {
     /// Sends a request and records a test issue if the answer is not what `openapi.yaml` documents
     /// for `route` (the template, e.g. `/admin/imports/{id}`).
     func send(
@@ -96,8 +165,9 @@ extension TestClientProtocol {
     ) async throws -> Reply {
         var fields = headers
         if body != nil, json, fields[.contentType] == nil { fields[.contentType] = "application/json" }
-        let response = try await executeRequest(uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) })
-        let reply = Reply(status: Int(response.status.code), headers: response.headers, body: Array(response.body.readableBytesView))
+        let (head, bytes) = try await exchange(method, uri, headers: fields, body: body.map { ByteBuffer(string: $0) })
+        let response = (status: head.status, headers: head.headerFields)
+        let reply = Reply(status: Int(response.status.code), headers: response.headers, body: Array(bytes.readableBytesView))
         let problems: [String]
         if route == Reply.unroutable {
             // 404 for unknown paths and 405 for unsupported methods have no operation; they must still be the error shape.
@@ -142,7 +212,7 @@ extension ConnectionLimits {
 func withServer(
     store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true, executors: ServerExecutors = ServerExecutors(),
     over testing: TestingSetup = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
-    _ body: @Sendable (any TestClientProtocol, ServerBuilder.Built) async throws -> Void
+    _ body: @Sendable (any ServerClient, ServerBuilder.Built) async throws -> Void
 ) async throws {
     let owned = try store ?? TestStore()
     defer { if store == nil { owned.remove() } }
@@ -154,7 +224,11 @@ func withServer(
     let built = try await ServerBuilder.build(configuration: configuration, executors: executors, logger: logger)
     try await built.application.test(testing) { client in
         if waitUntilReady { try await waitForReload(built, count: 1) }
-        try await body(client, built)
+        if client.port == nil {
+            try await body(RouterClient(base: client), built)
+        } else {
+            try await LiveClient.with(client) { try await body($0, built) }
+        }
     }
 }
 

@@ -168,6 +168,9 @@ public enum ReplayRunner {
             notifications: recorder.notifications, outcomes: outcomes)
     }
 
+    /// Fixes replayed between two turns given to the other tasks of the process (a few milliseconds of work).
+    static let fixesPerTurn = 256
+
     /// The virtual clock: callbacks due before a fix are delivered first; the OS sees the fix (fences at its own
     /// cadence); the app runs when the OS wakes it, and sees the fix when it follows a store.
     static func simulate(fixes: [PhoneFix], phone: VirtualPhone, manager: VirtualLocationManager, recorder: Recorder) async {
@@ -179,7 +182,11 @@ public enum ReplayRunner {
                 await phone.runDeferredWork(queue: &queue)
             }
         }
-        for fix in fixes {
+        for (n, fix) in fixes.enumerated() {
+            // A trace's replay is seconds of work with no suspension of its own: without a turn given now and then,
+            // replays in parallel hold every thread of the cooperative pool, and whatever else the process runs on
+            // it (a server's requests, beside a replay in a test process or an app) waits for them to end.
+            if n % Self.fixesPerTurn == Self.fixesPerTurn - 1 { await Task.yield() }
             if recorder.keepEvents { recorder.truePosition = fix.trueUnit }
             if !queue.isEmpty || phone.hasDeferredWork { await drain(fix.time) }
             if let wake = manager.process(fix, queue: &queue) {

@@ -14,6 +14,7 @@ package enum ServerBuilder {
         package let application: Application<RouterResponder<ServerContext>>
         public let engine: RegionRefreshEngine
         package let reloader: IndexReloader
+        package let keys: AdminKeyRing
         package let metrics: ServerMetrics
         /// The threads of this server's blocking work; they end when the server is released.
         package let executors: ServerExecutors
@@ -77,8 +78,7 @@ package enum ServerBuilder {
         limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
         limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
-        let keys = AdminKeyRing(
-            bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
+        let keys = AdminKeyRing(configuration: configuration, access: access, logger: logger)
         let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys, audit: audit)
         let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(recorder: audit))
         importRoute.register(on: admin)
@@ -101,7 +101,8 @@ package enum ServerBuilder {
             logger: logger
         )
         application.addServices(access.pool, reloader, keys, audit)  // stopped in reverse: the pool after the audit log
-        return Built(application: application, engine: engine, reloader: reloader, metrics: metrics, executors: executors, limits: limits)
+        return Built(
+            application: application, engine: engine, reloader: reloader, keys: keys, metrics: metrics, executors: executors, limits: limits)
     }
 }
 

@@ -12,9 +12,11 @@ import Synchronization
 ///
 /// Lookups are synchronous (a SHA-256 and a dictionary read), so the connection handler can ask them of a request's
 /// head before any route runs.
-final class AdminKeyRing: Service, Sendable {
+package final class AdminKeyRing: Service, Sendable {
     private struct Snapshot {
         var byHash: [String: AdminPrincipal] = [:]
+        /// Reads of the keys begun so far, whether they succeeded or not.
+        var readsBegun = 0
         /// When the last read of the keys began, whether it succeeded or not: an unknown token asks for another only a
         /// second after it.
         var triedAt: ContinuousClock.Instant?
@@ -36,6 +38,16 @@ final class AdminKeyRing: Service, Sendable {
         self.refreshInterval = refreshInterval
         self.logger = logger
     }
+
+    /// The keys a server with `configuration` honours: its bootstrap token, and the store's keys read every
+    /// `storePollSeconds`.
+    convenience init(configuration: ServerConfiguration, access: StoreAccess, logger: Logger) {
+        self.init(
+            bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
+    }
+
+    /// Reads of the store's keys begun so far: one begun after a revocation committed honours it (tests).
+    package var readsBegun: Int { snapshot.withLock { $0.readsBegun } }
 
     /// Whether the admin API exists: a bootstrap token is configured, or the store holds an unrevoked key. Without
     /// either every admin route answers 404, so a server nobody configured is closed rather than open.
@@ -63,7 +75,10 @@ final class AdminKeyRing: Service, Sendable {
     func refresh(unlessTriedWithin recent: Duration? = nil) async throws {
         try await reading.withLock {
             if let recent, let tried = snapshot.withLock({ $0.triedAt }), ContinuousClock.now - tried < recent { return }
-            snapshot.withLock { $0.triedAt = ContinuousClock.now }
+            snapshot.withLock {
+                $0.triedAt = ContinuousClock.now
+                $0.readsBegun += 1
+            }
             let keys = try await access.withPrimaryReading { store in try await Self.ledger(store).adminKeys() }
             var byHash: [String: AdminPrincipal] = [:]
             for key in keys where !key.isRevoked { byHash[key.secretSHA256] = AdminPrincipal(key) }
@@ -71,7 +86,7 @@ final class AdminKeyRing: Service, Sendable {
         }
     }
 
-    func run() async throws {
+    package func run() async throws {
         try? await refresh()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let interval = refreshInterval

@@ -30,11 +30,9 @@ let package = Package(
         .library(name: "LocationStore", targets: ["LocationStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostGISStore", targets: ["PostGISStore"]),
-        .library(name: "StoreOpening", targets: ["StoreOpening"]),
         .library(name: "RegionRefresh", targets: ["RegionRefresh"]),
         .library(name: "ChainImport", targets: ["ChainImport"]),
         .library(name: "TraceReplay", targets: ["TraceReplay"]),
-        .library(name: "RefreshServer", targets: ["RefreshServer"]),
         .library(name: "CommandLineOutput", targets: ["CommandLineOutput"]),
         // Seeded data for the tests and the benchmark package (Benchmarks/), not part of the product.
         .library(name: "SyntheticData", targets: ["SyntheticData"]),

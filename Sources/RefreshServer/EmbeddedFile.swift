@@ -10,10 +10,10 @@ package struct EmbeddedFile: Sendable {
     let base64: String
 
     /// The file's bytes, decoded once.
-    public var bytes: ByteBuffer {
+    package var bytes: ByteBuffer {
         ByteBuffer(bytes: Data(base64Encoded: base64) ?? Data())
     }
 
     /// The file served under `path` (below `/`, e.g. `console/index.html`).
-    public static func named(_ path: String) -> EmbeddedFile? { all[path] }
+    package static func named(_ path: String) -> EmbeddedFile? { all[path] }
 }

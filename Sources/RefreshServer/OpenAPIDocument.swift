@@ -4,7 +4,7 @@ import NIOCore
 /// The OpenAPI document compiled into the binary: the one source of truth for the contract.
 package enum OpenAPIDocument {
     /// The document's text.
-    public static func text() throws -> String {
+    package static func text() throws -> String {
         guard let file = EmbeddedFile.named("openapi.yaml") else {
             throw ConfigurationError("openapi.yaml is missing from the embedded files (run scripts/embed_resources.py)")
         }

@@ -12,7 +12,7 @@ package enum ServerBuilder {
     /// The application plus the pieces tests and the CLI look at while it runs.
     package struct Built: Sendable {
         package let application: Application<RouterResponder<ServerContext>>
-        public let engine: RegionRefreshEngine
+        package let engine: RegionRefreshEngine
         package let reloader: IndexReloader
         package let keys: AdminKeyRing
         package let metrics: ServerMetrics
@@ -23,49 +23,44 @@ package enum ServerBuilder {
 
     /// Builds the server for `configuration`. The index is loaded by a service of the application
     /// once it runs, so the port answers `/healthz` (and `/readyz` with 503) while it loads. The server's blocking work
-    /// runs on `executors` (threads of its own unless given).
-    public static func build(
+    /// runs on `executors` (threads of its own unless given), and it reads the time from `clock` only.
+    package static func build(
         configuration: ServerConfiguration, engine: RegionRefreshEngine? = nil, executors: ServerExecutors = ServerExecutors(),
-        logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        clock: ServerClock = .system, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> Built {
         let engine = engine ?? RegionRefreshEngine(configuration: configuration.engineConfiguration)
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(clock: clock)
         ImportUpload.removeOrphans(in: configuration.temporaryDirectory, logger: logger)
         let catalog = NetworkCatalog()
         let access = try StoreAccess(
             database: configuration.database, readDatabase: configuration.readDatabase, executors: executors, logger: logger)
         let reloader = IndexReloader(
             engine: engine, access: access, pollSeconds: configuration.storePollSeconds, metrics: metrics,
-            catalog: catalog, logger: logger)
+            catalog: catalog, clock: clock, logger: logger)
         let bodies = RequestBodyReader(maxBytes: configuration.maxBodyBytes)
         let publicRoutes = PublicRoutes(
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
-            reloader: reloader, executors: executors)
+            reloader: reloader, executors: executors, clock: clock)
         let importRunning = ImportRoute.Gate()
-        let audit = AuditRecorder(access: access, importRunning: importRunning, logger: logger)
+        let audit = AuditRecorder(access: access, importRunning: importRunning, clock: clock, logger: logger)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning)
         let importRoute = ImportRoute(
             access: access,
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
             reloader: reloader, metrics: metrics, running: importRunning,
             geocoder: .init(geocoders: configuration.geocoders, requestsPerSecond: configuration.geocoderRequestsPerSecond),
-            jobs: ImportJobs(), audit: audit)
+            jobs: ImportJobs(clock: clock), audit: audit, clock: clock)
         let locationsRoute = LocationsRoute(engine: engine)
         let consoleRoutes = ConsoleRoutes(tiles: configuration.consoleTiles)
 
         let router = Router(context: ServerContext.self)
         // Middleware wraps routes as they are added, so all of it goes on before the first route.
-        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(metrics: metrics, clock: clock))
         router.add(middleware: ErrorMiddleware())
+        publicRoutes.registerProbes(on: router)
 
-        router.on(RouterPath(RouteTable.healthz.routerPath), method: .get, use: publicRoutes.healthz)
-        router.on(RouterPath(RouteTable.healthzHead.routerPath), method: .head, use: PublicRoutes.head(of: publicRoutes.healthz))
-        router.on(RouterPath(RouteTable.readyz.routerPath), method: .get, use: publicRoutes.readyz)
-        router.on(RouterPath(RouteTable.readyzHead.routerPath), method: .head, use: PublicRoutes.head(of: publicRoutes.readyz))
-        router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: publicRoutes.metricsText)
-
-        let rateLimit = rateLimitMiddleware(configuration, metrics: metrics)
-        let api = try await apiGroup(of: router, configuration: configuration, rateLimit: rateLimit)
+        let rateLimit = rateLimitMiddleware(configuration, metrics: metrics, clock: clock)
+        let api = try await apiGroup(of: router, configuration: configuration, rateLimit: rateLimit, clock: clock)
         api.on(RouterPath(RouteTable.regionRefresh.routerPath), method: .post, use: publicRoutes.regionRefresh)
         api.on(RouterPath(RouteTable.networks.routerPath), method: .get, use: publicRoutes.networks)
         api.on(RouterPath(RouteTable.locations.routerPath), method: .get, use: locationsRoute.locations)
@@ -78,7 +73,7 @@ package enum ServerBuilder {
         limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
         limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
-        let keys = AdminKeyRing(configuration: configuration, access: access, logger: logger)
+        let keys = AdminKeyRing(configuration: configuration, access: access, clock: clock, logger: logger)
         let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys, audit: audit)
         let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(recorder: audit))
         importRoute.register(on: admin)
@@ -110,12 +105,12 @@ extension ServerBuilder {
     /// The group of the API's routes: with --client-jwt the token is checked first, so that the rate limit counts by
     /// the token's subject.
     static func apiGroup(
-        of router: Router<ServerContext>, configuration: ServerConfiguration, rateLimit: RateLimitMiddleware?
+        of router: Router<ServerContext>, configuration: ServerConfiguration, rateLimit: RateLimitMiddleware?, clock: ServerClock
     ) async throws -> RouterGroup<ServerContext> {
         let api = router.group()
         if let key = configuration.clientJWTKey {
             let verifier = try await ClientTokenVerifier.make(
-                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience)
+                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience, now: clock.now)
             api.add(middleware: ClientTokenMiddleware(verifier: verifier, rateLimit: rateLimit))
         }
         if let rateLimit { api.add(middleware: rateLimit) }
@@ -123,10 +118,10 @@ extension ServerBuilder {
     }
 
     /// The per-client rate limit of every route but the probes, when the configuration has one.
-    static func rateLimitMiddleware(_ configuration: ServerConfiguration, metrics: ServerMetrics) -> RateLimitMiddleware? {
+    static func rateLimitMiddleware(_ configuration: ServerConfiguration, metrics: ServerMetrics, clock: ServerClock) -> RateLimitMiddleware? {
         guard let limit = configuration.rateLimit else { return nil }
         return RateLimitMiddleware(
-            limiter: TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst),
+            limiter: TokenBucketLimiter(requestsPerSecond: limit.requestsPerSecond, burst: limit.burst, clock: { clock.uptimeNanoseconds }),
             clients: ClientResolver(header: configuration.clientIPHeader.flatMap { HTTPField.Name($0) }, trusted: configuration.trustedProxies),
             metrics: metrics)
     }

@@ -8,7 +8,7 @@ import SQLiteStore
 extension StoreAddress {
     /// Opens the store there (refusing what is not an OnCue store, or is newer than this build). Opened for writing,
     /// brand networks still under an id in another script move to their ASCII id first (`rekeyBrandNetworks`).
-    public func open(readOnly: Bool = false, logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
+    package func open(readOnly: Bool = false, logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
         let store: any LocationStore =
             switch self {
             case .file(let path): try SQLiteLocationStore(path: path, readOnly: readOnly)
@@ -29,7 +29,7 @@ extension StoreAddress {
     }
 
     /// Creates an empty store there: a new file, or the schema in an empty PostgreSQL database.
-    public func create(logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
+    package func create(logger: Logger = Logger(label: "oncue.store")) async throws -> any LocationStore {
         switch self {
         case .file(let path): try SQLiteLocationStore.create(path: path)
         case .postgres(let url): try await PostGISLocationStore.create(url, logger: logger)

@@ -211,7 +211,7 @@ extension ConnectionLimits {
 /// limits, the peer's address, HTTP/1.1 framing) pass `over: .live` for a real server on a loopback port.
 func withServer(
     store: TestStore? = nil, logs: LogCapture? = nil, waitUntilReady: Bool = true, executors: ServerExecutors = ServerExecutors(),
-    over testing: TestingSetup = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
+    clock: ServerClock = .system, over testing: TestingSetup = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (any ServerClient, ServerBuilder.Built) async throws -> Void
 ) async throws {
     let owned = try store ?? TestStore()
@@ -221,7 +221,7 @@ func withServer(
     configure(&configuration)
     var logger = logs?.logger ?? Logger(label: "oncue.test")
     if logs == nil { logger.logLevel = .critical }
-    let built = try await ServerBuilder.build(configuration: configuration, executors: executors, logger: logger)
+    let built = try await ServerBuilder.build(configuration: configuration, executors: executors, clock: clock, logger: logger)
     try await built.application.test(testing) { client in
         if waitUntilReady { try await waitForReload(built, count: 1) }
         if client.port == nil {

@@ -19,7 +19,7 @@ package final class AdminKeyRing: Service, Sendable {
         var readsBegun = 0
         /// When the last read of the keys began, whether it succeeded or not: an unknown token asks for another only a
         /// second after it.
-        var triedAt: ContinuousClock.Instant?
+        var triedAt: Duration?
     }
 
     private let snapshot = Mutex(Snapshot())
@@ -29,21 +29,25 @@ package final class AdminKeyRing: Service, Sendable {
     private let bootstrap: [UInt8]?
     private let access: StoreAccess
     let refreshInterval: Duration
+    /// Spaces the reads an unknown token asks for, and dates the keys created and revoked through the API.
+    let clock: ServerClock
     private let logger: Logger
     private static let missRefreshInterval = Duration.seconds(1)
 
-    init(bootstrapToken: String?, access: StoreAccess, refreshInterval: Duration, logger: Logger) {
+    init(bootstrapToken: String?, access: StoreAccess, refreshInterval: Duration, clock: ServerClock, logger: Logger) {
         bootstrap = bootstrapToken.map { Array($0.utf8) }
         self.access = access
         self.refreshInterval = refreshInterval
+        self.clock = clock
         self.logger = logger
     }
 
     /// The keys a server with `configuration` honours: its bootstrap token, and the store's keys read every
     /// `storePollSeconds`.
-    convenience init(configuration: ServerConfiguration, access: StoreAccess, logger: Logger) {
+    convenience init(configuration: ServerConfiguration, access: StoreAccess, clock: ServerClock, logger: Logger) {
         self.init(
-            bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), logger: logger)
+            bootstrapToken: configuration.adminToken, access: access, refreshInterval: .seconds(configuration.storePollSeconds), clock: clock,
+            logger: logger)
     }
 
     /// Reads of the store's keys begun so far: one begun after a revocation committed honours it (tests).
@@ -74,9 +78,9 @@ package final class AdminKeyRing: Service, Sendable {
     /// failure the previous snapshot stays: while the store cannot be reached, no admin write can succeed anyway.
     func refresh(unlessTriedWithin recent: Duration? = nil) async throws {
         try await reading.withLock {
-            if let recent, let tried = snapshot.withLock({ $0.triedAt }), ContinuousClock.now - tried < recent { return }
+            if let recent, let tried = snapshot.withLock({ $0.triedAt }), clock.uptime() - tried < recent { return }
             snapshot.withLock {
-                $0.triedAt = ContinuousClock.now
+                $0.triedAt = clock.uptime()
                 $0.readsBegun += 1
             }
             let keys = try await access.withPrimaryReading { store in try await Self.ledger(store).adminKeys() }

@@ -58,7 +58,7 @@ struct AdminKeyRoutes: Sendable {
         do { name = try AdminKeySecret.checkedName(body.name) } catch {
             throw APIError.unprocessable("invalid_field", error.description, field: "name")
         }
-        let (key, token) = AdminKeySecret.mint(name: name, role: body.role)
+        let (key, token) = AdminKeySecret.mint(name: name, role: body.role, at: keys.clock.now())
         try await access.withPrimary { store in try await AdminKeyRing.ledger(store).insertAdminKey(key) }
         try? await keys.refresh()
         context.logger.notice(
@@ -72,7 +72,7 @@ struct AdminKeyRoutes: Sendable {
             throw APIError.unprocessable(
                 "invalid_field", "the bootstrap token is revoked by removing ONCUE_ADMIN_TOKEN from the server's settings", field: "id")
         }
-        let revoked = try await access.withPrimary { store in try await AdminKeyRing.ledger(store).revokeAdminKey(id: id, at: Date()) }
+        let revoked = try await access.withPrimary { store in try await AdminKeyRing.ledger(store).revokeAdminKey(id: id, at: keys.clock.now()) }
         guard let revoked else { throw APIError.notFound("no admin key '\(id)'") }
         try? await keys.refresh()
         context.logger.notice("admin key revoked", metadata: ["key": "\(id)", "by": "\(context.admin?.keyId ?? "")"])

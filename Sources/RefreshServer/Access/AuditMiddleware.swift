@@ -17,7 +17,7 @@ struct AuditMiddleware: RouterMiddleware {
         }
         let entry = { (status: Int, detail: String?) in
             AuditEntry(
-                at: Date(), keyId: principal.keyId, action: "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)",
+                at: recorder.clock.now(), keyId: principal.keyId, action: "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)",
                 target: request.uri.path, result: String(status), detail: detail)
         }
         do {

@@ -18,12 +18,15 @@ final class AuditRecorder: Service, Sendable {
     private let access: StoreAccess
     /// Held while an import runs.
     private let importRunning: ImportRoute.Gate
+    /// What entries are dated by.
+    let clock: ServerClock
     private let logger: Logger
     static let pendingLimit = 10_000
 
-    init(access: StoreAccess, importRunning: ImportRoute.Gate, logger: Logger) {
+    init(access: StoreAccess, importRunning: ImportRoute.Gate, clock: ServerClock, logger: Logger) {
         self.access = access
         self.importRunning = importRunning
+        self.clock = clock
         self.logger = logger
     }
 

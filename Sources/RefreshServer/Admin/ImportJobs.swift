@@ -22,16 +22,19 @@ final class ImportJobs: Sendable {
     }
 
     private let jobs = Mutex<[String: Job]>([:])
+    private let clock: ServerClock
     let capacity: Int
     let keepSeconds: Double
 
-    init(capacity: Int = 100, keepSeconds: Double = 3_600) {
+    init(clock: ServerClock, capacity: Int = 100, keepSeconds: Double = 3_600) {
+        self.clock = clock
         self.capacity = capacity
         self.keepSeconds = keepSeconds
     }
 
     /// A new running job's id: random, so one admin cannot guess another's job by counting.
-    func start(now: Date = Date()) -> String {
+    func start() -> String {
+        let now = clock.now()
         let id = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         jobs.withLock { jobs in
             Self.prune(&jobs, now: now, keep: keepSeconds, capacity: capacity - 1)
@@ -48,7 +51,7 @@ final class ImportJobs: Sendable {
         jobs.withLock { jobs in
             jobs[id]?.status = report.committed ? .committed : (report.dryRun ? .dryRun : .failed)
             jobs[id]?.result = report
-            jobs[id]?.finishedAt = Date()
+            jobs[id]?.finishedAt = clock.now()
         }
     }
 
@@ -56,7 +59,7 @@ final class ImportJobs: Sendable {
         jobs.withLock { jobs in
             jobs[id]?.status = .failed
             jobs[id]?.error = error
-            jobs[id]?.finishedAt = Date()
+            jobs[id]?.finishedAt = clock.now()
         }
     }
 

@@ -22,6 +22,7 @@ struct ImportRoute: Sendable {
     let jobs: ImportJobs
     /// Where the end of a background import is recorded.
     let audit: AuditRecorder
+    let clock: ServerClock
 
     /// One store writer of the admin API at a time: an import, a one-location edit, or a write of the audit log. The
     /// audit's writes take milliseconds, so an import or an edit that finds one waits for it to end; one that finds
@@ -32,6 +33,7 @@ struct ImportRoute: Sendable {
 
         /// Takes the gate for an import or an edit; false when another one holds it.
         func enter() async -> Bool {
+            // The audit writer's milliseconds, not a schedule: real time, whatever the server's clock says.
             let deadline = ContinuousClock.now + .seconds(5)
             while true {
                 let (taken, found) = state.compareExchange(expected: Self.free, desired: Self.importing, ordering: .acquiring)
@@ -142,7 +144,7 @@ struct ImportRoute: Sendable {
             // The request's own entry says it was accepted; this one says how the job ended.
             func audit(_ result: String, _ detail: String?) async {
                 await self.audit.record(
-                    AuditEntry(at: Date(), keyId: keyId, action: "import job", target: "/admin/jobs/\(id)", result: result, detail: detail))
+                    AuditEntry(at: clock.now(), keyId: keyId, action: "import job", target: "/admin/jobs/\(id)", result: result, detail: detail))
             }
             do {
                 let report = try await runImport(body, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
@@ -164,8 +166,9 @@ struct ImportRoute: Sendable {
 
     static let storeVersionHeader = HTTPField.Name("OnCue-Store-Version")!
 
-    static func seconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> String {
-        let d = from.duration(to: to)
+    /// Seconds between two `uptime` readings, for the log.
+    static func seconds(_ from: Duration, _ to: Duration) -> String {
+        let d = to - from
         return String(format: "%.3f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
     }
 
@@ -184,7 +187,7 @@ struct ImportRoute: Sendable {
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportReport {
         let report: ImportReport
-        let started = ContinuousClock.now
+        let started = clock.uptime()
         do {
             report = try await access.withPrimary(long: true) { store in
                 var input = try body.input
@@ -205,7 +208,7 @@ struct ImportRoute: Sendable {
         metrics.importFinished(status: report.committed ? "committed" : (report.dryRun ? "dry-run" : "failed"), rowsRead: report.totals.read)
         // Read your writes: the answer waits until this process serves the committed rows (other replicas follow
         // within their poll or notification delay).
-        let imported = ContinuousClock.now
+        let imported = clock.uptime()
         if report.committed, !(await reloader.reloadAndWait()) {
             logger.warning("the import committed but the index was not rebuilt in time; it serves the earlier rows meanwhile")
         }
@@ -216,7 +219,7 @@ struct ImportRoute: Sendable {
                 "read": .stringConvertible(report.totals.read), "rejected": .stringConvertible(report.totals.rejected),
                 // Where an import's time goes: storing the rows, then until the index serves them.
                 "import_seconds": .string(Self.seconds(started, imported)),
-                "serve_seconds": .string(Self.seconds(imported, ContinuousClock.now)),
+                "serve_seconds": .string(Self.seconds(imported, clock.uptime())),
             ])
         return report
     }

@@ -6,15 +6,15 @@ import RegionRefresh
 /// declared in `ServerSettings`; the defaults here are those.
 package struct ServerConfiguration: Sendable, Hashable {
     /// The store the index is built from and imports are written to: a SQLite file or a `postgres://` URL.
-    public var database: String
+    package var database: String
     /// A read replica (a hot standby's URL) for index builds and read-only admin routes; writes go to `database`.
     package var readDatabase: String?
     /// Seconds between checks of the store's version (PostGIS): a missed `NOTIFY` delays a rebuild by at most this.
     package var storePollSeconds: Double = ServerSettings.storePoll.defaultValue.inSeconds
     /// Address to bind; only loopback by default so that a server is never exposed by accident.
-    public var host: String
+    package var host: String
     /// TCP port; 0 picks a free one (tests).
-    public var port: Int
+    package var port: Int
     /// The bootstrap admin key of `/admin/*` (role `admin`); without it and without stored keys the admin API answers 404.
     package var adminToken: String?
     /// What verifies the app's access tokens on the public API; nil leaves it open.
@@ -121,7 +121,7 @@ package struct ServerConfiguration: Sendable, Hashable {
 
 /// A configuration value that could not be used; names the flag or variable it came from.
 package struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var description: String
+    package var description: String
     package init(_ description: String) { self.description = description }
 }
 
@@ -129,7 +129,7 @@ package struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equ
 /// server's settings, never from a request (a URL in a request would let the admin API fetch any address).
 package struct NamedGeocoder: Sendable, Hashable {
     package static let defaultName = "default"
-    public var name: String
+    package var name: String
     package var url: URL
 
     package init(name: String, url: URL) {

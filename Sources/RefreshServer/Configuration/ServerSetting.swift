@@ -47,7 +47,7 @@ package struct ServerSetting<Value: Sendable>: Sendable {
     }
 
     /// The value of a flag's or a variable's text; `source` (`--port`, `ONCUE_PORT`) names it in the message.
-    public func value(parsing text: String, from source: String) throws(ConfigurationError) -> Value {
+    package func value(parsing text: String, from source: String) throws(ConfigurationError) -> Value {
         guard !text.isEmpty else { return defaultValue }
         do {
             return try type.parse(text)
@@ -80,7 +80,7 @@ extension ServerSetting: ServerSettingDescription {
     package var bounds: SettingBounds { type.bounds }
     package var defaultText: String { defaultNote ?? type.format(defaultValue) }
 
-    public func apply(_ text: String, from source: String, to configuration: inout ServerConfiguration) throws(ConfigurationError) {
+    package func apply(_ text: String, from source: String, to configuration: inout ServerConfiguration) throws(ConfigurationError) {
         write(&configuration, try value(parsing: text, from: source))
     }
 
@@ -94,7 +94,7 @@ extension ServerSettingDescription {
     package var option: String? { flag.map { "--" + $0 } }
 
     /// The help of the flag: what it sets, its variable, default and bounds.
-    public var help: String { "\(summary) (\(variable); default \(defaultText); \(bounds))." }
+    package var help: String { "\(summary) (\(variable); default \(defaultText); \(bounds))." }
 }
 
 /// What a setting accepts, structured so that a test can generate values in range, on the bounds, past them and
@@ -110,7 +110,7 @@ package enum SettingBounds: Sendable, Hashable, CustomStringConvertible {
     /// Text of a form said in words (a URL, a header name, a file).
     case form(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .integers(let range): "\(range.lowerBound)...\(range.upperBound)"
         case .numbers(let range, let lowerExcluded):

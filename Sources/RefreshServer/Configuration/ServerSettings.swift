@@ -32,7 +32,7 @@ package enum ServerSettings {
         write: { $0.storePollSeconds = $1.inSeconds }
     )
 
-    public static let host = ServerSetting<String>(
+    package static let host = ServerSetting<String>(
         flag: "host",
         variable: "ONCUE_HOST",
         type: .host,
@@ -43,7 +43,7 @@ package enum ServerSettings {
         write: { $0.host = $1 }
     )
 
-    public static let port = ServerSetting<Int>(
+    package static let port = ServerSetting<Int>(
         flag: "port",
         variable: "ONCUE_PORT",
         type: .integer(in: 0...65_535, valueName: "port"),
@@ -349,7 +349,7 @@ package enum ServerSettings {
 
     /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two
     /// halves of one thing). Resolution applies them in this order.
-    public static let rows: [[any ServerSettingDescription]] = [
+    package static let rows: [[any ServerSettingDescription]] = [
         [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [clientJWT, clientJWTIssuer, clientJWTAudience], [maxBodyBytes],
         [maxImportBytes],
         [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
@@ -359,7 +359,7 @@ package enum ServerSettings {
     ]
 
     /// Every setting.
-    public static let all: [any ServerSettingDescription] = rows.flatMap { $0 }
+    package static let all: [any ServerSettingDescription] = rows.flatMap { $0 }
 }
 
 extension ServerSettings {
@@ -367,7 +367,7 @@ extension ServerSettings {
     /// and not empty, else its default. `flags` maps a flag's name (`port`) to its text; a flag that is given replaces its
     /// variable, which is then not read. Values from variables are applied first, then those from flags, each in the
     /// table's order: so a flag wins over any variable, and of two variables the later in the table.
-    public static func configuration(
+    package static func configuration(
         environment: [String: String],
         flags: [String: String] = [:]
     ) throws(ConfigurationError)

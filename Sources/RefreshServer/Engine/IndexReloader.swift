@@ -22,6 +22,7 @@ package final class IndexReloader: Service, Sendable {
     private let access: StoreAccess
     private let metrics: ServerMetrics
     private let catalog: NetworkCatalog
+    private let clock: ServerClock
     private let logger: Logger
     private let pollSeconds: Double
     private let requests: AsyncStream<Void>
@@ -35,7 +36,7 @@ package final class IndexReloader: Service, Sendable {
 
     /// What `/readyz` and `/metrics` tell about the index and the store.
     package struct State: Sendable {
-        /// The store version the serving index was built from (PostGIS), and when it was built.
+        /// The store version the serving index was built from (PostGIS), and when it went live by the server's clock.
         package var indexVersion: Int64?
         package var builtAt: Date?
         /// The newest version announced or seen; a rebuild is due while it exceeds `indexVersion`.
@@ -52,8 +53,9 @@ package final class IndexReloader: Service, Sendable {
 
     init(
         engine: RegionRefreshEngine, access: StoreAccess, pollSeconds: Double, metrics: ServerMetrics, catalog: NetworkCatalog,
-        logger: Logger
+        clock: ServerClock, logger: Logger
     ) {
+        self.clock = clock
         self.engine = engine
         self.access = access
         self.pollSeconds = pollSeconds
@@ -82,7 +84,7 @@ package final class IndexReloader: Service, Sendable {
         return await waiters.wait(for: ticket, timeout: timeout)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await firstLoad()
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -136,7 +138,7 @@ package final class IndexReloader: Service, Sendable {
     private func listen() async {
         var delay = 0.5
         while !Task.isCancelled {
-            let started = ContinuousClock.now
+            let started = clock.uptime()
             do {
                 try await access.listen { [self] version in
                     self.announced(version)
@@ -144,7 +146,7 @@ package final class IndexReloader: Service, Sendable {
             } catch {
                 if Task.isCancelled { return }
                 // A connection that held for a while starts the backoff over.
-                if ContinuousClock.now - started > .seconds(30) { delay = 0.5 }
+                if clock.uptime() - started > .seconds(30) { delay = 0.5 }
                 logger.warning("lost the LISTEN connection; reconnecting", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
             }
             try? await Task.sleep(for: .seconds(delay))
@@ -183,6 +185,7 @@ package final class IndexReloader: Service, Sendable {
     /// (`LocationIndex.applying`), else by a full build; the old index serves until the new one is installed.
     private func reload() async throws {
         let engine = engine
+        let clock = clock
         let wanted = state.withLock { $0.knownVersion }
         let since = state.withLock { $0.trackedVersion }
         let current = engine.index
@@ -201,9 +204,9 @@ package final class IndexReloader: Service, Sendable {
                 }
                 if let current, let since {
                     let limit = Self.changeLimit(current.count)
-                    let reading = ContinuousClock.now
+                    let reading = clock.uptime()
                     if let changes = try await store.changes(since: since, limit: limit) {
-                        let read = reading.duration(to: .now)
+                        let read = clock.uptime() - reading
                         if let updated = current.applying(changes, limit: limit) {
                             return Loaded(
                                 index: updated, networks: Self.counted(changes.networks, by: updated), version: version, tracked: changes.version,
@@ -255,7 +258,9 @@ package final class IndexReloader: Service, Sendable {
     private func install(_ loaded: Loaded) {
         engine.install(loaded.index)
         catalog.update(loaded.networks)
-        let info = loaded.index.info
+        // Dated by this server's clock, as everything it reports: /readyz and /metrics give the index's age from it.
+        var info = loaded.index.info
+        info.builtAt = clock.now()
         state.withLock { s in
             s.indexVersion = loaded.version
             s.trackedVersion = loaded.tracked
@@ -298,7 +303,7 @@ package final class IndexReloader: Service, Sendable {
     private func markUnreachable(_ error: any Error) {
         guard case StoreError.unreachable = error else { return }
         state.withLock { s in
-            if s.unreachableSince == nil { s.unreachableSince = Date() }
+            if s.unreachableSince == nil { s.unreachableSince = clock.now() }
             s.lastError = "\(error)"
         }
         metrics.storeReachable(false)

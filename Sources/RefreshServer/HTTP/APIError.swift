@@ -5,17 +5,17 @@ import RegionRefresh
 /// An error answered as `{"error": code, "message": …}` with its status; every refusal of the
 /// server goes through this type so that the body shape never varies.
 package struct APIError: HTTPResponseError, Sendable {
-    public var status: HTTPResponse.Status
+    package var status: HTTPResponse.Status
     /// Machine-readable, snake_case, stable (clients switch on it).
     package var code: String
     /// For people; may quote the request, so it is never logged.
-    public var message: String
+    package var message: String
     /// The request field at fault, for 400s.
-    public var field: String?
+    package var field: String?
     /// Seconds until a retry can succeed (429, 503): also sent as `Retry-After`.
     package var retryAfter: Int?
     /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     package init(
         _ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
@@ -29,7 +29,7 @@ package struct APIError: HTTPResponseError, Sendable {
         self.headers = headers
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var w = JSONWriter(capacity: 128 + message.utf8.count)
         w.beginObject()
         w.key("error")

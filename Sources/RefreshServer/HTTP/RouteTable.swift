@@ -13,9 +13,9 @@ package struct RouteSpec: Sendable, Hashable {
         case admin
     }
 
-    public var method: HTTPRequest.Method
+    package var method: HTTPRequest.Method
     /// OpenAPI template, e.g. `/admin/imports/{id}`.
-    public var path: String
+    package var path: String
     package var access: Access
     /// The least role of admin key an admin route needs (nil elsewhere).
     package var role: AdminRole?
@@ -43,8 +43,8 @@ package enum RouteTable {
     package static let metrics = RouteSpec(method: .get, path: "/metrics", access: .infrastructure)
     package static let openapi = RouteSpec(method: .get, path: "/openapi.yaml", access: .publicAPI)
     package static let regionRefresh = RouteSpec(method: .post, path: "/v1/region-refresh", access: .publicAPI)
-    public static let networks = RouteSpec(method: .get, path: "/v1/networks", access: .publicAPI)
-    public static let locations = RouteSpec(method: .get, path: "/v1/locations", access: .publicAPI)
+    package static let networks = RouteSpec(method: .get, path: "/v1/networks", access: .publicAPI)
+    package static let locations = RouteSpec(method: .get, path: "/v1/locations", access: .publicAPI)
     package static let console = RouteSpec(method: .get, path: "/console/", access: .publicAPI)
     package static let consoleFile = RouteSpec(method: .get, path: "/console/{file}", access: .publicAPI)
     package static let createImport = RouteSpec(method: .post, path: "/admin/imports", access: .admin, role: .`import`)
@@ -67,7 +67,7 @@ package enum RouteTable {
     package static let listAudit = RouteSpec(method: .get, path: "/admin/audit", access: .admin, role: .admin)
     package static let whoami = RouteSpec(method: .get, path: "/admin/whoami", access: .admin, role: .read)
 
-    public static let all: [RouteSpec] = [
+    package static let all: [RouteSpec] = [
         healthz, healthzHead, readyz, readyzHead, metrics, openapi, regionRefresh, networks, locations, console, consoleFile, createImport,
         listImports,
         showImport, putNetwork, patchNetwork, deleteNetwork, addAlias, mergeNetwork, showJob, createLocation, showLocation, putLocation,

@@ -36,7 +36,7 @@ package struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    public var description: String {
+    package var description: String {
         let text = (try? SocketAddress(packedIPAddress: ByteBuffer(bytes: bytes), port: 0).ipAddress) ?? nil
         return "\(text ?? "?")/\(prefixLength)"
     }

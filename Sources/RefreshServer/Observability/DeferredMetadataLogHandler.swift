@@ -9,7 +9,7 @@ package struct DeferredMetadataLogHandler: LogHandler {
     package var metadata: Logger.Metadata = [:]
 
     /// A handler writing to standard error, like `StreamLogHandler.standardError(label:)`.
-    public static func standardError(label: String) -> DeferredMetadataLogHandler {
+    package static func standardError(label: String) -> DeferredMetadataLogHandler {
         DeferredMetadataLogHandler(stream: .standardError(label: label))
     }
 

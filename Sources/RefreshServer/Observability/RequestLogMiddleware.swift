@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -11,9 +10,10 @@ struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let metrics: ServerMetrics
+    let clock: ServerClock
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = clock.uptime()
         var context = context
         let requestID = Self.clientRequestID(request) ?? Self.randomID()
         context.logger[metadataKey: "request_id"] = .string(requestID)
@@ -25,7 +25,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = try ErrorMiddleware.apiError(for: error, request: request, context: context).response(from: request, context: context)
         }
         response.headers[.requestID] = requestID
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+        let seconds = clock.seconds(since: start)
         let route = context.endpointPath
         metrics.record(method: request.method.rawValue, path: route, status: response.status.code, seconds: seconds)
         // 503 is the answer while the index loads (/readyz is polled then), not a fault of the server.

@@ -49,7 +49,11 @@ package final class ServerMetrics: Sendable {
     /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
     private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
 
-    package init() {
+    /// Reads the index's age.
+    private let clock: ServerClock
+
+    package init(clock: ServerClock) {
+        self.clock = clock
         var routes: [String: RouteMetrics] = [:]
         for route in RouteTable.all {
             routes[Self.key(method: route.method.rawValue, path: route.path)] = RouteMetrics(method: route.method.rawValue, path: route.path)
@@ -167,7 +171,7 @@ package final class ServerMetrics: Sendable {
             out.header("oncue_index_bytes", "Approximate memory of the serving index.", type: "gauge")
             out.sample("oncue_index_bytes", [:], Double(info.approximateBytes))
             out.header("oncue_index_age_seconds", "Seconds since the serving index was built.", type: "gauge")
-            out.sample("oncue_index_age_seconds", [:], Date().timeIntervalSince(info.builtAt))
+            out.sample("oncue_index_age_seconds", [:], clock.now().timeIntervalSince(info.builtAt))
         }
         if let version = state.storeVersion {
             out.header("oncue_index_store_version", "The store version (PostGIS) the serving index was built from.", type: "gauge")

@@ -16,8 +16,18 @@ struct PublicRoutes: Sendable {
     let openAPI: ByteBuffer
     let reloader: IndexReloader
     let executors: ServerExecutors
+    let clock: ServerClock
 
     private static let json: HTTPFields = [.contentType: "application/json"]
+
+    /// `/healthz`, `/readyz` (each with its `HEAD`) and `/metrics`: outside the API's token and rate limit.
+    func registerProbes(on router: Router<ServerContext>) {
+        router.on(RouterPath(RouteTable.healthz.routerPath), method: .get, use: healthz)
+        router.on(RouterPath(RouteTable.healthzHead.routerPath), method: .head, use: Self.head(of: healthz))
+        router.on(RouterPath(RouteTable.readyz.routerPath), method: .get, use: readyz)
+        router.on(RouterPath(RouteTable.readyzHead.routerPath), method: .head, use: Self.head(of: readyz))
+        router.on(RouterPath(RouteTable.metrics.routerPath), method: .get, use: metricsText)
+    }
 
     func healthz(_ request: Request, context: ServerContext) -> Response {
         Response(status: .ok, headers: Self.json, body: .init(byteBuffer: ByteBuffer(staticString: #"{"status":"ok"}"#)))
@@ -41,6 +51,7 @@ struct PublicRoutes: Sendable {
     func readyz(_ request: Request, context: ServerContext) throws -> Response {
         guard let info = engine.index?.info else { throw RegionRefreshError.notReady }
         let state = reloader.current
+        let builtAt = state.builtAt ?? info.builtAt
         var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.key("status")
@@ -50,9 +61,9 @@ struct PublicRoutes: Sendable {
         w.key("networks")
         w.int(info.networkCount)
         w.key("built_at")
-        w.string(ISO8601DateFormatter().string(from: info.builtAt))
+        w.string(ISO8601DateFormatter().string(from: builtAt))
         w.key("index_age_seconds")
-        w.number((Date().timeIntervalSince(info.builtAt) * 10).rounded() / 10)
+        w.number((clock.now().timeIntervalSince(builtAt) * 10).rounded() / 10)
         w.key("store_version")
         if let v = state.indexVersion { w.int(Int(v)) } else { w.null() }
         // Ready even while the store is down: the last index keeps serving, and this says since when it is alone.
@@ -77,7 +88,7 @@ struct PublicRoutes: Sendable {
         let body = try await bodies.json(request)
         let decoded = try body.withUnsafeReadableBytes { bytes throws(RegionRefreshError) in try RegionRefreshRequest.decode(jsonBytes: bytes) }
         let parameters = try decoded.validated()
-        let now = Date()
+        let now = clock.now()
         var selection = try engine.select(
             parameters, now: now, candidateBudget: Self.inlineCandidateBudget, visitBudget: Self.inlineVisitBudget)
         if selection.selectionLimited {

@@ -56,7 +56,8 @@ people() {   # platform, output name, traces (a list), extra arguments...
 }
 for p in ios android; do
   people $p sweep-people-$p "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
-    --sweep app.min_refresh_interval_seconds=0,1800 --sweep app.gps_confirm_seconds=15,30,60 --sweep app.gps_trust_os_after_seconds=0,180
+    --sweep app.min_refresh_interval_seconds=0,1800 --sweep app.gps_confirm_seconds=15,30,60 --sweep app.gps_trust_os_after_seconds=0,180 \
+    --sweep app.cooldown_scope=network,location
 done
 # Android's DWELL transition (the OS reports a store region only after the person loitered there): rows, not choices.
 people android sweep-people-android-dwell "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion \

@@ -24,6 +24,16 @@ def f1(recall, precision):
     return 0.0 if recall + precision == 0 else 2 * recall * precision / (recall + precision)
 
 
+def scalar(text):
+    """A sweep's value as JSON should hold it: a number when it reads as one, else the word (`location`)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def choose(sweep):
     within = []
     for p in sweep["points"]:
@@ -46,7 +56,7 @@ def main():
     for arg in sys.argv[1:]:
         platform, path = arg.split("=", 1)
         p = choose(json.load(open(path)))
-        out[platform] = {"strategy": p["strategy"], "set": {k: float(v) if "." in v else int(v) for k, v in sorted(p["settings"].items())}}
+        out[platform] = {"strategy": p["strategy"], "set": {k: scalar(v) for k, v in sorted(p["settings"].items())}}
         print(f"{platform}: {p['label']} (dev: served {p['people_intervals']['served_recall']['mean']:.3f}, "
               f"precision {p['people_intervals']['precision']['mean']:.3f})", file=sys.stderr)
     print(json.dumps(out, indent=2))

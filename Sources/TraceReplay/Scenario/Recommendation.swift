@@ -74,8 +74,6 @@ package struct Recommendation: Sendable {
         return Recommendation(platforms: platforms)
     }
 
-    /// The scenario with the platform's settings applied, and its strategy; throws when the file has none for the
-    /// scenario's profile.
     /// The settings the recommendation sets for a profile, in key order.
     package func settings(for profile: String) throws -> [(key: String, value: String)] {
         guard let platform = platforms[profile] else {
@@ -84,6 +82,8 @@ package struct Recommendation: Sendable {
         return platform.settings
     }
 
+    /// The scenario with the platform's settings applied, and its strategy; throws when the file has none for the
+    /// scenario's profile.
     public func apply(to scenario: Scenario) throws -> (scenario: Scenario, strategy: String) {
         guard let platform = platforms[scenario.profile] else {
             throw ScenarioError.invalid(

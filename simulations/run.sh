@@ -62,18 +62,21 @@ done
 # Android's DWELL transition (the OS reports a store region only after the person loitered there): rows, not choices.
 people android sweep-people-android-dwell "$DEV" --sweep strategy=guaranteed+clamp,guaranteed+clamp+gps,guaranteed+clamp+gps+motion \
   --sweep app.gps_confirm_seconds=30 --sweep os.loitering_delay_seconds=0,60,120,180
-# Rows on the recommended configuration, not choices: the cool-down that spaces a network's cards (how long, and whether
-# it counts per network or per location: a repeat card in one long stay against a second branch's card), and what
-# +gps+motion judges a stay on (the last window of fixes, or every fix since the person stood, indoor positions
-# included). A cool-down's length also changes which visits are card moments, so compare scopes at one length.
+python3 simulations/tools/choose.py ios=simulations/results/sweep-people-ios/sweep.json \
+  android=simulations/results/sweep-people-android/sweep.json > simulations/recommended.json
+# Rows on the recommended configuration just chosen, not choices: the cool-down that spaces a network's cards (how long,
+# and whether it counts per network or per location: a repeat card in one long stay against a second branch's card),
+# what +gps+motion judges a stay on (the last window of fixes, or every fix since the person stood, indoor positions
+# included), and on iOS the OS's visits (CLVisit) posting the card, reported after 5 minutes within 100 m or, later,
+# after 10. A cool-down's length also changes which visits are card moments, so compare scopes at one length.
 for p in ios android; do
   people $p rows-people-$p-cooldown "$DEV" --recommended simulations/recommended.json \
     --sweep cooldown=1800,3600,7200,14400 --sweep app.cooldown_scope=network,location
   people $p rows-people-$p-evidence "$DEV" --recommended simulations/recommended.json \
     --sweep strategy=guaranteed+clamp+gps+motion --sweep app.gps_stay_evidence=window,still
 done
-python3 simulations/tools/choose.py ios=simulations/results/sweep-people-ios/sweep.json \
-  android=simulations/results/sweep-people-android/sweep.json > simulations/recommended.json
+people ios rows-people-ios-visit "$DEV" --recommended simulations/recommended.json \
+  --sweep app.visit_confirms_stay=false,true --sweep os.visit_min_minutes=5,10
 for p in ios android; do
   for side in dev heldout; do
     traces=$DEV; [ $side = heldout ] && traces=$HELD

@@ -84,6 +84,8 @@ public enum CardTrigger: String, Sendable, Hashable, Codable {
     case gps = "app GPS: stayed at the store"
     /// `app.gps_trust_os_after_seconds`: the app's GPS did not settle, and the OS still counted the person inside.
     case trustedOS = "OS entry trusted: the app's GPS did not settle"
+    /// `app.visit_confirms_stay`: the OS reported a visit (iOS `CLVisit`) at the store.
+    case visit = "OS visit at the store"
 }
 
 /// What the client decided, for logs.

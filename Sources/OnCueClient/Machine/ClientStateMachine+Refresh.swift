@@ -10,6 +10,7 @@ extension ClientStateMachine {
             if reason == .launch { monitorFixed(fixedRegions, at: fix.time) }
             return
         }
+        if reason == .visit && app.visitConfirmsStay { visited(fix) }
         if strategy.literal && !(reason == .launch || reason == .significantChange) { return }
         if shouldRefresh(fix) { refresh(from: fix, reason: .wake) }
     }

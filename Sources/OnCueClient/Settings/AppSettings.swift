@@ -51,6 +51,10 @@ public struct AppSettings: Sendable, Hashable {
     /// and posts the card (0: never). Indoors a phone's fixes scatter by tens of metres and a window may never settle
     /// where the OS, counting Wi-Fi, keeps the person inside.
     public var gpsTrustOsAfterSeconds: Double = 0
+    /// iOS: a visit the OS reports (`CLVisit`, the app woken after the person stayed a while in one place) at a card
+    /// store posts its card, with or without the app's own GPS (`ClientStateMachine.visited`). Off by default: the
+    /// study measures it as a row (simulations/README.md).
+    public var visitConfirmsStay: Bool = false
 
     public init() {}
 
@@ -73,6 +77,7 @@ extension AppSettings: Codable {
         case radiusKm, refreshIntervalSeconds, minRefreshIntervalSeconds, fixedMinimumMeters, cooldownSeconds, cooldownScope
         case confirmSeconds, includeOtherNetworks, stagedSlots, stagedWideMinMeters, gpsFixSeconds, gpsConfirmSeconds
         case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds, gpsTrustOsAfterSeconds
+        case visitConfirmsStay
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,5 +103,6 @@ extension AppSettings: Codable {
         try read(.gpsStayEvidence, &gpsStayEvidence)
         try read(.gpsRestWhileStayingSeconds, &gpsRestWhileStayingSeconds)
         try read(.gpsTrustOsAfterSeconds, &gpsTrustOsAfterSeconds)
+        try read(.visitConfirmsStay, &visitConfirmsStay)
     }
 }

@@ -7,10 +7,9 @@ final class SQLiteConnection {
     let path: String
     private(set) var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
-    /// Open transactions and savepoints (`begin`, `commit`, `rollback`).
-    var transactionDepth = 0
-    /// The transaction depth at which the open transaction bumped the store's change version (`noteChange`), if it did.
-    var changeNotedAt: Int?
+    /// The change version the open transaction took (`noteChange`), if it took one: later changes in it store the
+    /// same version instead of bumping it again.
+    var changeVersionNoted: Int64?
 
     enum Mode { case readWrite, readWriteCreate, readOnly }
 

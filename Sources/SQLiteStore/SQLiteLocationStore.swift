@@ -66,12 +66,12 @@ public final class SQLiteLocationStore: LocationStore {
             // page splits and levels).
             try db.execute("PRAGMA page_size = \(Self.pageBytes)")
             try db.execute("PRAGMA journal_mode = WAL")
-            let depth = try db.begin()
+            let scope = try db.begin()
             do throws(StoreError) {
                 try db.execute("PRAGMA application_id = \(SQLiteSchema.applicationId)")
-                try db.commit(depth)
+                try db.commit(scope)
             } catch {
-                db.rollback(depth)
+                db.rollback(scope)
                 throw error
             }
         } catch {
@@ -108,7 +108,7 @@ public final class SQLiteLocationStore: LocationStore {
     }
 
     private func migrate(from version: Int) throws(StoreError) {
-        let depth = try db.begin()
+        let scope = try db.begin()
         do throws(StoreError) {
             // Re-read under the write lock: another process may have migrated meanwhile.
             let now = Int(try db.scalarInt("PRAGMA user_version") ?? 0)
@@ -116,9 +116,9 @@ public final class SQLiteLocationStore: LocationStore {
                 try SQLiteSchema.migrate(db, step: step)
                 try db.execute("PRAGMA user_version = \(step + 1)")
             }
-            try db.commit(depth)
+            try db.commit(scope)
         } catch {
-            db.rollback(depth)
+            db.rollback(scope)
             throw error
         }
     }
@@ -149,14 +149,14 @@ public final class SQLiteLocationStore: LocationStore {
     /// Runs `body` in one transaction: all its writes commit together or none does.
     /// Nested calls become savepoints.
     public func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        let depth = try db.begin()
-        defer { if depth == 0 { restoreTempStore() } }
+        let scope = try db.begin()
+        defer { if scope == .transaction { restoreTempStore() } }
         do {
             let value = try await body()
-            try db.commit(depth)
+            try db.commit(scope)
             return value
         } catch {
-            db.rollback(depth)
+            db.rollback(scope)
             throw error
         }
     }
@@ -169,7 +169,7 @@ public final class SQLiteLocationStore: LocationStore {
 
     /// The synchronous form of `transaction`, for code that needs no suspension inside.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        let outermost = db.transactionDepth == 0
+        let outermost = !db.isInTransaction
         defer { if outermost { restoreTempStore() } }
         return try db.transaction(body)
     }

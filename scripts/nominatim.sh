@@ -72,6 +72,9 @@ ENV
       --project-dir "$DIR/project") > "$DIR/import.log" 2>&1 || { tail -20 "$DIR/import.log" >&2; exit 1; }
     touch "$DIR/imported"
   fi
+  # A server from an earlier start that no longer answers (its database went away) still holds the port: the new one
+  # could not bind it, and `stop` would end the new one's pid and leave the old server running.
+  if [ -f "$DIR/serve.pid" ]; then kill "$(cat "$DIR/serve.pid")" 2>/dev/null || true; sleep 1; fi
   # The whole background job writes to the log, not only the server: a subshell left holding this script's standard
   # output would keep `url=$(scripts/nominatim.sh start)` waiting for as long as the server runs.
   (cd "$DIR/project" && exec nohup "$VENV/bin/nominatim" serve --engine starlette --project-dir "$DIR/project" \

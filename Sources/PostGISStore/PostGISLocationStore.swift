@@ -162,6 +162,10 @@ public final class PostGISLocationStore: LocationStore {
             if depth == 0 {
                 changeVersionOfTransaction = nil
                 changeVersionTakenAt = nil
+            } else if let taken = changeVersionTakenAt, taken > depth {
+                // A version taken inside a savepoint that is released now belongs to the scope around it: a later
+                // rollback of a sibling savepoint must not give it back (the row would take a second version).
+                changeVersionTakenAt = depth
             }
             try await query(depth == 0 ? "COMMIT" : PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
             return value

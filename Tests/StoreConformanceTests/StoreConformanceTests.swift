@@ -191,6 +191,44 @@ struct StoreConformanceTests {
             #expect(try await store.verify() == [])
         }
     }
+
+    @Test(
+        "one change version per transaction: a nested rollback keeps the bump made before it and gives back its own",
+        arguments: TestStore.kinds)
+    func changeVersionsOfNestedTransactions(kind: StoreKind) async throws {
+        struct Boom: Error {}
+        try await TestStore.with(kind) { store, _ in
+            try await store.upsertNetwork(Network(id: "n", name: "N"))
+            let v0 = try await store.trackedVersion()
+            // The outer transaction takes the next version with its first change; the savepoint after it is undone
+            // and the version stays the transaction's.
+            try await store.transaction {
+                _ = try await store.upsert([Self.location("n", "a", 10, 10)])
+                try? await store.transaction {
+                    _ = try await store.upsert([Self.location("n", "b", 10.1, 10)])
+                    throw Boom()
+                }
+                _ = try await store.upsert([Self.location("n", "c", 10.2, 10)])
+            }
+            let v1 = try await store.trackedVersion()
+            #expect(v1 == v0 + 1)
+            let first = try #require(try await store.changes(since: v0, limit: 100))
+            #expect(Set(first.upserted.map(\.id)) == ["loc_n_a", "loc_n_c"])
+            // Here the version is taken inside the savepoint and given back with it: the change after it takes one
+            // again, so a reader at v1 sees it.
+            try await store.transaction {
+                try? await store.transaction {
+                    _ = try await store.upsert([Self.location("n", "d", 10.3, 10)])
+                    throw Boom()
+                }
+                _ = try await store.upsert([Self.location("n", "e", 10.4, 10)])
+            }
+            let v2 = try await store.trackedVersion()
+            #expect(v2 == v1 + 1)
+            let second = try #require(try await store.changes(since: v1, limit: 100))
+            #expect(second.upserted.map(\.id) == ["loc_n_e"])
+        }
+    }
 }
 
 @Suite("PostGIS store: refusals", .enabled(if: TestStore.kinds.contains(.postgis)))

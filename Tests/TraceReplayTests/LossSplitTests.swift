@@ -8,16 +8,6 @@ import Testing
 /// The app's own losses are named as the app's: the OS said the person was inside and the app did not confirm, or
 /// confirmed only after the till.
 @Suite struct LossSplitTests {
-    /// Walk north at 1.5 m/s from 300 m south, stay 300 s at the store, walk on north. Within the footprint's 35 m
-    /// reach from 177 s to 523 s, so the till comes at arrival + half the stay, 350 s.
-    let shortStop: Trace = {
-        var pts: [(Double, Double)] = []
-        for t in stride(from: 0.0, through: 200, by: 1) { pts.append((t, -300 + 1.5 * t)) }
-        for t in stride(from: 201.0, through: 500, by: 1) { pts.append((t, 0)) }
-        for t in stride(from: 501.0, through: 900, by: 1) { pts.append((t, 1.5 * (t - 500))) }
-        return Hand.trace(pts)
-    }()
-
     func run(confirmSeconds: Double, trustOSAfter: Double = 0) async throws -> (TraceRun, StrategyRun) {
         var sc = try Hand.idealScenario()
         sc.groundTruth.storeRadiusMeters = 25
@@ -25,10 +15,8 @@ import Testing
         sc.app.gpsApproachMetersPerSecond = 0
         sc.app.gpsTrustOsAfterSeconds = trustOSAfter
         let stores = [Hand.store("a", north: 0)]
-        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: 25)
-        let context = ReplayContext(
-            scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: BruteForceRefresher(locations: stores, radius: 100))
-        let run = await ReplayRunner.run(shortStop, strategies: [try Strategy.parse("fixed+gps")], context: context)
+        let run = try await Hand.replay(
+            Hand.shortStop, stores: stores, strategies: ["fixed+gps"], scenario: sc, refresher: BruteForceRefresher(locations: stores, radius: 100))
         #expect(run.moments.count == 1)
         return (run, run.runs[0])
     }

@@ -14,11 +14,7 @@ import Testing
         _ trace: Trace, stores: [Location], strategies: [String], scenario: Scenario? = nil,
         refresher: (any RegionRefreshing)? = nil
     ) async throws -> TraceRun {
-        let sc = try scenario ?? Hand.iosExact()
-        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
-        let context = ReplayContext(
-            scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: refresher ?? BruteForceRefresher(locations: stores))
-        return await ReplayRunner.run(trace, strategies: try strategies.map(Strategy.parse), context: context)
+        try await Hand.replay(trace, stores: stores, strategies: strategies, scenario: scenario, refresher: refresher)
     }
 
     /// Standing in a store from the first fix for 10 minutes.

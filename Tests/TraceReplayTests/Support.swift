@@ -122,6 +122,27 @@ enum Hand {
         return s
     }
 
+    /// Replays `trace` under `strategies` among `stores` (the brute-force refresher unless one is given).
+    static func replay(
+        _ trace: Trace, stores: [Location], strategies: [String], scenario: Scenario? = nil, refresher: (any RegionRefreshing)? = nil
+    ) async throws -> TraceRun {
+        let sc = try scenario ?? iosExact()
+        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: sc.groundTruth.storeRadiusMeters)
+        let context = ReplayContext(
+            scenario: sc, wallet: wallet, catalog: catalog, refresher: refresher ?? BruteForceRefresher(locations: stores))
+        return await ReplayRunner.run(trace, strategies: try strategies.map(Strategy.parse), context: context)
+    }
+
+    /// Walk north at 1.5 m/s from 300 m south, stay 300 s at a store at 0 m, walk on north. Within a 25 m footprint's
+    /// 35 m reach from 177 s to 523 s, so the till comes at arrival + half the stay, 350 s.
+    static let shortStop: Trace = {
+        var pts: [(Double, Double)] = []
+        for t in stride(from: 0.0, through: 200, by: 1) { pts.append((t, -300 + 1.5 * t)) }
+        for t in stride(from: 201.0, through: 500, by: 1) { pts.append((t, 0)) }
+        for t in stride(from: 501.0, through: 900, by: 1) { pts.append((t, 1.5 * (t - 500))) }
+        return trace(pts)
+    }()
+
     /// Stays of (start seconds, minutes, metres north), 10 s apart.
     static func stays(_ list: [(Double, Int, Double)]) -> Trace {
         var pts: [(Double, Double)] = []

@@ -9,16 +9,7 @@ import Testing
 /// `os.visit_radius_meters`) at a card store posts its card where the app's own GPS never settles; it is as early or
 /// as late as the OS's report, and a walk-by gives none.
 @Suite struct VisitConfirmationTests {
-    /// Walk north at 1.5 m/s from 300 m south, stay 300 s at the store, walk on (the till at 350 s, see LossSplitTests).
-    static let shortStop: Trace = {
-        var pts: [(Double, Double)] = []
-        for t in stride(from: 0.0, through: 200, by: 1) { pts.append((t, -300 + 1.5 * t)) }
-        for t in stride(from: 201.0, through: 500, by: 1) { pts.append((t, 0)) }
-        for t in stride(from: 501.0, through: 900, by: 1) { pts.append((t, 1.5 * (t - 500))) }
-        return Hand.trace(pts)
-    }()
-
-    /// The same walk without the stop.
+    /// `Hand.shortStop`'s walk without the stop.
     static let walkBy: Trace = Hand.trace(stride(from: 0.0, through: 600, by: 1).map { ($0, -300 + 1.5 * $0) })
 
     /// A `+gps` app whose 10-minute window cannot fill in the stop, on an OS that reports visits after `visitMinutes`.
@@ -32,24 +23,23 @@ import Testing
         sc.app.gpsApproachMetersPerSecond = 0
         sc.app.visitConfirmsStay = confirmsStay
         let stores = [Hand.store("a", north: 0)]
-        let catalog = StoreCatalog(locations: stores, storeRadiusMeters: 25)
-        let context = ReplayContext(
-            scenario: sc, wallet: Hand.wallet, catalog: catalog, refresher: BruteForceRefresher(locations: stores, radius: 100))
-        return await ReplayRunner.run(trace, strategies: [try Strategy.parse("fixed+gps")], context: context).runs[0]
+        return try await Hand.replay(
+            trace, stores: stores, strategies: ["fixed+gps"], scenario: sc, refresher: BruteForceRefresher(locations: stores, radius: 100)
+        ).runs[0]
     }
 
     @Test func aVisitAtTheStorePostsTheCardTheWindowCouldNot() async throws {
-        let r = try await run(Self.shortStop, visitMinutes: 2, confirmsStay: true)
+        let r = try await run(Hand.shortStop, visitMinutes: 2, confirmsStay: true)
         let n = try #require(r.notifications.first)
         #expect(r.notifications.count == 1 && n.trigger == .client(.visit) && r.metrics.served == 1, "\(r.notifications)")
         // Without the setting the same visit wakes the app and posts nothing.
-        let off = try await run(Self.shortStop, visitMinutes: 2, confirmsStay: false)
+        let off = try await run(Hand.shortStop, visitMinutes: 2, confirmsStay: false)
         #expect(off.notifications.isEmpty && off.metrics.served == 0)
     }
 
     @Test func aLateVisitIsALateCard() async throws {
         // Five minutes within 100 m cannot end before the stop's till.
-        let r = try await run(Self.shortStop, visitMinutes: 5, confirmsStay: true)
+        let r = try await run(Hand.shortStop, visitMinutes: 5, confirmsStay: true)
         #expect(r.notifications.first?.trigger == .client(.visit) && r.metrics.late == 1 && r.metrics.served == 0, "\(r.notifications)")
     }
 

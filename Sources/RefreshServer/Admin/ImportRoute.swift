@@ -167,10 +167,7 @@ struct ImportRoute: Sendable {
     static let storeVersionHeader = HTTPField.Name("OnCue-Store-Version")!
 
     /// Seconds between two `uptime` readings, for the log.
-    static func seconds(_ from: Duration, _ to: Duration) -> String {
-        let d = to - from
-        return String(format: "%.3f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
-    }
+    static func seconds(_ from: Duration, _ to: Duration) -> String { String(format: "%.3f", (to - from).inSeconds) }
 
     /// RFC 7240: `Prefer: respond-async`, possibly among other preferences.
     static func wantsAsync(_ request: Request) -> Bool {

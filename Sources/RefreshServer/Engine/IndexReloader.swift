@@ -210,7 +210,7 @@ package final class IndexReloader: Service, Sendable {
                         if let updated = current.applying(changes, limit: limit) {
                             return Loaded(
                                 index: updated, networks: Self.counted(changes.networks, by: updated), version: version, tracked: changes.version,
-                                changes: changes.count, readSeconds: Double(read.components.attoseconds) / 1e18 + Double(read.components.seconds))
+                                changes: changes.count, readSeconds: read.inSeconds)
                         }
                     }
                 }

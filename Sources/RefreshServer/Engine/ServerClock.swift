@@ -31,8 +31,5 @@ package struct ServerClock: Sendable {
     }
 
     /// Seconds from `start` (an `uptime` reading) to now.
-    func seconds(since start: Duration) -> Double {
-        let (seconds, attoseconds) = (uptime() - start).components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    func seconds(since start: Duration) -> Double { (uptime() - start).inSeconds }
 }

@@ -10,6 +10,11 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     public var database: String
     public var sslMode: SSLMode
+    /// How long a connection may take to open (libpq's `connect_timeout`, in whole seconds, at least 2), and how long
+    /// a connection kept open between uses may take to answer before it is given up. Unlike libpq, never unbounded:
+    /// 0 or no value means the default, 10 s.
+    public var connectTimeout: Duration = Self.defaultConnectTimeout
+    public static let defaultConnectTimeout = Duration.seconds(10)
 
     /// libpq's `sslmode` values. `prefer` and `allow` try TLS and fall back to plain; `require` insists on TLS without
     /// checking the server's certificate; `verify-ca` and `verify-full` check it (the system's trust roots).
@@ -44,7 +49,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                     throw .invalidArgument("sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 mode = m
-            case "application_name", "connect_timeout":
+            case "connect_timeout":
+                guard let value = item.value, let seconds = Int(value), seconds >= 0 else {
+                    throw .invalidArgument("connect_timeout must be a whole number of seconds")
+                }
+                connectTimeout = seconds == 0 ? Self.defaultConnectTimeout : .seconds(max(2, seconds))
+            case "application_name":
                 continue  // accepted for libpq compatibility; not used
             default:
                 throw .invalidArgument("unknown parameter '\(item.name)' in \(Self.redact(text))")
@@ -62,7 +72,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         c.host = host
         c.port = port
         c.path = "/" + database
-        if sslMode != .prefer { c.queryItems = [URLQueryItem(name: "sslmode", value: sslMode.rawValue)] }
+        var items: [URLQueryItem] = []
+        if sslMode != .prefer { items.append(URLQueryItem(name: "sslmode", value: sslMode.rawValue)) }
+        if connectTimeout != Self.defaultConnectTimeout {
+            items.append(URLQueryItem(name: "connect_timeout", value: String(connectTimeout.components.seconds)))
+        }
+        if !items.isEmpty { c.queryItems = items }
         return c.string ?? "postgres://\(host):\(port)/\(database)"
     }
 

@@ -15,10 +15,6 @@ public final class PostGISLocationStore: LocationStore {
     public let url: PostgresURL
     let connection: PostgresConnection
     let logger: Logger
-    private var transactionDepth = 0
-    /// The change version the open transaction took (`noteChange`), if it took one.
-    var changeVersionOfTransaction: Int64?
-    var changeVersionTakenAt: Int?
     public private(set) var schemaVersion = 0
 
     private init(url: PostgresURL, connection: PostgresConnection, logger: Logger) {
@@ -152,41 +148,49 @@ public final class PostGISLocationStore: LocationStore {
     // MARK: Transactions
 
     /// Runs `body` in one transaction (a savepoint inside another): its writes commit together or not at all.
+    /// A transaction PostgreSQL ended as rolled back (a statement in it failed and `body` went on) throws rather
+    /// than pass for committed.
     public func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        let depth = transactionDepth
-        try await query(depth == 0 ? "BEGIN" : PostgresQuery(unsafeSQL: "SAVEPOINT sp\(depth)"))
-        transactionDepth += 1
+        let parent = PostGISTransaction.open[connection.id]
+        let scope = PostGISTransaction(parent: parent)
+        let savepoint = PostGISTransaction.savepointName
+        try await query(parent == nil ? "BEGIN" : PostgresQuery(unsafeSQL: "SAVEPOINT \(savepoint)"))
+        let value: T
         do {
-            let value = try await body()
-            transactionDepth -= 1
-            if depth == 0 {
-                changeVersionOfTransaction = nil
-                changeVersionTakenAt = nil
-            } else if let taken = changeVersionTakenAt, taken > depth {
-                // A version taken inside a savepoint that is released now belongs to the scope around it: a later
-                // rollback of a sibling savepoint must not give it back (the row would take a second version).
-                changeVersionTakenAt = depth
-            }
-            try await query(depth == 0 ? "COMMIT" : PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
-            return value
+            var open = PostGISTransaction.open
+            open[connection.id] = scope
+            value = try await PostGISTransaction.$open.withValue(open) { try await body() }
         } catch {
-            transactionDepth = depth
-            // A version taken inside the savepoint is given back with it; one taken before stays the transaction's.
-            if depth == 0 || changeVersionTakenAt.map({ $0 > depth }) == true {
-                changeVersionOfTransaction = nil
-                changeVersionTakenAt = nil
-            }
-            if depth == 0 {
+            if parent == nil {
                 _ = try? await query("ROLLBACK")
             } else {
-                _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT sp\(depth)"))
-                _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT sp\(depth)"))
+                _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(savepoint)"))
+                _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
             }
             throw error
         }
+        if parent == nil {
+            try await commit()
+        } else {
+            try await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
+            scope.released()
+        }
+        return value
     }
 
-    var inTransaction: Bool { transactionDepth > 0 }
+    /// PostgreSQL answers COMMIT of a transaction in which a statement failed with ROLLBACK, and no error.
+    private func commit() async throws {
+        let command: String
+        do {
+            command = try await connection.query("COMMIT", logger: logger).get().metadata.command
+        } catch let error as PSQLError {
+            throw Self.classify(error, url: url)
+        }
+        guard command == "COMMIT" else {
+            throw StoreError.postgres(
+                state: "25P02", message: "the transaction was rolled back, not committed: a statement in it had failed")
+        }
+    }
 
     // MARK: Schema
 
@@ -254,13 +258,11 @@ public final class PostGISLocationStore: LocationStore {
     /// one committed (versions commit in order, and a reader that sees version V sees every row written up to V).
     /// Rows written store it; tombstones get it from their trigger.
     func noteChange() async throws -> Int64 {
-        if let version = changeVersionOfTransaction { return version }
+        let scope = PostGISTransaction.open[connection.id]
+        if let version = scope?.changeVersion { return version }
         let rows = try await rows("UPDATE oncue_store_version SET version = version + 1, changed_at = now() RETURNING version")
         let version = try rows.first?.decode(Int64.self) ?? 0
-        if inTransaction {
-            changeVersionOfTransaction = version
-            changeVersionTakenAt = transactionDepth
-        }
+        scope?.noteTaken(version)
         if version % ChangeHistory.pruneEvery == 0 { try await pruneChangeHistory(keeping: ChangeHistory.keptVersions, at: version) }
         return version
     }

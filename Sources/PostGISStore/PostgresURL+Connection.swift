@@ -1,5 +1,6 @@
 import Geo
 import LocationStore
+import NIOCore
 import NIOSSL
 import PostgresNIO
 
@@ -23,7 +24,7 @@ extension PostgresURL {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: user, password: password,
             database: database, tls: tls)
-        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.connectTimeout = .init(connectTimeout)
         return configuration
     }
 }

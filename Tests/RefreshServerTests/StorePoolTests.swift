@@ -61,24 +61,4 @@ import Testing
         }
         #expect(pool.idleCount == 2, "a refused request leaves its connection as good as it found it")
     }
-
-    /// A PostgreSQL connection is not kept (`ReusableStore` is SQLite's alone): PostgresNIO 1.33.2 never answers a
-    /// query started on a connection already closed, and a kept connection to a host that vanished without a word
-    /// would hold each use until TCP gives up, where a new connection fails within its 10 s connect timeout.
-    @Test(.enabled(if: PostgresServers.primary != nil || PostgresServers.required))
-    func aPostgreSQLStoreIsClosedAfterItsUse() async throws {
-        let url = try await PostgresServers.createStore()
-        let opened = Opened()
-        let pool = makePool(counting: opened)
-        let address = StoreAddress.postgres(url)
-        do {
-            _ = try await use(pool, address)
-            _ = try await use(pool, address)
-        } catch {
-            await PostgresServers.drop(url)
-            throw error
-        }
-        await PostgresServers.drop(url)
-        #expect(opened.value == 2 && pool.idleCount == 0)
-    }
 }

@@ -2,16 +2,18 @@ import LocationStore
 import ServiceLifecycle
 import Synchronization
 
-/// The stores a server keeps open between uses (`ReusableStore`: SQLite connections). Each use takes an idle one, or
-/// opens one, and gives it back when it is done. So no use pays for opening one (SpatiaLite's loading and the schema
-/// checks), and no use closes the file's last connection, which would checkpoint the whole write-ahead log under an
-/// exclusive lock while the next writer waits (after a large import: seconds on a busy disk, long enough for the
-/// writer's busy timeout to refuse it). A PostgreSQL store is opened for each use and closed after it.
+/// The stores a server keeps open between uses (`ReusableStore`: SQLite and PostgreSQL connections). Each use takes an
+/// idle one, or opens one, and gives it back when it is done. So no use pays for opening one (SpatiaLite's loading
+/// and the schema checks; a PostgreSQL connection and its authentication), and no use closes a SQLite file's last
+/// connection, which would checkpoint the whole write-ahead log under an exclusive lock while the next writer waits
+/// (after a large import: seconds on a busy disk, long enough for the writer's busy timeout to refuse it).
 ///
 /// A store belongs to one use at a time: the pool holds it only while no task does. A store is checked before it is
-/// kept and before it serves again (`suspend`, `resume`). The schema is checked when a store is opened, so a store kept
-/// open does not see another build upgrade the schema meanwhile; a server is upgraded with its store. Run as a
-/// service, the pool closes its idle stores at shutdown; after that, every store is closed after its use.
+/// kept and before it serves again (`suspend`, `resume`). A SQLite file's schema is checked when it is opened, so a
+/// connection kept open does not see another build upgrade it meanwhile (a file's server is upgraded with it); a
+/// PostgreSQL connection reads the schema version again before each use, as replicas of several builds share one
+/// database. Run as a service, the pool closes its idle stores at shutdown; after that, every store is closed after
+/// its use.
 final class StorePool: Service, Sendable {
     private struct Key: Hashable {
         let address: StoreAddress
@@ -53,7 +55,7 @@ final class StorePool: Service, Sendable {
     /// The most recently used idle store still fit for a use; those found unfit meanwhile are closed.
     private func take(_ key: Key) async -> (any LocationStore)? {
         while let idle = state.withLock({ $0.idle[key]?.popLast() }) {
-            if idle.store.resume() { return idle.store }
+            if await idle.store.resume() { return idle.store }
             await idle.store.close()
         }
         return nil

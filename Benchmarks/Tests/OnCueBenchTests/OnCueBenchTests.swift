@@ -81,6 +81,22 @@ import Testing
         #expect(output.locations == 2_000 && output.fixes_per_trace == 2_000 && output.single_core_fixes_per_second > 0)
     }
 
+    /// `reuse` on a new SQLite file: both methods ran, and the kept store answered faster than one opened per use.
+    @Test func reuseComparesAKeptStoreWithOneOpenedPerUse() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-bench-reuse-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try Self.run(["reuse", "--db", path, "--seconds", "0.3", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        struct Sample: Decodable {
+            let name: String
+            let queries_per_second: Double
+        }
+        let samples = try JSONDecoder().decode([Sample].self, from: Data(r.stdout.utf8))
+        #expect(samples.count == 2)
+        #expect(samples.allSatisfy { $0.queries_per_second > 0 })
+        #expect(samples.last!.queries_per_second > samples.first!.queries_per_second)
+    }
+
     @Test func geoPrintsRates() throws {
         let r = try Self.run(["geo", "--seconds", "0.1"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -162,7 +162,8 @@ public final class PostGISLocationStore: LocationStore {
             value = try await PostGISTransaction.$open.withValue(open) { try await body() }
         } catch {
             if parent == nil {
-                _ = try? await query("ROLLBACK")
+                // A connection whose transaction may still be open never serves another use.
+                if (try? await query("ROLLBACK")) == nil { try? await connection.close() }
             } else {
                 _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(savepoint)"))
                 _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))

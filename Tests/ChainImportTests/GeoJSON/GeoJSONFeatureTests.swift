@@ -38,9 +38,17 @@ import Testing
         }
     }
 
-    @Test("the scan for numbers beyond a double skips strings and escapes")
-    func scan() {
-        #expect(GeoJSONFeature.unrepresentableNumber(Array(#"{"a": "x\"1e-400", "b": [1e5, -2.5e-3]}"#.utf8)) == nil)
-        #expect(GeoJSONFeature.unrepresentableNumber(Array(#"{"a": "x", "b": [1, 0e-999, 3e-400]}"#.utf8)) == "3e-400")
+    @Test("a number beyond a double is found outside strings only, wherever it stands")
+    func numbersBeyondADouble() {
+        let quoted = Self.decode(Self.feature("[1e5, -2.5e-3]", properties: #"{"a": "x\"1e-400", "b": [1e5, 0e-999]}"#))
+        guard case .success = quoted else {
+            Issue.record("a number in a string, or a zero written with a large exponent, was taken for one beyond a double")
+            return
+        }
+        guard case .failure(let rejection) = Self.decode(Self.feature("[1, 2]", properties: #"{"b": [1, 0e-999, 3e-400]}"#)) else {
+            Issue.record("3e-400 in a property was taken")
+            return
+        }
+        #expect(rejection.issue.message.contains("3e-400"))
     }
 }

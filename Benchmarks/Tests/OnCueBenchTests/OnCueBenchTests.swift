@@ -84,7 +84,7 @@ import Testing
     /// `reuse` on a new SQLite file: both methods ran, and the kept store answered faster than one opened per use.
     @Test func reuseComparesAKeptStoreWithOneOpenedPerUse() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-bench-reuse-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let r = try Self.run(["reuse", "--db", path, "--seconds", "0.3", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         struct Sample: Decodable {

@@ -10,7 +10,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     public var database: String
     public var sslMode: SSLMode
-    /// How long a connection may take to open (libpq's `connect_timeout`, in whole seconds, at least 2), and how long
+    /// How long a connection may take to open (libpq's `connect_timeout`, in whole seconds, 2 to 3600), and how long
     /// a connection kept open between uses may take to answer before it is given up. Unlike libpq, never unbounded:
     /// 0 or no value means the default, 10 s.
     public var connectTimeout: Duration = Self.defaultConnectTimeout
@@ -50,8 +50,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 mode = m
             case "connect_timeout":
-                guard let value = item.value, let seconds = Int(value), seconds >= 0 else {
-                    throw .invalidArgument("connect_timeout must be a whole number of seconds")
+                guard let value = item.value, let seconds = Int(value), (0...3600).contains(seconds) else {
+                    throw .invalidArgument("connect_timeout must be a whole number of seconds, at most 3600")
                 }
                 connectTimeout = seconds == 0 ? Self.defaultConnectTimeout : .seconds(max(2, seconds))
             case "application_name":

@@ -153,30 +153,31 @@ public final class PostGISLocationStore: LocationStore {
     public func transaction<T>(_ body: () async throws -> T) async throws -> T {
         let parent = PostGISTransaction.open[connection.id]
         let scope = PostGISTransaction(parent: parent)
-        let savepoint = PostGISTransaction.savepointName
-        try await query(parent == nil ? "BEGIN" : PostgresQuery(unsafeSQL: "SAVEPOINT \(savepoint)"))
-        let value: T
+        try await query(parent == nil ? "BEGIN" : PostgresQuery(unsafeSQL: "SAVEPOINT \(scope.savepoint)"))
         do {
             var open = PostGISTransaction.open
             open[connection.id] = scope
-            value = try await PostGISTransaction.$open.withValue(open) { try await body() }
+            let value = try await PostGISTransaction.$open.withValue(open) { try await body() }
+            if parent == nil {
+                try await commit()
+            } else {
+                // PostgreSQL refuses RELEASE once a failed statement aborted the transaction: then the savepoint is
+                // rolled back below, and the scope around it goes on from where it opened this one.
+                try await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(scope.savepoint)"))
+                scope.released()
+            }
+            return value
         } catch {
             if parent == nil {
-                // A connection whose transaction may still be open never serves another use.
+                // After a failed COMMIT there is no transaction left, and this ROLLBACK only draws a warning. A
+                // connection whose transaction may still be open never serves another use.
                 if (try? await query("ROLLBACK")) == nil { try? await connection.close() }
             } else {
-                _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(savepoint)"))
-                _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
+                _ = try? await query(PostgresQuery(unsafeSQL: "ROLLBACK TO SAVEPOINT \(scope.savepoint)"))
+                _ = try? await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(scope.savepoint)"))
             }
             throw error
         }
-        if parent == nil {
-            try await commit()
-        } else {
-            try await query(PostgresQuery(unsafeSQL: "RELEASE SAVEPOINT \(savepoint)"))
-            scope.released()
-        }
-        return value
     }
 
     /// PostgreSQL answers COMMIT of a transaction in which a statement failed with ROLLBACK, and no error.

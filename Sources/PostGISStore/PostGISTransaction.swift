@@ -5,23 +5,26 @@ import Synchronization
 ///
 /// It lives in a task-local, not on the store: whether a transaction is open is which body the task is in. No count
 /// kept beside the connection can drift from what the body did, or outlive a use on a connection the server's pool
-/// keeps for the next. Whether the server still has a transaction open when a use ends is asked of PostgreSQL itself
-/// (`PostGISLocationStore.resume`).
+/// keeps for the next: every path out of `transaction` ends the transaction or savepoint it opened, and a connection
+/// whose ROLLBACK failed is closed. A transaction a failed statement left aborted is also refused by PostgreSQL
+/// itself before a kept connection's next use (`PostGISLocationStore.resume` reads from it).
 final class PostGISTransaction: Sendable {
     /// The innermost scope of each connection (by `PostgresConnection.ID`) the task has a transaction open on.
     @TaskLocal static var open: [Int: PostGISTransaction] = [:]
 
     /// The scope around this one on the same connection; nil for the transaction itself.
     let parent: PostGISTransaction?
+    /// The savepoint's name, one per depth: a savepoint left open by a RELEASE that failed must not be the one its
+    /// parent's ROLLBACK TO reaches.
+    let savepoint: String
+    private let depth: Int
     private let takenVersion = Mutex<Int64?>(nil)
 
     init(parent: PostGISTransaction?) {
         self.parent = parent
+        depth = (parent?.depth ?? -1) + 1
+        savepoint = "oncue_sp\(depth)"
     }
-
-    /// PostgreSQL keeps savepoints of one name apart and RELEASE / ROLLBACK TO take the newest, so nested scopes
-    /// need no number of their own.
-    static let savepointName = "oncue_scope"
 
     /// The change version this scope or one around it took (`noteChange`); a transaction takes at most one.
     var changeVersion: Int64? { takenVersion.withLock { $0 } ?? parent?.changeVersion }

@@ -14,10 +14,12 @@ struct PostgresPoolTests {
 
     /// The backend process serving the use: which connection it was, as PostgreSQL sees it.
     static func backend(_ pool: StorePool, _ url: PostgresURL) async throws -> Int32 {
-        try await pool.with(.postgres(url), readOnly: false) { store in
-            let postgis = try #require(store as? PostGISLocationStore)
-            return try await postgis.backendProcess()
-        }
+        try await pool.with(.postgres(url), readOnly: false) { try await process($0) }
+    }
+
+    static func process(_ store: any LocationStore) async throws -> Int32 {
+        let postgis = try #require(store as? PostGISLocationStore)
+        return try await postgis.backendProcess()
     }
 
     /// Runs `body` with a store database of its own, dropped afterwards whatever happened.
@@ -89,18 +91,51 @@ struct PostgresPoolTests {
             let opened = Opened()
             let pool = Self.pool(counting: opened)
             let first = try await Self.backend(pool, url)
-            #expect(kill(first, SIGSTOP) == 0)
-            defer {
-                kill(first, SIGCONT)
-                kill(first, SIGTERM)
-            }
-            let started = ContinuousClock.now
-            let second = try await Self.backend(pool, url)
-            let waited = ContinuousClock.now - started
+            let (second, waited) = try await Self.whileStopped([first]) { try await Self.backend(pool, url) }
             #expect(second != first && opened.value == 2)
             #expect(waited >= .seconds(2) && waited < .seconds(8), "gave up after \(waited)")
             await pool.close()
         }
+    }
+
+    /// Connections kept beside one that stopped answering are closed with it, not each tried in turn: a use after
+    /// a host vanished waits for one `connect_timeout` (5 s here), not one per kept connection.
+    @Test(.enabled(if: PostgresPoolTests.canStopBackends, "needs PostgreSQL on this machine and the right to signal it"))
+    func connectionsKeptBesideAStoppedOneAreClosedWithIt() async throws {
+        try await Self.withStore { store in
+            var url = store
+            url.connectTimeout = .seconds(5)
+            let opened = Opened()
+            let pool = Self.pool(counting: opened)
+            // Three uses at once leave three connections kept.
+            let stopped = try await pool.with(.postgres(url), readOnly: false) { first in
+                try await pool.with(.postgres(url), readOnly: false) { second in
+                    [
+                        try await Self.process(first), try await Self.process(second), try await Self.backend(pool, url),
+                    ]
+                }
+            }
+            #expect(Set(stopped).count == 3 && pool.idleCount == 3 && opened.value == 3)
+            let (fresh, waited) = try await Self.whileStopped(stopped) { try await Self.backend(pool, url) }
+            #expect(!stopped.contains(fresh) && opened.value == 4)
+            #expect(waited >= .seconds(5) && waited < .seconds(9), "gave up after \(waited)")
+            await pool.close()
+        }
+    }
+
+    /// Runs `body` while the backend processes are stopped (SIGSTOP: they answer nothing, as a host that vanished),
+    /// and says how long it took; then lets them go and ends them.
+    static func whileStopped<T>(_ processes: [Int32], _ body: () async throws -> T) async throws -> (T, Duration) {
+        for process in processes { #expect(kill(process, SIGSTOP) == 0) }
+        defer {
+            for process in processes {
+                kill(process, SIGCONT)
+                kill(process, SIGTERM)
+            }
+        }
+        let started = ContinuousClock.now
+        let value = try await body()
+        return (value, ContinuousClock.now - started)
     }
 
     /// The primary runs on this machine and this process may stop its backends (CI runs tests as root).

@@ -38,6 +38,33 @@ struct PostGISTransactionTests {
         }
     }
 
+    /// A failed statement inside a savepoint aborts the transaction, and PostgreSQL then refuses the savepoint's
+    /// RELEASE. The savepoint is rolled back instead, so that each scope around it rolls back only its own writes and
+    /// the outermost one, which caught the failure, commits its own, with one change version.
+    @Test func aFailureCaughtTwoScopesUpRollsBackOnlyWhatItsScopesWrote() async throws {
+        try await TestStore.with(.postgis) { any, _ in
+            let store = try #require(any as? PostGISLocationStore)
+            try await store.upsertNetwork(Network(id: "a", name: "A"))
+            let before = try await store.storeVersion()
+            func location(_ id: String) -> Location {
+                Location(networkId: "a", externalId: id, name: id, coordinate: Coordinate(uncheckedLatitude: 48.85, longitude: 2.35))
+            }
+            try await store.transaction {
+                _ = try await store.upsert([location("outer")])
+                _ = try? await store.transaction {
+                    _ = try await store.upsert([location("middle")])
+                    try await store.transaction {
+                        _ = try await store.upsert([location("inner")])
+                        _ = try? await store.query("SELECT 1 / 0")
+                    }
+                }
+            }
+            #expect(Set(try await store.locations(networkId: "a").map(\.externalId)) == ["outer"])
+            #expect(try await store.storeVersion() == before + 1)
+            #expect(await store.resume(), "the transaction ended: the connection reads again")
+        }
+    }
+
     @Test func aConnectionServesAgainOnlyOutsideItsTransaction() async throws {
         try await TestStore.with(.postgis) { any, _ in
             let store = try #require(any as? PostGISLocationStore)

@@ -52,12 +52,14 @@ final class StorePool: Service, Sendable {
         return try result.get()
     }
 
-    /// The most recently used idle store still fit for a use; those found unfit meanwhile are closed.
+    /// The most recently used idle store, if it is still fit for a use. When it is not, the others kept with it are
+    /// closed too rather than tried one by one: what made one unfit (a database host that vanished, a firewall that
+    /// dropped idle connections) most likely took them all, and each try may cost a PostgreSQL `connect_timeout`.
     private func take(_ key: Key) async -> (any LocationStore)? {
-        while let idle = state.withLock({ $0.idle[key]?.popLast() }) {
-            if await idle.store.resume() { return idle.store }
-            await idle.store.close()
-        }
+        guard let idle = state.withLock({ $0.idle[key]?.popLast() }) else { return nil }
+        if await idle.store.resume() { return idle.store }
+        let rest = state.withLock { $0.idle.removeValue(forKey: key) ?? [] }
+        for store in [idle] + rest { await store.store.close() }
         return nil
     }
 

@@ -5,7 +5,8 @@ import Testing
 @testable import ChainImport
 
 /// The import's JSON reader against Foundation's `JSONSerialization`, which the import used before: the same values
-/// from the same texts (properties' text included), and the same texts refused.
+/// from the same texts, and the same texts refused. Where the two differ on purpose (a number's exactness and its
+/// text as a property, numbers beyond a double), a test of its own says what the reader does.
 @Suite struct JSONReaderTests {
     /// Whether Foundation's value and the reader's are the same: objects by their names (the last of a name written
     /// twice), numbers within 1e-14 of each other. Foundation's parser is not exact: it reads `-54.73857593999442`

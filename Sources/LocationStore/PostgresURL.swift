@@ -14,7 +14,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// a connection kept open between uses may take to answer before it is given up. Unlike libpq, never unbounded:
     /// 0 or no value means the default, 10 s.
     public var connectTimeout: Duration = Self.defaultConnectTimeout
-    public static let defaultConnectTimeout = Duration.seconds(10)
+    static let defaultConnectTimeout = Duration.seconds(10)
 
     /// libpq's `sslmode` values. `prefer` and `allow` try TLS and fall back to plain; `require` insists on TLS without
     /// checking the server's certificate; `verify-ca` and `verify-full` check it (the system's trust roots).

@@ -28,7 +28,7 @@ struct BenchReuse: AsyncParsableCommand {
         let open = try opener()
         var samples: [LatencySample] = []
         samples.append(
-            try await measureUses("opened for the use, closed after", seconds: seconds) {
+            try await measureUses("opened for the use, closed after", for: seconds) {
                 let store = try await open()
                 _ = try await store.trackedVersion()
                 await store.close()
@@ -36,7 +36,7 @@ struct BenchReuse: AsyncParsableCommand {
         let kept = try await open()
         guard let reusable = kept as? any ReusableStore else { throw ValidationError("\(db) is no store the server keeps") }
         samples.append(
-            try await measureUses("kept between uses, checked before each", seconds: seconds) {
+            try await measureUses("kept between uses, checked before each", for: seconds) {
                 guard await reusable.resume() else { throw ValidationError("the kept store could not serve again") }
                 _ = try await reusable.trackedVersion()
                 guard reusable.suspend() else { throw ValidationError("the kept store could not be kept") }
@@ -60,20 +60,16 @@ struct BenchReuse: AsyncParsableCommand {
         return { try await PostGISLocationStore.open(url, readOnly: true) }
     }
 
-    /// Runs `use` again and again for `seconds`, timing each.
-    private func measureUses(_ name: String, seconds: Double, _ use: () async throws -> Void) async throws -> LatencySample {
+    /// Runs `use` again and again for `limit` seconds, timing each.
+    private func measureUses(_ name: String, for limit: Double, _ use: () async throws -> Void) async throws -> LatencySample {
         var samples: [UInt64] = []
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
+        let start = ContinuousClock.now
+        let deadline = start + .milliseconds(Int(limit * 1000))
+        while ContinuousClock.now < deadline {
             let t0 = DispatchTime.now().uptimeNanoseconds
             try await use()
             samples.append(DispatchTime.now().uptimeNanoseconds - t0)
         }
-        let wall = start.duration(to: clock.now)
-        return LatencySample(
-            name: name, nanoseconds: samples,
-            wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+        return LatencySample(name: name, nanoseconds: samples, wallSeconds: oncue_bench.seconds(since: start))
     }
 }

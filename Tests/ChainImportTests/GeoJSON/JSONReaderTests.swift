@@ -51,8 +51,6 @@ import Testing
         }
     }
 
-    static func taken(_ text: String) -> Bool { (try? JSONReader.parse(Array(text.utf8))) != nil }
-
     // MARK: Generated documents
 
     static let numbers = [
@@ -176,7 +174,7 @@ import Testing
     /// A number beyond a double is refused, as Foundation refuses it; one that would read as 0 is taken and named.
     @Test func numbersBeyondADouble() throws {
         #expect(Self.agree(Array(#"{"n": 2e400}"#.utf8)) == nil)
-        #expect(!Self.taken("[" + String(repeating: "9", count: 400) + "]"))
+        #expect((try? JSONReader.parse(Array(("[" + String(repeating: "9", count: 400) + "]").utf8))) == nil)
         let underflow = try JSONReader.parse(Array(#"{"a": 0e-999, "b": "1e-400", "c": -3E-400}"#.utf8))
         #expect(underflow.unrepresentable == "-3E-400")
     }

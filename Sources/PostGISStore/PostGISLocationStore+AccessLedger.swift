@@ -51,4 +51,9 @@ extension PostGISLocationStore: AccessLedger {
             return AuditEntry(id: id, at: at, keyId: key, action: action, target: target, result: result, detail: detail)
         }
     }
+
+    public func pruneAudit(before cutoff: Date) async throws -> Int {
+        let deleted = try await rows("WITH gone AS (DELETE FROM audit_log WHERE at < \(cutoff) RETURNING 1) SELECT count(*) FROM gone")
+        return Int(try deleted.first?.decode(Int64.self) ?? 0)
+    }
 }

@@ -19,6 +19,9 @@ package enum ServerBuilder {
         /// The threads of this server's blocking work; they end when the server is released.
         package let executors: ServerExecutors
         let limits: ConnectionLimits
+        /// The store's one admin writer (imports, edits, the audit log's writes), and the audit log's recorder.
+        let importGate: ImportGate
+        let audit: AuditRecorder
     }
 
     /// Builds the server for `configuration`. The index is loaded by a service of the application
@@ -41,15 +44,18 @@ package enum ServerBuilder {
         let publicRoutes = PublicRoutes(
             engine: engine, catalog: catalog, metrics: metrics, bodies: bodies, openAPI: try OpenAPIDocument.load(),
             reloader: reloader, executors: executors, clock: clock)
-        let importRunning = ImportRoute.Gate()
-        let audit = AuditRecorder(access: access, importRunning: importRunning, clock: clock, logger: logger)
+        let keys = AdminKeyRing(configuration: configuration, access: access, clock: clock, logger: logger)
+        let importRunning = ImportGate()
+        let audit = AuditRecorder(
+            access: access, importRunning: importRunning, clock: clock, directory: configuration.temporaryDirectory,
+            retentionDays: configuration.auditRetentionDays, logger: logger)
         let storeRoutes = AdminStoreRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning)
         let importRoute = ImportRoute(
             access: access,
             upload: ImportUpload(directory: configuration.temporaryDirectory, maxBytes: configuration.maxImportBytes),
             reloader: reloader, metrics: metrics, running: importRunning,
             geocoder: .init(geocoders: configuration.geocoders, requestsPerSecond: configuration.geocoderRequestsPerSecond),
-            jobs: ImportJobs(clock: clock), audit: audit, clock: clock)
+            jobs: ImportJobs(clock: clock), audit: audit, keys: keys, clock: clock)
         let locationsRoute = LocationsRoute(engine: engine)
         let consoleRoutes = ConsoleRoutes(tiles: configuration.consoleTiles)
 
@@ -73,21 +79,21 @@ package enum ServerBuilder {
         limited.on(RouterPath(RouteTable.console.routerPath), method: .get, use: consoleRoutes.index)
         limited.on(RouterPath(RouteTable.consoleFile.routerPath), method: .get, use: consoleRoutes.file)
 
-        let keys = AdminKeyRing(configuration: configuration, access: access, clock: clock, logger: logger)
         let keyRoutes = AdminKeyRoutes(access: access, bodies: bodies, keys: keys, audit: audit)
         let admin = limited.group().add(middleware: AdminAuthMiddleware(keys: keys)).add(middleware: AuditMiddleware(recorder: audit))
         importRoute.register(on: admin)
         storeRoutes.register(on: admin)
         keyRoutes.register(on: admin)
-        AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning).register(on: admin)
+        AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning, clock: clock).register(on: admin)
 
         let limits = configuration.connections
         let peers = PeerConnections(limits, exempt: configuration.trustedProxies)
+        let roster = ConnectionRoster(maxConnections: limits.maxConnections)
         var application = Application(
             router: router,
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
-                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminKeys: keys, peers: peers)
+                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminKeys: keys, peers: peers, roster: roster)
                 ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
@@ -97,7 +103,8 @@ package enum ServerBuilder {
         )
         application.addServices(access.pool, reloader, keys, audit)  // stopped in reverse: the pool after the audit log
         return Built(
-            application: application, engine: engine, reloader: reloader, keys: keys, metrics: metrics, executors: executors, limits: limits)
+            application: application, engine: engine, reloader: reloader, keys: keys, metrics: metrics, executors: executors, limits: limits,
+            importGate: importRunning, audit: audit)
     }
 }
 
@@ -110,7 +117,8 @@ extension ServerBuilder {
         let api = router.group()
         if let key = configuration.clientJWTKey {
             let verifier = try await ClientTokenVerifier.make(
-                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience, now: clock.now)
+                key: key, issuer: configuration.clientJWTIssuer, audience: configuration.clientJWTAudience,
+                maxLifetime: configuration.clientJWTMaxLifetime, now: clock.now)
             api.add(middleware: ClientTokenMiddleware(verifier: verifier, rateLimit: rateLimit))
         }
         if let rateLimit { api.add(middleware: rateLimit) }

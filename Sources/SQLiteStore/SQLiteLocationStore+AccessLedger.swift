@@ -78,4 +78,14 @@ extension SQLiteLocationStore: AccessLedger {
         }
         return entries
     }
+
+    public func pruneAudit(before cutoff: Date) throws -> Int {
+        try writeTransaction {
+            // Times are ISO 8601 in UTC with fractional seconds: their text sorts as they do.
+            let s = try db.statement("DELETE FROM audit_log WHERE at < ?1")
+            s.bind(1, Self.timestamp(cutoff))
+            try s.step()
+            return db.changes
+        }
+    }
 }

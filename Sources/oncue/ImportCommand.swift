@@ -119,6 +119,9 @@ struct Import: AsyncParsableCommand {
         if let mapping { options.mapping = try MappingFile.load(path: mapping) }
         options.geocoding = try geocoding.options(values.geocoding)
         let inputs = try files.map { try ImportInput.file($0) }
+        // What the entry names: the files and the options as given.
+        let target = (files.map { ($0 as NSString).lastPathComponent } + options.logged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            .joined(separator: " ")
         let stderr = FileHandleOutput.standardError
         let renderer = ProgressLine(output: stderr)
         let showProgress = progress == .always || (progress == .auto && stderr.isTerminal)
@@ -128,7 +131,17 @@ struct Import: AsyncParsableCommand {
                 let importer = try ChainImporter(for: store, options: options)
                 if showProgress { importer.progress = { renderer.show($0) } }
                 if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }
-                return try await importer.run(inputs)
+                // The entry commits with the rows; a failed import is logged after its rollback.
+                let ledger = store as? any AccessLedger
+                importer.beforeCommit = { report in
+                    try await ledger?.appendAudit(CommandAudit.entry("import", target, result: "ok", detail: Self.auditDetail(report)))
+                }
+                do { return try await importer.run(inputs) } catch {
+                    if !options.dryRun {
+                        _ = try? await ledger?.appendAudit(CommandAudit.entry("import", target, result: "failed", detail: "\(error)"))
+                    }
+                    throw error
+                }
             }
         } catch {
             renderer.clear()
@@ -136,5 +149,10 @@ struct Import: AsyncParsableCommand {
         }
         renderer.clear()
         print(output.isJSON ? try jsonString(report) : ImportSummary.text(report), terminator: output.isJSON ? "\n" : "")
+    }
+
+    /// What the audit entry says of a committed import: its rows.
+    static func auditDetail(_ report: ImportReport) -> String {
+        "\(report.totals.read) rows read, \(report.totals.rejected) rejected"
     }
 }

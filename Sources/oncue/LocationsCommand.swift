@@ -67,7 +67,12 @@ struct Locations: AsyncParsableCommand {
             f.id = id
             fields.apply(to: &f)
             let fields = f
-            try report(try await store.withStore { try await LocationEditor(store: $0).add(fields) })
+            try report(
+                try await store.withStore { store in
+                    try await CommandAudit.recorded(store, action: "locations add", target: "\(fields.network ?? "")/\(fields.id ?? "")") {
+                        try await LocationEditor(store: store).add(fields)
+                    }
+                })
         }
     }
 
@@ -109,7 +114,12 @@ struct Locations: AsyncParsableCommand {
         func run() async throws {
             let fields = self.fields
             let id = self.id
-            try report(try await store.withStore { try await LocationEditor(store: $0).update(id) { fields.apply(to: &$0) } })
+            try report(
+                try await store.withStore { store in
+                    try await CommandAudit.recorded(store, action: "locations set", target: id) {
+                        try await LocationEditor(store: store).update(id) { fields.apply(to: &$0) }
+                    }
+                })
         }
     }
 
@@ -126,7 +136,9 @@ struct Locations: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            try await store.withStore { try await LocationEditor(store: $0).delete(id) }
+            try await store.withStore { store in
+                try await CommandAudit.recorded(store, action: "locations delete", target: id) { try await LocationEditor(store: store).delete(id) }
+            }
             print("deleted \(id.forMessage(limit: nil))")
         }
     }

@@ -100,14 +100,17 @@ struct Networks: AsyncParsableCommand {
 
         func run() async throws {
             let change = self.change
+            let id = id
             let network = try await store.withStore { store in
                 let current = try await store.network(id: id)
                 if current == nil, let problem = NetworkChange.newIdProblem(id, existing: try await store.networks().map(\.network.id)) {
                     throw ValidationError(problem + " (oncue networks alias ID SPELLING)")
                 }
                 let network = change.applied(to: current, id: id)
-                try await store.upsertNetwork(network)
-                return network
+                return try await CommandAudit.recorded(store, action: "networks set", target: id) {
+                    try await store.upsertNetwork(network)
+                    return network
+                }
             }
             print(
                 "\(network.id.forMessage(limit: nil)): \(network.name.forMessage(limit: nil)), "
@@ -133,7 +136,13 @@ struct Networks: AsyncParsableCommand {
         func validate() throws { try checkLength("network id", id, FieldLimits.networkId) }
 
         func run() async throws {
-            let deletion = try await store.withStore { try await $0.deleteNetwork(id: id) }
+            let id = id
+            let deletion = try await store.withStore { store in
+                try await CommandAudit.recorded(
+                    store, action: "networks delete", target: id,
+                    detail: { $0.map { "\($0.locationsRemoved) locations removed" } ?? "no such network" }
+                ) { try await store.deleteNetwork(id: id) }
+            }
             guard let deletion else { throw StoreError.unknownNetwork(id) }
             print(
                 "deleted \(id.forMessage(limit: nil)): \(formatCount(deletion.locationsRemoved)) locations, "
@@ -164,7 +173,12 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let merge = try await store.withStore { try await $0.mergeNetwork(from, into: into) }
+            let (from, into) = (from, into)
+            let merge = try await store.withStore { store in
+                try await CommandAudit.recorded(store, action: "networks merge", target: from, detail: { _ in "into \(into)" }) {
+                    try await store.mergeNetwork(from, into: into)
+                }
+            }
             print(
                 "merged \(from.forMessage(limit: nil)) into \(into.forMessage(limit: nil)): \(formatCount(merge.moved)) moved, "
                     + "\(merge.deduplicated) near-duplicates dropped, \(merge.renamed) ids prefixed with '\(from.forMessage(limit: nil)):'")
@@ -194,7 +208,12 @@ struct Networks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await store.withStore { try await $0.addAdminAlias(name, networkId: id) }
+            let (name, id) = (name, id)
+            try await store.withStore { store in
+                try await CommandAudit.recorded(store, action: "networks alias", target: id, detail: { _ in "alias \(name)" }) {
+                    try await store.addAdminAlias(name, networkId: id)
+                }
+            }
             print("'\(name.forMessage(limit: nil))' → \(id.forMessage(limit: nil))")
         }
     }

@@ -42,6 +42,8 @@ struct Serve: AsyncParsableCommand {
     var clientJWTIssuer: String?
     @Option(name: .setting(ServerSettings.clientJWTAudience), parsing: .unconditional, help: .setting(ServerSettings.clientJWTAudience))
     var clientJWTAudience: String?
+    @Option(name: .setting(ServerSettings.clientJWTMaxLifetime), parsing: .unconditional, help: .setting(ServerSettings.clientJWTMaxLifetime))
+    var clientJWTMaxLifetime: String?
     @Option(name: .setting(ServerSettings.maxBodyBytes), parsing: .unconditional, help: .setting(ServerSettings.maxBodyBytes)) var maxBodyBytes:
         String?
     @Option(name: .setting(ServerSettings.maxImportBytes), parsing: .unconditional, help: .setting(ServerSettings.maxImportBytes)) var maxImportBytes:
@@ -67,6 +69,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .setting(ServerSettings.bodyTimeout), parsing: .unconditional, help: .setting(ServerSettings.bodyTimeout)) var bodyTimeout: String?
     @Option(name: .setting(ServerSettings.uploadTimeout), parsing: .unconditional, help: .setting(ServerSettings.uploadTimeout)) var uploadTimeout:
         String?
+    @Option(name: .setting(ServerSettings.uploadMinRate), parsing: .unconditional, help: .setting(ServerSettings.uploadMinRate))
+    var uploadMinBytesPerSecond: String?
     @Option(name: .setting(ServerSettings.idleTimeout), parsing: .unconditional, help: .setting(ServerSettings.idleTimeout)) var idleTimeout: String?
     @Option(name: .setting(ServerSettings.maxConnections), parsing: .unconditional, help: .setting(ServerSettings.maxConnections)) var maxConnections:
         String?
@@ -77,6 +81,8 @@ struct Serve: AsyncParsableCommand {
     var maxPendingHeadsPerAddress: String?
     @Option(name: .setting(ServerSettings.shutdownTimeout), parsing: .unconditional, help: .setting(ServerSettings.shutdownTimeout))
     var shutdownTimeout: String?
+    @Option(name: .setting(ServerSettings.auditRetention), parsing: .unconditional, help: .setting(ServerSettings.auditRetention))
+    var auditRetentionDays: String?
     @Option(name: .setting(ServerSettings.logLevel), parsing: .unconditional, help: .setting(ServerSettings.logLevel)) var logLevel: String?
     @Flag(help: "Print the settings as resolved (flags, then variables, then defaults) and exit without opening the store.")
     var printConfiguration = false
@@ -87,7 +93,8 @@ struct Serve: AsyncParsableCommand {
             (ServerSettings.dbRead, dbRead), (ServerSettings.storePoll, storePoll), (ServerSettings.host, host),
             (ServerSettings.port, port), (ServerSettings.adminTokenFile, adminTokenFile),
             (ServerSettings.clientJWT, clientJWT), (ServerSettings.clientJWTIssuer, clientJWTIssuer),
-            (ServerSettings.clientJWTAudience, clientJWTAudience), (ServerSettings.maxBodyBytes, maxBodyBytes),
+            (ServerSettings.clientJWTAudience, clientJWTAudience), (ServerSettings.clientJWTMaxLifetime, clientJWTMaxLifetime),
+            (ServerSettings.maxBodyBytes, maxBodyBytes),
             (ServerSettings.maxImportBytes, maxImportBytes), (ServerSettings.rateLimitRPS, rateLimitRPS),
             (ServerSettings.rateLimitBurst, rateLimitBurst), (ServerSettings.clientIPHeader, clientIPHeader),
             (ServerSettings.trustedProxies, trustedProxy.isEmpty ? nil : trustedProxy.joined(separator: ",")),
@@ -96,10 +103,12 @@ struct Serve: AsyncParsableCommand {
             (ServerSettings.consoleTiles, consoleTiles), (ServerSettings.consoleTilesAttribution, consoleTilesAttribution),
             (ServerSettings.headTimeout, headTimeout),
             (ServerSettings.bodyTimeout, bodyTimeout), (ServerSettings.uploadTimeout, uploadTimeout),
+            (ServerSettings.uploadMinRate, uploadMinBytesPerSecond),
             (ServerSettings.idleTimeout, idleTimeout), (ServerSettings.maxConnections, maxConnections),
             (ServerSettings.maxConnectionsPerAddress, maxConnectionsPerAddress),
             (ServerSettings.maxPendingHeadsPerAddress, maxPendingHeadsPerAddress),
-            (ServerSettings.shutdownTimeout, shutdownTimeout), (ServerSettings.logLevel, logLevel),
+            (ServerSettings.shutdownTimeout, shutdownTimeout), (ServerSettings.auditRetention, auditRetentionDays),
+            (ServerSettings.logLevel, logLevel),
         ]
         var flags: [String: String] = [:]
         for (setting, text) in given { if let flag = setting.flag, let text { flags[flag] = text } }

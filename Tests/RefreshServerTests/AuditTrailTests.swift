@@ -48,7 +48,8 @@ struct AuditTrailTests {
                     ["bootstrap", "DELETE /admin/keys/{id}", "/admin/keys/\(importer.id)", "200"],
                     ["bootstrap", "POST /admin/networks/{id}/merge", "/admin/networks/alpha-mart/merge", "200"],
                     [importer.id, "POST /admin/networks/{id}/merge", "/admin/networks/alpha-mart/merge", "403"],
-                    [importer.id, "POST /admin/imports", "/admin/imports", "200"],
+                    // The request's options are part of its target.
+                    [importer.id, "POST /admin/imports", "/admin/imports?network=alpha-mart", "200"],
                     ["bootstrap", "POST /admin/keys", "/admin/keys", "201"],
                 ])
             let ids = entries.compactMap { $0["id"]?.int }
@@ -71,7 +72,7 @@ struct AuditTrailTests {
             }
             try #require(done)
             // What was recorded while the import ran is written once it has ended (its gate is left just after its status).
-            let expected = [["import job", "/admin/jobs/\(job)", "committed"], ["POST /admin/imports", "/admin/imports", "202"]]
+            let expected = [["import job", "/admin/jobs/\(job)", "committed"], ["POST /admin/imports", "/admin/imports?network=beta-mart", "202"]]
             var entries: [JSONValue] = []
             let logged = try await eventually(within: .seconds(10)) {
                 entries = try await client.send(.get, "/admin/audit", headers: .admin).json?["entries"]?.array ?? []

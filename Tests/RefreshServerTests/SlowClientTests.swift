@@ -154,27 +154,55 @@ struct SlowClientTests {
         #expect(try await server.waitForExit(within: .seconds(10)) != nil)
     }
 
-    @Test("past --max-connections new connections wait until one closes")
-    func connectionCap() async throws {
+    @Test("a server full of idle keep-alive connections closes the one idle longest and answers a new connection at once")
+    func idleConnectionsMakeRoom() async throws {
         let store = try TestStore()
         defer { store.remove() }
-        let server = try await ServeProcess(store: store.path, arguments: ["--max-connections", "4", "--idle-timeout", "1"])
+        // Four places, one of them the reserve: the fourth connection already makes room.
+        let server = try await ServeProcess(store: store.path, arguments: ["--max-connections", "4", "--idle-timeout", "60"])
         var idle: [RawConnection] = []
-        let firstSent = ContinuousClock.now
         for _ in 0..<4 {
             let connection = try RawConnection(port: server.port)
             try connection.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = connection.readResponse()
-            idle.append(connection)  // kept alive: each holds one of the four places
+            #expect(connection.readResponse().hasPrefix("HTTP/1.1 200"))
+            idle.append(connection)
+        }
+        let started = ContinuousClock.now
+        let check = try RawConnection(port: server.port)
+        try check.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let response = check.readResponse()
+        let waited = ContinuousClock.now - started
+        #expect(response.hasPrefix("HTTP/1.1 200"))
+        // Far under the 60 s an idle connection would otherwise hold its place.
+        #expect(waited < .seconds(5), "a health check beside idle connections waited \(waited)")
+        // The oldest were closed, in order, with nothing lost: each had its answer.
+        #expect(idle[0].readUntilClosed().closed)
+        #expect(idle[1].readUntilClosed().closed)
+        #expect(server.metric("oncue_connections_evicted_total") >= 2)
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"idle\"") == 0)
+    }
+
+    @Test("past --max-connections with every connection busy, a new connection waits until one closes")
+    func busyConnectionsKeepTheirPlaces() async throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let server = try await ServeProcess(store: store.path, arguments: ["--max-connections", "4", "--body-timeout", "1"])
+        var busy: [RawConnection] = []
+        let firstSent = ContinuousClock.now
+        for _ in 0..<4 {
+            let connection = try RawConnection(port: server.port)
+            try connection.write(Self.head + "Content-Length: 50\r\n\r\n{")  // a request in progress: never closed to make room
+            busy.append(connection)
         }
         let waiting = try RawConnection(port: server.port)  // the kernel's backlog takes it
         try waiting.write("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let response = waiting.readResponse()
-        // No place frees before the first idle connection has been idle 1 s, and it was answered after `firstSent`.
+        // No place frees before the first body has been late 1 s.
         let waited = ContinuousClock.now - firstSent
         #expect(response.hasPrefix("HTTP/1.1 200"))
-        #expect(waited >= .milliseconds(950), "answered \(waited) after the first request, before an idle connection was cut")
-        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"idle\"") >= 1)
+        #expect(waited >= .milliseconds(950), "answered \(waited) after the first request, before a busy connection was cut")
+        #expect(server.metric("oncue_connections_timed_out_total", where: "phase=\"body\"") >= 1)
+        #expect(server.metric("oncue_connections_evicted_total") == 0)
     }
 
     @Test("an upload a kill -9 left behind is removed at the next start; a live server's upload is not")

@@ -58,9 +58,9 @@ struct NameTextFuzzRegressionTests {
     @Test(arguments: inputs)
     func theScannerEnds(name: String) throws {
         let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(name))
-        _ = bytes.withUnsafeBytes { DuplicateKeys.first(in: $0) }
+        _ = bytes.withUnsafeBytes { JSONShape.firstDuplicate(in: $0) }
         for broken in [#"{"a": }"#, #"{"a" 1}"#, "[1,,2]", #"{"a": [1, }"#, "{:}", "]"] {
-            _ = Data(broken.utf8).withUnsafeBytes { DuplicateKeys.first(in: $0) }
+            _ = Data(broken.utf8).withUnsafeBytes { JSONShape.firstDuplicate(in: $0) }
         }
     }
 

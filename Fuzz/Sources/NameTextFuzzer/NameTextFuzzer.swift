@@ -5,7 +5,7 @@ import RegionRefresh
 
 // The text rules of names and JSON members on any bytes: `NetworkText` (control, bidi and mixed-script checks, the
 // TS #39 skeleton through ICU) answers without a trap, the same way twice, and a name it accepts has neither a control
-// nor a bidi character; `DuplicateKeys` on any JSON Foundation accepts names a member that is in the text, and finds
+// nor a bidi character; `JSONShape` on any JSON Foundation accepts names a member that is in the text, and finds
 // none in a document that has no object with two members at all.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,7 +22,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     require(skeleton == NetworkText.skeleton(text), "the skeleton is not deterministic for \(bytes)")
     require(NetworkText.lookAlike(of: text, among: [text]) == nil, "a name looks like itself: \(bytes)")
 
-    let duplicate = bytes.withUnsafeBytes { DuplicateKeys.first(in: $0) }
+    let duplicate = bytes.withUnsafeBytes { JSONShape.firstDuplicate(in: $0) }
     if let duplicate, (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil {
         let last = duplicate.split(separator: ".").last.map(String.init) ?? duplicate
         let name = last.split(separator: "[").first.map(String.init) ?? last

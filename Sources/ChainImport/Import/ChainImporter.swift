@@ -24,6 +24,9 @@ package final class ChainImporter {
     public var progress: ((ImportProgress) -> Void)?
     /// Called once with things to know before long work starts (the geocoding estimate).
     package var notice: ((String) -> Void)?
+    /// Called inside the transaction once every row is written, before it commits: what throws here rolls the import
+    /// back (the server asks whether the uploading key is still honoured; the command line writes its audit entry).
+    package var beforeCommit: ((ImportReport) async throws -> Void)?
 
     package init(store: any BulkImporting, options: ImportOptions) {
         self.store = store
@@ -62,6 +65,7 @@ package final class ChainImporter {
                     let report = try await session.finish()
                     session.announce(options.dryRun ? "rolling back (dry run)" : "committing")
                     if options.dryRun { throw ImportRun.DryRunFinished(report: report) }
+                    try await beforeCommit?(report)
                     return report
                 } catch {
                     await writer.abandon()

@@ -15,4 +15,6 @@ public protocol AccessLedger: AnyObject {
     func appendAudit(_ entry: AuditEntry) async throws -> Int64
     /// The newest `limit` entries, or the newest with an id below `before`, newest first.
     func auditEntries(limit: Int, before: Int64?) async throws -> [AuditEntry]
+    /// Deletes the entries dated before `cutoff` (the retention); returns how many.
+    func pruneAudit(before cutoff: Date) async throws -> Int
 }

@@ -34,13 +34,23 @@ public struct AuditEntry: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(detail, forKey: .detail)
     }
 
+    /// The longest action, target and detail kept, in characters: a request may name a path of 70 KB, and its entry
+    /// must not cost the log that much. A longer text keeps its first characters and ends with `…`.
+    public static let maxFieldLength = 300
+
+    /// Every text is cut to `maxFieldLength` (the key id and the result are short by construction).
     public init(id: Int64? = nil, at: Date, keyId: String, action: String, target: String, result: String, detail: String? = nil) {
         self.id = id
         self.at = at
-        self.keyId = keyId
-        self.action = action
-        self.target = target
-        self.result = result
-        self.detail = detail
+        self.keyId = Self.bounded(keyId)
+        self.action = Self.bounded(action)
+        self.target = Self.bounded(target)
+        self.result = Self.bounded(result)
+        self.detail = detail.map(Self.bounded)
+    }
+
+    static func bounded(_ text: String) -> String {
+        guard text.utf8.count > maxFieldLength else { return text }
+        return String(text.prefix(maxFieldLength - 1)) + "…"
     }
 }

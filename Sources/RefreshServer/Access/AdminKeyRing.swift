@@ -74,6 +74,15 @@ package final class AdminKeyRing: Service, Sendable {
         return principal(forToken: token)
     }
 
+    /// Whether `principal` is still honoured, from a fresh read of the store's keys: asked before a long write commits
+    /// (an upload that arrived over minutes), so that a key revoked meanwhile cannot finish what it began. When the keys
+    /// cannot be read, the write is not honoured either.
+    func stillHonours(_ principal: AdminPrincipal) async -> Bool {
+        if principal.keyId == AdminPrincipal.bootstrapId { return bootstrap != nil }
+        guard (try? await refresh()) != nil else { return false }
+        return snapshot.withLock { $0.byHash.values.contains { $0.keyId == principal.keyId && $0.role >= principal.role } }
+    }
+
     /// Reads the store's unrevoked keys, unless a read began within `recent` (then the caller waits for that one). On
     /// failure the previous snapshot stays: while the store cannot be reached, no admin write can succeed anyway.
     func refresh(unlessTriedWithin recent: Duration? = nil) async throws {

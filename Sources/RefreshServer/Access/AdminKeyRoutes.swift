@@ -63,7 +63,8 @@ struct AdminKeyRoutes: Sendable {
         try? await keys.refresh()
         context.logger.notice(
             "admin key created", metadata: ["key": "\(key.id)", "role": "\(key.role.rawValue)", "by": "\(context.admin?.keyId ?? "")"])
-        return try AdminJSON.response(AdminKeyView(key, token: token), status: .created)
+        // Location names the key, so that the audit entry of its creation does too.
+        return try AdminJSON.response(AdminKeyView(key, token: token), status: .created, headers: [.location: "/admin/keys/\(key.id)"])
     }
 
     func revokeKey(_ request: Request, context: ServerContext) async throws -> Response {

@@ -4,8 +4,12 @@ import LocationStore
 import Logging
 
 /// Records every admin write (any method but GET and HEAD) in the store's audit log once it has been answered: the key
-/// that acted, the route and the path it acted on, and the status it got, refusals included. Runs after
-/// `AdminAuthMiddleware`, so unauthenticated requests (which name no key) are not recorded; the request log has them.
+/// that acted, the route, the path it acted on with the request's options (its query), and the status it got,
+/// refusals included (sampled: `AuditSampler`). Runs after `AdminAuthMiddleware`, so unauthenticated requests (which
+/// name no key) are not recorded; the request log has them.
+///
+/// A write runs only when its entry can be recorded (`AuditRecorder.isAccepting`): otherwise it is refused with 503
+/// before anything is changed, so that no admin write is acknowledged without its entry.
 struct AuditMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -15,10 +19,16 @@ struct AuditMiddleware: RouterMiddleware {
         guard request.method != .get, request.method != .head, let principal = context.admin else {
             return try await next(request, context)
         }
+        guard recorder.isAccepting else {
+            throw APIError(
+                .serviceUnavailable, code: "audit_unavailable",
+                message: "the audit log cannot record this write now (too many entries wait for the store); nothing was changed", retryAfter: 5)
+        }
+        // The route's template, never the concrete path: refusals are counted by it, and a path is the client's text.
+        let action = "\(request.method.rawValue) \(context.endpointPath ?? "(no route)")"
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
         let entry = { (status: Int, detail: String?) in
-            AuditEntry(
-                at: recorder.clock.now(), keyId: principal.keyId, action: "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)",
-                target: request.uri.path, result: String(status), detail: detail)
+            AuditEntry(at: recorder.clock.now(), keyId: principal.keyId, action: action, target: target, result: String(status), detail: detail)
         }
         do {
             let response = try await next(request, context)

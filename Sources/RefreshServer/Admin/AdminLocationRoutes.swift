@@ -12,7 +12,9 @@ struct AdminLocationRoutes: Sendable {
     let access: StoreAccess
     let bodies: RequestBodyReader
     let reloader: IndexReloader
-    let importRunning: ImportRoute.Gate
+    let importRunning: ImportGate
+    /// Dates the gate's holder (a 409 says since when an edit runs).
+    let clock: ServerClock
 
     /// Registers the routes on the admin group (behind its bearer token).
     func register(on admin: RouterGroup<ServerContext>) {
@@ -25,7 +27,7 @@ struct AdminLocationRoutes: Sendable {
 
     func create(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await bodies.decode(LocationBody.self, from: request).checked()
-        let edited = try await edit { try await $0.add(body.fields) }
+        let edited = try await edit(context) { try await $0.add(body.fields) }
         return try AdminJSON.response(
             LocationEdited(edited), status: .created, headers: [.location: "/admin/locations/\(Self.pathSegment(edited.location.id))"])
     }
@@ -40,18 +42,18 @@ struct AdminLocationRoutes: Sendable {
     func replace(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try locationID(context)
         let body = try await bodies.decode(LocationBody.self, from: request).checked()
-        return try AdminJSON.response(LocationEdited(try await edit { try await $0.replace(id, with: body.fields) }))
+        return try AdminJSON.response(LocationEdited(try await edit(context) { try await $0.replace(id, with: body.fields) }))
     }
 
     func patch(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try locationID(context)
         let body = try await bodies.decode(LocationBody.self, from: request).checked()
-        return try AdminJSON.response(LocationEdited(try await edit { try await $0.update(id) { body.apply(to: &$0) } }))
+        return try AdminJSON.response(LocationEdited(try await edit(context) { try await $0.update(id) { body.apply(to: &$0) } }))
     }
 
     func delete(_ request: Request, context: ServerContext) async throws -> Response {
         let id = try locationID(context)
-        _ = try await edit { editor -> LocationEditor.Outcome? in
+        _ = try await edit(context) { editor -> LocationEditor.Outcome? in
             try await editor.delete(id)
             return nil
         }
@@ -61,11 +63,9 @@ struct AdminLocationRoutes: Sendable {
 
     /// Runs one edit inside the import gate on the primary store, maps the editor's refusals to answers, and waits
     /// until the index serves the result.
-    private func edit<T: Sendable>(_ body: @Sendable @escaping (LocationEditor) async throws -> T) async throws -> T {
-        guard await importRunning.enter() else {
-            throw APIError(
-                .conflict, code: "import_in_progress", message: "an import is running; edit the location when it has finished", retryAfter: 5)
-        }
+    private func edit<T: Sendable>(_ context: ServerContext, _ body: @Sendable @escaping (LocationEditor) async throws -> T) async throws -> T {
+        let holder = ImportGate.Holder(kind: .edit, keyId: context.admin?.keyId ?? "", since: clock.now())
+        if let other = await importRunning.enter(holder) { throw APIError.busy(other, "edit the location when it has finished") }
         defer { importRunning.leave() }
         let result: T
         do {

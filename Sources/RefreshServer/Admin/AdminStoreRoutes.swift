@@ -12,7 +12,7 @@ struct AdminStoreRoutes: Sendable {
     let bodies: RequestBodyReader
     let reloader: IndexReloader
     /// The import gate: a delete or a merge waits for no import, it is refused while one runs.
-    let importRunning: ImportRoute.Gate
+    let importRunning: ImportGate
 
     /// The body of `PUT /admin/networks/{id}`.
     struct NetworkBody: Decodable, Sendable {

@@ -16,53 +16,15 @@ struct ImportRoute: Sendable {
     let upload: ImportUpload
     let reloader: IndexReloader
     let metrics: ServerMetrics
-    /// One import at a time: SQLite has one writer, and a second upload would only queue behind it.
-    let running: Gate
+    /// One import or edit at a time: SQLite has one writer, and a second upload would only queue behind it.
+    let running: ImportGate
     let geocoder: ImportQuery.GeocoderDefaults
     let jobs: ImportJobs
     /// Where the end of a background import is recorded.
     let audit: AuditRecorder
+    /// Asked again before an upload that took minutes commits: its key may have been revoked meanwhile.
+    let keys: AdminKeyRing
     let clock: ServerClock
-
-    /// One store writer of the admin API at a time: an import, a one-location edit, or a write of the audit log. The
-    /// audit's writes take milliseconds, so an import or an edit that finds one waits for it to end; one that finds
-    /// another import or edit is refused.
-    final class Gate: Sendable {
-        private static let free: UInt8 = 0, importing: UInt8 = 1, auditing: UInt8 = 2
-        private let state = Atomic<UInt8>(0)
-
-        /// Takes the gate for an import or an edit; false when another one holds it.
-        func enter() async -> Bool {
-            // The audit writer's milliseconds, not a schedule: real time, whatever the server's clock says.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while true {
-                let (taken, found) = state.compareExchange(expected: Self.free, desired: Self.importing, ordering: .acquiring)
-                if taken { return true }
-                if found == Self.importing || ContinuousClock.now > deadline { return false }
-                // The audit log's writer holds it for a few milliseconds.
-                try? await Task.sleep(for: .milliseconds(2))
-            }
-        }
-
-        /// Takes the gate for a write of the audit log, unless anything holds it.
-        func tryEnterForAudit() -> Bool {
-            state.compareExchange(expected: Self.free, desired: Self.auditing, ordering: .acquiring).exchanged
-        }
-
-        func leave() { state.store(Self.free, ordering: .releasing) }
-        /// Whether an import or an edit runs now.
-        var isOccupied: Bool { state.load(ordering: .acquiring) == Self.importing }
-
-        /// Refuses, with a time to retry, a change an import in progress would have to finish first: deleting or
-        /// merging networks while it writes their rows (it would wait for the import's transaction, then undo it
-        /// or be undone).
-        func refuseWhileOccupied(_ what: String) throws {
-            if isOccupied {
-                throw APIError(
-                    .conflict, code: "import_in_progress", message: "an import is running; \(what) when it has finished", retryAfter: 5)
-            }
-        }
-    }
 
     func register(on admin: RouterGroup<ServerContext>) {
         admin.on(RouteTable.createImport, use: createImport)
@@ -83,19 +45,33 @@ struct ImportRoute: Sendable {
                 "deprecated import parameter names used; their new names are in openapi.yaml",
                 metadata: ["names": .string(values.deprecatedNamesUsed.joined(separator: ","))])
         }
-        guard await running.enter() else {
-            throw APIError(.conflict, code: "import_in_progress", message: "another import is running; retry when it has finished", retryAfter: 5)
+        let principal = context.admin ?? .bootstrap
+        // Removing what a file no longer lists can empty a network, which only a key that may delete networks may do.
+        if values.options.replaceNetwork, principal.role < .admin {
+            throw APIError(
+                .forbidden, code: "insufficient_role",
+                message:
+                    "'replace_network' removes locations as deleting a network does: it needs an admin key of role 'admin'; this key is '\(principal.role.rawValue)'",
+                field: "replace_network")
         }
-        let staged: ImportUpload.Staged
-        do { staged = try await upload.stage(request) } catch {
-            running.leave()
-            throw error
-        }
+        // Said before the file is sent, so that nobody uploads a file only to be refused; the gate itself is taken once
+        // the file is staged, so that a slow upload holds nobody else.
+        if let holder = running.holder { throw APIError.busy(holder, "retry when it has finished") }
+        let staged = try await upload.stage(request)
         let body: UploadBody
         do { body = try UploadBody(staged, contentType: request.headers[.contentType] ?? "") } catch {
             staged.remove()
-            running.leave()
             throw error
+        }
+        // The upload may have taken minutes: a key revoked meanwhile begins nothing.
+        guard await keys.stillHonours(principal) else {
+            staged.remove()
+            throw Self.revoked
+        }
+        let holder = ImportGate.Holder(kind: .import, keyId: principal.keyId, since: clock.now())
+        if let other = await running.enter(holder) {
+            staged.remove()
+            throw APIError.busy(other, "retry when it has finished")
         }
         var options = values.options
         if let mapping = body.mapping { options.mapping = mapping }
@@ -110,14 +86,14 @@ struct ImportRoute: Sendable {
                 staged.remove()
                 running.leave()
             }
-            let report = try await runImport(body, fileName: fileName, options: options, logger: context.logger, progress: nil)
+            let report = try await runImport(body, fileName: fileName, options: options, principal: principal, logger: context.logger, progress: nil)
             var response = try AdminJSON.response(report)
             // The store version this server serves now (a store with versions: PostGIS), so that a client can ask
             // another replica whether it has caught up (its /readyz says which version it serves).
             if let version = reloader.current.indexVersion { response.headers[Self.storeVersionHeader] = String(version) }
             return response
         }
-        let id = startJob(body, staged: staged, fileName: fileName, options: options, context: context)
+        let id = startJob(body, staged: staged, fileName: fileName, options: options, principal: principal, context: context)
         var w = JSONWriter(capacity: 96)
         w.beginObject()
         w.key("job")
@@ -131,11 +107,12 @@ struct ImportRoute: Sendable {
     }
 
     /// Runs the import in the background as job `id`; the staged file and the gate are released when it ends.
-    private func startJob(_ body: UploadBody, staged: ImportUpload.Staged, fileName: String, options: ImportOptions, context: ServerContext) -> String
-    {
+    private func startJob(
+        _ body: UploadBody, staged: ImportUpload.Staged, fileName: String, options: ImportOptions, principal: AdminPrincipal, context: ServerContext
+    ) -> String {
         let id = jobs.start()
         let logger = context.logger
-        let keyId = context.admin?.keyId ?? ""
+        let keyId = principal.keyId
         Task { [self] in
             defer {
                 staged.remove()
@@ -147,7 +124,9 @@ struct ImportRoute: Sendable {
                     AuditEntry(at: clock.now(), keyId: keyId, action: "import job", target: "/admin/jobs/\(id)", result: result, detail: detail))
             }
             do {
-                let report = try await runImport(body, fileName: fileName, options: options, logger: logger) { jobs.progress(id, $0) }
+                let report = try await runImport(body, fileName: fileName, options: options, principal: principal, logger: logger) {
+                    jobs.progress(id, $0)
+                }
                 jobs.finish(id, report: report)
                 let logged = report.files.compactMap(\.importId).map { "import #\($0)" }.joined(separator: ", ")
                 await audit(report.committed ? "committed" : "not committed", logged.isEmpty ? nil : logged)
@@ -166,6 +145,10 @@ struct ImportRoute: Sendable {
 
     static let storeVersionHeader = HTTPField.Name("OnCue-Store-Version")!
 
+    /// A key revoked while its upload arrived or its import ran.
+    static let revoked = APIError(
+        .forbidden, code: "forbidden", message: "the admin key was revoked while its import was under way; nothing was imported")
+
     /// Seconds between two `uptime` readings, for the log.
     static func seconds(_ from: Duration, _ to: Duration) -> String { String(format: "%.3f", (to - from).inSeconds) }
 
@@ -180,19 +163,25 @@ struct ImportRoute: Sendable {
 
     /// Imports the staged file on the blocking-work thread; a committed import has the index rebuilt.
     private func runImport(
-        _ body: UploadBody, fileName: String, options: ImportOptions, logger: Logger,
+        _ body: UploadBody, fileName: String, options: ImportOptions, principal: AdminPrincipal, logger: Logger,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportReport {
         let report: ImportReport
         let started = clock.uptime()
+        let keys = keys
         do {
             report = try await access.withPrimary(long: true) { store in
                 var input = try body.input
                 input.name = fileName
                 let importer = try ChainImporter(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }
+                // The rows are written; a key revoked while they were rolls them back.
+                importer.beforeCommit = { _ in if !(await keys.stillHonours(principal)) { throw Self.revoked } }
                 return try await importer.run([input])
             }
+        } catch let error as APIError {
+            metrics.importFinished(status: "failed", rowsRead: 0)
+            throw error
         } catch let error as ImportError {
             metrics.importFinished(status: "failed", rowsRead: 0)
             // Well-formed, but it cannot be done: options that contradict each other, a file that cannot be imported as

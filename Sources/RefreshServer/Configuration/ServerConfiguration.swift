@@ -23,6 +23,10 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var clientJWTIssuer: String?
     /// A value an access token's audience must include, when set.
     package var clientJWTAudience: String?
+    /// The longest lifetime an access token may claim.
+    package var clientJWTMaxLifetime: Duration = ServerSettings.clientJWTMaxLifetime.defaultValue
+    /// Audit entries older than this many days are pruned; 0 keeps them all.
+    package var auditRetentionDays: Int = ServerSettings.auditRetention.defaultValue
     /// Largest JSON body accepted (bytes); larger bodies get 413.
     package var maxBodyBytes: Int
     /// Largest CSV accepted by `POST /admin/imports` (bytes); streamed to disk, never held in memory.

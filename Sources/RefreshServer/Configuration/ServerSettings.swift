@@ -115,6 +115,16 @@ package enum ServerSettings {
         write: { $0.clientJWTAudience = $1 }
     )
 
+    package static let clientJWTMaxLifetime = ServerSetting<Duration>(
+        flag: "client-jwt-max-lifetime",
+        variable: "ONCUE_CLIENT_JWT_MAX_LIFETIME",
+        type: .duration(in: Duration.seconds(60)...Duration.seconds(30 * 86_400)),
+        default: .seconds(86_400),
+        summary: "Longest lifetime an access token may claim (exp after iat, or after now without iat); longer ones get 401",
+        read: { $0.clientJWTMaxLifetime },
+        write: { $0.clientJWTMaxLifetime = $1 }
+    )
+
     package static let maxBodyBytes = ServerSetting<Int>(
         flag: "max-body-bytes",
         variable: "ONCUE_MAX_BODY_BYTES",
@@ -285,6 +295,16 @@ package enum ServerSettings {
         write: { $0.connections.uploadTimeout = $1 }
     )
 
+    package static let uploadMinRate = ServerSetting<Int>(
+        flag: "upload-min-bytes-per-second",
+        variable: "ONCUE_UPLOAD_MIN_BYTES_PER_SECOND",
+        type: .integer(in: 0...(1 << 30), valueName: "bytes"),
+        default: 1_024,
+        summary: "Slowest POST /admin/imports body, measured over each 10 s; a slower upload is cut with 408 (0: no floor)",
+        read: { $0.connections.uploadMinBytesPerSecond },
+        write: { $0.connections.uploadMinBytesPerSecond = $1 }
+    )
+
     package static let idleTimeout = ServerSetting<Duration>(
         flag: "idle-timeout",
         variable: "ONCUE_IDLE_TIMEOUT",
@@ -300,7 +320,8 @@ package enum ServerSettings {
         variable: "ONCUE_MAX_CONNECTIONS",
         type: .integer(in: 1...1_000_000, valueName: "count"),
         default: 1_000,
-        summary: "Connections open at once; more wait in the listen backlog",
+        summary:
+            "Connections open at once; within a tenth of it (at most 64) a new connection closes the one idle longest, and when none is idle more wait in the listen backlog",
         read: { $0.connections.maxConnections },
 
         write: { $0.connections.maxConnections = $1 }
@@ -336,6 +357,16 @@ package enum ServerSettings {
         write: { $0.connections.shutdownTimeout = $1 }
     )
 
+    package static let auditRetention = ServerSetting<Int>(
+        flag: "audit-retention-days",
+        variable: "ONCUE_AUDIT_RETENTION_DAYS",
+        type: .integer(in: 0...36_500, valueName: "days"),
+        default: 400,
+        summary: "Audit entries older than this are pruned (hourly; the prune is logged as an entry); 0 keeps every entry",
+        read: { $0.auditRetentionDays },
+        write: { $0.auditRetentionDays = $1 }
+    )
+
     package static let logLevel = ServerSetting<Logger.Level>(
         flag: "log-level",
         variable: "ONCUE_LOG_LEVEL",
@@ -350,12 +381,14 @@ package enum ServerSettings {
     /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two
     /// halves of one thing). Resolution applies them in this order.
     package static let rows: [[any ServerSettingDescription]] = [
-        [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [clientJWT, clientJWTIssuer, clientJWTAudience], [maxBodyBytes],
+        [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [clientJWT, clientJWTIssuer, clientJWTAudience],
+        [clientJWTMaxLifetime], [maxBodyBytes],
         [maxImportBytes],
         [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
         [consoleTiles, consoleTilesAttribution],
-        [headTimeout], [bodyTimeout], [uploadTimeout], [idleTimeout], [maxConnections], [maxConnectionsPerAddress, maxPendingHeadsPerAddress],
-        [shutdownTimeout], [logLevel],
+        [headTimeout], [bodyTimeout], [uploadTimeout], [uploadMinRate], [idleTimeout], [maxConnections],
+        [maxConnectionsPerAddress, maxPendingHeadsPerAddress],
+        [shutdownTimeout], [auditRetention], [logLevel],
     ]
 
     /// Every setting.

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 import RegionRefresh
@@ -16,6 +17,8 @@ package struct APIError: HTTPResponseError, Sendable {
     package var retryAfter: Int?
     /// Extra response headers, e.g. `Allow` for 405 and `WWW-Authenticate` for 401.
     package var headers: HTTPFields
+    /// For 409 `import_in_progress`: the import or edit that holds the store's writer, answered as `import_running`.
+    var importRunning: ImportGate.Holder?
 
     package init(
         _ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
@@ -43,6 +46,17 @@ package struct APIError: HTTPResponseError, Sendable {
         if let retryAfter {
             w.key("retry_after")
             w.int(retryAfter)
+        }
+        if let holder = importRunning {
+            w.key("import_running")
+            w.beginObject()
+            w.key("kind")
+            w.string(holder.kind.rawValue)
+            w.key("key_id")
+            w.string(holder.keyId)
+            w.key("since")
+            w.string(holder.since.formatted(.iso8601))
+            w.endObject()
         }
         w.endObject()
         var fields = headers

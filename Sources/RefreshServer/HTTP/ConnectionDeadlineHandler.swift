@@ -16,8 +16,13 @@ import NIOHTTPTypes
 ///   deadline, so that unauthenticated slow uploads cannot hold connections for the upload's 15 minutes;
 /// - a response that starts before its request's body has arrived (a 401, 404 or 413 decided on the head) closes the
 ///   connection after it ends, so that the rest of that body is never waited for;
+/// - an upload must also keep arriving at `uploadMinBytesPerSecond`, measured over each `uploadRateWindow`: a trickle
+///   (one byte every two seconds) is cut as a late body is, rather than holding its connection for the upload deadline;
 /// - one peer address holds at most its share of connections (`PeerConnections`): past it, or past its share of
 ///   connections still waiting for their first head, a new connection is closed as it is accepted;
+/// - a keep-alive connection between requests is on the server's `ConnectionRoster`, which closes the one idle longest
+///   when a new connection needs its place, so that a server full of idle keep-alive clients still accepts health
+///   checks (a new connection is not: its head may be on its way; the head deadline and the per-address caps bound it);
 /// - once the server begins to shut down (`ChannelShouldQuiesceEvent`) every response carries `Connection: close`, so
 ///   that a keep-alive client does not send another request into a closing socket, and whatever is still open when
 ///   the shutdown deadline passes is closed, so that a client holding half a body cannot keep the process alive.
@@ -29,13 +34,21 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     /// What a connection was waiting for when its deadline passed; the label of the metric.
     enum Phase: String, Sendable, CaseIterable {
-        case head, body, idle, shutdown
+        /// `rate`: an upload arrived slower than its floor.
+        case head, body, rate, idle, shutdown
     }
 
     private let limits: ConnectionLimits
     private let metrics: ServerMetrics
     private let adminKeys: AdminKeyRing?
     private let peers: PeerConnections?
+    private let roster: ConnectionRoster?
+    private var context: ChannelHandlerContext?
+    /// On the roster as idle: nothing in progress, so it may be closed to make room.
+    private var isIdle = false
+    /// Bytes of an upload's body since the rate was last checked, and the check's timer.
+    private var windowBytes = 0
+    private var rateCheck: Scheduled<Void>?
     /// The peer's key while it is counted in `peers`, and whether its first head is still to come.
     private var counted: ClientKey?
     private var awaitingFirstHead = true
@@ -49,15 +62,20 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     /// The response being written began before its request's body ended: the connection closes after it.
     private var answeredEarly = false
 
-    init(limits: ConnectionLimits, metrics: ServerMetrics, adminKeys: AdminKeyRing?, peers: PeerConnections? = nil) {
+    init(
+        limits: ConnectionLimits, metrics: ServerMetrics, adminKeys: AdminKeyRing?, peers: PeerConnections? = nil, roster: ConnectionRoster? = nil
+    ) {
         self.limits = limits
         self.metrics = metrics
         self.adminKeys = adminKeys
         self.peers = peers
+        self.roster = roster
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         metrics.connectionOpened()
+        self.context = context
+        if let evict = roster?.opened() { evict() }
         if let peers {
             let key = ClientKey(context.channel.remoteAddress)
             if !peers.isExempt(key) {
@@ -82,7 +100,12 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     func handlerRemoved(context: ChannelHandlerContext) {
         if let counted { peers?.closed(counted, awaitingHead: awaitingFirstHead) }
         counted = nil
+        roster?.closed(ObjectIdentifier(self))
+        isIdle = false
+        self.context = nil
         disarm()
+        rateCheck?.cancel()
+        rateCheck = nil
         shutdownDeadline?.cancel()
         shutdownDeadline = nil
         metrics.connectionClosed()
@@ -97,16 +120,20 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             }
             unanswered += 1
             readingBody = true
+            markBusy()
             let isUpload =
                 head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
                 && BearerToken.token(in: head.headerFields[.authorization]).flatMap { adminKeys?.principal(forToken: $0) }.map { $0.role >= .import }
                     == true
             arm(.body, after: limits.bodyTimeout(isUpload: isUpload), context: context)
-        case .body:
-            break
+            if isUpload, limits.uploadMinBytesPerSecond > 0 { armRateCheck(context: context) }
+        case .body(let chunk):
+            windowBytes += chunk.readableBytes
         case .end:
             readingBody = false
             disarm()
+            rateCheck?.cancel()
+            rateCheck = nil
         }
         context.fireChannelRead(data)
     }
@@ -134,6 +161,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
             } else {
                 context.write(data, promise: promise)
                 arm(.idle, after: limits.idleTimeout, context: context)
+                markIdle(context: context)
             }
         default:
             context.write(data, promise: promise)
@@ -173,17 +201,61 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         switch phase {
         case .head:
             answerTimeout(context: context)
-        case .body:
+        case .body, .rate:
             // The route is reading (or about to read) the body: fail that read, so that the route's own error path
             // answers 408 and frees what it holds (an upload's staged file). The close after the answer is ours.
             closing = true
             readingBody = false
-            context.fireErrorCaught(ClientTimeout(phase: .body))
+            rateCheck?.cancel()
+            rateCheck = nil
+            context.fireErrorCaught(ClientTimeout(phase: phase))
             // A route that never reads its body must not keep the connection either.
             arm(.shutdown, after: .seconds(2), context: context)
         case .idle, .shutdown:
             context.close(promise: nil)
         }
+    }
+
+    /// Every `uploadRateWindow` while an upload's body arrives: fewer bytes than the floor in the window cut it.
+    private func armRateCheck(context: ChannelHandlerContext) {
+        windowBytes = 0
+        let window = limits.uploadRateWindow
+        let floor = Int(Double(limits.uploadMinBytesPerSecond) * window.inSeconds)
+        rateCheck = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(window)) { [self] in
+            rateCheck = nil
+            guard readingBody else { return }
+            if windowBytes < floor {
+                disarm()
+                expire(.rate, context: context)
+            } else {
+                armRateCheck(context: context)
+            }
+        }
+    }
+
+    // MARK: The roster
+
+    /// Nothing is in progress: the roster may close this connection to make room for a new one.
+    private func markIdle(context: ChannelHandlerContext) {
+        guard let roster, !isIdle, !closing else { return }
+        isIdle = true
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        roster.becameIdle(ObjectIdentifier(self)) { loop.execute { handler.value.evictIfIdle() } }
+    }
+
+    private func markBusy() {
+        guard isIdle else { return }
+        isIdle = false
+        roster?.becameBusy(ObjectIdentifier(self))
+    }
+
+    /// Run on this connection's loop when the roster chose it: closed unless a request began meanwhile.
+    private func evictIfIdle() {
+        guard isIdle, let context else { return }
+        isIdle = false
+        metrics.connectionEvicted()
+        context.close(promise: nil)
     }
 
     /// 408 with the API's error shape, then close. Only used before a request head, when no route owns the connection.
@@ -210,6 +282,7 @@ struct ClientTimeout: Error, Sendable {
     var message: String {
         switch phase {
         case .head: "the request head did not arrive in time"
+        case .rate: "the upload arrived too slowly (see --upload-min-bytes-per-second)"
         default: "the request body did not arrive in time"
         }
     }

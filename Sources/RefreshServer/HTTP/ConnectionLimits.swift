@@ -11,10 +11,16 @@ package struct ConnectionLimits: Sendable, Hashable {
     package var bodyTimeout: Duration = .seconds(30)
     /// The same for `POST /admin/imports`, whose CSV bodies run to hundreds of megabytes.
     package var uploadTimeout: Duration = .seconds(900)
+    /// The slowest an upload may arrive, in bytes per second over each `uploadRateWindow`: within the upload deadline a
+    /// client sending one byte every two seconds would otherwise hold its connection for 15 minutes. 0: no floor.
+    package var uploadMinBytesPerSecond: Int = 1_024
+    /// Over how long the upload rate is measured: long enough for a phone's stall, short enough to cut a trickle soon.
+    package var uploadRateWindow: Duration = .seconds(10)
     /// From the end of a response to the end of the next request's head on a keep-alive connection. Closed silently,
     /// as every HTTP/1.1 client expects of an idle connection.
     package var idleTimeout: Duration = .seconds(60)
-    /// Connections open at once; past it the server stops accepting (they wait in the listen backlog).
+    /// Connections open at once; past it the server stops accepting (they wait in the listen backlog). Near it, idle
+    /// connections are closed to make room (`ConnectionRoster`), so the limit is reached only when all are busy.
     package var maxConnections: Int = 1_000
     /// Connections one peer address may hold open, and of those how many may not have sent a complete first head
     /// yet; a connection past either is closed as it is accepted. Trusted proxies are exempt. A carrier's NAT puts

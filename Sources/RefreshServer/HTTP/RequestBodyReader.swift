@@ -26,9 +26,14 @@ struct RequestBodyReader: Sendable {
     /// Decodes a small JSON admin body with `Codable` (snake_case keys).
     func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
         let buffer = try await json(request)
-        if let member = buffer.readableBytesView.withUnsafeBytes({ DuplicateKeys.first(in: $0) }) {
+        // Before JSONDecoder, whose memory grows with the depth (a 64 KB body of `[` took gigabytes).
+        switch buffer.readableBytesView.withUnsafeBytes({ JSONShape.check($0) }) {
+        case .tooDeep(let limit):
+            throw APIError.badRequest("invalid_body", "the body nests more than \(limit) arrays or objects")
+        case .duplicate(let member):
             throw APIError.badRequest(
                 "invalid_body", "member '\(member.prefix(100))' appears more than once in its object", field: String(member.prefix(100)))
+        case nil: break
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

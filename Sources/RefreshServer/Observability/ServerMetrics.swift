@@ -46,6 +46,7 @@ package final class ServerMetrics: Sendable {
     private let unknownCardNetworks = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
     private let refusedForAddress = Atomic<Int>(0)
+    private let evicted = Atomic<Int>(0)
     /// Connections closed at a deadline, by phase: rare, so one lock is plenty.
     private let timedOut = Mutex<[ConnectionDeadlineHandler.Phase: Int]>([:])
 
@@ -83,6 +84,9 @@ package final class ServerMetrics: Sendable {
 
     func connectionOpened() { openConnections.add(1, ordering: .relaxed) }
     func connectionRefusedForAddress() { refusedForAddress.add(1, ordering: .relaxed) }
+    /// An idle connection closed to make room for a new one (`ConnectionRoster`).
+    func connectionEvicted() { evicted.add(1, ordering: .relaxed) }
+    var connectionsEvicted: Int { evicted.load(ordering: .relaxed) }
     var connectionsRefusedForAddress: Int { refusedForAddress.load(ordering: .relaxed) }
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
     var connectionsOpen: Int { openConnections.load(ordering: .relaxed) }
@@ -142,19 +146,7 @@ package final class ServerMetrics: Sendable {
         out.header(
             "oncue_unknown_card_networks_total", "user_networks entries that named no network (answered in unknown_networks).", type: "counter")
         out.sample("oncue_unknown_card_networks_total", [:], Double(unknownCardNetworks.load(ordering: .relaxed)))
-        out.header("oncue_connections_open", "HTTP connections open now.", type: "gauge")
-        out.sample("oncue_connections_open", [:], Double(connectionsOpen))
-        out.header(
-            "oncue_connections_timed_out_total",
-            "Connections closed because the client was too slow (head, body, idle) or still open at the shutdown deadline.",
-            type: "counter")
-        for phase in ConnectionDeadlineHandler.Phase.allCases {
-            out.sample("oncue_connections_timed_out_total", ["phase": phase.rawValue], Double(timeouts(phase)))
-        }
-        out.header(
-            "oncue_connections_refused_total",
-            "Connections closed as they were accepted: their address held its share (--max-connections-per-address).", type: "counter")
-        out.sample("oncue_connections_refused_total", ["reason": "per_address"], Double(connectionsRefusedForAddress))
+        writeConnections(to: &out)
 
         let state = index.withLock { $0 }
         out.header("oncue_index_ready", "1 once a location index is serving.", type: "gauge")
@@ -190,5 +182,26 @@ package final class ServerMetrics: Sendable {
         out.header("oncue_import_rows_read_total", "CSV rows read by imports through the admin API.", type: "counter")
         out.sample("oncue_import_rows_read_total", [:], Double(state.importedRows))
         return out.text
+    }
+
+    /// The connections' part of `prometheusText`.
+    private func writeConnections(to out: inout PrometheusText) {
+        out.header("oncue_connections_open", "HTTP connections open now.", type: "gauge")
+        out.sample("oncue_connections_open", [:], Double(connectionsOpen))
+        out.header(
+            "oncue_connections_timed_out_total",
+            "Connections closed because the client was too slow (head, body, idle) or still open at the shutdown deadline.",
+            type: "counter")
+        for phase in ConnectionDeadlineHandler.Phase.allCases {
+            out.sample("oncue_connections_timed_out_total", ["phase": phase.rawValue], Double(timeouts(phase)))
+        }
+        out.header(
+            "oncue_connections_refused_total",
+            "Connections closed as they were accepted: their address held its share (--max-connections-per-address).", type: "counter")
+        out.sample("oncue_connections_refused_total", ["reason": "per_address"], Double(connectionsRefusedForAddress))
+        out.header(
+            "oncue_connections_evicted_total",
+            "Idle keep-alive connections closed to make room for new ones near --max-connections.", type: "counter")
+        out.sample("oncue_connections_evicted_total", [:], Double(connectionsEvicted))
     }
 }

@@ -20,6 +20,12 @@ extension RegionRefreshRequest {
 
     /// The reference decoding: every body the fast reader does not take, and the oracle its tests compare with.
     static func decodeWithFoundation(_ data: Data) throws(RegionRefreshError) -> RegionRefreshRequest {
+        // Depth before any reader that costs memory with it; the duplicate it may find is refused after the syntax,
+        // so that a body that is not JSON is always answered as such.
+        let shape = data.withUnsafeBytes { JSONShape.check($0) }
+        if case .tooDeep(let limit) = shape {
+            throw .malformedJSON("more than \(limit) nested arrays or objects")
+        }
         // JSONDecoder checks a number's syntax only when that value is decoded, members of a nested object in an
         // order that varies: a body with a syntax error and a wrong field could be answered either way. Checking the
         // syntax first makes the answer the same every time (this path is taken only by bodies the fast reader declines).
@@ -30,7 +36,7 @@ extension RegionRefreshRequest {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             throw .malformedJSON(detail ?? "The given data was not valid JSON.")
         }
-        if let member = data.withUnsafeBytes({ DuplicateKeys.first(in: $0) }) {
+        if case .duplicate(let member) = shape {
             throw .invalidField(field: member, reason: "appears more than once in its object (JSON leaves which one counts undefined)")
         }
         do {

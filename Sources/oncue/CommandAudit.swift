@@ -12,14 +12,14 @@ enum CommandAudit {
 
     /// Runs `body` in a transaction of `store` and appends its entry before the commit.
     static func recorded<T: Sendable>(
-        _ store: any LocationStore, action: String, target: String, detail: (T) -> String? = { _ in nil },
+        _ store: any LocationStore, action: String, target: String, detail: (T) -> String? = { _ in nil }, failed: (T) -> Bool = { _ in false },
         _ body: () async throws -> T
     ) async throws -> T {
         guard let ledger = store as? any AccessLedger else { return try await body() }
         do {
             return try await store.transaction {
                 let result = try await body()
-                try await ledger.appendAudit(entry(action, target, result: "ok", detail: detail(result)))
+                try await ledger.appendAudit(entry(action, target, result: failed(result) ? "failed" : "ok", detail: detail(result)))
                 return result
             }
         } catch {

@@ -140,7 +140,8 @@ struct Networks: AsyncParsableCommand {
             let deletion = try await store.withStore { store in
                 try await CommandAudit.recorded(
                     store, action: "networks delete", target: id,
-                    detail: { $0.map { "\($0.locationsRemoved) locations removed" } ?? "no such network" }
+                    detail: { $0.map { "\($0.locationsRemoved) locations removed" } ?? "no such network" },
+                    failed: { $0 == nil }
                 ) { try await store.deleteNetwork(id: id) }
             }
             guard let deletion else { throw StoreError.unknownNetwork(id) }

@@ -61,3 +61,41 @@ import Testing
         #expect(badLimit.status != 0 && badLimit.stderr.contains("--limit must be in 1...1000"), "\(badLimit.stderr)")
     }
 }
+
+/// The command line's data writes leave the same trail as the admin API's: each in the audit log as the key `cli`,
+/// committed with the write it records; a failed one logged as `failed` after its rollback, a dry run not at all.
+@Suite struct CommandAuditCLITests {
+    @Test func importsAndEditsAreAudited() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oncue-cli-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.sqlite").path
+        _ = try SQLiteLocationStore.create(path: path)
+        let csv = dir.appendingPathComponent("acme.csv").path
+        try "id,name,lat,lon\n1,Acme One,40.75,-73.99\n2,Acme Two,40.76,-73.98\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["import", csv, "--db", path, "--network", "acme"],
+            ["import", csv, "--db", path, "--network", "acme", "--dry-run"],
+            ["locations", "add", "--db", path, "--network", "acme", "--id", "3", "--name", "Acme Three", "--lat", "40.77", "--lon", "-73.97"],
+            ["locations", "set", "loc_acme_3", "--db", path, "--name", "Acme 3"],
+            ["locations", "delete", "loc_acme_3", "--db", path],
+            ["networks", "set", "acme", "--db", path, "--name", "Acme Corp"],
+            ["networks", "alias", "acme", "ACME Stores", "--db", path],
+            ["networks", "delete", "acme", "--db", path],
+            ["networks", "delete", "acme", "--db", path],
+        ]
+        for command in commands { _ = try await CLIRunner.run(command) }
+        let audit = try await CLIRunner.run(["audit", "--db", path, "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [[String: Any]])
+        let summary = entries.reversed().map { [$0["key_id"] as? String ?? "", $0["action"] as? String ?? "", $0["result"] as? String ?? ""] }
+        #expect(
+            summary == [
+                ["cli", "import", "ok"], ["cli", "locations add", "ok"], ["cli", "locations set", "ok"], ["cli", "locations delete", "ok"],
+                ["cli", "networks set", "ok"], ["cli", "networks alias", "ok"], ["cli", "networks delete", "ok"], ["cli", "networks delete", "failed"],
+            ], "\(summary)")
+        let imported = try #require(entries.last)
+        #expect(imported["target"] as? String == "acme.csv network=acme", "\(imported)")
+        #expect(imported["detail"] as? String == "2 rows read, 0 rejected", "\(imported)")
+        #expect((entries.first?["detail"] as? String) == "no such network", "\(entries.first ?? [:])")
+    }
+}

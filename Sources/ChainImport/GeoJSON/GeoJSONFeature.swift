@@ -102,19 +102,32 @@ struct GeoJSONFeature {
             guard let rings = part.array, !rings.isEmpty else { return nil }
             var polygon: Footprint.Polygon = []
             for ring in rings {
-                guard let positions = ring.array else { return nil }
-                var points: [(lon: Double, lat: Double)] = []
-                points.reserveCapacity(positions.count)
-                for position in positions {
-                    guard let pair = position.array, pair.count >= 2, let lon = pair[0].number, let lat = pair[1].number,
-                        (-180...180).contains(lon), (-90...90).contains(lat)
-                    else { return nil }
-                    points.append((lon, lat))
-                }
+                guard let points = Self.points(of: ring) else { return nil }
                 polygon.append(points)
             }
             out.append(polygon)
         }
         return out.isEmpty ? nil : out
+    }
+
+    /// A ring's points; nil when a position is not two numbers in range. Read from the packed numbers where the reader
+    /// packed them (a value per vertex would cost ten times the ring's text), else position by position (positions of
+    /// mixed lengths, or with integers among their numbers).
+    private static func points(of ring: JSONValue) -> [(lon: Double, lat: Double)]? {
+        var points: [(lon: Double, lat: Double)] = []
+        if let (values, dimension) = ring.packedPositions, dimension >= 2 {
+            points.reserveCapacity(values.count / dimension)
+            for start in stride(from: 0, to: values.count, by: dimension) {
+                points.append((values[start], values[start + 1]))
+            }
+        } else {
+            guard let positions = ring.array else { return nil }
+            for position in positions {
+                guard let pair = position.array, pair.count >= 2, let lon = pair[0].number, let lat = pair[1].number else { return nil }
+                points.append((lon, lat))
+            }
+        }
+        guard points.allSatisfy({ (-180...180).contains($0.lon) && (-90...90).contains($0.lat) }) else { return nil }
+        return points
     }
 }

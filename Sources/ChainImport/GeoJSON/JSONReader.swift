@@ -84,13 +84,54 @@ struct JSONReader {
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
         guard depth <= Self.maxDepth else { throw failure("more than \(Self.maxDepth) nested arrays or objects") }
         at += 1
-        var elements: [JSONValue] = []
+        var elements = PackedElements()
         skipWhitespace()
         while try !closes(UInt8(ascii: "]")) {
             elements.append(try value(depth: depth))
             try separator(closing: UInt8(ascii: "]"))
         }
-        return .array(elements)
+        return elements.value
+    }
+
+    /// An array's elements as they are read: packed while they are numbers (a position) or positions of one length
+    /// (a ring), a value each once one is neither (`JSONValue`).
+    private struct PackedElements {
+        private enum Kind {
+            case empty, numbers, positions(dimension: Int), values
+        }
+
+        private var kind = Kind.empty
+        private var packed: [Double] = []
+        private var values: [JSONValue] = []
+
+        mutating func append(_ element: JSONValue) {
+            switch (kind, element) {
+            case (.empty, .number(let value, nil)), (.numbers, .number(let value, nil)):
+                kind = .numbers
+                packed.append(value)
+            case (.empty, .numbers(let position)) where !position.isEmpty:
+                kind = .positions(dimension: position.count)
+                packed += position
+            case (.positions(let dimension), .numbers(let position)) where position.count == dimension:
+                packed += position
+            default:
+                if case .values = kind {} else {
+                    values = self.value.array ?? []
+                    packed = []
+                    kind = .values
+                }
+                values.append(element)
+            }
+        }
+
+        var value: JSONValue {
+            switch kind {
+            case .empty: .array([])
+            case .numbers: .numbers(packed)
+            case .positions(let dimension): .positions(packed, dimension: dimension)
+            case .values: .array(values)
+            }
+        }
     }
 
     /// Whether the container ends here (and steps past its closing bracket).

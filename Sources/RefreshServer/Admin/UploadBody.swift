@@ -1,5 +1,6 @@
 import ChainImport
 import Foundation
+import RegionRefresh
 import HTTPTypes
 
 #if canImport(Glibc)
@@ -77,6 +78,10 @@ struct UploadBody: Sendable {
             data = try handle.read(upToCount: range.count) ?? Data()
         } catch {
             throw APIError(.serviceUnavailable, code: "staging_failed", message: "cannot read the staged upload", retryAfter: 5)
+        }
+        // Depth before JSONDecoder, as for every JSON body (`RequestBodyReader`).
+        if case .tooDeep(let limit) = data.withUnsafeBytes({ JSONShape.check($0) }) {
+            throw APIError.badRequest("invalid_mapping", "the part 'mapping' nests more than \(limit) arrays or objects", field: "mapping")
         }
         do { return try MappingFile.decode(data, source: "part 'mapping'") } catch {
             // Well-formed as the document describes the part (bytes), but not a mapping: 422, as a file without coordinates.

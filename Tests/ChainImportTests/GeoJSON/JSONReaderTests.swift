@@ -18,7 +18,8 @@ import Testing
             var last: [String: JSONValue] = [:]
             for member in members { last[member.name] = member.value }
             return object.count == last.count && object.allSatisfy { name, value in last[name].map { same(value, $0) } ?? false }
-        case (let array as [Any], .array(let elements)):
+        case (let array as [Any], _) where value.array != nil:
+            let elements = value.array ?? []
             return array.count == elements.count && zip(array, elements).allSatisfy { same($0, $1) }
         case (let string as String, .string(let text)):
             return string == text
@@ -191,5 +192,47 @@ import Testing
         #expect((try? JSONReader.parse(deep)) == nil, "refused, not a stack overflow")
         let allowed = Array((String(repeating: "[", count: JSONReader.maxDepth) + String(repeating: "]", count: JSONReader.maxDepth)).utf8)
         #expect((try? JSONReader.parse(allowed)) != nil)
+    }
+}
+
+/// Coordinates are kept packed, 8 bytes a number, where a value per number cost 12 times a polygon's text; what is
+/// packed reads back as the elements it stands for, and a ring of mixed positions still reads position by position.
+@Suite struct PackedCoordinatesTests {
+    static func parse(_ text: String) throws -> JSONValue { try JSONReader.parse(Array(text.utf8)).value }
+
+    @Test func ringsArePacked() throws {
+        guard case .positions(let values, let dimension) = try Self.parse("[[-73.5, 40.25], [-73.75, 40.5], [-73.5, 40.25]]") else {
+            Issue.record("a ring of pairs is not packed")
+            return
+        }
+        #expect(dimension == 2 && values == [-73.5, 40.25, -73.75, 40.5, -73.5, 40.25])
+        guard case .numbers(let position) = try Self.parse("[-73.5, 40.25, 12.5]") else {
+            Issue.record("a position is not packed")
+            return
+        }
+        #expect(position == [-73.5, 40.25, 12.5])
+        // Integers keep their digits, so an array with one is values; so is a ring whose positions differ in length.
+        guard case .array = try Self.parse("[1.5, 2]"), case .array = try Self.parse("[[1.5, 2.5], [1.5, 2.5, 3.5]]") else {
+            Issue.record("an array with an integer or positions of two lengths was packed")
+            return
+        }
+        #expect(try Self.parse("[[1.5, 2.5], [3.5, 4.5]]").array?.map { $0.array?.compactMap(\.number) ?? [] } == [[1.5, 2.5], [3.5, 4.5]])
+        #expect(try Self.parse("[[1.5, 2.5], \"x\"]").array?.count == 2)
+    }
+
+    @Test func packedAndUnpackedRingsMakeTheSameFootprint() throws {
+        let packed = #"[[[-73.99, 40.75], [-73.98, 40.75], [-73.98, 40.76], [-73.99, 40.76], [-73.99, 40.75]]]"#
+        // The same ring with integer-valued and three-number positions, read position by position.
+        let mixed = #"[[[-73.99, 40.75], [-73.98, 40.75, 10], [-73.98, 40.76], [-73.99, 40.76], [-73.99, 40.75]]]"#
+        var places: [String] = []
+        for rings in [packed, mixed] {
+            let text = #"{"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": \#(rings)}}"#
+            guard case .success(let feature) = GeoJSONFeature.decode(Array(text.utf8)), case .footprint(let footprint) = feature.place else {
+                Issue.record("\(rings) was not read as a footprint")
+                return
+            }
+            places.append("\(footprint)")
+        }
+        #expect(places[0] == places[1])
     }
 }

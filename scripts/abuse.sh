@@ -6,6 +6,7 @@
 #   bash scripts/abuse.sh            # CLUSTER=50000 SIDE=600 PILE=10000 SLOW=1000 SPOOF=300 DURATION=10
 #   PILE=200000 bash scripts/abuse.sh   # issue #48's pile-ups: 200,000 rows on a point, in a square metre, on a line
 #   CLUSTER=3000000 SIDE=11400 bash scripts/abuse.sh   # the 3M-location box (about 13 × 10 km) of issue #28
+#   bash scripts/abuse.sh admin      # only issue #60's admin API cases (FLOOD=10 HOUSE=1200 POLYGON=10000000)
 #
 # Needs a release build (ONCUE_BIN, default .build/release/oncue), wrk, python3 and /usr/bin/time (GNU time).
 set -euo pipefail
@@ -40,6 +41,57 @@ timed_import() {
     "$label" "$seconds" "$(awk -v r="$rows" -v s="$seconds" 'BEGIN { print int(r / (s > 0 ? s : 1)) }')" \
     $((kib / 1024)) "$size" "$rows" "$issues"
 }
+
+# The admin API's cases of issue #60 (scripts/abuse/admin_probe.py says what each does), each against a fresh server on
+# a small store; then a GeoJSON polygon of POLYGON vertices (10 million: 230 MB) imported under GNU time.
+admin_cases() {
+  local store="$WORK/admin.sqlite" probe="$ROOT/scripts/abuse/admin_probe.py"
+  python3 "$ROOT/scripts/abuse/make_csv.py" cluster 1000 600 >"$WORK/admin.csv"
+  "$BIN" db init --db "$store" >/dev/null
+  "$BIN" import --db "$store" --network dense --progress never "$WORK/admin.csv" >/dev/null
+  echo "== the audit log while an upload is held open: a key made, 10,050 refused PATCHes (--rate-limit-rps 0)"
+  server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --rate-limit-rps 0
+  python3 "$probe" audit "$SERVER_PORT" "$store" "$ONCUE_ADMIN_TOKEN"
+  server_stop >/dev/null
+  echo "== a read key's refused DELETEs of 70 KB paths for ${FLOOD:=10} s (default limits)"
+  server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice
+  python3 "$probe" flood "$SERVER_PORT" "$store" "$ONCUE_ADMIN_TOKEN" "$FLOOD"
+  echo "== 65,000 nested '[' on every JSON route"
+  python3 "$probe" deep "$SERVER_PORT" "$SERVER_PID" "$ONCUE_ADMIN_TOKEN"
+  echo "== an upload at one byte every 2 s, and the writes beside it"
+  python3 "$probe" slow "$SERVER_PORT" "$ONCUE_ADMIN_TOKEN"
+  server_stop >/dev/null
+  echo "== ${HOUSE:=1200} idle keep-alive connections at --max-connections 1000, then /healthz"
+  server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --max-connections 1000
+  python3 "$probe" house "$SERVER_PORT" "$HOUSE"
+  server_stop >/dev/null
+  echo "== access tokens signed with the server's secret whose header or lifetime lies (--client-jwt)"
+  head -c 48 /dev/urandom | base64 | tr -d '\n=' >"$WORK/jwt-secret"
+  server_start "$WORK/server.log" "$BIN" serve --db "$store" --port 0 --log-level notice --client-jwt "$WORK/jwt-secret"
+  python3 "$probe" jwt "$SERVER_PORT" "$WORK/jwt-secret"
+  server_stop >/dev/null
+  echo "== a GeoJSON polygon of ${POLYGON:=10000000} vertices, --max-line-bytes 1 GB"
+  python3 - "$WORK/polygon.geojson" "$POLYGON" <<'PY'
+import math, sys
+n = int(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    f.write('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Outline","ref":"1"},')
+    f.write('"geometry":{"type":"Polygon","coordinates":[[')
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        f.write(f"[{-73.98 + 0.001 * math.cos(a):.7f},{40.75 + 0.001 * math.sin(a):.7f}],")
+    f.write('[-73.9790000,40.7500000]]]}}]}')
+PY
+  "$BIN" db init --db "$WORK/polygon.sqlite" >/dev/null
+  /usr/bin/time -f "%e %M" -o "$WORK/polygon.time" "$BIN" import --db "$WORK/polygon.sqlite" --network outline --progress never \
+    --max-line-bytes 1000000000 "$WORK/polygon.geojson" >/dev/null 2>&1 || echo "abuse.sh: the polygon import failed" >&2
+  read -r seconds kib <"$WORK/polygon.time"
+  echo "$(du -m "$WORK/polygon.geojson" | cut -f1) MB feature: $seconds s, peak RSS $((kib / 1024)) MB"
+}
+if [ "${1:-all}" = admin ]; then
+  admin_cases
+  exit 0
+fi
 
 echo "== imports"
 python3 "$ROOT/scripts/abuse/make_csv.py" cluster "$CLUSTER" "$SIDE" >"$WORK/cluster.csv"
@@ -122,3 +174,5 @@ printf '{"network_patterns": {"match": ["name"], "rules": [{"pattern": "^(a+)+$"
 start=$(date +%s.%N)
 "$BIN" import --db "$WORK/redos.sqlite" --mapping "$WORK/redos.json" --progress never "$WORK/redos.csv" >"$WORK/redos.out" 2>&1 || true
 echo "the mapping file: $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s: $(tail -1 "$WORK/redos.out" | cut -c1-160)"
+
+admin_cases

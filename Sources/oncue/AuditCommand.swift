@@ -8,11 +8,14 @@ import LocationStore
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "The audit log: every admin write (through /admin/* or `oncue keys`), who did it and how it ended.",
+        abstract: "The audit log: every admin write (through /admin/* or the command line), who did it and how it ended.",
         discussion: """
-            Each entry names the key that acted (bootstrap for ONCUE_ADMIN_TOKEN, cli for `oncue keys`), the route or \
-            command, its target, and the HTTP status or ok/failed. Pages go back in time: pass the last id printed as \
-            --before for the next one.
+            Each entry names the key that acted (bootstrap for ONCUE_ADMIN_TOKEN, cli for the command line's writes, \
+            server for what a server does of itself), the route or command, its target (a request's path with its \
+            query), and the HTTP status or ok/failed. Refused requests are counted: the first of each minute per key, \
+            route and status is an entry, the rest one entry saying how many. A server prunes entries older than its \
+            --audit-retention-days; each prune is an entry (action "audit prune") saying how many went and from \
+            before when. Pages go back in time: pass the last id printed as --before for the next one.
 
             Example:
               oncue audit --db stores.sqlite

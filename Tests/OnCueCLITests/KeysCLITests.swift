@@ -91,7 +91,8 @@ import Testing
         #expect(
             summary == [
                 ["cli", "import", "ok"], ["cli", "locations add", "ok"], ["cli", "locations set", "ok"], ["cli", "locations delete", "ok"],
-                ["cli", "networks set", "ok"], ["cli", "networks alias", "ok"], ["cli", "networks delete", "ok"], ["cli", "networks delete", "failed"],
+                ["cli", "networks set", "ok"], ["cli", "networks alias", "ok"], ["cli", "networks delete", "ok"],
+                ["cli", "networks delete", "failed"],
             ], "\(summary)")
         let imported = try #require(entries.last)
         #expect(imported["target"] as? String == "acme.csv network=acme", "\(imported)")

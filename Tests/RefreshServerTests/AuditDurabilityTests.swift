@@ -20,7 +20,8 @@ struct AuditDurabilityTests {
     }
 
     static func journals(in directory: String) -> [String] {
-        AuditJournal.others(in: directory, own: nil)
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(AuditJournal.filePrefix) }
+            .map { (directory as NSString).appendingPathComponent($0) }
     }
 
     @Test("the probe's sequence: a key made while an import holds the store survives 10,050 refusals, and the refusals are a few rows")
@@ -132,15 +133,20 @@ struct AuditDurabilityTests {
             AuditJournal.Line(3, entries[2]),
         ]
         let text = try lines.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n") + "\n{\"n\":4,\"at\":"
-        let path = (temporary as NSString).appendingPathComponent("\(AuditJournal.filePrefix)dead.jsonl")
+        let tag = AuditJournal.storeTag(.file(store.path))
+        let path = (temporary as NSString).appendingPathComponent(AuditJournal.fileName(storeTag: tag, id: "dead"))
+        // A journal of another store in the same directory is not this server's to write.
+        let foreign = (temporary as NSString).appendingPathComponent(AuditJournal.fileName(storeTag: "0123456789abcdef", id: "other"))
+        try text.write(toFile: foreign, atomically: true, encoding: .utf8)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let configure: (inout ServerConfiguration) -> Void = { $0.temporaryDirectory = temporary }
         try await withServer(store: store, configure: configure) { _, _ in
-            let written = try await eventually(within: .seconds(30)) { !FileManager.default.fileExists(atPath: path) }
+            let written = try await eventually(within: .seconds(120)) { !FileManager.default.fileExists(atPath: path) }
             #expect(written, "the orphaned journal is still there")
             let logged = try Self.entries(store).filter { $0.keyId == "k_dead" }.compactMap(\.detail).sorted()
             // The cut last line was never acknowledged; the others are there once each.
             #expect(logged == ["n1", "n2", "n3"])
+            #expect(FileManager.default.fileExists(atPath: foreign))
         }
     }
 
@@ -156,9 +162,14 @@ struct AuditDurabilityTests {
                     at: ServerClockTests.future - days * 86_400, keyId: "old", action: "POST /admin/keys", target: "/admin/keys", result: "201",
                     detail: "\(Int(days)) days"))
         }
-        let configure: (inout ServerConfiguration) -> Void = { $0.auditRetentionDays = 400 }
+        let temporary = store.directory.appendingPathComponent("tmp").path
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.auditRetentionDays = 400
+            $0.temporaryDirectory = temporary
+        }
         try await withServer(store: store, clock: clock.server, configure: configure) { _, _ in
-            let pruned = try await eventually(within: .seconds(30)) { try Self.entries(store).contains { $0.action == "audit prune" } }
+            let pruned = try await eventually(within: .seconds(120)) { try Self.entries(store).contains { $0.action == "audit prune" } }
             #expect(pruned)
             let entries = try Self.entries(store)
             #expect(entries.filter { $0.keyId == "old" }.compactMap(\.detail) == ["10 days"])

@@ -97,7 +97,9 @@ struct JSONReader {
     /// (a ring), a value each once one is neither (`JSONValue`).
     private struct PackedElements {
         private enum Kind {
-            case empty, numbers, positions(dimension: Int), values
+            case empty, numbers
+            case positions(dimension: Int)
+            case values
         }
 
         private var kind = Kind.empty
@@ -115,7 +117,8 @@ struct JSONReader {
             case (.positions(let dimension), .numbers(let position)) where position.count == dimension:
                 packed += position
             default:
-                if case .values = kind {} else {
+                if case .values = kind {
+                } else {
                     values = self.value.array ?? []
                     packed = []
                     kind = .values

@@ -16,10 +16,16 @@ public enum ClientAction: Sendable, Hashable, Codable {
     case stopPreciseLocation
     /// Take one precise fix (`requestLocation()`), GPS on for at most `seconds`; answer with `.locationAnswered`.
     case requestLocation(forRegion: String, seconds: Double)
-    /// Show the card notification now.
+    /// Show the card notification now, at its tier (`CardNotice.tier`: quietly, or as an alert). A notification
+    /// already delivered under the same `CardNotice.identifier` is replaced in place: with two tiers there is one card
+    /// on screen at a time, so a quiet card upgraded to an alert is never a second card.
     case postCard(CardNotice)
-    /// The card scheduled for this region will not be shown (the person left before the confirmation delay).
+    /// A card waiting to be shown (the confirmation delay, a quiet card's delay, an alert waiting for the stay to
+    /// last) will not be: the person left first. It was never on screen (remove the pending request).
     case withdrawCard(CardNotice)
+    /// The card on screen is taken away (`removeDeliveredNotifications`): the person left its store (the region's
+    /// exit, or a wake whose fix is far from it), or a quiet card outlived `app.quiet_max_seconds`. Two tiers only.
+    case removeCard(CardNotice)
     /// Wake the client at `at` with `.wakeDue(id)` (a local notification's trigger, a `BGTask`, a timer).
     case scheduleWake(id: Int, at: Double)
     /// The wake is no longer needed (the client ignores it if it comes anyway).
@@ -65,7 +71,7 @@ public struct RefreshCall: Sendable, Hashable, Codable {
     }
 }
 
-/// A card notification: which card, for which region, and what made the client post it.
+/// A card notification: which card, for which region, what made the client post it, and how it reaches the person.
 public struct CardNotice: Sendable, Hashable, Codable {
     public var region: Region
     /// The store locations the region stands for: its id without a split-venue `#n` suffix, plus merged ids.
@@ -73,6 +79,50 @@ public struct CardNotice: Sendable, Hashable, Codable {
     /// The card's name in the wallet.
     public var card: String
     public var trigger: CardTrigger
+    /// Quietly on the lock screen, or as an alert (`CardTier`); every card of a single-tier client is an alert.
+    public var tier: CardTier = .alert
+    /// The platform notification's identifier: with two tiers always `CardNotice.onScreenIdentifier` (one card on
+    /// screen, replaced in place); a single-tier client's are its region's (`oncue.card.<region id>`).
+    public var identifier: String = CardNotice.onScreenIdentifier
+    /// iOS `relevanceScore` (0...1), for the notification summary: the nearest card store's card is 1.
+    public var relevance: Double = 1
+
+    /// The one card on screen of a two-tier client.
+    public static let onScreenIdentifier = "oncue.card"
+
+    init(region: Region, locationIds: [String], card: String, trigger: CardTrigger, tier: CardTier, identifier: String) {
+        self.region = region
+        self.locationIds = locationIds
+        self.card = card
+        self.trigger = trigger
+        self.tier = tier
+        self.identifier = identifier
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case region, locationIds, card, trigger, tier, identifier, relevance
+    }
+
+    /// A notice written before there were tiers is an alert with an identifier of its own.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        region = try c.decode(Region.self, forKey: .region)
+        locationIds = try c.decode([String].self, forKey: .locationIds)
+        card = try c.decode(String.self, forKey: .card)
+        trigger = try c.decode(CardTrigger.self, forKey: .trigger)
+        tier = try c.decodeIfPresent(CardTier.self, forKey: .tier) ?? .alert
+        identifier = try c.decodeIfPresent(String.self, forKey: .identifier) ?? "\(Self.onScreenIdentifier).\(region.id)"
+        relevance = try c.decodeIfPresent(Double.self, forKey: .relevance) ?? 1
+    }
+}
+
+/// How a card reaches the person (docs/client.md wires each to its platform).
+public enum CardTier: String, Sendable, Hashable, Codable, CaseIterable {
+    /// No sound and no screen wake: on the lock screen when the person looks (iOS `.passive`, Android a channel of
+    /// `IMPORTANCE_LOW`). Posted when the OS puts the person at a card store.
+    case quiet
+    /// A sound or a vibration (iOS `.timeSensitive`, Android `IMPORTANCE_HIGH`): only for a confirmed stay.
+    case alert
 }
 
 /// What made the client post a card.

@@ -60,8 +60,9 @@ extension ClientStateMachine {
         guard let watch = watch(key) else { return }
         monitored[key] = nil
         emit(.stopMonitoring(watch))
-        // No exit will come for a region no longer monitored: its follow ends here.
+        // No exit will come for a region no longer monitored: its follow ends here, and its card goes.
         endFollow(key, at: time, reason: .regionReleased)
+        leftStore(key)
     }
 
     // MARK: the OS's reports
@@ -97,6 +98,7 @@ extension ClientStateMachine {
             emit(.cancelWake(id: s.wakeId))
         }
         endFollow(key, at: time, reason: .leftRegion)
+        leftStore(key)
         switch w.role {
         case .refresh: leftRefreshRegion(lastKnown: lastKnown)
         case .wide: releaseSmallRegions(of: key, at: time)
@@ -119,9 +121,10 @@ extension ClientStateMachine {
         permitted = false
     }
 
-    /// Ends every follow, withdraws waiting cards and releases every region.
+    /// Ends every follow, withdraws waiting cards, takes the card on screen away and releases every region.
     mutating func stop(at time: Double) {
         for key in follows.keys.sorted() { endFollow(key, at: time, reason: .stopped) }
+        for key in monitored.keys.sorted() { leftStore(key) }
         for key in scheduled.keys.sorted() {
             guard let s = scheduled.removeValue(forKey: key) else { continue }
             emit(.withdrawCard(notice(s.region, s.trigger)))

@@ -6,11 +6,12 @@ import OnCueContract
 /// (the server's guaranteed distance, a refresh region, a minimum interval), and retries with a doubling backoff.
 extension ClientStateMachine {
     mutating func woke(_ reason: ClientEvent.WakeReason, fix: LocationFix) {
+        observed(fix.unit, accuracy: fix.accuracy, at: fix.time)
         if let fixedRegions {
             if reason == .launch { monitorFixed(fixedRegions, at: fix.time) }
             return
         }
-        if reason == .visit && app.visitConfirmsStay { visited(fix) }
+        if reason == .visit && (app.visitConfirmsStay || twoTiers) { visited(fix) }
         if strategy.literal && !(reason == .launch || reason == .significantChange) { return }
         if shouldRefresh(fix) { refresh(from: fix, reason: .wake) }
     }

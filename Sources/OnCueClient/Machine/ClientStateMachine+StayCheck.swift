@@ -32,6 +32,7 @@ extension ClientStateMachine {
 
     /// A location update while a store is followed: the precise fix, when GPS is on, goes into each window.
     mutating func located(_ update: LocationUpdate, at time: Double) {
+        observed(update.coarse, accuracy: update.precise?.accuracy ?? 0, at: time)
         guard !follows.isEmpty else { return }
         // The time limit holds while GPS rests too (waking GPS only to give up would cost a fix).
         for key in follows.keys.sorted() where time - follows[key]!.started >= app.gpsMaxSeconds {

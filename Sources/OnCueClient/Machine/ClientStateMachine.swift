@@ -3,7 +3,7 @@ import Geo
 import OnCueContract
 
 /// The phone side of OnCue as a state machine: the refresh trigger, the region diff, retries with backoff, the
-/// confirmation delay and the cool-down, the `+gps` stay check and `staged`'s small regions. Events in
+/// confirmation delay and the cool-down, the `+gps` stay check, `staged`'s small regions and the two tiers of card. Events in
 /// (`ClientEvent`: what the platform reports, each with its time), actions out (`ClientAction`: what the app must do);
 /// no I/O and no clock of its own, so the same code runs in an app and in the replay study, and its state is
 /// `Codable`: an app the OS ended resumes from `snapshot()` with `restore(_:storePositions:)`.
@@ -48,6 +48,8 @@ public struct ClientStateMachine: Sendable, Codable {
     var walking = false
     /// `staged`: wide regions waiting for the client's own fix.
     var awaitingFix: [String] = []
+    /// Two tiers: the card on screen and what waits (nil until the first card: a state saved before tiers existed).
+    var tiers: TierState?
     /// The actions of the event being handled.
     var emitted: [ClientAction] = []
 
@@ -82,6 +84,7 @@ public struct ClientStateMachine: Sendable, Codable {
     /// Handles one event at `time` and returns what the app must do, in order.
     public mutating func handle(_ event: ClientEvent, at time: Double) -> [ClientAction] {
         if !permitted, !event.isPermission { return [] }
+        expireQuietCard(at: time)
         switch event {
         case .woke(let reason, let fix): woke(reason, fix: fix)
         case .refreshSucceeded(let response): refreshSucceeded(response, at: time)
@@ -93,7 +96,9 @@ public struct ClientStateMachine: Sendable, Codable {
         case .monitoringFailed(let id): monitored[id] = nil
         case .location(let update): located(update, at: time)
         case .locationAnswered(let fix): answered(fix, at: time)
-        case .motion(let isWalking): walking = isWalking
+        case .motion(let isWalking):
+            walking = isWalking
+            stoodStill(at: time)
         case .wakeDue(let id): wakeDue(id, at: time)
         case .permission(let granted): permission(granted, at: time)
         case .stopped: stop(at: time)
@@ -119,7 +124,7 @@ public struct ClientStateMachine: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case settings, platform, wallet, fixedRegions, walletNetworks, permitted, lastRefresh, threshold, inFlight, retryAt
         case backoff, lastNotified, networkVisits, monitored, scheduled, nextWakeId, follows, gpsOnSince, gpsAsleepUntil
-        case gpsSleptAt, gpsRestAnchor, gpsStream, walking, awaitingFix
+        case gpsSleptAt, gpsRestAnchor, gpsStream, walking, awaitingFix, tiers
     }
 }
 

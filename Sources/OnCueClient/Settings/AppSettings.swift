@@ -55,6 +55,21 @@ public struct AppSettings: Sendable, Hashable {
     /// store posts its card, with or without the app's own GPS (`ClientStateMachine.visited`). Off by default: the
     /// study measures it as a row (simulations/README.md).
     public var visitConfirmsStay: Bool = false
+    /// `one`: every card is an alert, posted once the stay is confirmed (the product's first behaviour). `two`: a
+    /// quiet card as soon as the OS puts the person at a card store — the nearest's, replacing, never stacked — and an
+    /// alert only once the stay is confirmed, upgrading that card in place; a card on screen is removed when the
+    /// person leaves (`ClientStateMachine+Tiers`).
+    public var cardTiers: CardTiers = .one
+    /// Two tiers: the quiet card comes this long after the OS's report, withdrawn if the exit comes first (0: at once).
+    public var quietDelaySeconds: Double = 0
+    /// Two tiers with `+motion`: the quiet card waits while the motion sensor says the person walks (a walk-by).
+    public var quietRequiresStill: Bool = false
+    /// Two tiers: a quiet card not upgraded within this long is removed at the next event the client handles (0: it
+    /// stays until the person leaves).
+    public var quietMaxSeconds: Double = 0
+    /// Two tiers: the alert comes once the OS has counted the person inside the store's region this long and the stay
+    /// is confirmed (0: at the confirmation); a scheduled alert is withdrawn if the exit comes first.
+    public var alertMinStaySeconds: Double = 0
 
     public init() {}
 
@@ -67,6 +82,11 @@ public struct AppSettings: Sendable, Hashable {
     public enum StayEvidence: String, Codable, Sendable, Hashable, CaseIterable {
         case window, still
     }
+
+    /// One kind of card notification, or two (`cardTiers`).
+    public enum CardTiers: String, Codable, Sendable, Hashable, CaseIterable {
+        case one, two
+    }
 }
 
 /// Keys as Swift names them (`radiusKm`): decode with `.convertFromSnakeCase` to read the study's `radius_km`, as
@@ -77,7 +97,7 @@ extension AppSettings: Codable {
         case radiusKm, refreshIntervalSeconds, minRefreshIntervalSeconds, fixedMinimumMeters, cooldownSeconds, cooldownScope
         case confirmSeconds, includeOtherNetworks, stagedSlots, stagedWideMinMeters, gpsFixSeconds, gpsConfirmSeconds
         case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds, gpsTrustOsAfterSeconds
-        case visitConfirmsStay
+        case visitConfirmsStay, cardTiers, quietDelaySeconds, quietRequiresStill, quietMaxSeconds, alertMinStaySeconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -104,5 +124,10 @@ extension AppSettings: Codable {
         try read(.gpsRestWhileStayingSeconds, &gpsRestWhileStayingSeconds)
         try read(.gpsTrustOsAfterSeconds, &gpsTrustOsAfterSeconds)
         try read(.visitConfirmsStay, &visitConfirmsStay)
+        try read(.cardTiers, &cardTiers)
+        try read(.quietDelaySeconds, &quietDelaySeconds)
+        try read(.quietRequiresStill, &quietRequiresStill)
+        try read(.quietMaxSeconds, &quietMaxSeconds)
+        try read(.alertMinStaySeconds, &alertMinStaySeconds)
     }
 }

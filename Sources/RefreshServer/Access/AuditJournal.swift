@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LocationStore
 import Logging
@@ -9,11 +10,12 @@ import Glibc
 /// Audit entries the store could not take yet, on disk: each is appended and flushed to the disk (`fsync`) before the
 /// write it records is answered, so that an entry waiting for an import to end is not lost with the process.
 ///
-/// One file per server process, `oncue-audit-<uuid>.jsonl` in the server's temporary directory, held with an exclusive
-/// `flock` while the process lives (the kernel drops it however the process dies). Each line is an entry with its
-/// number, or `{"written_through": N}` once entries up to N are in the store. A server that starts finds the files no
-/// live server holds and writes their unwritten entries into the store (`orphans`), so replicas may share the directory.
-/// The file is emptied whenever every entry in it has reached the store.
+/// One file per server process, `oncue-audit-<store>-<uuid>.jsonl` in the server's temporary directory (`<store>` a
+/// hash of the store's address: servers of different stores may share the directory), held with an exclusive `flock`
+/// while the process lives (the kernel drops it however the process dies). Each line is an entry with its number, or
+/// `{"written_through": N}` once entries up to N are in the store. A server that starts finds the files of its store
+/// no live server holds and writes their unwritten entries into the store (`orphan`), so replicas may share the
+/// directory. The file is emptied whenever every entry in it has reached the store.
 final class AuditJournal {
     static let filePrefix = "oncue-audit-"
 
@@ -56,9 +58,9 @@ final class AuditJournal {
     /// Bytes in the file now: 0 when every entry has reached the store.
     private(set) var size = 0
 
-    /// Creates this process's file in `directory`; nil when it cannot be created there.
-    init?(directory: String) {
-        let path = (directory as NSString).appendingPathComponent("\(Self.filePrefix)\(UUID().uuidString).jsonl")
+    /// Creates this process's file for the store `storeTag` in `directory`; nil when it cannot be created there.
+    init?(directory: String, storeTag: String) {
+        let path = (directory as NSString).appendingPathComponent(Self.fileName(storeTag: storeTag, id: UUID().uuidString))
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
@@ -125,10 +127,24 @@ final class AuditJournal {
         return (entries.filter { $0.0 > writtenThrough }.map(\.1), lock)
     }
 
-    /// The paths of journals in `directory` other than `own`.
-    static func others(in directory: String, own: String?) -> [String] {
+    /// The name of a journal of the store `storeTag`.
+    static func fileName(storeTag: String, id: String) -> String { "\(filePrefix)\(storeTag)-\(id).jsonl" }
+
+    /// The paths of the store `storeTag`'s journals in `directory` other than `own`.
+    static func others(in directory: String, own: String?, storeTag: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix(filePrefix) && $0.hasSuffix(".jsonl") }.map { (directory as NSString).appendingPathComponent($0) }
-            .filter { $0 != own }.sorted()
+        return names.filter { $0.hasPrefix("\(filePrefix)\(storeTag)-") && $0.hasSuffix(".jsonl") }
+            .map { (directory as NSString).appendingPathComponent($0) }.filter { $0 != own }.sorted()
+    }
+
+    /// What names a store in its journals' names: 16 hex digits of the SHA-256 of its address (a file's resolved
+    /// path; a database's host, port and name, never its password).
+    static func storeTag(_ address: StoreAddress) -> String {
+        let text: String =
+            switch address {
+            case .file(let path): URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            case .postgres(let url): "postgres://\(url.host):\(url.port)/\(url.database)"
+            }
+        return SHA256.hash(data: Array(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

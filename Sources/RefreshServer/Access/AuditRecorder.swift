@@ -41,6 +41,8 @@ final class AuditRecorder: Service, Sendable {
     /// Days an entry is kept; 0 keeps every entry.
     let retentionDays: Int
     private let directory: String
+    /// The store's name in journal names (`AuditJournal.storeTag`): only its own journals are written back.
+    private let storeTag: String
     private let logger: Logger
     /// Past this many unwritten entries, admin writes are refused until the store takes them.
     static let pendingLimit = 100_000
@@ -55,7 +57,8 @@ final class AuditRecorder: Service, Sendable {
         self.retentionDays = retentionDays
         self.directory = directory
         self.logger = logger
-        let journal = AuditJournal(directory: directory)
+        storeTag = AuditJournal.storeTag(access.primary)
+        let journal = AuditJournal(directory: directory, storeTag: storeTag)
         if journal == nil {
             logger.error(
                 "cannot create the audit journal; while an import runs, admin writes are refused", metadata: ["directory": "\(directory)"])
@@ -179,7 +182,7 @@ final class AuditRecorder: Service, Sendable {
     private func writeOrphans() async -> Bool {
         let own = journal.withLock { $0?.path }
         var remain = false
-        for path in AuditJournal.others(in: directory, own: own) {
+        for path in AuditJournal.others(in: directory, own: own, storeTag: storeTag) {
             guard let orphan = AuditJournal.orphan(at: path) else { continue }
             if !orphan.entries.isEmpty {
                 guard importRunning.tryEnterForAudit() else {

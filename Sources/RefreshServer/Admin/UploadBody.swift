@@ -1,7 +1,7 @@
 import ChainImport
 import Foundation
-import RegionRefresh
 import HTTPTypes
+import RegionRefresh
 
 #if canImport(Glibc)
 import Glibc

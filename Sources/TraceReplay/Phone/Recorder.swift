@@ -10,7 +10,14 @@ final class Recorder {
     let keepEvents: Bool
     private(set) var events: [ReplayEvent] = []
     private(set) var intervals: [MonitoredInterval] = []
+    /// The alerts: every card of a single-tier client, and with two tiers the cards posted as alerts or upgraded to
+    /// one (the figures of studies I–III read these).
     private(set) var notifications: [CardNotification] = []
+    /// Every card's time on screen (`CardLife`), quiet ones included; open ones are closed by `finish(at:)`.
+    private(set) var cardLives: [CardLife] = []
+    private var openLives: [String: Int] = [:]
+    /// Quiet cards that waited and were withdrawn (the quiet tier's filter held them until the person left).
+    private(set) var quietWithdrawn: [CardNotification] = []
     /// Notifications the cool-down held back, and those withdrawn because the region's exit came before the
     /// confirmation delay was over (kept for the loss split, not shown to the person).
     private(set) var suppressed: [CardNotification] = []
@@ -56,13 +63,65 @@ final class Recorder {
         (truePosition.meters(to: UnitVector(latitude: r.lat, longitude: r.lon)) * 10).rounded() / 10
     }
 
+    /// An alert with no identifier of its own (the `oracle` policy's): a card of its own on screen.
     func notify(_ n: CardNotification) {
-        notifications.append(n)
+        post(n, tier: .alert, identifier: "oracle.\(cardLives.count)")
+    }
+
+    /// A card posted under `identifier`: a quiet card of the same locations upgraded in place by an alert, or a new
+    /// card on screen that replaces whatever was under that identifier.
+    func post(_ n: CardNotification, tier: CardTier, identifier: String) {
+        if let i = openLives[identifier] {
+            let life = cardLives[i]
+            if life.tier == .quiet, life.upgraded == nil, tier == .alert, life.locationIds == n.locationIds {
+                cardLives[i].upgraded = n.time
+                notifications.append(n)
+                event(
+                    ReplayEvent(
+                        time: n.time, kind: .notification, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
+                        distance: n.distance, detail: "\(n.card) card upgraded to an alert (\(n.trigger.rawValue))"))
+                return
+            }
+            close(i, at: n.time, .replaced)
+        }
+        openLives[identifier] = cardLives.count
+        cardLives.append(
+            CardLife(
+                networkId: n.networkId, locationIds: n.locationIds, card: n.card, trigger: n.trigger, tier: tier, posted: n.time,
+                upgraded: nil, ended: .infinity, end: .traceEnded, identifier: identifier))
+        if tier == .alert { notifications.append(n) }
         event(
             ReplayEvent(
                 time: n.time, kind: .notification, location: n.locationIds.first ?? "", network: n.networkId, card: n.card,
-                distance: n.distance, detail: "\(n.card) card available (\(n.trigger.rawValue))"))
+                distance: n.distance, detail: "\(n.card) card \(tier == .quiet ? "shown quietly" : "available") (\(n.trigger.rawValue))"))
     }
+
+    /// The card under `identifier` was taken off the screen.
+    func removeCard(_ identifier: String, at time: Double) {
+        guard let i = openLives[identifier] else { return }
+        close(i, at: time, .removed)
+        event(
+            ReplayEvent(
+                time: time, kind: .cardRemoved, location: cardLives[i].locationIds.first ?? "", network: cardLives[i].networkId,
+                card: cardLives[i].card, detail: "\(cardLives[i].tier.rawValue) card removed"))
+    }
+
+    private func close(_ i: Int, at time: Double, _ end: CardLife.End) {
+        cardLives[i].ended = time
+        cardLives[i].end = end
+        openLives[cardLives[i].identifier] = nil
+    }
+
+    /// The recording ended: cards still on screen stay so until then.
+    func finish(at time: Double) {
+        for i in openLives.values.sorted() {
+            cardLives[i].ended = max(time, cardLives[i].posted)
+            cardLives[i].end = .traceEnded
+        }
+        openLives = [:]
+    }
+
+    func withdrawQuiet(_ n: CardNotification) { quietWithdrawn.append(n) }
 
     func suppress(_ n: CardNotification) {
         suppressed.append(n)

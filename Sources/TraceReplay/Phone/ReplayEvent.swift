@@ -16,6 +16,7 @@ package struct ReplayEvent: Sendable, Hashable, Codable {
         case suppressed = "cooldown_suppressed"
         case scheduled = "card_scheduled"
         case withdrawn = "card_withdrawn"
+        case cardRemoved = "card_removed"
         case visit
         case momentCaught = "moment_caught"
         case momentMissed = "moment_missed"

@@ -25,10 +25,15 @@ extension VirtualPhone {
             case .requestLocation(let key, let seconds):
                 locate(for: key, seconds: seconds, at: time, queue: &queue)
             case .postCard(let n):
-                recorder.notify(card(n, at: time))
+                recorder.post(card(n, at: time), tier: n.tier, identifier: n.identifier)
             case .withdrawCard(let n):
                 // A card still waiting when the recording ends was neither shown nor withdrawn.
-                if !traceEnded { recorder.withdraw(card(n, at: time), at: time) }
+                if !traceEnded {
+                    if n.tier == .quiet { recorder.withdrawQuiet(card(n, at: time)) } else { recorder.withdraw(card(n, at: time), at: time) }
+                }
+            case .removeCard(let n):
+                // At the end of the recording the card stays on screen until then (`Recorder.finish`).
+                if !traceEnded { recorder.removeCard(n.identifier, at: time) }
             case .scheduleWake(let id, let due):
                 queue.push(due, .wakeDue(id))
             case .cancelWake:

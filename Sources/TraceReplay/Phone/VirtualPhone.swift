@@ -96,6 +96,7 @@ final class VirtualPhone {
     func finish(at time: Double) {
         var queue = EventQueue()
         carryOut(machine.handle(.stopped, at: time), at: time, queue: &queue, traceEnded: true)
+        recorder.finish(at: time)
     }
 
     /// The refresh calls (and refresh-region exits) the callbacks just delivered asked for.

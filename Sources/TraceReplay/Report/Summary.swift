@@ -89,14 +89,19 @@ package struct ReplaySummary: Sendable, Codable {
     /// The comparison table: one row per strategy (batch totals), the references last.
     package func comparisonTable() -> (header: [String], rows: [[String]]) {
         let header = [
-            "strategy", "moments", "served", "by +1/+2/+5/+10 min", "precision", "before leaving", "prec. before leaving", "p50 s",
+            "strategy", "moments", "on screen at till", "alert prec.", "alert, stays ≥ 10 min", "buzzes at no moment /10 h",
+            "quiet at no moment /10 h", "quiet stray median s", "to screen p50 s", "to alert p50 s",
+            "served", "by +1/+2/+5/+10 min", "precision", "before leaving", "prec. before leaving", "p50 s",
             "p90 s", "dup", "not mon.", "OS det.", "region det.", "app unconf.", "app policy", "app late", "refresh/h", "refresh fails", "churn/h",
             "wakes/h", "GPS s/h",
             "over OS limit", "location recall",
         ]
         let rows = allTotals.map { m in
             [
-                m.strategy, String(m.cardMoments), Self.pct(m.servedRecall), Self.shares(m.cardByShare), Self.pct(m.precision),
+                m.strategy, String(m.cardMoments), Self.pct(m.tiers.onScreenRecall), Self.pct(m.tiers.alertPrecision),
+                Self.pct(m.tiers.alertLongStayRecall), String(format: "%.1f", m.tiers.buzzesPer10h), String(format: "%.1f", m.tiers.quietStrayPer10h),
+                Self.secs(m.tiers.quietStrayMedianSeconds), Self.secs(m.tiers.screenDelayP50), Self.secs(m.tiers.alertDelayP50),
+                Self.pct(m.servedRecall), Self.shares(m.cardByShare), Self.pct(m.precision),
                 Self.pct(m.recall), Self.pct(m.precisionBeforeLeaving), Self.secs(m.delayP50), Self.secs(m.delayP90), String(m.duplicates),
                 String(m.missedNotMonitored), String(m.missedOSDetection), String(m.missedRegionDetection),
                 String(m.missedNotConfirmed), String(m.missedPolicy), String(m.late),
@@ -110,7 +115,14 @@ package struct ReplaySummary: Sendable, Codable {
 
     /// What each column of `comparisonTable` counts, printed under it (a column name alone left readers guessing).
     package static let columnNotes = """
-        moments: card moments (visits to a network the wallet holds); served: moments whose card came in time to use
+        moments: card moments (visits to a network the wallet holds). As the person sees the cards (study IV): on screen
+        at till: moments with a card of their network on screen, quiet or alert, at the till (posted since its window
+        opened); alert prec.: alerts (cards that buzzed: posted as alerts or upgraded to one) at a moment of their
+        network ÷ all alerts; alert, stays ≥ 10 min: moments of 10 minutes or more that got an alert; buzzes / quiet at
+        no moment /10 h: alerts and quiet cards at no moment of their network, per 10 hours of trace, and the median
+        time such a quiet card stayed on screen; to screen / to alert p50 s: from arrival to the first card on screen
+        and to the first alert. A single-tier client's cards are all alerts. The columns from served on are studies
+        I–III's, counted on the alerts. served: moments whose card came in time to use
         it — from 5 min before arrival to the till, arrival + min(10 min, half the stay) by default
         (ground_truth.pay_after_seconds, per category pay_after_by_category); by +1/+2/+5/+10 min: moments whose card
         had come by then; precision: cards that came in time at a moment of their network ÷ all cards; before leaving:

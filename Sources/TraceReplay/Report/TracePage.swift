@@ -39,6 +39,8 @@ package enum TracePage {
             <span><i class="sw" style="background:#e53e3e"></i>missed card moment</span></p>
             <h2>Timeline</h2>
             \(timeline(run))
+            <h2>Cards on screen</h2>
+            \(CardTimeline.render(run))
             <h2>Card moments</h2>
             \(momentTables(run))
             </div>
@@ -55,11 +57,14 @@ package enum TracePage {
 
     static func strategyTable(_ runs: [StrategyRun]) -> String {
         var html =
-            "<table><tr><th>strategy</th><th>moments</th><th>served</th><th>served recall</th><th>before leaving</th><th>precision</th>"
+            "<table><tr><th>strategy</th><th>moments</th><th>on screen at the till</th><th>alert precision</th><th>alert, long stays</th>"
+            + "<th>buzzes at no moment</th><th>quiet cards at no moment</th><th>served</th><th>served recall</th><th>before leaving</th><th>precision</th>"
             + "<th>dup</th><th>p50 s</th><th>not mon.</th><th>OS det.</th><th>region det.</th><th>app unconf.</th><th>app policy</th><th>app late</th><th>refresh/h</th><th>wakes/h</th><th>GPS s/h</th></tr>\n"
         for m in runs.map(\.metrics) {
+            let t = m.tiers
             let cells = [
-                m.strategy, "\(m.cardMoments)", "\(m.served)", HTML.pct(m.servedRecall), HTML.pct(m.recall), HTML.pct(m.precision),
+                m.strategy, "\(m.cardMoments)", HTML.pct(t.onScreenRecall), HTML.pct(t.alertPrecision), HTML.pct(t.alertLongStayRecall),
+                "\(t.strayAlerts)", "\(t.strayQuiet)", "\(m.served)", HTML.pct(m.servedRecall), HTML.pct(m.recall), HTML.pct(m.precision),
                 "\(m.duplicates)", HTML.num(m.delayP50), "\(m.missedNotMonitored)", "\(m.missedOSDetection)", "\(m.missedRegionDetection)",
                 "\(m.missedNotConfirmed)", "\(m.missedPolicy)", "\(m.late)", String(format: "%.2f", m.refreshCallsPerHour),
                 String(format: "%.1f", m.wakesPerHour),

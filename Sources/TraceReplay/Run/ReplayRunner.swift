@@ -31,6 +31,8 @@ package struct StrategyRun: Sendable {
     package var intervals: [MonitoredInterval]
     package var notifications: [CardNotification]
     package var outcomes: [MomentOutcome]
+    /// Every card's time on screen, quiet ones included.
+    package var cardLives: [CardLife] = []
 }
 
 /// One trace replayed under every strategy plus both oracles.
@@ -44,6 +46,8 @@ package struct TraceRun: Sendable {
     package var visits: [Visit]
     package var passThroughs: [PassThrough]
     package var moments: [CardMoment]
+    /// Each moment's tills, as the scoring took them (for the report's timeline).
+    package var tills: [[Till]] = []
     public var runs: [StrategyRun]
     public var oracle: StrategyRun
     package var idealOS: StrategyRun
@@ -88,6 +92,8 @@ public enum ReplayRunner {
         // strategy's choice, and a reference that waited would measure the wait.
         var reference = scenario
         reference.app.confirmSeconds = 0
+        // They post on the OS's word, one kind of card: what a two-tier client's quiet card is measured against.
+        reference.app.cardTiers = .one
         // oracle-os first: the other runs' misses are classified against what it caught.
         var unlimited = scenario.os
         unlimited.maxRegions = 1_000_000
@@ -115,8 +121,9 @@ public enum ReplayRunner {
             .idealOS, fixes: exact, os: unlimited, scenario: ideal, seed: seed, input: input, oracleRegions: osRegions, context: context)
         return TraceRun(
             trace: trace, truth: truthTrace, seed: seed, phoneFixes: fixes.count, stores: stores, visits: found.visits,
-            passThroughs: found.passThroughs, moments: moments, runs: runs,
-            oracle: oracleRun(moments: moments, wallet: context.wallet, input: input, keepEvents: context.keepEvents),
+            passThroughs: found.passThroughs, moments: moments,
+            tills: moments.map { scenario.groundTruth.tills($0, category: context.catalog.categories[$0.networkId]) },
+            runs: runs, oracle: oracleRun(moments: moments, wallet: context.wallet, input: input, keepEvents: context.keepEvents),
             idealOS: idealOS, oracleOS: oracleOS)
     }
 
@@ -135,7 +142,7 @@ public enum ReplayRunner {
         let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
         return StrategyRun(
             strategy: .oracle, metrics: metrics, events: recorder.events, intervals: [], notifications: recorder.notifications,
-            outcomes: outcomes)
+            outcomes: outcomes, cardLives: recorder.cardLives)
     }
 
     static func oracleRegions(_ stores: [CandidateStore], radius: (Double) -> Double) -> [Region] {
@@ -165,7 +172,7 @@ public enum ReplayRunner {
         let (metrics, outcomes) = MomentScoring.score(scoring, recorder: recorder)
         return StrategyRun(
             strategy: strategy, metrics: metrics, events: recorder.events, intervals: recorder.intervals,
-            notifications: recorder.notifications, outcomes: outcomes)
+            notifications: recorder.notifications, outcomes: outcomes, cardLives: recorder.cardLives)
     }
 
     /// Fixes replayed between two turns given to the other tasks of the process (a few milliseconds of work).

@@ -18,6 +18,13 @@ package enum ClusterBootstrap {
         var refreshCalls = 0.0
         var gpsSeconds = 0.0
         var hours = 0.0
+        var onScreen = 0.0
+        var alerts = 0.0
+        var alertsAtMoment = 0.0
+        var longStays = 0.0
+        var longStaysAlerted = 0.0
+        var strayAlerts = 0.0
+        var strayQuiet = 0.0
 
         init() {}
 
@@ -30,6 +37,13 @@ package enum ClusterBootstrap {
             refreshCalls = Double(m.refreshCalls)
             gpsSeconds = m.gpsSeconds
             hours = m.hours
+            onScreen = Double(m.tiers.onScreen)
+            alerts = Double(m.tiers.alerts)
+            alertsAtMoment = Double(m.tiers.alertsAtMoment)
+            longStays = Double(m.tiers.longStays)
+            longStaysAlerted = Double(m.tiers.longStaysAlerted)
+            strayAlerts = Double(m.tiers.strayAlerts)
+            strayQuiet = Double(m.tiers.strayQuiet)
         }
 
         mutating func add(_ c: Counts) {
@@ -41,6 +55,13 @@ package enum ClusterBootstrap {
             refreshCalls += c.refreshCalls
             gpsSeconds += c.gpsSeconds
             hours += c.hours
+            onScreen += c.onScreen
+            alerts += c.alerts
+            alertsAtMoment += c.alertsAtMoment
+            longStays += c.longStays
+            longStaysAlerted += c.longStaysAlerted
+            strayAlerts += c.strayAlerts
+            strayQuiet += c.strayQuiet
         }
 
         /// The ratios, by the metric names of `SweepResult`; nil where the denominator is zero.
@@ -51,11 +72,19 @@ package enum ClusterBootstrap {
                 "precision": notifications > 0 ? servedNotifications / notifications : nil,
                 "refresh_calls_per_hour": hours > 0 ? refreshCalls / hours : nil,
                 "gps_seconds_per_hour": hours > 0 ? gpsSeconds / hours : nil,
+                "on_screen_recall": moments > 0 ? onScreen / moments : nil,
+                "alert_precision": alerts > 0 ? alertsAtMoment / alerts : nil,
+                "alert_long_stay_recall": longStays > 0 ? longStaysAlerted / longStays : nil,
+                "buzzes_per_10h": hours > 0 ? strayAlerts / hours * 10 : nil,
+                "quiet_stray_per_10h": hours > 0 ? strayQuiet / hours * 10 : nil,
             ]
         }
     }
 
-    package static let metricNames = ["served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour"]
+    package static let metricNames = [
+        "served_recall", "recall_before_leaving", "precision", "refresh_calls_per_hour", "gps_seconds_per_hour", "on_screen_recall",
+        "alert_precision", "alert_long_stay_recall", "buzzes_per_10h", "quiet_stray_per_10h",
+    ]
 
     /// The person a trace belongs to: `…/<person>/Trajectory/<file>` (GeoLife's layout, whose user ids are the
     /// dataset's own: user 000 in two folders of GeoLife files is one person), else the file itself.

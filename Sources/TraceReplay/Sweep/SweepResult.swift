@@ -48,7 +48,10 @@ package struct SweepResult: Sendable, Codable {
         "precision_before_leaving", "on_time_recall", "served_recall_vs_oracle_os", "delay_p50_seconds", "delay_p90_seconds",
         "refresh_calls_per_hour", "region_churn_per_hour", "wakes_per_hour", "gps_seconds_per_hour", "duplicates", "missed_not_monitored",
         "missed_os_detection", "missed_region_detection", "missed_not_confirmed", "missed_app_policy", "late", "card_moments",
-        "location_recall",
+        "location_recall", "on_screen_recall", "on_screen_vs_oracle_os", "alert_precision", "alert_long_stay_recall", "buzzes_per_10h",
+        "quiet_stray_per_10h", "quiet_stray_median_seconds", "screen_delay_p50_seconds", "alert_delay_p50_seconds",
+        "screen_missed_not_monitored", "screen_missed_os_detection", "screen_missed_region_detection", "screen_missed_app_held",
+        "screen_missed_gone_before_till",
     ]
 
     static func values(_ m: StrategyMetrics) -> [String: Double?] {
@@ -62,6 +65,13 @@ package struct SweepResult: Sendable, Codable {
             "missed_os_detection": Double(m.missedOSDetection), "missed_region_detection": Double(m.missedRegionDetection),
             "missed_not_confirmed": Double(m.missedNotConfirmed), "missed_app_policy": Double(m.missedPolicy), "late": Double(m.late),
             "card_moments": Double(m.cardMoments), "location_recall": m.locationRecall,
+            "on_screen_recall": m.tiers.onScreenRecall, "alert_precision": m.tiers.alertPrecision,
+            "alert_long_stay_recall": m.tiers.alertLongStayRecall, "buzzes_per_10h": m.tiers.buzzesPer10h,
+            "quiet_stray_per_10h": m.tiers.quietStrayPer10h, "quiet_stray_median_seconds": m.tiers.quietStrayMedianSeconds,
+            "screen_delay_p50_seconds": m.tiers.screenDelayP50, "alert_delay_p50_seconds": m.tiers.alertDelayP50,
+            "screen_missed_not_monitored": Double(m.tiers.missedNotMonitored), "screen_missed_os_detection": Double(m.tiers.missedOSDetection),
+            "screen_missed_region_detection": Double(m.tiers.missedRegionDetection), "screen_missed_app_held": Double(m.tiers.missedAppHeld),
+            "screen_missed_gone_before_till": Double(m.tiers.missedGoneBeforeTill),
         ]
     }
 
@@ -70,9 +80,11 @@ package struct SweepResult: Sendable, Codable {
     static func range(of metric: String, seeds: [Double]) -> ClosedRange<Double> {
         switch metric {
         case "served_recall", "card_by_1_min", "card_by_2_min", "card_by_5_min", "card_by_10_min", "recall_before_leaving",
-            "precision_before_leaving", "on_time_recall", "precision", "location_recall":
+            "precision_before_leaving", "on_time_recall", "precision", "location_recall", "on_screen_recall", "alert_precision",
+            "alert_long_stay_recall":
             0...1
-        case "delay_p50_seconds", "delay_p90_seconds": min(0, seeds.min() ?? 0)...Double.infinity
+        case "delay_p50_seconds", "delay_p90_seconds", "screen_delay_p50_seconds", "alert_delay_p50_seconds":
+            min(0, seeds.min() ?? 0)...Double.infinity
         default: 0...Double.infinity
         }
     }
@@ -82,12 +94,18 @@ package struct SweepResult: Sendable, Codable {
             guard let r = m.servedRecall, let ro = o.servedRecall, ro > 0 else { return nil }
             return r / ro
         }
+        // Card on screen at the till against what oracle-os serves (posting on the OS's word): study IV's target.
+        let screenRatios: [Double?] = zip(perSeed, oracleOS).map { m, o in
+            guard let r = m.tiers.onScreenRecall, let ro = o.servedRecall, ro > 0 else { return nil }
+            return r / ro
+        }
         var intervals: [String: Interval] = [:]
-        for name in metricNames where name != "served_recall_vs_oracle_os" {
+        for name in metricNames where name != "served_recall_vs_oracle_os" && name != "on_screen_vs_oracle_os" {
             let seeds = perSeed.compactMap { values($0)[name] ?? nil }
             if let i = Interval(seeds) { intervals[name] = i.clipped(to: range(of: name, seeds: seeds)) }
         }
         if let i = Interval(ratios.compactMap { $0 }) { intervals["served_recall_vs_oracle_os"] = i.clipped(to: 0...Double.infinity) }
+        if let i = Interval(screenRatios.compactMap { $0 }) { intervals["on_screen_vs_oracle_os"] = i.clipped(to: 0...Double.infinity) }
         return Point(label: label, strategy: strategy, settings: settings, perSeed: perSeed, recallVsOracleOS: ratios, intervals: intervals)
     }
 
@@ -101,7 +119,8 @@ package struct SweepResult: Sendable, Codable {
     /// over people]; the rest: means over seeds. `*` marks a row with fewer than `fewMoments` card moments per seed.
     package func table() -> (header: [String], rows: [[String]]) {
         let header = [
-            "configuration", "moments", "served [people 95 %]", "by +1/+2/+5/+10 min", "precision [people 95 %]", "before leaving",
+            "configuration", "moments", "on screen [people 95 %]", "alert prec. [people 95 %]", "alert ≥10 min", "buzz/10 h", "quiet/10 h",
+            "quiet med. s", "served [people 95 %]", "by +1/+2/+5/+10 min", "precision [people 95 %]", "before leaving",
             "p50 s", "p90 s", "refresh/h", "GPS s/h", "wakes/h", "churn/h", "not mon.", "OS det.", "region det.", "app unconf.", "app policy",
             "app late",
         ]
@@ -123,7 +142,9 @@ package struct SweepResult: Sendable, Codable {
                 p.intervals[name].map { String(format: "%.0f", $0.mean * 100) } ?? "-"
             }
             return [
-                p.label, String(format: "%.0f", moments) + (moments < Double(Self.fewMoments) ? "*" : ""), people("served_recall", p),
+                p.label, String(format: "%.0f", moments) + (moments < Double(Self.fewMoments) ? "*" : ""), people("on_screen_recall", p),
+                people("alert_precision", p), pct("alert_long_stay_recall", p), num("buzzes_per_10h", p, "%.1f"),
+                num("quiet_stray_per_10h", p, "%.1f"), num("quiet_stray_median_seconds", p, "%.0f"), people("served_recall", p),
                 by.joined(separator: "/") + "%", people("precision", p), pct("recall_before_leaving", p), num("delay_p50_seconds", p, "%.0f"),
                 num("delay_p90_seconds", p, "%.0f"), num("refresh_calls_per_hour", p, "%.2f"), num("gps_seconds_per_hour", p, "%.0f"),
                 num("wakes_per_hour", p, "%.1f"), num("region_churn_per_hour", p, "%.1f"), num("missed_not_monitored", p, "%.1f"),

@@ -87,6 +87,7 @@ enum MomentScoring {
             if notes.contains(where: { w.contains($0.time) && $0.locationIds.contains(v.locationId) }) { m.locationCaught += 1 }
         }
         m.finishRatios()
+        m.tiers = TierScoring.score(input, recorder: recorder, tills: tills)
         return (m, outcomes)
     }
 

@@ -76,6 +76,8 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     package var gpsSecondsPerHour: Double = 0
     /// Raw delays, kept for batch aggregation (not written to JSON).
     var delays: [Double] = []
+    /// Study IV's measures of the cards as the person sees them (`TierMetrics`).
+    package var tiers = TierMetrics()
 
     enum CodingKeys: String, CodingKey {
         case strategy, hours, caught, early, slow, late, notifications, precision, duplicates, suppressed, withdrawn, wakes, served
@@ -111,6 +113,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
         case wakesPerHour = "wakes_per_hour"
         case gpsSeconds = "gps_seconds"
         case gpsSecondsPerHour = "gps_seconds_per_hour"
+        case tiers = "two_tier"
     }
 
     package init(strategy: String) { self.strategy = strategy }
@@ -203,6 +206,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
             t.delays += p.delays
         }
         t.finishRatios()
+        t.tiers = TierMetrics.total(parts.map(\.tiers))
         return t
     }
 }

@@ -187,11 +187,13 @@ let package = Package(
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict),
+        // Fixtures/client-cards.tsv: the client's cards on shipped traces (ClientRegressionTests).
         .testTarget(
             name: "TraceReplayTests",
             dependencies: [
                 "TestSupport", "Geo", "OnCueContract", "OnCueClient", "LocationStore", "ChainImport", "StoreOpening", "RegionRefresh", "TraceReplay",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "RefreshServerTests",

@@ -37,7 +37,9 @@ def f1(recall, precision):
 
 
 def scalar(text):
-    """A sweep's value as JSON should hold it: a number when it reads as one, else the word (`location`)."""
+    """A sweep's value as JSON should hold it: a boolean or a number when it reads as one, else the word (`location`)."""
+    if text in ("true", "false"):
+        return text == "true"
     for kind in (int, float):
         try:
             return kind(text)

@@ -173,6 +173,8 @@ public enum ClientNote: Sendable, Hashable, Codable {
         case outsideFootprint = "the stay's mean lay outside the store's footprint"
         /// The stay is clearly nearer another card store.
         case nearerAnotherStore = "the stay was nearer another card store"
+        /// Two tiers: the stay is confirmed, and its alert waits until it has lasted `alert_min_stay_seconds`.
+        case stayTooShort = "the stay had not lasted alert_min_stay_seconds yet"
 
         /// A short name for tables and JSON keys.
         public var key: String {
@@ -184,6 +186,7 @@ public enum ClientNote: Sendable, Hashable, Codable {
             case .moving: "moving"
             case .outsideFootprint: "outside_footprint"
             case .nearerAnotherStore: "nearer_another_store"
+            case .stayTooShort: "stay_too_short"
             }
         }
 

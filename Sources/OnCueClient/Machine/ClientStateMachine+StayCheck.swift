@@ -72,6 +72,13 @@ extension ClientStateMachine {
         let wholeStay = judgesWholeStay
         for key in follows.keys.sorted() {
             guard var s = follows[key] else { continue }
+            if let due = s.alertDue {
+                // Confirmed, waiting for the stay to last: one fix then says whether the person is still there.
+                guard time >= due else { continue }
+                if s.meters(to: fix.position) <= reach { notify(s.region, trigger: .gps, at: time) }
+                endFollow(key, at: time, reason: .cardShown)
+                continue
+            }
             s.window.add(sample, window: app.gpsConfirmSeconds, keepingSince: wholeStay ? s.followedSince : nil)
             follows[key] = s
             let stay = s.window.stay(now: time, window: app.gpsConfirmSeconds, followedSince: s.followedSince)
@@ -79,6 +86,12 @@ extension ClientStateMachine {
                 stay.map { self.hold(at: $0, of: s) }
                 ?? s.window.pendingHold(now: time, window: app.gpsConfirmSeconds, followedSince: s.followedSince)
             guard let hold else {
+                if let due = alertDue(for: key, s), time < due {
+                    follows[key]?.confirmedAt = time
+                    follows[key]?.alertDue = due
+                    setHold(.stayTooShort, key)
+                    continue
+                }
                 notify(s.region, trigger: .gps, at: time)
                 endFollow(key, at: time, reason: .cardShown)
                 continue
@@ -88,11 +101,34 @@ extension ClientStateMachine {
             distanceToReach = min(distanceToReach, nearest - reach)
             stayingAway = stayingAway && stay.map { wholeStay ? clearlyAway($0, of: s) : true } ?? false
         }
-        if stayingAway && !follows.isEmpty {
+        if let due = waitingForAlertsUntil {
+            // Every follow is confirmed and waits for its alert: GPS rests until a fix's lead before the first is due.
+            restGPSUntil(due - app.gpsFixSeconds, at: time)
+        } else if stayingAway && !follows.isEmpty {
             if restGPSWhileStaying(at: time, anchor: coarse) { holdAll(.stayingElsewhere) }
         } else if restGPSIfFar(at: time, distanceToReach: distanceToReach) {
             holdAll(.far)
         }
+    }
+
+    /// Two tiers: when a confirmed stay's alert is due (the OS's report plus `alert_min_stay_seconds`); nil when it
+    /// comes at the confirmation.
+    private func alertDue(for key: String, _ s: StoreFollow) -> Double? {
+        guard twoTiers, app.alertMinStaySeconds > 0 else { return nil }
+        return (tiers?.insideSince[key] ?? s.started) + app.alertMinStaySeconds
+    }
+
+    /// The first alert due, when every follow is a confirmed stay waiting for one.
+    private var waitingForAlertsUntil: Double? {
+        let dues = follows.values.map(\.alertDue)
+        guard !dues.isEmpty, dues.allSatisfy({ $0 != nil }) else { return nil }
+        return dues.compactMap { $0 }.min()
+    }
+
+    /// Rests GPS until `until`, when that saves more than a fix's time.
+    private mutating func restGPSUntil(_ until: Double, at time: Double) {
+        guard gpsOnSince != nil, until - time >= 2 * app.gpsFixSeconds else { return }
+        turnGPSOff(at: time, restingUntil: until)
     }
 
     /// `app.gps_trust_os_after_seconds`: a follow the app's GPS has not settled in that long, while the OS still

@@ -8,8 +8,11 @@ import OnCueContract
 ///   another store rather than stacking (`quiet_delay_seconds` and, with `+motion`, `quiet_requires_still` filter
 ///   walk-bys first);
 /// - when the stay is confirmed by the strategy's evidence (its GPS window, the confirmation delay, a visit), and has
-///   lasted `alert_min_stay_seconds` in the OS's count, the card becomes an **alert**: the same notification,
-///   upgraded in place, never a second card; the cool-down spaces alerts, not quiet cards;
+///   lasted `alert_min_stay_seconds` since the OS's report, the card becomes an **alert**: the same notification,
+///   upgraded in place, never a second card; the cool-down spaces alerts, not quiet cards. With `+gps` the follow
+///   goes on after the confirmation, GPS resting, and one fix when the time has come must still find the person at
+///   the store (the OS's exit can come minutes after they left); other evidence waits for the time unless the exit
+///   comes first;
 /// - a card on screen is **removed** when the person leaves: the region's exit (iOS delivers it in the background,
 ///   so the app can call `removeDeliveredNotifications`), a wake or location update whose position is far from the
 ///   store, or, for a quiet card never upgraded, `quiet_max_seconds`. iOS gives no guaranteed timer, so the last is
@@ -88,7 +91,8 @@ extension ClientStateMachine {
     /// holds it back (the quiet card stays).
     mutating func confirmAlert(_ region: Region, trigger: CardTrigger, at time: Double) {
         let key = regionKey(of: region)
-        if let key, app.alertMinStaySeconds > 0, let since = tierState.insideSince[key], time < since + app.alertMinStaySeconds {
+        // A `+gps` follow waits for the stay to last itself, and a fix then found the person still at the store.
+        if let key, trigger != .gps, app.alertMinStaySeconds > 0, let since = tierState.insideSince[key], time < since + app.alertMinStaySeconds {
             guard tierState.pendingAlert[key] == nil else { return }
             nextWakeId += 1
             let due = since + app.alertMinStaySeconds

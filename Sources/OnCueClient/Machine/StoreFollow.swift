@@ -11,6 +11,10 @@ struct StoreFollow: Sendable, Codable {
     var window = StayWindow()
     /// The rule holding the card back, as last told (`ClientNote.stayPending`); nil until the first judgement.
     var hold: ClientNote.StayHold?
+    /// Two tiers with `alert_min_stay_seconds`: when the window confirmed the stay, and when a fix must still find the
+    /// person at the store for the alert (GPS rests in between).
+    var confirmedAt: Double?
+    var alertDue: Double?
 
     /// Metres from `position` to the nearest of the follow's stores.
     func meters(to position: UnitVector) -> Double {

@@ -17,9 +17,13 @@ public struct ClientSettings: Codable, Sendable, Hashable {
     /// the store over the pavement outside.
     public var nominalAccuracyMeters: Double
 
+    /// The backoff an app ships with (the study's `network.backoff_*` defaults are these).
+    public static let defaultBackoffInitialSeconds = 30.0
+    public static let defaultBackoffMaxSeconds = 1_800.0
+
     public init(
-        strategy: ClientStrategy, app: AppSettings = AppSettings(), backoffInitialSeconds: Double = 30, backoffMaxSeconds: Double = 1_800,
-        storeRadiusMeters: Double = 100, nominalAccuracyMeters: Double = 10
+        strategy: ClientStrategy, app: AppSettings = AppSettings(), backoffInitialSeconds: Double = defaultBackoffInitialSeconds,
+        backoffMaxSeconds: Double = defaultBackoffMaxSeconds, storeRadiusMeters: Double = 100, nominalAccuracyMeters: Double = 10
     ) {
         self.strategy = strategy
         self.app = app
@@ -30,30 +34,27 @@ public struct ClientSettings: Codable, Sendable, Hashable {
     }
 
     /// The study's recommendation for one platform (`ios`, `android`): its strategy, and its `set` of `app.*` and
-    /// `network.backoff_*` keys over the defaults.
+    /// `network.backoff_*` keys over the defaults (`RecommendationFile` reads the file).
     public static func recommended(json data: Data, platform: String) throws(ClientSettingsError) -> ClientSettings {
-        guard let all = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .invalid("a recommendation file must be a JSON object of platforms")
-        }
-        guard let entry = all[platform] as? [String: Any], let spec = entry["strategy"] as? String else {
+        guard let entry = try RecommendationFile.load(json: data).platforms[platform] else {
             throw .invalid("the recommendation has no strategy for '\(platform)'")
         }
-        var settings = ClientSettings(strategy: try ClientStrategy.parse(spec))
+        var settings = ClientSettings(strategy: try ClientStrategy.parse(entry.strategy))
         var app: [String: Any] = [:]
-        for (key, value) in entry["set"] as? [String: Any] ?? [:] {
-            switch key {
-            case "network.backoff_initial_seconds": settings.backoffInitialSeconds = try number(value, key)
-            case "network.backoff_max_seconds": settings.backoffMaxSeconds = try number(value, key)
-            case _ where key.hasPrefix("app."): app[String(key.dropFirst(4))] = value
-            default: throw .invalid("recommendation '\(platform)': '\(key)' is not a client setting (app.* or network.backoff_*)")
+        for setting in entry.settings {
+            switch setting.key {
+            case "network.backoff_initial_seconds": settings.backoffInitialSeconds = try number(setting.value, setting.key)
+            case "network.backoff_max_seconds": settings.backoffMaxSeconds = try number(setting.value, setting.key)
+            case let key where key.hasPrefix("app."): app[String(key.dropFirst(4))] = setting.value.object
+            default: throw .invalid("recommendation '\(platform)': '\(setting.key)' is not a client setting (app.* or network.backoff_*)")
             }
         }
         settings.app = try AppSettings.decode(snakeCase: app)
         return settings
     }
 
-    private static func number(_ value: Any, _ key: String) throws(ClientSettingsError) -> Double {
-        guard let n = value as? Double else { throw .invalid("'\(key)' must be a number") }
+    private static func number(_ value: RecommendationFile.Value, _ key: String) throws(ClientSettingsError) -> Double {
+        guard case .number(let n) = value else { throw .invalid("'\(key)' must be a number") }
         return n
     }
 }

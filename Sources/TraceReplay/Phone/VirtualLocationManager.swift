@@ -60,7 +60,12 @@ final class VirtualLocationManager {
         clock = FenceClock(os: os)
         cosSLC = UnitVector.cosOf(meters: os.slcMinMeters)
         cosVisit = UnitVector.cosOf(meters: os.visitRadiusMeters)
-        mode = os.detection == "overlap" ? .overlap : os.detection == "exact" ? .exact : .cushion
+        mode =
+            switch os.detection {
+            case .overlap: .overlap
+            case .exact: .exact
+            case .cushion: .cushion
+            }
     }
 
     var monitoredCount: Int { regions.count }

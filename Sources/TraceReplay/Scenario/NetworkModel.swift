@@ -1,3 +1,5 @@
+import OnCueClient
+
 /// The refresh call's transport: latency, failures and outages (virtual time, never slept).
 package struct NetworkModel: Codable, Sendable, Hashable {
     package var latencyMinSeconds: Double = 0.2
@@ -7,8 +9,8 @@ package struct NetworkModel: Codable, Sendable, Hashable {
     /// Outage windows as [start, end] seconds after the trace's first fix: every call inside fails.
     package var outages: [[Double]] = []
     /// A failed refresh is retried no earlier than this after the failure, doubling up to the maximum.
-    package var backoffInitialSeconds: Double = 30
-    package var backoffMaxSeconds: Double = 1_800
+    package var backoffInitialSeconds: Double = ClientSettings.defaultBackoffInitialSeconds
+    package var backoffMaxSeconds: Double = ClientSettings.defaultBackoffMaxSeconds
 
     package init() {}
     package static let instant: NetworkModel = {

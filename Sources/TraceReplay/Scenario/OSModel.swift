@@ -1,12 +1,23 @@
 import OnCueClient
 
 /// How the phone's OS monitors regions and wakes the app. Where each default comes from is in the README's
-/// OS-model table (simulations/README.md); the names here say what each number does.
+/// OS-model table (simulations/README.md); the names here say what each number does. What an app is told of its
+/// platform (`PlatformLimits`, the client library's) is where the iOS and Android profiles start: their region limit,
+/// reliable radius and initial entry are those values, and the rest is what the simulator adds.
 package struct OSModel: Codable, Sendable, Hashable {
+    /// How the OS decides a crossing.
+    package enum Detection: String, Codable, Sendable, Hashable, CaseIterable {
+        /// iOS: past the boundary by a cushion, for the dwell time.
+        case cushion
+        /// Android: the share of the smaller circle (fix accuracy or fence) inside the other.
+        case overlap
+        /// Ideal: exact and instant.
+        case exact
+    }
+
     /// Regions the app may monitor; starting one more fails with an error event.
     package var maxRegions: Int
-    /// `cushion` (iOS), `overlap` (Android's accuracy-circle rule) or `exact` (ideal).
-    public var detection: String
+    package var detection: Detection
     /// iOS: the position must be this far past the boundary (capped at `maxCushionFraction` × radius)...
     package var cushionMeters: Double
     package var maxCushionFraction: Double
@@ -60,25 +71,29 @@ package struct OSModel: Codable, Sendable, Hashable {
     package var platformLimits: PlatformLimits {
         PlatformLimits(
             maxRegions: maxRegions, minReliableRadiusMeters: minReliableRadiusMeters, reportsEntryWhenAddedInside: initialTriggerEntry,
-            storeRegionsNotifyOnDwell: detection == "overlap" && loiteringDelaySeconds > 0)
+            storeRegionsNotifyOnDwell: detection == .overlap && loiteringDelaySeconds > 0)
     }
 
     public static let ios = OSModel(
-        maxRegions: 20, detection: "cushion", cushionMeters: 200, maxCushionFraction: 0.5, dwellSeconds: 20,
+        maxRegions: PlatformLimits.iOS.maxRegions, detection: .cushion, cushionMeters: 200, maxCushionFraction: 0.5, dwellSeconds: 20,
         detectionDelayMinSeconds: 2, detectionDelayMaxSeconds: 10, entryOverlap: 0.85, exitOverlap: 0.15,
-        entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0, initialTriggerEntry: false,
+        entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0,
+        initialTriggerEntry: PlatformLimits.iOS.reportsEntryWhenAddedInside,
         fenceCheckMovingSeconds: 30, fenceCheckStationarySeconds: 180, responsivenessSeconds: 0, movingSpeedMetersPerSecond: 0.5,
-        minReliableRadiusMeters: 100, significantChange: true, slcMinMeters: 500, slcMinSeconds: 300, visitMinMinutes: 5,
+        minReliableRadiusMeters: PlatformLimits.iOS.minReliableRadiusMeters, significantChange: true, slcMinMeters: 500, slcMinSeconds: 300,
+        visitMinMinutes: 5,
         visitRadiusMeters: 100, periodicWakeSeconds: 0, backgroundSeconds: 10, wakeOnEveryFix: false)
     package static let android = OSModel(
-        maxRegions: 100, detection: "overlap", cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
+        maxRegions: PlatformLimits.android.maxRegions, detection: .overlap, cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
         detectionDelayMinSeconds: 1, detectionDelayMaxSeconds: 5, entryOverlap: 0.85, exitOverlap: 0.15,
-        entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0, initialTriggerEntry: true,
+        entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0,
+        initialTriggerEntry: PlatformLimits.android.reportsEntryWhenAddedInside,
         fenceCheckMovingSeconds: 60, fenceCheckStationarySeconds: 360, responsivenessSeconds: 0, movingSpeedMetersPerSecond: 0.5,
-        minReliableRadiusMeters: 100, significantChange: false, slcMinMeters: 500, slcMinSeconds: 300, visitMinMinutes: 0,
+        minReliableRadiusMeters: PlatformLimits.android.minReliableRadiusMeters, significantChange: false, slcMinMeters: 500, slcMinSeconds: 300,
+        visitMinMinutes: 0,
         visitRadiusMeters: 100, periodicWakeSeconds: 900, backgroundSeconds: 10, wakeOnEveryFix: false)
     package static let ideal = OSModel(
-        maxRegions: 1_000_000, detection: "exact", cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
+        maxRegions: 1_000_000, detection: .exact, cushionMeters: 0, maxCushionFraction: 0, dwellSeconds: 0,
         detectionDelayMinSeconds: 0, detectionDelayMaxSeconds: 0, entryOverlap: 0.5, exitOverlap: 0.5,
         entryOverlapCoarseFix: 0.5, exitOverlapCoarseFix: 0.5, loiteringDelaySeconds: 0, initialTriggerEntry: true,
         fenceCheckMovingSeconds: 0, fenceCheckStationarySeconds: 0, responsivenessSeconds: 0, movingSpeedMetersPerSecond: 0.5,

@@ -1,4 +1,5 @@
 import Foundation
+import OnCueClient
 
 /// What the study recommends, by platform, as a file the replay runs by name (`simulations/recommended.json`):
 ///
@@ -15,61 +16,20 @@ package struct Recommendation: Sendable {
 
     package var platforms: [String: Platform]
 
-    /// One value of `set`: JSON's scalars, told apart by the decoder (a boolean is not the number 1).
-    private enum Scalar: Decodable {
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            if let b = try? c.decode(Bool.self) {
-                self = .bool(b)
-            } else if let n = try? c.decode(Double.self) {
-                self = .number(n)
-            } else {
-                self = .string(try c.decode(String.self))
-            }
-        }
-
-        var text: String {
-            switch self {
-            case .bool(let b): b ? "true" : "false"
-            case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
-            case .string(let s): s
-            }
-        }
-    }
-
-    private struct Entry: Decodable {
-        var strategy: String
-        var set: [String: Scalar]?
-    }
-
+    /// Reads the file with the client library's parser (`RecommendationFile`), then checks what only the replay
+    /// knows: the platforms are profiles, and the strategies are app strategies, not references.
     public static func load(json data: Data) throws -> Recommendation {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw ScenarioError.invalid("a recommendation file must be a JSON object of platforms")
-        }
-        for (name, value) in object {
+        let file: RecommendationFile
+        do { file = try RecommendationFile.load(json: data) } catch { throw ScenarioError.invalid(error.description) }
+        var platforms: [String: Platform] = [:]
+        for (name, entry) in file.platforms {
             guard Scenario.profiles.contains(name) else {
                 throw ScenarioError.invalid("recommendation: unknown platform '\(name)' (expected \(Scenario.profiles.joined(separator: ", ")))")
             }
-            if let unknown = (value as? [String: Any])?.keys.first(where: { $0 != "strategy" && $0 != "set" }) {
-                throw ScenarioError.invalid("recommendation '\(name)': unknown key '\(unknown)' (expected strategy and set)")
-            }
-        }
-        let entries: [String: Entry]
-        do { entries = try JSONDecoder().decode([String: Entry].self, from: data) } catch {
-            throw ScenarioError.invalid(
-                "recommendation: expected {\"<platform>\": {\"strategy\": \"…\", \"set\": {\"<scenario key>\": <number, string or boolean>}}}")
-        }
-        var platforms: [String: Platform] = [:]
-        for (name, entry) in entries {
             if try Strategy.parse(entry.strategy).isOracle {
                 throw ScenarioError.invalid("recommendation '\(name)': '\(entry.strategy)' is a reference, not an app strategy")
             }
-            let set = entry.set ?? [:]
-            platforms[name] = Platform(strategy: entry.strategy, settings: set.keys.sorted().map { ($0, set[$0]!.text) })
+            platforms[name] = Platform(strategy: entry.strategy, settings: entry.settings.map { ($0.key, $0.value.text) })
         }
         return Recommendation(platforms: platforms)
     }

@@ -87,7 +87,6 @@ public struct Scenario: Codable, Sendable, Hashable {
                 "ground_truth.pay_after_by_category needs a category and seconds >= 0 (got '\(c.category)': \(c.seconds))")
         }
         try check(os.maxRegions >= 1, "os.max_regions must be at least 1")
-        try check(["cushion", "overlap", "exact"].contains(os.detection), "os.detection must be cushion, overlap or exact")
         try check(os.detectionDelayMaxSeconds >= os.detectionDelayMinSeconds, "os.detection_delay_max_seconds is below the minimum")
         for (name, v) in [
             ("entry_overlap", os.entryOverlap), ("exit_overlap", os.exitOverlap), ("entry_overlap_coarse_fix", os.entryOverlapCoarseFix),

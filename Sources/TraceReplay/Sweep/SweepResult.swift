@@ -51,7 +51,7 @@ package struct SweepResult: Sendable, Codable {
         "location_recall", "on_screen_recall", "on_screen_vs_oracle_os", "alert_precision", "alert_long_stay_recall", "buzzes_per_10h",
         "quiet_stray_per_10h", "quiet_stray_median_seconds", "screen_delay_p50_seconds", "alert_delay_p50_seconds",
         "screen_missed_not_monitored", "screen_missed_os_detection", "screen_missed_region_detection", "screen_missed_app_held",
-        "screen_missed_gone_before_till",
+        "screen_missed_removed_before_till", "screen_missed_replaced_before_till", "screen_missed_late",
     ]
 
     static func values(_ m: StrategyMetrics) -> [String: Double?] {
@@ -71,7 +71,8 @@ package struct SweepResult: Sendable, Codable {
             "screen_delay_p50_seconds": m.tiers.screenDelayP50, "alert_delay_p50_seconds": m.tiers.alertDelayP50,
             "screen_missed_not_monitored": Double(m.tiers.missedNotMonitored), "screen_missed_os_detection": Double(m.tiers.missedOSDetection),
             "screen_missed_region_detection": Double(m.tiers.missedRegionDetection), "screen_missed_app_held": Double(m.tiers.missedAppHeld),
-            "screen_missed_gone_before_till": Double(m.tiers.missedGoneBeforeTill),
+            "screen_missed_removed_before_till": Double(m.tiers.missedRemovedBeforeTill),
+            "screen_missed_replaced_before_till": Double(m.tiers.missedReplacedBeforeTill), "screen_missed_late": Double(m.tiers.missedLate),
         ]
     }
 

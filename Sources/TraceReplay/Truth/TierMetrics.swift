@@ -30,12 +30,14 @@ package struct TierMetrics: Sendable, Hashable, Codable {
     package var alertDelayP50: Double?
     /// Why moments had no card on screen at a till: no region monitored, the OS said nothing (nor for `oracle-os`),
     /// the region lost it (`oracle-os` caught it), the app showed none though the OS said the person was inside (its
-    /// quiet filter or cool-down), or a card came and was gone (removed or replaced) before the till.
+    /// quiet filter or cool-down), a card came and was removed or replaced before the till, or the card came after it.
     package var missedNotMonitored = 0
     package var missedOSDetection = 0
     package var missedRegionDetection = 0
     package var missedAppHeld = 0
-    package var missedGoneBeforeTill = 0
+    package var missedRemovedBeforeTill = 0
+    package var missedReplacedBeforeTill = 0
+    package var missedLate = 0
     var strayQuietSeconds: [Double] = []
     var screenDelays: [Double] = []
     var alertDelays: [Double] = []
@@ -64,7 +66,9 @@ package struct TierMetrics: Sendable, Hashable, Codable {
         case missedOSDetection = "screen_missed_os_detection"
         case missedRegionDetection = "screen_missed_region_detection"
         case missedAppHeld = "screen_missed_app_held"
-        case missedGoneBeforeTill = "screen_missed_gone_before_till"
+        case missedRemovedBeforeTill = "screen_missed_removed_before_till"
+        case missedReplacedBeforeTill = "screen_missed_replaced_before_till"
+        case missedLate = "screen_missed_late"
     }
 
     package init() {}
@@ -98,7 +102,9 @@ package struct TierMetrics: Sendable, Hashable, Codable {
             t.missedOSDetection += p.missedOSDetection
             t.missedRegionDetection += p.missedRegionDetection
             t.missedAppHeld += p.missedAppHeld
-            t.missedGoneBeforeTill += p.missedGoneBeforeTill
+            t.missedRemovedBeforeTill += p.missedRemovedBeforeTill
+            t.missedReplacedBeforeTill += p.missedReplacedBeforeTill
+            t.missedLate += p.missedLate
             t.strayQuietSeconds += p.strayQuietSeconds
             t.screenDelays += p.screenDelays
             t.alertDelays += p.alertDelays

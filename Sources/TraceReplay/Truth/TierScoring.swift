@@ -47,7 +47,15 @@ enum TierScoring {
                 continue
             }
             if !inWindow.isEmpty {
-                t.missedGoneBeforeTill += 1
+                // A card came for the moment: gone by the till (removed, or another took its place), or only after it.
+                let came = inWindow.filter { life in tills[i].contains { life.posted <= $0.payBy } }
+                if came.contains(where: { $0.end == .removed }) {
+                    t.missedRemovedBeforeTill += 1
+                } else if !came.isEmpty {
+                    t.missedReplacedBeforeTill += 1
+                } else {
+                    t.missedLate += 1
+                }
                 continue
             }
             switch MomentScoring.classify(c, index: i, tills: tills[i], input: input, recorder: recorder).0 {

@@ -4,6 +4,13 @@ import OnCueClient
 import OnCueContract
 import Testing
 
+extension ClientAction {
+    var isStart: Bool {
+        if case .startPreciseLocation = self { return true }
+        return false
+    }
+}
+
 extension Array where Element == ClientAction {
     var removed: [CardNotice] { compactMap { if case .removeCard(let n) = $0 { n } else { nil } } }
     var alerts: [CardNotice] { posted.filter { $0.tier == .alert } }
@@ -70,27 +77,40 @@ extension Array where Element == ClientAction {
         #expect(exit.removed.count == 1 && exit.removed[0].tier == .alert)
     }
 
-    @Test("with alert_min_stay_seconds, a confirmed stay buzzes only once it has lasted; one that ends first never does")
+    @Test("with alert_min_stay_seconds, a confirmed stay buzzes once it has lasted and a fix still finds the person there")
     func alertWaitsForTheStay() throws {
         var (m, region, _) = try Self.machine { $0.alertMinStaySeconds = 300 }
         var actions = m.handle(.regionEntered(region), at: 100)
         for t in stride(from: 101.0, through: 200, by: 2) { actions += m.handle(Self.update(t, north: 3), at: t) }
-        // Confirmed by the GPS window, but not yet 300 s inside: an alert waits, scheduled for 400.
-        #expect(actions.alerts.isEmpty)
-        let wake = try #require(actions.wakes.last)
-        #expect(wake.at == 400)
-        let alert = m.handle(.wakeDue(wake.id), at: 400)
-        #expect(alert.alerts.count == 1)
+        // Confirmed by the GPS window, but not 300 s since the OS's report: no alert yet, and GPS rests meanwhile.
+        #expect(actions.alerts.isEmpty && actions.last { $0 == .stopPreciseLocation || $0.isStart } == .stopPreciseLocation)
+        var later: [ClientAction] = []
+        for t in stride(from: 202.0, through: 420, by: 2) { later += m.handle(Self.update(t, north: 3), at: t) }
+        #expect(later.alerts.count == 1)
+        #expect(later.contains { if case .startPreciseLocation(let from) = $0 { from >= 380 } else { false } }, "GPS came back for the check")
 
-        // The same again, but the person leaves at 250: the waiting alert is withdrawn and the quiet card removed.
+        // The person leaves after the confirmation; the OS's exit comes late: a fix at 400 finds them gone, no buzz.
         var (n, region2, _) = try Self.machine { $0.alertMinStaySeconds = 300 }
-        var early = n.handle(.regionEntered(region2), at: 100)
-        for t in stride(from: 101.0, through: 200, by: 2) { early += n.handle(Self.update(t, north: 3), at: t) }
-        let pending = try #require(early.wakes.last)
-        let exit = n.handle(.regionExited(region2, lastKnown: W.fix(250, north: 200)), at: 250)
-        #expect(exit.withdrawn.map(\.tier) == [.alert] && exit.removed.map(\.tier) == [.quiet])
-        #expect(exit.contains(.cancelWake(id: pending.id)))
-        #expect(n.handle(.wakeDue(pending.id), at: 400).posted.isEmpty, "a stay that ended before it lasted buzzed")
+        var left = n.handle(.regionEntered(region2), at: 100)
+        for t in stride(from: 101.0, through: 200, by: 2) { left += n.handle(Self.update(t, north: 3), at: t) }
+        for t in stride(from: 202.0, through: 420, by: 2) { left += n.handle(Self.update(t, north: 3 + (t - 200) * 1.4), at: t) }
+        left += n.handle(.regionExited(region2, lastKnown: W.fix(430, north: 320)), at: 430)
+        #expect(left.alerts.isEmpty, "a stay that ended before it lasted buzzed")
+        #expect(left.removed.map(\.tier) == [.quiet])
+
+        // Without +gps the alert waits for its time as a pending notification, withdrawn when the exit comes first.
+        var (o, region3, _) = try Self.machine("guaranteed") {
+            $0.alertMinStaySeconds = 300
+            $0.confirmSeconds = 60
+        }
+        let entered = o.handle(.regionEntered(region3), at: 100)
+        let confirm = try #require(entered.wakes.first)
+        let confirmed = o.handle(.wakeDue(confirm.id), at: confirm.at)
+        let pending = try #require(confirmed.wakes.first)
+        #expect(confirmed.alerts.isEmpty && pending.at == 400)
+        let exit = o.handle(.regionExited(region3, lastKnown: W.fix(250, north: 200)), at: 250)
+        #expect(exit.withdrawn.map(\.tier) == [.alert] && exit.removed.map(\.tier) == [.quiet] && exit.contains(.cancelWake(id: pending.id)))
+        #expect(o.handle(.wakeDue(pending.id), at: 400).posted.isEmpty)
     }
 
     @Test("a stay that ends before its confirmation never buzzes")
@@ -121,7 +141,12 @@ extension Array where Element == ClientAction {
 
     @Test("a quiet card of the nearer store stays; a farther store's entry does not replace it; quiet_max_seconds takes it away")
     func oneCardOnScreen() throws {
-        let stores = [Self.store, Region(id: "far", networkId: "bolt", lat: W.origin.lat + 400 / 111_195, lon: W.origin.lon, radiusMeters: 60, priority: 1, name: "far", address: nil)]
+        let stores = [
+            Self.store,
+            Region(
+                id: "far", networkId: "bolt", lat: W.origin.lat + 400 / 111_195, lon: W.origin.lon, radiusMeters: 60, priority: 1, name: "far",
+                address: nil),
+        ]
         let settings = try W.settings("guaranteed") {
             $0.cardTiers = .two
             $0.quietMaxSeconds = 180

@@ -69,14 +69,17 @@ python3 simulations/tools/choose.py --rule served-f1 ios=simulations/results/swe
 # for a confirmed stay. The rule (tools/choose.py: the targets met, then the card on screen at the till, then alert
 # precision and recall on long stays, then GPS) was committed before the first two-tier replay; it chooses on the
 # development people only, and recommended.json is its choice. iOS also tries visits as alert evidence.
-for p in ios android; do
-  visits=""; [ $p = ios ] && visits="--sweep app.visit_confirms_stay=false,true"
-  # shellcheck disable=SC2086
-  people $p sweep-tiers-people-$p "$DEV" --sweep strategy=guaranteed+clamp+gps,guaranteed+clamp+gps+motion \
-    --sweep app.card_tiers=two --sweep app.gps_confirm_seconds=30,60 --sweep app.alert_min_stay_seconds=0,120,300 \
-    --sweep app.quiet_delay_seconds=0,30 --sweep app.quiet_requires_still=false,true --sweep app.quiet_max_seconds=0,300 \
-    --sweep app.cooldown_scope=location $visits
-done
+# The quiet tier's filters (a delay, the motion sensor, a GPS fix at the store), the alert's evidence (the GPS window,
+# a stay that lasts and a fix then, on iOS visits), the removal after an exit, and on Android more regions.
+people ios sweep-tiers-people-ios "$DEV" --sweep strategy=guaranteed+clamp+gps,guaranteed+clamp+gps+motion \
+  --sweep app.card_tiers=two --sweep app.cooldown_scope=location --sweep app.alert_min_stay_seconds=0,120,180 \
+  --sweep app.remove_after_exit_seconds=0,60 --sweep app.quiet_requires_still=false,true --sweep app.quiet_requires_fix=false,true \
+  --sweep app.gps_confirm_seconds=30,60 --sweep app.visit_confirms_stay=false,true
+people android sweep-tiers-people-android "$DEV" \
+  --sweep strategy=guaranteed+clamp+gps+motion,guaranteed+clamp+gps+motion@40,guaranteed+clamp+gps+motion@100,guaranteed+clamp+gps@40 \
+  --sweep app.card_tiers=two --sweep app.cooldown_scope=location --sweep app.alert_min_stay_seconds=0,120,180,300 \
+  --sweep app.remove_after_exit_seconds=0,60 --sweep app.quiet_requires_still=false,true --sweep app.quiet_requires_fix=false,true \
+  --sweep app.gps_confirm_seconds=30
 python3 simulations/tools/choose.py ios=simulations/results/sweep-tiers-people-ios/sweep.json \
   android=simulations/results/sweep-tiers-people-android/sweep.json > simulations/recommended.json
 # Rows on the recommended configuration just chosen, not choices: the cool-down that spaces a network's cards (how long,
@@ -114,7 +117,7 @@ for p in ios android; do
   replay helsinki-$p dev-helsinki-$p --seeds "$SEEDS" --sweep strategy=guaranteed+clamp+gps,guaranteed+clamp+gps+motion,staged+gps \
     --sweep app.min_refresh_interval_seconds=0,900,1800 --sweep app.gps_confirm_seconds=15,30,60 --out simulations/results/dev-helsinki-$p
 done
-python3 simulations/tools/choose.py ios=simulations/results/dev-helsinki-ios/sweep.json \
+python3 simulations/tools/choose.py --rule served-f1 ios=simulations/results/dev-helsinki-ios/sweep.json \
   android=simulations/results/dev-helsinki-android/sweep.json > simulations/results/helsinki-choice.json
 for p in ios android; do
   "$ONCUE" replay simulations/traces/helsinki-heldout/heldout-*.gpx --db "$TMP/helsinki.sqlite" --wallet simulations/wallets/helsinki.json \

@@ -77,7 +77,7 @@ def run(oncue, store, seeds, platform, path, value, tmp, rechoose):
     if not rechoose:
         return point["people_intervals"], None
     dev = sorted(glob.glob("simulations/traces/helsinki/walk-*.gpx"))
-    chosen = choose.choose(replay(oncue, store, seeds, file, dev, DEV_GRID))
+    chosen = choose.choose(replay(oncue, store, seeds, file, dev, DEV_GRID), choose.served_f1_key)
     return point["people_intervals"], chosen["label"]
 
 

@@ -98,7 +98,7 @@ extension ClientStateMachine {
             emit(.cancelWake(id: s.wakeId))
         }
         endFollow(key, at: time, reason: .leftRegion)
-        leftStore(key)
+        leftStore(key, exitAt: time)
         switch w.role {
         case .refresh: leftRefreshRegion(lastKnown: lastKnown)
         case .wide: releaseSmallRegions(of: key, at: time)

@@ -32,7 +32,9 @@ extension ClientStateMachine {
 
     /// A location update while a store is followed: the precise fix, when GPS is on, goes into each window.
     mutating func located(_ update: LocationUpdate, at time: Double) {
-        observed(update.coarse, accuracy: update.precise?.accuracy ?? 0, at: time)
+        // The low-power position comes with no accuracy (it may be a cell's, a kilometre off): only a GPS fix, with
+        // its own accuracy, says the person left a store unseen.
+        if let fix = update.precise { observed(fix.position, accuracy: fix.accuracy, at: time) }
         guard !follows.isEmpty else { return }
         // The time limit holds while GPS rests too (waking GPS only to give up would cost a fix).
         for key in follows.keys.sorted() where time - follows[key]!.started >= app.gpsMaxSeconds {
@@ -79,6 +81,7 @@ extension ClientStateMachine {
                 endFollow(key, at: time, reason: .cardShown)
                 continue
             }
+            if s.meters(to: fix.position) <= reach { fixAtStore(key, at: time) }
             s.window.add(sample, window: app.gpsConfirmSeconds, keepingSince: wholeStay ? s.followedSince : nil)
             follows[key] = s
             let stay = s.window.stay(now: time, window: app.gpsConfirmSeconds, followedSince: s.followedSince)

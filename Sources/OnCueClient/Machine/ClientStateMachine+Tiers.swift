@@ -27,8 +27,39 @@ extension ClientStateMachine {
         var pendingAlert: [String: PendingCard] = [:]
         /// Since when the OS has counted the person inside each store region (until its exit).
         var insideSince: [String: Double] = [:]
-        /// The last position the client was told of (a wake's fix, a location update's low-power position).
+        /// The last position the client was told of (a wake's fix, a location update's GPS fix).
         var lastPosition: UnitVector?
+        /// `remove_after_exit_seconds`: the card on screen left its region's exit behind, and the wake that removes it.
+        var removal: (key: String, wakeId: Int)?
+
+        enum CodingKeys: String, CodingKey {
+            case shown, pendingQuiet, pendingAlert, insideSince, lastPosition, removalKey, removalWake
+        }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            shown = try c.decodeIfPresent(ShownCard.self, forKey: .shown)
+            pendingQuiet = try c.decodeIfPresent([String: PendingCard].self, forKey: .pendingQuiet) ?? [:]
+            pendingAlert = try c.decodeIfPresent([String: PendingCard].self, forKey: .pendingAlert) ?? [:]
+            insideSince = try c.decodeIfPresent([String: Double].self, forKey: .insideSince) ?? [:]
+            lastPosition = try c.decodeIfPresent(UnitVector.self, forKey: .lastPosition)
+            if let key = try c.decodeIfPresent(String.self, forKey: .removalKey), let id = try c.decodeIfPresent(Int.self, forKey: .removalWake) {
+                removal = (key, id)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(shown, forKey: .shown)
+            try c.encode(pendingQuiet, forKey: .pendingQuiet)
+            try c.encode(pendingAlert, forKey: .pendingAlert)
+            try c.encode(insideSince, forKey: .insideSince)
+            try c.encodeIfPresent(lastPosition, forKey: .lastPosition)
+            try c.encodeIfPresent(removal?.key, forKey: .removalKey)
+            try c.encodeIfPresent(removal?.wakeId, forKey: .removalWake)
+        }
     }
 
     struct ShownCard: Sendable, Codable {
@@ -42,6 +73,8 @@ extension ClientStateMachine {
         var region: Region
         var trigger: CardTrigger
         var due: Double
+        /// `quiet_requires_fix`: a GPS fix has put the person within the store's footprint.
+        var fixAtStore: Bool?
     }
 
     var twoTiers: Bool { app.cardTiers == .two }
@@ -55,9 +88,14 @@ extension ClientStateMachine {
     mutating func reportedInside(_ w: Watched, key: String, trigger: CardTrigger, at time: Double) {
         guard twoTiers, w.role != .refresh, w.role != .wide, wallet.card(for: w.region.networkId) != nil else { return }
         if tierState.insideSince[key] == nil { tierState.insideSince[key] = time }
+        // Back inside before the removal after an exit: the card stays.
+        if let removal = tierState.removal, removal.key == key {
+            tierState.removal = nil
+            emit(.cancelWake(id: removal.wakeId))
+        }
         guard tierState.shown?.key != key, tierState.pendingQuiet[key] == nil else { return }
         let delay = app.quietDelaySeconds
-        if delay > 0 || quietWaitsForStill {
+        if delay > 0 || quietWaitsForStill || quietWaitsForFix {
             var wakeId: Int?
             if delay > 0 {
                 nextWakeId += 1
@@ -71,10 +109,31 @@ extension ClientStateMachine {
     }
 
     private var quietWaitsForStill: Bool { app.quietRequiresStill && strategy.motion && walking }
+    private var quietWaitsForFix: Bool { app.quietRequiresFix && strategy.gps }
+
+    /// Whether a waiting quiet card may come now: its delay passed, the person stands (if asked), a fix put them at
+    /// the store (if asked).
+    private func quietMayCome(_ p: PendingCard, at time: Double) -> Bool {
+        p.due <= time && !quietWaitsForStill && (!quietWaitsForFix || p.fixAtStore == true)
+    }
+
+    /// Shows the quiet card waiting for `key` when it may come now.
+    private mutating func releaseQuiet(_ key: String, at time: Double) {
+        guard let p = tierState.pendingQuiet[key], tierState.insideSince[key] != nil, quietMayCome(p, at: time) else { return }
+        tierState.pendingQuiet[key] = nil
+        showQuiet(p.region, key: key, trigger: p.trigger, at: time)
+    }
+
+    /// `quiet_requires_fix`: a GPS fix of the follow `key` lies within its store's footprint.
+    mutating func fixAtStore(_ key: String, at time: Double) {
+        guard twoTiers, tierState.pendingQuiet[key] != nil else { return }
+        tierState.pendingQuiet[key]?.fixAtStore = true
+        releaseQuiet(key, at: time)
+    }
 
     /// Posts the quiet card of `region`, unless an alert is on screen or a nearer store's quiet card is.
     private mutating func showQuiet(_ region: Region, key: String, trigger: CardTrigger, at time: Double) {
-        if let shown = tierState.shown {
+        if let shown = tierState.shown, tierState.removal?.key != shown.key {
             if shown.notice.tier == .alert || shown.key == key { return }
             if let here = tierState.lastPosition, Self.meters(here, shown.notice.region) < Self.meters(here, region) { return }
         }
@@ -113,16 +172,14 @@ extension ClientStateMachine {
 
     /// A wake the tiers scheduled: a quiet card's delay, or an alert's stay; true when it was one of theirs.
     mutating func tierWakeDue(_ id: Int, at time: Double) -> Bool {
-        if let key = tierState.pendingQuiet.first(where: { $0.value.wakeId == id })?.key,
-            let p = tierState.pendingQuiet.removeValue(forKey: key)
-        {
-            if tierState.insideSince[key] != nil {
-                if quietWaitsForStill {
-                    tierState.pendingQuiet[key] = PendingCard(wakeId: nil, region: p.region, trigger: p.trigger, due: time)
-                } else {
-                    showQuiet(p.region, key: key, trigger: p.trigger, at: time)
-                }
-            }
+        if let removal = tierState.removal, removal.wakeId == id {
+            tierState.removal = nil
+            removeShown { $0.key == removal.key }
+            return true
+        }
+        if let key = tierState.pendingQuiet.first(where: { $0.value.wakeId == id })?.key {
+            tierState.pendingQuiet[key]?.wakeId = nil
+            releaseQuiet(key, at: time)
             return true
         }
         if let key = tierState.pendingAlert.first(where: { $0.value.wakeId == id })?.key,
@@ -137,16 +194,12 @@ extension ClientStateMachine {
     /// The motion sensor says the person stands: quiet cards that waited for it, and whose delay has passed, come.
     mutating func stoodStill(at time: Double) {
         guard twoTiers, !walking else { return }
-        for key in tierState.pendingQuiet.keys.sorted() {
-            guard let p = tierState.pendingQuiet[key], p.due <= time, tierState.insideSince[key] != nil else { continue }
-            tierState.pendingQuiet[key] = nil
-            showQuiet(p.region, key: key, trigger: p.trigger, at: time)
-        }
+        for key in tierState.pendingQuiet.keys.sorted() { releaseQuiet(key, at: time) }
     }
 
     /// The person left the region `key` (its exit), or it is no longer monitored: what waited is withdrawn, and its
-    /// card on screen is removed.
-    mutating func leftStore(_ key: String) {
+    /// card on screen is removed — at once, or `remove_after_exit_seconds` after an exit unless they come back first.
+    mutating func leftStore(_ key: String, exitAt time: Double? = nil) {
         guard twoTiers, tiers != nil else { return }
         tierState.insideSince[key] = nil
         // A card waiting for its time is a pending notification on the platform (a time trigger): withdrawn.
@@ -157,6 +210,14 @@ extension ClientStateMachine {
             emit(.withdrawCard(notice(p.region, p.trigger, tier: tier)))
             if let id = p.wakeId { emit(.cancelWake(id: id)) }
         }
+        if let time, app.removeAfterExitSeconds > 0, tierState.shown?.key == key {
+            if tierState.removal?.key == key { return }
+            nextWakeId += 1
+            tierState.removal = (key, nextWakeId)
+            emit(.scheduleWake(id: nextWakeId, at: time + app.removeAfterExitSeconds))
+            return
+        }
+        if tierState.removal?.key == key { tierState.removal = nil }
         removeShown(where: { $0.key == key })
     }
 

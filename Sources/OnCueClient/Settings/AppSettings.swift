@@ -64,12 +64,18 @@ public struct AppSettings: Sendable, Hashable {
     public var quietDelaySeconds: Double = 0
     /// Two tiers with `+motion`: the quiet card waits while the motion sensor says the person walks (a walk-by).
     public var quietRequiresStill: Bool = false
+    /// Two tiers with `+gps`: the quiet card waits for a fix of the app's GPS (which the OS's report turned on) within
+    /// the store's footprint: a walk-by beside the store gets none, one at its door one at once.
+    public var quietRequiresFix: Bool = false
     /// Two tiers: a quiet card not upgraded within this long is removed at the next event the client handles (0: it
     /// stays until the person leaves).
     public var quietMaxSeconds: Double = 0
     /// Two tiers: the alert comes once the OS has counted the person inside the store's region this long and the stay
     /// is confirmed (0: at the confirmation); a scheduled alert is withdrawn if the exit comes first.
     public var alertMinStaySeconds: Double = 0
+    /// Two tiers: the card on screen goes this long after the region's exit, unless the OS puts the person back in the
+    /// region first (an exit the OS's scattered positions made up mid-stay); 0: at the exit.
+    public var removeAfterExitSeconds: Double = 0
 
     public init() {}
 
@@ -98,6 +104,7 @@ extension AppSettings: Codable {
         case confirmSeconds, includeOtherNetworks, stagedSlots, stagedWideMinMeters, gpsFixSeconds, gpsConfirmSeconds
         case gpsMaxSeconds, gpsApproachMetersPerSecond, gpsStayEvidence, gpsRestWhileStayingSeconds, gpsTrustOsAfterSeconds
         case visitConfirmsStay, cardTiers, quietDelaySeconds, quietRequiresStill, quietMaxSeconds, alertMinStaySeconds
+        case removeAfterExitSeconds, quietRequiresFix
     }
 
     public init(from decoder: any Decoder) throws {
@@ -129,5 +136,7 @@ extension AppSettings: Codable {
         try read(.quietRequiresStill, &quietRequiresStill)
         try read(.quietMaxSeconds, &quietMaxSeconds)
         try read(.alertMinStaySeconds, &alertMinStaySeconds)
+        try read(.removeAfterExitSeconds, &removeAfterExitSeconds)
+        try read(.quietRequiresFix, &quietRequiresFix)
     }
 }

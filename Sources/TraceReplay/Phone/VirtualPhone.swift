@@ -113,18 +113,19 @@ final class VirtualPhone {
     }
 
     private func deliver(_ event: ClientEvent, at time: Double, queue: inout EventQueue) {
-        if event.mayJudgeMotion { reportMotion(at: time) }
+        if event.mayJudgeMotion { reportMotion(at: time, queue: &queue) }
         carryOut(machine.handle(event, at: time), at: time, queue: &queue)
     }
 
     /// `+motion`: the sensor's word at `time`, reported to the machine when it changed, before the events that may
     /// start or continue a follow (a region's report, a location update; a staged fix comes at its region's time).
-    private func reportMotion(at time: Double) {
+    /// What the machine does on it is carried out (with two tiers, a quiet card that waited for the person to stand).
+    private func reportMotion(at time: Double, queue: inout EventQueue) {
         guard let motion else { return }
         let walking = motion.isWalking(at: time, latency: motionLatencySeconds)
         guard walking != reportedWalking else { return }
         reportedWalking = walking
-        _ = machine.handle(.motion(walking: walking), at: time)
+        carryOut(machine.handle(.motion(walking: walking), at: time), at: time, queue: &queue)
     }
 
     private func callback(_ kind: ReplayEvent.Kind, _ w: RegionWatch, _ time: Double) {

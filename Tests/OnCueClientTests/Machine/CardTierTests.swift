@@ -132,6 +132,15 @@ extension Array where Element == ClientAction {
         #expect(exit.withdrawn.map(\.tier) == [.quiet] && exit.removed.isEmpty)
         #expect(m.handle(.wakeDue(wake.id), at: 160).posted.isEmpty)
 
+        // quiet_requires_fix: a walk-by 45 m beside the store (its footprint is 25 m) gets no quiet card; a fix at the
+        // door gets one at once.
+        var (f, regionF, _) = try Self.machine { $0.quietRequiresFix = true }
+        var beside = f.handle(.regionEntered(regionF), at: 100)
+        for t in stride(from: 101.0, through: 111, by: 2) { beside += f.handle(Self.update(t, north: -45), at: t) }
+        #expect(beside.quiet.isEmpty)
+        let door = f.handle(Self.update(113, north: 5), at: 113)
+        #expect(door.quiet.count == 1)
+
         var (n, region2, _) = try Self.machine("guaranteed+gps+motion") { $0.quietRequiresStill = true }
         _ = n.handle(.motion(walking: true), at: 90)
         #expect(n.handle(.regionEntered(region2), at: 100).quiet.isEmpty)
@@ -161,6 +170,25 @@ extension Array where Element == ClientAction {
         // Past quiet_max_seconds the quiet card goes at the next event.
         let later = m.handle(.woke(.significantChange, fix: W.fix(200, north: 10)), at: 200)
         #expect(later.removed.map(\.region.id) == ["s0"])
+    }
+
+    @Test("with remove_after_exit_seconds an exit the OS takes back keeps the card; a real one removes it after that long")
+    func removalAfterExit() throws {
+        var (m, region, _) = try Self.machine("guaranteed") {
+            $0.removeAfterExitSeconds = 90
+            $0.confirmSeconds = 600
+        }
+        #expect(m.handle(.regionEntered(region), at: 100).quiet.count == 1)
+        let exit = m.handle(.regionExited(region, lastKnown: W.fix(200, north: 150)), at: 200)
+        let removal = try #require(exit.wakes.last)
+        #expect(exit.removed.isEmpty && removal.at == 290)
+        // Back inside at 250: the card stays, and the same card is not posted again.
+        let back = m.handle(.regionEntered(region), at: 250)
+        #expect(back.contains(.cancelWake(id: removal.id)) && back.quiet.isEmpty)
+        #expect(m.handle(.wakeDue(removal.id), at: 290).removed.isEmpty)
+        // A real exit: removed 90 s later.
+        let gone = try #require(m.handle(.regionExited(region, lastKnown: W.fix(400, north: 300)), at: 400).wakes.last)
+        #expect(m.handle(.wakeDue(gone.id), at: gone.at).removed.count == 1)
     }
 
     @Test("single tier, as before: every card an alert under its region's identifier, never removed")

@@ -6,7 +6,9 @@
 # the choice made on the development walkers (results/dev-*, recommended.json), its figures on the held-out walkers
 # (results/heldout-*, served recall by stay length in results/heldout-by-stay.md) and its sensitivity (results/sensitivity.md), and the recommended configuration on every
 # scenario (results/<scenario>-recommended*).
-# Study III (issue 45) comes first and makes the choice: real people's GeoLife traces (DATASETS, default
+# Study IV (issue 64, two tiers of card) makes the choice, on study III's people; study III's own sweep and choice
+# (results/study3-choice.json) stay for comparison.
+# Study III (issue 45): real people's GeoLife traces (DATASETS, default
 # ../shared/datasets) split by person (people/split.json), card stores where they stayed (tools/make_people_stores.py),
 # the gap model typical, off and pessimistic (results/*-people-*); the Helsinki walkers are the second scenario.
 # Usage: simulations/run.sh [GEOLIFE_DIR]   (default: datasets/trace-geolife-beijing; ../shared/datasets/... works too)
@@ -108,6 +110,17 @@ for platform in ios android; do
     people $platform $side-people-$platform-one-tier "$traces" --recommended simulations/recommended.json --set app.card_tiers=one
   done
 done
+# Study IV's table (the README's answer quotes it): the recommendation on both sides, with one tier, on the slow OS and
+# without and with the pessimistic gap model.
+r=simulations/results
+python3 simulations/tools/tier_table.py "held out, iOS=$r/heldout-people-ios" "held out, iOS, one tier=$r/heldout-people-ios-one-tier" \
+  "held out, iOS, slow OS=$r/heldout-people-ios-slow" "held out, iOS, no gap model=$r/heldout-people-ios-gaps-off" \
+  "held out, iOS, pessimistic gap model=$r/heldout-people-ios-gaps-pessimistic" "held out, Android=$r/heldout-people-android" \
+  "held out, Android, one tier=$r/heldout-people-android-one-tier" "held out, Android, slow OS=$r/heldout-people-android-slow" \
+  "held out, Android, no gap model=$r/heldout-people-android-gaps-off" \
+  "held out, Android, pessimistic gap model=$r/heldout-people-android-gaps-pessimistic" "development, iOS=$r/dev-people-ios" \
+  "development, iOS, slow OS=$r/dev-people-ios-slow" "development, Android=$r/dev-people-android" \
+  "development, Android, slow OS=$r/dev-people-android-slow" > $r/tiers.md
 python3 simulations/tools/by_person.py held-out-iOS=simulations/results/heldout-people-ios \
   held-out-Android=simulations/results/heldout-people-android development-iOS=simulations/results/dev-people-ios \
   development-Android=simulations/results/dev-people-android > simulations/results/people-by-person.md

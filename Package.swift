@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module order (docs/architecture.md): Geo ← OnCueContract ← LocationStore ← (SQLiteStore, PostGISStore, RegionRefresh,
-// ChainImport) ← (TraceReplay, StoreOpening) ← RefreshServer ← oncue; OnCueClient (the phone side) sits on OnCueContract.
+// Module order (docs/architecture.md): Geo ← (OnCueContract, Gazetteer); OnCueContract ← LocationStore ← (SQLiteStore,
+// PostGISStore, RegionRefresh, ChainImport, which also import Gazetteer) ← (TraceReplay, StoreOpening) ← RefreshServer ← oncue; OnCueClient (the phone side) sits on OnCueContract.
 // A module never imports one above it; only StoreOpening names the store types. CSQLite, CLibCrypto and CPrefetch are C
 // leaves; only SQLiteStore links SQLite.
 let strict: [SwiftSetting] = [
@@ -63,6 +63,9 @@ let package = Package(
         // OpenSSL's libcrypto from the system, for the SHA-256 of each imported file.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geo", swiftSettings: strict + fuzzed),
+        // What the binary knows of the world: GeoNames' populated places (the radius policy's density, the importer's
+        // check of a point's plausibility) and Natural Earth's country outlines (land), both compiled in.
+        .target(name: "Gazetteer", dependencies: ["Geo"], swiftSettings: strict),
         // The wire types of POST /v1/region-refresh, their validation and limits: Foundation (FoundationEssentials where
         // the toolchain has it) and Geo, nothing a phone lacks.
         .target(name: "OnCueContract", dependencies: ["Geo"], swiftSettings: strict),
@@ -92,10 +95,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "RegionRefresh", dependencies: ["Geo", "OnCueContract", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
+        .target(name: "RegionRefresh", dependencies: ["Geo", "Gazetteer", "OnCueContract", "LocationStore", "CPrefetch"], swiftSettings: strict + fuzzed),
         .target(
             name: "ChainImport",
-            dependencies: ["Geo", "LocationStore", "CLibCrypto"],
+            dependencies: ["Geo", "Gazetteer", "OnCueContract", "LocationStore", "CLibCrypto"],
             swiftSettings: strict + fuzzed
         ),
         // The one module that names the store types: opens a store from its address.
@@ -162,12 +165,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "OnCueContract", "LocationStore", "SQLiteStore", "RegionRefresh"],
+            name: "RegionRefreshTests", dependencies: ["TestSupport", "SyntheticData", "Geo", "Gazetteer", "OnCueContract", "LocationStore", "SQLiteStore", "RegionRefresh"],
             swiftSettings: strict),
         .testTarget(
             name: "ChainImportTests",
             dependencies: ["TestSupport", "StoreOpening", "SQLiteStore", "SyntheticData",
-                "Geo", "LocationStore", "ChainImport",
+                "Geo", "Gazetteer", "LocationStore", "ChainImport",
                 // A loopback stand-in for a geocoding service (GeocoderTests).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

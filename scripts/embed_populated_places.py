@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/RegionRefresh/Policy/Generated/PopulatedPlaces+Data.swift from
+"""Writes Sources/Gazetteer/Generated/PopulatedPlaces+Data.swift from
 datasets/geonames-populated-places/places.tsv (GeoNames, CC BY 4.0).
 
 The engine reads the places from the binary itself, so a lone `oncue` binary needs no data file beside it. Each place
@@ -13,7 +13,7 @@ import base64, hashlib, pathlib, struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "datasets" / "geonames-populated-places" / "places.tsv"
-OUT = ROOT / "Sources" / "RegionRefresh" / "Policy" / "Generated" / "PopulatedPlaces+Data.swift"
+OUT = ROOT / "Sources" / "Gazetteer" / "Generated" / "PopulatedPlaces+Data.swift"
 
 
 def main():

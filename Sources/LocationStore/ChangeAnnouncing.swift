@@ -1,6 +1,6 @@
-/// A store that several processes write to (PostgreSQL): it counts its commits, and tells listeners of each one, so
-/// that every server process can bring its in-memory index up to date. A store only this process writes (a SQLite
-/// file) is not one: its writer knows when it wrote.
+/// A store that several processes write to and that tells them of its changes (PostGIS's `NOTIFY`), so that every
+/// server can follow them as they commit; it is also polled (a notification can be lost). A store that does not (a SQLite file) is followed by
+/// polling its change version (`LocationStore.trackedVersion`) alone: `IndexReloader` reads it every 2 seconds.
 public protocol ChangeAnnouncing: LocationStore {
     /// The store's change counter, bumped by every committed write.
     func storeVersion() async throws -> Int64

@@ -27,7 +27,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .fileNotFound(let p): "no store at \(p) (create one with `oncue db init \(p)`)"
+        case .fileNotFound(let p): "no store at \(p) (create one with `oncue db init --db \(p)`)"
         case .alreadyExists(let p): "\(p) already exists"
         case .notSQLite(let p): "\(p) is not a SQLite database"
         case .notOnCueStore(let p): "\(p) is a SQLite database but not an OnCue store"

@@ -30,6 +30,12 @@ public struct RegionRefreshRequest: Codable, Sendable, Hashable {
     /// The smallest region the phone monitors reliably, [0, 1000] m: every region is at least this large before
     /// same-network regions are merged and the refresh distance is computed. Absent: the server's setting.
     public var minRadiusMeters: Double?
+    /// Members of the body this version does not know and let through (none a near miss of a field, which is refused:
+    /// `FieldNames`), in name order; the server names them in its answer (`ignored_fields`). Not a field itself.
+    public var ignoredFields: [String] = []
+
+    /// The body's field names, as JSON writes them.
+    public static let fieldNames = CodingKeys.allCases.map(\.rawValue)
 
     /// A request with the product document's fields; the optional extensions (`networkVisits`, `localTime`, …) are
     /// set on the value afterwards.

@@ -18,6 +18,9 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
     /// Each `user_networks` spelling that names a network, and that network's id (`{"Starbucks": "starbucks"}`), so a
     /// phone can match its wallet to the regions' `network_id`s; absent when none does.
     public var resolvedNetworks: [String: String]?
+    /// Members of the request this server does not know and ignored (a newer client's fields), in name order; absent
+    /// when there were none. A near miss of a field (`userNetworks`) is refused instead.
+    public var ignoredFields: [String]?
 
     public init(
         regions: [Region], refreshAfterMeters: Double, cacheTtlSeconds: Int, serverTime: String, coverageGuaranteed: Bool,
@@ -45,6 +48,7 @@ public struct RegionRefreshResponse: Codable, Sendable, Hashable {
         case selectionLimited = "selection_limited"
         case unknownNetworks = "unknown_networks"
         case resolvedNetworks = "resolved_networks"
+        case ignoredFields = "ignored_fields"
     }
 }
 

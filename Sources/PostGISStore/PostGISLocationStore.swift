@@ -34,7 +34,7 @@ public final class PostGISLocationStore: LocationStore {
         do {
             guard let version = try await store.recordedVersion() else {
                 throw try await store.isEmptyDatabase()
-                    ? StoreError.invalidArgument("\(url) has no OnCue store yet (create one with `oncue db init \(url)`)")
+                    ? StoreError.invalidArgument("\(url) has no OnCue store yet (create one with `oncue db init --db \(url)`)")
                     : StoreError.notOnCueDatabase(url.description)
             }
             guard version <= PostGISSchema.currentVersion else {

@@ -109,7 +109,7 @@ struct Keys: AsyncParsableCommand {
     }
 
     static func ledger(_ store: any LocationStore) throws -> any AccessLedger {
-        guard let ledger = store as? any AccessLedger else { throw ValidationError("this store keeps no admin keys") }
+        guard let ledger = store as? any AccessLedger else { throw CommandFailure("this store keeps no admin keys") }
         return ledger
     }
 }

@@ -70,7 +70,9 @@ struct Locations: AsyncParsableCommand {
             try report(
                 try await store.withStore { store in
                     try await CommandAudit.recorded(store, action: "locations add", target: "\(fields.network ?? "")/\(fields.id ?? "")") {
-                        try await LocationEditor(store: store).add(fields)
+                        do { return try await LocationEditor(store: store).add(fields) } catch LocationEditor.Failure.exists(let id) {
+                            throw CommandFailure("location '\(id)' exists already; oncue locations set \(id) changes it")
+                        }
                     }
                 })
         }
@@ -90,7 +92,7 @@ struct Locations: AsyncParsableCommand {
 
         func run() async throws {
             let location = try await store.withStore(readOnly: true) { try await $0.location(resolving: id) }
-            guard let location else { throw ValidationError(LocationEditor.Failure.notFound(id).description) }
+            guard let location else { throw CommandFailure(LocationEditor.Failure.notFound(id).description) }
             if output.isJSON {
                 print(try jsonString(location))
             } else {

@@ -10,57 +10,8 @@ struct Networks: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "networks",
         abstract: "List networks, change their settings, and map brand spellings to them.",
-        subcommands: [List.self, Set.self, Alias.self, Delete.self, Merge.self]
+        subcommands: [List.self, Show.self, Set.self, Alias.self, Delete.self, Merge.self]
     )
-
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Every network with its location count and aliases.",
-            discussion: """
-                Example:
-                  oncue networks list --db stores.sqlite
-                """
-        )
-        @OptionGroup var store: StoreOptions
-        @OptionGroup var output: OutputOptions
-
-        struct Entry: Encodable {
-            var id: String
-            var name: String
-            var category: String?
-            var large_area: Bool
-            var default_radius_m: Double?
-            var wikidata: String?
-            var locations: Int
-            var aliases: [String]
-        }
-
-        func run() async throws {
-            let networks = try await store.withStore(readOnly: true) { try await $0.networks() }
-            if output.isJSON {
-                print(
-                    try jsonString(
-                        networks.map {
-                            Entry(
-                                id: $0.network.id, name: $0.network.name, category: $0.network.category, large_area: $0.network.isLargeArea,
-                                default_radius_m: $0.network.defaultRadiusMeters, wikidata: $0.network.wikidata, locations: $0.locationCount,
-                                aliases: $0.aliases)
-                        }))
-                return
-            }
-            print(
-                textTable(
-                    ["id", "name", "category", "large area", "radius m", "wikidata", "locations", "aliases"],
-                    networks.map {
-                        [
-                            $0.network.id, $0.network.name, $0.network.category ?? "", $0.network.isLargeArea ? "yes" : "",
-                            $0.network.defaultRadiusMeters.map { String(format: "%g", $0) } ?? "", $0.network.wikidata ?? "",
-                            formatCount($0.locationCount),
-                            $0.aliases.joined(separator: "; "),
-                        ]
-                    }), terminator: "")
-        }
-    }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -104,7 +55,7 @@ struct Networks: AsyncParsableCommand {
             let network = try await store.withStore { store in
                 let current = try await store.network(id: id)
                 if current == nil, let problem = NetworkChange.newIdProblem(id, existing: try await store.networks().map(\.network.id)) {
-                    throw ValidationError(problem + " (oncue networks alias ID SPELLING)")
+                    throw CommandFailure(problem + " (oncue networks alias ID SPELLING)")
                 }
                 let network = change.applied(to: current, id: id)
                 return try await CommandAudit.recorded(store, action: "networks set", target: id) {

@@ -8,7 +8,8 @@ struct OnCue: AsyncParsableCommand {
         commandName: "oncue",
         abstract: "Geofence region-refresh engine and simulator.",
         discussion: """
-            Exit codes: 0 success, 1 runtime failure, 2 bad usage.
+            Exit codes: 0 success, 1 a runtime failure (a store, file, network or location that is not there; an import \
+            the checks refused), 2 bad usage (an unknown option, a value out of range).
 
             Example:
               oncue db init --db stores.sqlite
@@ -16,7 +17,8 @@ struct OnCue: AsyncParsableCommand {
             """,
         version: OnCue.version,
         subcommands: [
-            DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Networks.self, Locations.self, Keys.self,
+            DB.self, Nearest.self, Refresh.self, Serve.self, Replay.self, Import.self, Imports.self, Export.self, Networks.self, Locations.self,
+            Keys.self,
             Audit.self,
         ]
     )

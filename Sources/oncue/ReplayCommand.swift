@@ -78,6 +78,10 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Write summary.json, sweep.json, index.html, per-trace events CSV and HTML report here.") var out: String?
     @Option(help: "Random seed (default: the scenario's).") var seed: UInt64?
     @Option(help: "Replays run at once (default: all cores).") var jobs: Int?
+    @Flag(help: "Replay traces whose points lack times, timing them at trace.synthesised_speed_meters_per_second (warned).")
+    var inventTimes = false
+    @Flag(help: "Refuse a trace file cut off before its end, instead of replaying the points before the cut (warned).")
+    var refuseTruncated = false
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -151,7 +155,7 @@ struct Replay: AsyncParsableCommand {
         let variants = try grid.variants(base: sc, strategies: specs)
         let walletFile = try Wallet.load(json: Data(contentsOf: URL(fileURLWithPath: wallet)))
         let paths = try TraceLoader.expand(traces)
-        guard !paths.isEmpty else { throw ValidationError("no trace files found in \(traces.joined(separator: " "))") }
+        guard !paths.isEmpty else { throw CommandFailure("no trace files found in \(traces.joined(separator: " "))") }
 
         let (catalog, refreshers, walletValue) = try await loadStores(
             scenario: sc, wallet: walletFile, radiusScales: Set(variants.map(\.radiusScale)))
@@ -159,11 +163,20 @@ struct Replay: AsyncParsableCommand {
         let stderr = FileHandleOutput.standardError
         let tty = stderr.isTerminal
         let started = Date()
-        let loaded = await BatchReplay.load(paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, parallelism: parallelism)
-        for f in loaded.failures {
-            stderr.write("warning: \(f.path.forMessage(limit: 300)): \(String(describing: f.error).forMessage(limit: 500))\n")
-        }
+        let admission = TraceAdmission(inventTimes: inventTimes, refuseCutOff: refuseTruncated)
+        let loaded = await BatchReplay.load(
+            paths: paths, names: BatchReplay.displayNames(paths), scenario: sc, admission: admission, parallelism: parallelism)
+        Self.report(loaded, of: paths.count, to: stderr)
         guard !loaded.traces.isEmpty else { throw ExitCode(1) }
+        let reach = catalog.reach(of: loaded.traces.map(\.trace))
+        if reach.near == 0 {
+            let nearest =
+                reach.nearestMeters.map { String(format: " (the nearest is %@ km from a trace)", formatCount(Int(($0 / 1000).rounded()))) } ?? ""
+            stderr.write(
+                "warning: no trace passes within \(Int(StoreCatalog.reachMeters)) m of any of the \(formatCount(catalog.stores.count)) card "
+                    + "locations\(nearest): there is no card moment to measure. Are --db and the wallet's networks those of the "
+                    + "place where the traces were recorded?\n")
+        }
         let hours = loaded.traces.reduce(0) { $0 + $1.trace.activeSeconds } / 3600
         let heading =
             "\(loaded.traces.count) traces, \(formatCount(loaded.traces.reduce(0) { $0 + $1.trace.fixCount })) fixes, "
@@ -201,6 +214,29 @@ struct Replay: AsyncParsableCommand {
         try printResults(heading: heading + settingsLine, sweep: sweep, summary: summary, seed: sc.seed)
         if tty { stderr.write(String(format: "%.2f s wall\n", Date().timeIntervalSince(started))) }
         try checkServerAnswered(refreshers.values)
+    }
+
+    /// The files that could not be replayed and what was made up or left out of those that were, on the terminal (the
+    /// first `shown` of each; the rest are in summary.json); `error:` when no file is left to replay.
+    static func report(
+        _ loaded: (traces: [LoadedTrace], failures: [BatchReplay.Failure]), of files: Int, to stderr: FileHandleOutput,
+        shown: Int = 20
+    ) {
+        let warnings = loaded.traces.flatMap { t in t.warnings.map { (t.trace.name, $0) } }
+        for (name, warning) in warnings.prefix(shown) {
+            stderr.write("warning: \(name.forMessage(limit: 300)): \(warning.forMessage(limit: 500))\n")
+        }
+        if warnings.count > shown { stderr.write("warning: and \(warnings.count - shown) more such warnings\n") }
+        let prefix = loaded.traces.isEmpty ? "error" : "warning"
+        for f in loaded.failures.prefix(shown) {
+            stderr.write("\(prefix): \(f.path.forMessage(limit: 300)): \(f.error.forMessage(limit: 500))\n")
+        }
+        if loaded.failures.count > shown { stderr.write("\(prefix): and \(loaded.failures.count - shown) more files could not be replayed\n") }
+        if loaded.traces.isEmpty {
+            stderr.write("error: none of the \(formatCount(files)) trace files could be replayed\n")
+        } else if !loaded.failures.isEmpty {
+            stderr.write("warning: \(formatCount(loaded.failures.count)) of \(formatCount(files)) trace files were left out of the replay\n")
+        }
     }
 
     /// A replay against a server measures the strategies only if the server answered: refusals the scenario did not
@@ -249,7 +285,7 @@ struct Replay: AsyncParsableCommand {
                 stderr.write("wallet: card '\(given.forMessage())' names no network of the store; it can match no moment\n")
             }
             guard resolution.unknown.count < walletFile.cards.count else {
-                throw ValidationError("no card of the wallet names a network of the store (\(resolution.unknown.joined(separator: ", ")))")
+                throw CommandFailure("no card of the wallet names a network of the store (\(resolution.unknown.joined(separator: ", ")))")
             }
             let walletValue = resolution.wallet
             let catalog = try await StoreCatalog.load(

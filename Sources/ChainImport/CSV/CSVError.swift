@@ -9,6 +9,10 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case headerTooLong(limit: Int)
     case emptyFile
     case unsupportedEncoding(String)
+    /// The first bytes are not text: what the file looks like instead (`FileSignature`).
+    case notText(looksLike: String)
+    /// The header is one column on `delimiter` but splits into `columns` on `better`: the wrong `--delimiter`.
+    case headerNotSplit(delimiter: String, better: String, columns: Int)
     /// `--strict-utf8`: a byte sequence that is not UTF-8.
     case invalidUTF8(line: Int, column: String)
 
@@ -22,6 +26,10 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
             "line 1: the header line is longer than \(limit) bytes (--max-line-bytes): not a CSV file, or one without line breaks?"
         case .emptyFile: "the file is empty (no header line)"
         case .unsupportedEncoding(let what): "unsupported encoding: \(what); convert the file to UTF-8"
+        case .notText(let what): "not a CSV or GeoJSON text file: it looks like \(what)"
+        case .headerNotSplit(let delimiter, let better, let columns):
+            "line 1: the header does not split on '\(delimiter)' (the delimiter chosen); on '\(better)' it has \(columns) "
+                + "columns: pass --delimiter '\(better)' (or leave the delimiter out to detect it)"
         case .invalidUTF8(let line, let column):
             "line \(line): the \(column) column is not valid UTF-8 (--strict-utf8); fix the bytes, or import without --strict-utf8 "
                 + "to replace them with U+FFFD (each such row is warned), or pass --encoding windows-1252 if the file is not UTF-8"

@@ -29,7 +29,7 @@ package struct LocationEditor {
             case .unknownNetwork(let n): "no network '\(n)' (an edit never creates one: import a file, or name an existing network or alias)"
             case .missingNetwork: "a location needs its network ('network')"
             case .notFound(let id): "no location '\(id)'"
-            case .exists(let id): "location '\(id)' exists already (PUT or PATCH changes it)"
+            case .exists(let id): "location '\(id)' exists already"
             case .conflict(let message): message
             case .rejected(_, let message): message
             }
@@ -53,6 +53,10 @@ package struct LocationEditor {
         var given = fields
         given.id = fields.id.flatMap(RowFields.clean)
         let id = Location.makeId(networkId: network, externalId: given.id ?? derivedId(given))
+        if let globalId = fields.locationId, globalId != id {
+            throw Failure.conflict("'id' '\(globalId)' is not the id the location would have ('\(id)', from its network and 'external_id')")
+        }
+        if fields.sourceImportId != nil { throw Failure.conflict("'source_import_id' is set by the import that writes a location") }
         if try await store.location(id: id) != nil { throw Failure.exists(id) }
         return try await write(given, network: network)
     }
@@ -116,6 +120,14 @@ package struct LocationEditor {
         }
         if let id = fields.id.flatMap(RowFields.clean), id != existing.externalId {
             throw Failure.conflict("location '\(existing.id)' has the id '\(existing.externalId)' in its network; an edit cannot change it")
+        }
+        if let globalId = fields.locationId, globalId != existing.id {
+            throw Failure.conflict("'id' is the location's global id, '\(existing.id)', which an edit cannot change (the body says '\(globalId)')")
+        }
+        if let imported = fields.sourceImportId, imported != existing.sourceImportId {
+            throw Failure.conflict(
+                "'source_import_id' is \(existing.sourceImportId.map(String.init) ?? "null") (set by the import that wrote the location); the body says \(imported)"
+            )
         }
     }
 

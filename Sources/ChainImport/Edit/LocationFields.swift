@@ -22,6 +22,11 @@ package struct LocationFields: Sendable, Equatable {
     package var radiusMeters: Double?
     package var venueRadiusMeters: Double?
     package var openingHours: String?
+    /// Fields the store sets, as a client read them (a GET's body PUT back): an edit that repeats them changes
+    /// nothing, one that differs is refused (`LocationEditor`). The global id, `loc_<network>_<id>`.
+    package var locationId: String?
+    /// The import that last wrote the location.
+    package var sourceImportId: Int64?
 
     package init() {}
 

@@ -67,6 +67,8 @@ struct GeoJSONFields {
         .latitude: [.latitude, .named(.latitude)],
         .longitude: [.longitude, .named(.longitude)],
         .network: [.first(["brand"]), .named(.network)],
+        // What `oncue export` writes beside each row's network: the name of a network this import creates.
+        .networkName: [.named(.networkName)],
         .brandWikidata: [.first(["brand:wikidata"]), .named(.brandWikidata)],
         .openingHours: [.first(["opening_hours"]), .named(.openingHours)],
         .radius: [.named(.radius), .footprintRadius],

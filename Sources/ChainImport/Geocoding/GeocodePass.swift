@@ -45,7 +45,7 @@ package struct GeocodePass {
         var requestsSent = 0
     }
 
-    package func run(_ inputs: [ImportInput], attempted: (String) -> Void) async throws -> Outcome {
+    package func run(_ inputs: [ImportInput], attempted: (ImportInput) -> Void) async throws -> Outcome {
         let resolver = GeocodeResolver(store: store, settings: geocoding.settings)
         var pending: [AddressQuery] = []
         var pendingKeys = Set<String>()
@@ -53,7 +53,7 @@ package struct GeocodePass {
         /// At most this many requests: a name search that finds the place saves the address search after it.
         var requests = 0
         for input in inputs {
-            attempted(input.name)
+            attempted(input)
             let parser = RowParser(fileName: input.name, options: options)
             for try await event in ParsePipeline.events(parser, chunks: input.chunks) {
                 guard case .rows(let rows, _) = event else { continue }

@@ -59,7 +59,7 @@ package final class ChainImporter {
                     let session = ImportSession(
                         importer: self, writer: writer, fileCount: inputs.count, totalBytes: totalBytes, geocoded: geocoded)
                     for (index, input) in inputs.enumerated() {
-                        attempt.fileName = input.name
+                        attempt.input = input
                         try await session.importFile(input, index: index)
                     }
                     let report = try await session.finish()

@@ -127,3 +127,18 @@ package struct ByteChunks: AsyncSequence, Sendable {
         }
     }
 }
+
+extension ImportInput {
+    /// The input's size and SHA-256 read from its start, or nil when its bytes cannot be read again.
+    package func fingerprint() async -> (size: Int64, sha256: String)? {
+        var sha = SHA256()
+        var size: Int64 = 0
+        do {
+            for try await chunk in chunks {
+                sha.update(chunk)
+                size += Int64(chunk.count)
+            }
+        } catch { return nil }
+        return (size, sha.finalizeHex())
+    }
+}

@@ -14,7 +14,7 @@ enum ImportRun {
 
     /// The file being read when the import failed, for the failure's log entry.
     final class Attempt {
-        var fileName: String?
+        var input: ImportInput?
 
         init() {}
     }
@@ -32,14 +32,14 @@ enum ImportRun {
         do {
             if let geocoding = options.geocoding {
                 geocoded = try await GeocodePass(store: store, options: options, geocoding: geocoding, progress: progress, notice: notice)
-                    .run(inputs) { attempt.fileName = $0 }
+                    .run(inputs) { attempt.input = $0 }
             }
             return finished(try await transaction(geocoded, attempt), geocoded: geocoded, options: options, startedAt: started)
         } catch let dryRun as DryRunFinished {
             return finished(dryRun.report, geocoded: geocoded, options: options, startedAt: started)
         } catch {
-            if !options.dryRun, let name = attempt.fileName {
-                await recordFailure(store: store, name: name, error: error, options: options, startedAt: started)
+            if !options.dryRun, let input = attempt.input {
+                await recordFailure(store: store, input: input, error: error, options: options, startedAt: started)
             }
             throw error
         }
@@ -61,12 +61,16 @@ enum ImportRun {
         return report
     }
 
+    /// Logs the failed attempt with the file's real size and checksum (read again: the parse may have stopped at its
+    /// first bytes), so that an admin can tell which file of several failed.
     private static func recordFailure(
-        store: any LocationStore, name: String, error: any Error, options: ImportOptions, startedAt: Date
+        store: any LocationStore, input: ImportInput, error: any Error, options: ImportOptions, startedAt: Date
     ) async {
+        let fingerprint = await input.fingerprint()
         var record = ImportRecord(
-            fileName: name, fileSize: 0, sha256: "", options: options.logged, startedAt: startedAt,
-            finishedAt: Date(), status: "failed", errorMessage: String(describing: error))
+            fileName: input.name, fileSize: fingerprint?.size ?? input.size ?? 0, sha256: fingerprint?.sha256 ?? "",
+            options: options.logged, startedAt: startedAt, finishedAt: Date(), status: "failed",
+            errorMessage: String(describing: error))
         if let id = try? await store.insertImport(record) {
             record.id = id
             try? await store.updateImport(record)

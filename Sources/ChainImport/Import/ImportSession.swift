@@ -74,6 +74,7 @@ final class ImportSession {
     /// Everything after the last row: the writes' counts, near duplicates of unlisted locations, `--replace-network`,
     /// the log entries. Returns the report.
     func finish() async throws -> ImportReport {
+        try refuseEmptyImport()
         let written = try await writer.finishRows(stage: announce)
         for i in ledgers.indices {
             let counts = written[i] ?? ImportRowCounts()
@@ -113,6 +114,15 @@ final class ImportSession {
         return ImportReport(
             files: files, dryRun: options.dryRun, replacedNetworks: replaced, networksCreated: resolver.created,
             seconds: finishedAt.timeIntervalSince(startedAt))
+    }
+
+    /// Files with a header and no row import nothing, so they must not leave a network behind either (they would
+    /// otherwise create the one `--network` names, empty). Emptying a network that exists with `--replace-network` is
+    /// the one use of such a file.
+    private func refuseEmptyImport() throws {
+        guard ledgers.allSatisfy({ $0.counts.read == 0 }), let name = records.first?.fileName else { return }
+        if options.replaceNetwork, touchedNetworks.contains(where: { !resolver.created.contains($0) }) { return }
+        throw ImportError.noRows(file: records.count == 1 ? name : "\(records.count) files")
     }
 
     /// Rows near a location the import does not list, which was in the store before it: `near_existing`, settled at

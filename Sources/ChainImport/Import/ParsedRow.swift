@@ -10,6 +10,8 @@ package struct ParsedRow: Sendable {
     /// What the parser found wrong but kept (a short row, bytes that are not UTF-8).
     var warnings: [RowIssue] = []
     var verdict: CoordinateVerdict
+    /// Accepted with no US state or country to hold the point against: `PlacementCheck` judges it.
+    var unreferenced = false
     var region: String?
     var country: String?
     var id: String?
@@ -33,6 +35,9 @@ package struct ParsedRow: Sendable {
     var derivedId: String?
     /// Decimals of the coarser coordinate (`CoordinatePrecision.decimals`), for rows with coordinates.
     var decimals: Int?
+    /// Decimals of the coarser coordinate as the text writes it (`CoordinatePrecision.rowDecimals`): what the row
+    /// alone is judged by.
+    var writtenDecimals: Int?
     /// Set when the coordinates are too coarse for a geofence (decided once the file's grid is known).
     package var coarse: CoarseCoordinates?
     /// The row's address as a geocoder takes it; read only when the import geocodes.

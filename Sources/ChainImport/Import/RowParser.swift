@@ -24,8 +24,12 @@ package struct RowParser: Sendable {
     var geojson: GeoJSONInput?
     private var started: Bool { tokenizer != nil || geojson != nil }
     private var sawBOM = false
+    /// The CSV delimiter, once `start` has chosen it (the tokenizer is out of `tokenizer` while it runs).
+    private var delimiter: UInt8 = 0x2C
     var fields: RowFields?
     private var check: CoordinateCheck
+    /// The file's points so far, against which a lone point's other readings are held.
+    private var placement: PlacementCheck
     var nameRowFilter: (index: Int, value: String)?
     /// A mapping file's `network_patterns`, compiled.
     private let networkPatterns: NetworkPatternMatcher?
@@ -50,6 +54,7 @@ package struct RowParser: Sendable {
         let forced = options.encoding ?? options.mapping?.encoding.flatMap(TextEncoding.init(name:))
         detector = EncodingDetector(forced: forced)
         check = CoordinateCheck(fixCoordinates: options.fixCoordinates)
+        placement = PlacementCheck(fixCoordinates: options.fixCoordinates)
         networkPatterns = options.mapping?.networkPatterns.flatMap(NetworkPatternMatcher.init)
     }
 
@@ -147,7 +152,7 @@ package struct RowParser: Sendable {
         if fields == nil { throw ImportError.csv(file: fileName, .emptyFile) }
         if !gridDecided { decideGrid() }
         var out = takeEvents()
-        let delimiter = tokenizer.map { $0.delimiter == 0x09 ? "\\t" : String(UnicodeScalar($0.delimiter)) } ?? ","
+        let delimiter = tokenizer.map { Self.shown($0.delimiter) } ?? ","
         out.append(
             .finished(
                 ParsedFile(
@@ -191,18 +196,31 @@ package struct RowParser: Sendable {
         } else if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
             throw ImportError.csv(file: fileName, .unsupportedEncoding("UTF-16 (byte order mark found)"))
         }
+        if let what = FileSignature.describe(body) { throw ImportError.csv(file: fileName, .notText(looksLike: what)) }
         if let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == 0x1E
         {
             return try startGeoJSON(Array(body))
         }
         let forced = options.delimiter ?? options.mapping?.delimiter.flatMap { $0 == "\\t" ? 0x09 : $0.utf8.first }
-        tokenizer = CSVTokenizer(delimiter: forced ?? Self.detectDelimiter(body), maxLineBytes: options.maxLineBytes)
+        delimiter = forced ?? Self.detectDelimiter(body)
+        tokenizer = CSVTokenizer(delimiter: delimiter, maxLineBytes: options.maxLineBytes)
         check.allowDecimalComma = tokenizer!.delimiter != UInt8(ascii: ",")
         let rest = Array(body)
         head = []
         try feed(rest)
     }
+
+    /// Another of the usual delimiters that splits a one-column header, and into how many columns (the most).
+    static func betterDelimiter(_ header: String, than chosen: UInt8) -> (delimiter: UInt8, columns: Int)? {
+        let bytes = Array(header.utf8)[...]
+        let best = detectDelimiter(bytes)
+        guard best != chosen else { return nil }
+        let count = bytes.filter { $0 == best }.count
+        return count > 0 ? (best, count + 1) : nil
+    }
+
+    static func shown(_ delimiter: UInt8) -> String { delimiter == 0x09 ? "\\t" : String(UnicodeScalar(delimiter)) }
 
     /// The most frequent of `,` `;` tab `|` outside quotes on the header line; `,` when none.
     static func detectDelimiter(_ bytes: ArraySlice<UInt8>) -> UInt8 {
@@ -246,6 +264,7 @@ package struct RowParser: Sendable {
     mutating func enqueue(_ parsed: ParsedRow) {
         var row = parsed
         if gridDecided {
+            place(&row, counted: false)
             markCoarse(&row)
             append(row)
         } else {
@@ -264,18 +283,32 @@ package struct RowParser: Sendable {
         fileGrid = CoordinatePrecision.fileGrid(sample: undecided.compactMap(\.decimals))
         let held = undecided
         undecided = []
+        // The held rows are each other's company: all of them are in the tally before any is judged.
+        for row in held { if case .accepted(let c, _) = row.verdict { placement.add(c) } }
         for var row in held {
+            place(&row, counted: true)
             markCoarse(&row)
             append(row)
         }
     }
 
-    /// Coarse: at most two decimals, or on the coarse grid most of the file sits on.
+    /// Holds a point without a reference against the file's other rows and the world (`PlacementCheck`); a row taken
+    /// after the held ones joins the tally.
+    private mutating func place(_ row: inout ParsedRow, counted: Bool) {
+        guard case .accepted(let c, _) = row.verdict else { return }
+        if row.unreferenced, let verdict = placement.judge(c, counted: counted) { row.verdict = verdict }
+        if !counted, case .accepted(let kept, _) = row.verdict { placement.add(kept) }
+    }
+
+    /// Coarse: at most two decimals as written, or on the coarse grid most of the file's values sit on.
     private func markCoarse(_ row: inout ParsedRow) {
-        guard var d = row.decimals, case .accepted(let c, _) = row.verdict else { return }
-        guard d <= CoordinatePrecision.coarseDecimals || fileGrid.map({ d <= $0 }) == true else { return }
+        guard let value = row.decimals, case .accepted(let c, _) = row.verdict else { return }
+        let written = row.writtenDecimals ?? value
+        let onFileGrid = fileGrid.map { value <= $0 } == true
+        guard written <= CoordinatePrecision.coarseDecimals || onFileGrid else { return }
         // On a file-wide grid, `40.00, -74.00` is a point of that grid, not a whole degree.
-        if let fileGrid { d = max(d, fileGrid) }
+        var d = onFileGrid ? value : written
+        if onFileGrid, let fileGrid { d = max(d, fileGrid) }
         row.coarse = CoarseCoordinates(decimals: d, errorMeters: CoordinatePrecision.errorMeters(decimals: d, latitude: c.latitude))
     }
 
@@ -289,6 +322,11 @@ package struct RowParser: Sendable {
 
     private mutating func readHeader(_ record: CSVRecord) throws {
         let headers = (0..<record.count).map { RowFields.clean(record.field($0), decoder: &detector) ?? "" }
+        if headers.count == 1, let better = Self.betterDelimiter(headers[0], than: delimiter) {
+            throw ImportError.csv(
+                file: fileName,
+                .headerNotSplit(delimiter: Self.shown(delimiter), better: Self.shown(better.delimiter), columns: better.columns))
+        }
         let mapping: ColumnMapping
         do throws(MappingError) {
             mapping = try ColumnMapping(
@@ -348,11 +386,15 @@ package struct RowParser: Sendable {
         let country = value(.country)
         let latitude = value(.latitude)
         let longitude = value(.longitude)
-        let verdict = check.check(latitude: latitude ?? "", longitude: longitude ?? "", region: region, country: country)
+        let (verdict, referenced) = check.judge(latitude: latitude ?? "", longitude: longitude ?? "", region: region, country: country)
         var row = ParsedRow(line: record.line, verdict: verdict, region: region, country: country)
+        if case .accepted = verdict, !referenced { row.unreferenced = true }
         switch verdict {
         case .accepted(let c, _):
             row.decimals = max(CoordinatePrecision.decimals(c.latitude), CoordinatePrecision.decimals(c.longitude))
+            row.writtenDecimals = max(
+                CoordinatePrecision.rowDecimals(text: latitude ?? "", value: c.latitude),
+                CoordinatePrecision.rowDecimals(text: longitude ?? "", value: c.longitude))
         case .rejected(.missingCoordinates, _) where options.geocoding != nil:
             break  // a geocoder may place it: read the rest of the row
         case .rejected:

@@ -55,7 +55,7 @@ package enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
         case .latitude: ["lat", "latitude", "y", "ycoord", "latdd", "geolat"]
         case .longitude: ["lon", "lng", "long", "longitude", "longitud", "x", "xcoord", "londd", "geolng", "geolon"]
         case .network: ["brand", "chain", "network", "brandname", "chainname"]
-        case .networkName: []
+        case .networkName: ["networkname"]
         // A bare "radius" is left out: files use it in miles or kilometres as often as in metres.
         case .radius: ["radiusm", "radiusmeters", "radiusmetres", "geofenceradius", "geofenceradiusm"]
         case .venueRadius: ["venueradiusm", "venueradius", "venueradiusmeters", "venueradiusmetres"]

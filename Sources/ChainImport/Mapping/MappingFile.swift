@@ -1,4 +1,5 @@
 import Foundation
+import OnCueContract
 
 /// A JSON file that says which columns mean what, overriding the header-name guessing.
 ///
@@ -31,7 +32,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
         self.networkPatterns = networkPatterns
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case columns, delimiter, encoding, network
         case networkPatterns = "network_patterns"
     }
@@ -85,15 +86,28 @@ package struct MappingFile: Sendable, Codable, Equatable {
         do { file = try JSONDecoder().decode(MappingFile.self, from: data) } catch {
             throw MappingError.unreadableMappingFile(path: path, reason: "not a mapping JSON object (\(error))")
         }
-        let unknown = file.columns.keys.filter { FieldRole(rawValue: $0) == nil }.sorted()
-        if !unknown.isEmpty {
-            throw MappingError.unreadableMappingFile(
-                path: path,
-                reason: "unknown role(s) \(unknown.joined(separator: ", ")); known: \(FieldRole.allCases.map(\.rawValue).joined(separator: ", "))")
+        // A misspelt key would be ignored and the columns guessed instead: `colums` would import the file as if it
+        // had no mapping at all.
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            let known = CodingKeys.allCases.map(\.rawValue)
+            if let key = object.keys.sorted().first(where: { !known.contains($0) }) {
+                throw MappingError.unreadableMappingFile(
+                    path: path, reason: Self.unknown("key", key, known: known))
+            }
+        }
+        let roles = FieldRole.allCases.map(\.rawValue)
+        if let role = file.columns.keys.sorted().first(where: { FieldRole(rawValue: $0) == nil }) {
+            throw MappingError.unreadableMappingFile(path: path, reason: Self.unknown("role in \"columns\"", role, known: roles))
         }
         if let problem = file.networkPatterns?.problem() {
             throw MappingError.unreadableMappingFile(path: path, reason: problem)
         }
         return file
+    }
+
+    /// "unknown key 'colums' (did you mean 'columns'?); known: columns, delimiter, …"
+    private static func unknown(_ what: String, _ name: String, known: [String]) -> String {
+        let hint = FieldNames.nearest(name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown \(what) '\(name.clipped(60))'\(hint); known: \(known.joined(separator: ", "))"
     }
 }

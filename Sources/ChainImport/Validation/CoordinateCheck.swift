@@ -1,4 +1,5 @@
 import Foundation
+import Gazetteer
 import Geo
 
 /// The verdict on one row's coordinates.
@@ -32,33 +33,49 @@ package struct CoordinateCheck: Sendable {
     }
 
     package func check(latitude latText: String, longitude lonText: String, region: String?, country: String?) -> CoordinateVerdict {
+        judge(latitude: latText, longitude: lonText, region: region, country: country).verdict
+    }
+
+    /// The verdict, and whether the point was held against the row's US state or country (`referenced`); a point
+    /// accepted without one is left to `PlacementCheck`, which holds it against the file's other rows and the world.
+    package func judge(
+        latitude latText: String, longitude lonText: String, region: String?, country: String?
+    ) -> (verdict: CoordinateVerdict, referenced: Bool) {
         let latT = String(latText.trimmedOfWhitespace)
         let lonT = String(lonText.trimmedOfWhitespace)
         if latT.isEmpty || lonT.isEmpty {
-            return .rejected(
-                .missingCoordinates,
-                latT.isEmpty && lonT.isEmpty
-                    ? "no latitude and longitude"
-                    : latT.isEmpty ? "no latitude" : "no longitude")
+            let missing = latT.isEmpty && lonT.isEmpty ? "no latitude and longitude" : latT.isEmpty ? "no latitude" : "no longitude"
+            return (.rejected(.missingCoordinates, missing), false)
         }
         guard let lat = parse(latT), let lon = parse(lonT) else {
-            return .rejected(
-                .unparseableCoordinates,
-                "cannot read '\(latT.clipped(40))', '\(lonT.clipped(40))' as decimal degrees "
-                    + "(plain decimal numbers such as 40.7128 and -74.0060)")
+            return (
+                .rejected(
+                    .unparseableCoordinates,
+                    "cannot read '\(latT.clipped(40))', '\(lonT.clipped(40))' as decimal degrees "
+                        + "(plain decimal numbers such as 40.7128 and -74.0060)"), false
+            )
         }
-        if lat == 0 && lon == 0 { return .rejected(.zeroCoordinates, "(0, 0) is the null island placeholder, not a place") }
-        if abs(lat) > 90 || abs(lon) > 180 {
-            if abs(lon) <= 90 && abs(lat) <= 180 {
-                return swapped(lat, lon, "latitude \(lat) is out of range; latitude and longitude look swapped")
-            }
-            return .rejected(.outOfRange, "(\(lat), \(lon)) is outside [-90, 90] × [-180, 180]")
-        }
+        if lat == 0 && lon == 0 { return (.rejected(.zeroCoordinates, "(0, 0) is the null island placeholder, not a place"), false) }
+        if abs(lat) > 90 || abs(lon) > 180 { return (outOfRange(lat, lon), false) }
         let state = region.flatMap { $0.isEmpty ? nil : USRegions.region($0) }
         let countryIsUS: Bool? = country.flatMap { $0.trimmedOfWhitespace.isEmpty ? nil : USRegions.isUnitedStates($0) }
-        // A non-US country, or nothing to compare with: range checks are all we can do.
-        if countryIsUS == false || (countryIsUS == nil && state == nil) { return accept(lat, lon) }
+        // A non-US country, or nothing to compare with: the file's other rows and the world decide (`PlacementCheck`).
+        if countryIsUS == false || (countryIsUS == nil && state == nil) { return (accept(lat, lon), false) }
+        return (referenced(lat, lon, state: state), true)
+    }
 
+    /// A value past its range is out of range, unless the pair read the other way round is a place people live: a
+    /// longitude of -122.4 in the latitude column beside 37.77 is San Francisco swapped, a latitude of 91.5 a typo.
+    private func outOfRange(_ lat: Double, _ lon: Double) -> CoordinateVerdict {
+        if abs(lon) <= 90 && abs(lat) <= 180 && Habitation.isInhabited(latitude: lon, longitude: lat) {
+            return swapped(lat, lon, "latitude \(lat) is out of range and (\(lon), \(lat)) is a place; latitude and longitude look swapped")
+        }
+        let which = abs(lat) > 90 ? "latitude \(lat) is out of range (-90…90)" : "longitude \(lon) is out of range (-180…180)"
+        return .rejected(.outOfRange, "\(which); the row gives (\(lat), \(lon))")
+    }
+
+    /// The point held against the row's US state, or the United States as a whole.
+    private func referenced(_ lat: Double, _ lon: Double, state: USRegion?) -> CoordinateVerdict {
         let m = regionMarginDegrees
         func inside(_ la: Double, _ lo: Double) -> Bool {
             if let state { return state.contains(latitude: la, longitude: lo, margin: m) }

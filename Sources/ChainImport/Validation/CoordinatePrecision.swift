@@ -5,8 +5,10 @@ import LocationStore
 /// How finely a row's coordinates were written, and what that costs a geofence.
 ///
 /// Directories that round every point to two decimals (±0.5 km) put stores hundreds of metres from where they
-/// stand: a 100 m region built on such a point is wrong by more than its own size. The decimals are read from the
-/// value, not the text, so `40.710000` and a float32 export's `40.70999908` both count as two decimals.
+/// stand: a 100 m region built on such a point is wrong by more than its own size. A row's decimals are counted from
+/// the text as written (`40.7300` has four), except in a long fraction, where a float32 export's `40.70999908` is read
+/// from its value (two); a file whose values mostly sit on a coarse grid (`40.710000` padded by a formatter, row after
+/// row) is judged by that grid whatever its text (`fileGrid`, from the values).
 package enum CoordinatePrecision {
     /// Rows with at most this many decimals in both coordinates are coarse whatever the rest of the file does.
     package static let coarseDecimals = 2
@@ -32,6 +34,39 @@ package enum CoordinatePrecision {
             scale *= 10
         }
         return 4
+    }
+
+    /// Fractions this long or longer are read from their value: they are where float32 noise shows.
+    package static let noisyFractionDigits = 7
+
+    /// The decimals a row's coordinate is judged by: as written (`writtenDecimals`, capped at 4), unless the text
+    /// cannot tell (a fraction of `noisyFractionDigits` or more, an exponent), when the value's `decimals` decide.
+    package static func rowDecimals(text: String, value: Double) -> Int {
+        guard let written = writtenDecimals(text), written < noisyFractionDigits else { return decimals(value) }
+        return min(4, written)
+    }
+
+    /// The digits after the decimal point (or a decimal comma) of a plain decimal number's text, nil for any other
+    /// form (an exponent, a degree sign).
+    package static func writtenDecimals(_ text: String) -> Int? {
+        var seenSeparator = false
+        var fraction = 0
+        var digits = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                if seenSeparator { fraction += 1 }
+            case UInt8(ascii: "."), UInt8(ascii: ","):
+                guard !seenSeparator else { return nil }
+                seenSeparator = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: " "), 0x09:
+                guard digits == 0 || byte == 0x20 || byte == 0x09 else { return nil }
+            default:
+                return nil
+            }
+        }
+        return digits > 0 ? fraction : nil
     }
 
     /// The most a point written with `decimals` can be from the place it rounds: half the grid cell's diagonal.

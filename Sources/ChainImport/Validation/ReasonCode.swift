@@ -6,6 +6,8 @@ package enum ReasonCode: String, Sendable, Codable, CaseIterable {
     case zeroCoordinates = "zero_coordinates"
     case swappedCoordinates = "swapped_coordinates"
     case signFlippedLongitude = "sign_flipped_longitude"
+    /// A latitude whose sign was lost: the point is nowhere, its mirror across the equator is a place (or the file's rows).
+    case signFlippedLatitude = "sign_flipped_latitude"
     /// Inside the country but well outside the state/province the row names (a warning).
     case outsideRegion = "outside_region"
     /// Not in the country the row names at all (wrong continent).

@@ -89,7 +89,10 @@ struct AdminLocationRoutes: Sendable {
     static func apiError(_ failure: LocationEditor.Failure) -> APIError {
         switch failure {
         case .notFound: APIError.notFound(failure.description)
-        case .exists: APIError(.conflict, code: "location_exists", message: failure.description)
+        case .exists(let id):
+            APIError(
+                .conflict, code: "location_exists",
+                message: failure.description + "; PUT or PATCH /admin/locations/\(pathSegment(id)) changes it")
         case .missingNetwork, .unknownNetwork: APIError.unprocessable("unknown_network", failure.description, field: "network")
         case .conflict: APIError.unprocessable("invalid_field", failure.description)
         case .rejected(let code, _): APIError.unprocessable(code, failure.description)

@@ -186,7 +186,7 @@ struct ImportRoute: Sendable {
             metrics.importFinished(status: "failed", rowsRead: 0)
             // Well-formed, but it cannot be done: options that contradict each other, a file that cannot be imported as
             // it is (no coordinate columns, a broken CSV), geocoding required but failed.
-            throw APIError.unprocessable("import_failed", error.description)
+            throw APIError.unprocessable("import_failed", ImportOptionTable.requestWording(error.description))
         } catch {
             metrics.importFinished(status: "failed", rowsRead: 0)
             throw error
@@ -207,7 +207,8 @@ struct ImportRoute: Sendable {
                 "import_seconds": .string(Self.seconds(started, imported)),
                 "serve_seconds": .string(Self.seconds(imported, clock.uptime())),
             ])
-        return report
+        // The rows' messages name the command line's flags; a request's options are query parameters.
+        return report.reworded(ImportOptionTable.requestWording)
     }
 
     /// `GET /admin/jobs/{id}`: a background import's status, progress, and result or error.

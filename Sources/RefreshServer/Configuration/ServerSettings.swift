@@ -27,7 +27,8 @@ package enum ServerSettings {
         variable: "ONCUE_STORE_POLL_SECONDS",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
         default: .seconds(5),
-        summary: "Time between checks of a PostGIS store's version; a missed NOTIFY waits at most this",
+        summary:
+            "Time between checks of the store's version (and of its admin keys): a missed NOTIFY waits at most this; a SQLite file, which announces nothing, is checked every 2 s at most",
         read: { .seconds($0.storePollSeconds) },
         write: { $0.storePollSeconds = $1.inSeconds }
     )

@@ -89,10 +89,14 @@ package final class IndexReloader: Service, Sendable {
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.rebuildOnRequest() }
-                // A store with a version (one that announces its changes) is written by other processes too.
+                // A store with a version (one that announces its changes) is written by other processes too: it is
+                // listened to and polled. A SQLite file announces nothing, but the CLI (or another server) may write
+                // it too: its change-version row is polled, which costs a read of one row.
                 if self.current.indexVersion != nil {
                     group.addTask { await self.listen() }
                     group.addTask { await self.poll() }
+                } else {
+                    group.addTask { await self.pollChangeVersion() }
                 }
                 // The rebuild loop ends at shutdown (its stream finishes); the others are cancelled with it.
                 await group.next()
@@ -171,6 +175,27 @@ package final class IndexReloader: Service, Sendable {
             }
         }
     }
+
+    /// A store that announces nothing (a SQLite file): every `fileStorePollSeconds` (at most `pollSeconds`), its change
+    /// version — bumped by every committing transaction of any process — against the index's; newer, the index is
+    /// brought up to date through the same path as this server's own writes (which leave the two equal).
+    private func pollChangeVersion() async {
+        let interval = min(pollSeconds, Self.fileStorePollSeconds)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(interval))
+            if Task.isCancelled { return }
+            do {
+                let version = try await access.withReader { try await $0.trackedVersion() }
+                markReachable()
+                if version != state.withLock({ $0.trackedVersion }) { scheduleReload() }
+            } catch {
+                markUnreachable(error)
+            }
+        }
+    }
+
+    /// How often a store file's change version is read: two seconds at most (a local read of one row).
+    static let fileStorePollSeconds = 2.0
 
     /// A version announced by `NOTIFY` or seen by the poll: newer than the index's, it asks for a rebuild.
     private func announced(_ version: Int64) {
@@ -270,7 +295,7 @@ package final class IndexReloader: Service, Sendable {
             s.unreachableSince = nil
             s.lastError = nil
         }
-        metrics.indexLoaded(info, storeVersion: loaded.version)
+        metrics.indexLoaded(info, storeVersion: loaded.version ?? loaded.tracked)
         generation.add(1, ordering: .releasing)
         var metadata: Logger.Metadata = [
             "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),

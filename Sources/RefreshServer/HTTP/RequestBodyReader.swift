@@ -20,6 +20,10 @@ struct RequestBodyReader: Sendable {
             return try await body.collect(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError.bodyTooLarge(limit: maxBytes)
+        } catch is NIOTooManyBytesError {
+            // A body without Content-Length (chunked) overruns while it is collected: the same answer as one refused
+            // from its header.
+            throw APIError.bodyTooLarge(limit: maxBytes)
         }
     }
 
@@ -39,6 +43,9 @@ struct RequestBodyReader: Sendable {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
             return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let refusal as FieldRefusal {
+            // The body's own words ("a location has no field 'lon' (did you mean 'longitude'?)") reach the client.
+            throw APIError.badRequest("invalid_field", refusal.message, field: refusal.field)
         } catch let error as DecodingError {
             throw APIError.badRequest("invalid_body", "the body does not match the schema: \(Self.describe(error))")
         }

@@ -166,7 +166,9 @@ package final class ServerMetrics: Sendable {
             out.sample("oncue_index_age_seconds", [:], clock.now().timeIntervalSince(info.builtAt))
         }
         if let version = state.storeVersion {
-            out.header("oncue_index_store_version", "The store version (PostGIS) the serving index was built from.", type: "gauge")
+            out.header(
+                "oncue_index_store_version",
+                "The store version the serving index answers (PostGIS's announced version; a SQLite file's change version).", type: "gauge")
             out.sample("oncue_index_store_version", [:], Double(version))
         }
         out.header("oncue_store_up", "1 when the store answered the last check; 0 while the last index keeps serving without it.", type: "gauge")

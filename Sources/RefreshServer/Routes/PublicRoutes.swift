@@ -64,8 +64,9 @@ struct PublicRoutes: Sendable {
         w.string(ISO8601DateFormatter().string(from: builtAt))
         w.key("index_age_seconds")
         w.number((clock.now().timeIntervalSince(builtAt) * 10).rounded() / 10)
+        // The store's version the index serves: PostGIS's announced version, a SQLite file's change version.
         w.key("store_version")
-        if let v = state.indexVersion { w.int(Int(v)) } else { w.null() }
+        if let v = state.indexVersion ?? state.trackedVersion { w.int(Int(v)) } else { w.null() }
         // Ready even while the store is down: the last index keeps serving, and this says since when it is alone.
         w.key("store")
         w.string(state.unreachableSince == nil ? "reachable" : "unreachable")
@@ -103,7 +104,23 @@ struct PublicRoutes: Sendable {
             let cell = Geohash(latitude: parameters.center.latitude, longitude: parameters.center.longitude, precision: 5).string
             context.logger.debug("region refresh", metadata: ["cell": .string(cell), "regions": .stringConvertible(selection.regionCount)])
         }
-        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: selection.jsonBuffer()))
+        var answer = selection.jsonBuffer()
+        if !decoded.ignoredFields.isEmpty { Self.append(ignoredFields: decoded.ignoredFields, to: &answer) }
+        return Response(status: .ok, headers: Self.json, body: .init(byteBuffer: answer))
+    }
+
+    /// `"ignored_fields": [...]` as the answer's last member: the selection writes the rest, its closing brace last.
+    static func append(ignoredFields: [String], to answer: inout ByteBuffer) {
+        guard answer.readableBytes > 0, answer.getInteger(at: answer.writerIndex - 1, as: UInt8.self) == UInt8(ascii: "}") else { return }
+        answer.moveWriterIndex(to: answer.writerIndex - 1)
+        var w = JSONWriter(capacity: 32 + ignoredFields.reduce(0) { $0 + $1.utf8.count + 3 })
+        w.beginArray()
+        for name in ignoredFields { w.string(String(name.prefix(100))) }
+        w.endArray()
+        answer.writeString(",\"ignored_fields\":")
+        var list = w.buffer
+        answer.writeBuffer(&list)
+        answer.writeString("}")
     }
 
     /// `GET /v1/networks?limit=N&cursor=ID&q=TEXT`: a page of networks in id order (see `NetworkCatalog`).

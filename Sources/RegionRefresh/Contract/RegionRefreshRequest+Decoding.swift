@@ -29,8 +29,10 @@ extension RegionRefreshRequest {
         // JSONDecoder checks a number's syntax only when that value is decoded, members of a nested object in an
         // order that varies: a body with a syntax error and a wrong field could be answered either way. Checking the
         // syntax first makes the answer the same every time (this path is taken only by bodies the fast reader declines).
+        let members: [String]
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            members = (object as? [String: Any]).map { Array($0.keys) } ?? []
         } catch {
             // Foundation's detail ("Number with leading zero around character 7.") says where; its description does not.
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
@@ -39,8 +41,19 @@ extension RegionRefreshRequest {
         if case .duplicate(let member) = shape {
             throw .invalidField(field: member, reason: "appears more than once in its object (JSON leaves which one counts undefined)")
         }
+        // A member a client wrote another way (`userNetworks`, `radiusKm`) would be ignored and the request answered
+        // as if it had not asked: refused, naming the field meant. Others (a newer client's) are let through and named.
+        var ignored: [String] = []
+        for name in members.sorted() where !RegionRefreshRequest.fieldNames.contains(name) {
+            if let meant = FieldNames.nearMiss(name, among: RegionRefreshRequest.fieldNames) {
+                throw .invalidField(field: name, reason: "is not a field of the request; did you mean '\(meant)'?")
+            }
+            ignored.append(name)
+        }
         do {
-            return try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
+            var request = try JSONDecoder().decode(RegionRefreshRequest.self, from: data)
+            request.ignoredFields = ignored
+            return request
         } catch let error as DecodingError {
             throw RegionRefreshError(decoding: error)
         } catch {

@@ -39,7 +39,11 @@ struct RequestFastParser {
                     let start = key.baseAddress! - bytes.baseAddress!
                     let range = start..<start + key.count
                     guard !others.contains(where: { bytes[$0].elementsEqual(key) }) else { return nil }
+                    // A near miss of a field (`userNetworks`) is refused by the reference decoding, naming the field.
+                    let name = String(decoding: key, as: UTF8.self)
+                    guard FieldNames.nearMiss(name, among: RegionRefreshRequest.fieldNames) == nil else { return nil }
                     others.append(range)
+                    request.ignoredFields.append(name)
                     // An unknown key is ignored by JSONDecoder too, whatever its value; skipping values is not
                     // worth the code here, so only simple ones are taken.
                     guard skipScalar() else { return nil }
@@ -57,6 +61,7 @@ struct RequestFastParser {
         }
         skipSpace()
         guard i == bytes.count, seen & 0b11 == 0b11 else { return nil }
+        request.ignoredFields.sort()
         return request
     }
 

@@ -1,6 +1,7 @@
 import CPrefetch
 import Dispatch
 import Foundation
+import Gazetteer
 import Geo
 import LocationStore
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import Gazetteer
 
 /// How big a region each location gets. Every threshold lives here (see README, "Radius policy").
 ///

@@ -16,14 +16,23 @@ public enum GPXReader {
         let parser = XMLParser(data: data)
         parser.delegate = delegate
         parser.shouldProcessNamespaces = false
-        guard parser.parse() else {
-            let line = parser.lineNumber
-            throw TraceReadError.malformed(
-                "GPX is not well-formed XML near line \(line): \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
+        // A file cut off in the middle (a phone that died while it recorded, a copy that stopped) still holds the
+        // points before the cut: they are replayed, and the cut is reported (`RawTrace.cutOff`).
+        var cutOff: String?
+        if !parser.parse() {
+            let reason =
+                "GPX is not well-formed XML near line \(parser.lineNumber): "
+                + (parser.parserError.map { String(describing: $0) } ?? "unknown error")
+            guard delegate.sawGPXRoot, delegate.pointCount > 0 else { throw TraceReadError.malformed(reason) }
+            cutOff = reason
         }
         guard delegate.sawGPXRoot else { throw TraceReadError.malformed("not a GPX document (no <gpx> root element)") }
         // Some XMLParser builds accept a truncated document; an unclosed root means the file was cut off.
-        guard delegate.rootClosed else { throw TraceReadError.malformed("GPX is truncated: the <gpx> element is never closed") }
+        if cutOff == nil && !delegate.rootClosed {
+            let reason = "GPX is truncated: the <gpx> element is never closed"
+            guard delegate.pointCount > 0 else { throw TraceReadError.malformed(reason) }
+            cutOff = reason
+        }
         var trace = RawTrace()
         let d = delegate
         if !d.trackPoints.isEmpty || d.trackSegments > 0 {
@@ -41,6 +50,7 @@ public enum GPXReader {
             trace.parts = d.waypoints.isEmpty ? 0 : 1
         }
         trace.skipped = d.skipped
+        trace.cutOff = cutOff
         if d.skipped > 0 { trace.warnings.append("\(d.skipped) points without a valid lat/lon attribute were skipped") }
         return trace
     }
@@ -53,6 +63,7 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     var routePoints: [RawFix] = []
     var waypoints: [RawFix] = []
     var trackSegments = 0, emptyTrackSegments = 0, routes = 0, emptyRoutes = 0, skipped = 0
+    var pointCount: Int { trackPoints.count + routePoints.count + waypoints.count }
 
     private enum PointKind { case track, route, waypoint }
     private var current: (kind: PointKind, fix: RawFix)?

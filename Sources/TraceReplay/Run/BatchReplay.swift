@@ -5,6 +5,8 @@ package struct LoadedTrace: Sendable {
     public var path: String
     public var trace: Trace
     package var truth: Trace?
+    /// What the terminal must say about the file although it was taken (`TraceAdmission.warnings`).
+    package var warnings: [String] = []
 }
 
 /// Replays many trace files in parallel (at most `parallelism` at once). Results come back in input order and every
@@ -16,9 +18,9 @@ package enum BatchReplay {
         public var error: String
     }
 
-    /// Reads and cleans every file (and its true path), in parallel.
+    /// Reads and cleans every file (and its true path), in parallel; a file `admission` refuses is a failure.
     public static func load(
-        paths: [String], names: [String], scenario: Scenario,
+        paths: [String], names: [String], scenario: Scenario, admission: TraceAdmission = .init(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
     ) async -> (traces: [LoadedTrace], failures: [Failure]) {
         let results = await inParallel(paths.indices.map { i in (paths[i], names[i]) }, parallelism: parallelism) {
@@ -27,8 +29,15 @@ package enum BatchReplay {
             do {
                 // A CSV of several trajectories is several traces; a true path belongs to a file of one.
                 let traces = try TraceLoader.loadAll(path: path, cleaning: scenario.trace, name: name)
+                // Before the true path: a file without times must say so, not that its true path is missing.
+                if let refusal = traces.lazy.compactMap({ admission.refusal(of: $0, cleaning: scenario.trace) }).first {
+                    return .failure(Failure(path: path, error: refusal))
+                }
                 let truth = traces.count == 1 ? try TruePathLoader.load(for: path, model: scenario.groundTruth, cleaning: scenario.trace) : nil
-                return .success(traces.map { LoadedTrace(path: path, trace: $0, truth: truth) })
+                return .success(
+                    traces.map {
+                        LoadedTrace(path: path, trace: $0, truth: truth, warnings: admission.warnings(for: $0, cleaning: scenario.trace))
+                    })
             } catch {
                 return .failure(Failure(path: path, error: String(describing: error)))
             }
@@ -57,11 +66,11 @@ package enum BatchReplay {
 
     /// Reads and replays files (what `oncue replay` does without a sweep).
     public static func run(
-        paths: [String], names: [String], strategies: [Strategy], context: ReplayContext,
+        paths: [String], names: [String], strategies: [Strategy], context: ReplayContext, admission: TraceAdmission = .init(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async -> (runs: [TraceRun], failures: [Failure]) {
-        let loaded = await load(paths: paths, names: names, scenario: context.scenario, parallelism: parallelism)
+        let loaded = await load(paths: paths, names: names, scenario: context.scenario, admission: admission, parallelism: parallelism)
         let runs = await run(loaded.traces, strategies: strategies, context: context, parallelism: parallelism, progress: progress)
         return (runs, loaded.failures)
     }

@@ -49,6 +49,8 @@ public struct TraceReport: Sendable, Codable, Hashable {
     /// Fixes left after cleaning.
     public var fixes: Int = 0
     package var warnings: [String] = []
+    /// The reader's account of a file cut off before its end (`RawTrace.cutOff`); also the first warning.
+    package var cutOff: String?
 
     public init(file: String, format: String) {
         self.file = file
@@ -68,5 +70,6 @@ public struct TraceReport: Sendable, Codable, Hashable {
         case duplicatesRemoved = "duplicates_removed"
         case jumpsDropped = "jumps_dropped"
         case gapSplits = "gap_splits"
+        case cutOff = "cut_off"
     }
 }

@@ -25,6 +25,10 @@ public struct TraceCleaning: Sendable, Hashable, Codable {
         report.ignoredWaypoints = raw.ignoredWaypoints
         report.skippedRows = raw.skipped
         report.warnings = raw.warnings
+        if let cut = raw.cutOff {
+            report.cutOff = cut
+            report.warnings.insert("\(cut); the \(raw.fixes.count) points before the cut are replayed", at: 0)
+        }
         if raw.fixes.isEmpty {
             report.warnings.append("no points: nothing to replay")
             return Trace(name: name, segments: [], report: report)

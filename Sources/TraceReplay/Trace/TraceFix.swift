@@ -55,6 +55,8 @@ public struct RawTrace: Sendable {
     /// Rows or elements the reader could not use, with a reason (first few only).
     public var skipped: Int
     package var warnings: [String]
+    /// Why the file ends before its end (a truncated GPX): the fixes are those read before the cut.
+    package var cutOff: String?
     /// GeoLife transport-mode labels, applied after cleaning.
     public var labels: [ModeLabel]
 

@@ -80,3 +80,27 @@ public struct StoreCatalog: Sendable {
         return boxed.filter { s in probe.contains { $0.dot(s.unit) >= reach } }
     }
 }
+
+extension StoreCatalog {
+    /// How close a trace must come to a card location for the replay to have something to measure there; far wider
+    /// than any footprint, so a miss means the traces and the store are of different places.
+    package static let reachMeters = 1_000.0
+
+    /// How many of `traces` pass within `reachMeters` of some card location, and, when none does, roughly how far the
+    /// nearest one stays (from each trace's first, middle and last fix): a run of Beijing traces against US stores says
+    /// so instead of reporting no moments.
+    package func reach(of traces: [Trace]) -> (near: Int, nearestMeters: Double?) {
+        let near = traces.filter { !candidates(for: $0, margin: Self.reachMeters).isEmpty }.count
+        guard near == 0, !stores.isEmpty else { return (near, nil) }
+        var best: (dot: Double, a: UnitVector, b: UnitVector)?
+        for trace in traces {
+            let fixes = trace.fixes
+            guard !fixes.isEmpty else { continue }
+            for f in [fixes[0], fixes[fixes.count / 2], fixes[fixes.count - 1]] {
+                let u = UnitVector(latitude: f.latitude, longitude: f.longitude)
+                for s in stores where best.map({ u.dot(s.unit) > $0.dot }) ?? true { best = (u.dot(s.unit), u, s.unit) }
+            }
+        }
+        return (0, best.map { $0.a.meters(to: $0.b) })
+    }
+}

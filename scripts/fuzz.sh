@@ -80,7 +80,8 @@ replay() {
         log="$dir/replay-$(date +%Y%m%d-%H%M%S)-$$.log"
         local inputs=("$fuzz/Corpus/$target")
         [ -d "$fuzz/Regressions/$target" ] && inputs+=("$fuzz/Regressions/$target")
-        if "$debug/$target" $(common_flags "$target") -runs=0 "${inputs[@]}" > "$log" 2>&1; then
+        # A finding's input lands beside its log, not in the directory the script was started from.
+        if "$debug/$target" $(common_flags "$target") -artifact_prefix="$dir/" -runs=0 "${inputs[@]}" > "$log" 2>&1; then
             printf '%-20s %6s inputs replayed  ok\n' "$target" "$(grep -oE '^Done [0-9]+ runs' "$log" | awk '{print $2}')"
         else
             printf '%-20s FOUND: %s; log %s\n' "$target" \

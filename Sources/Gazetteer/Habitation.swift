@@ -10,9 +10,14 @@ public enum Habitation {
 
     /// True when a populated place's reach (`PopulatedPlaces`, several kilometres around the smallest village) or
     /// inhabited land within `coastKilometres` covers the point.
+    /// The outlines are asked first: they decode in a fraction of the places' time, and most points are on land, so
+    /// a short import never builds the places' grid.
     public static func isInhabited(latitude: Double, longitude: Double) -> Bool {
-        if PopulatedPlaces.shared.density(latitude: latitude, longitude: longitude) > 0 { return true }
-        return CountryOutlines.shared.isNearLand(
+        if CountryOutlines.shared.isNearLand(
             latitude: latitude, longitude: longitude, withinKilometres: coastKilometres, excluding: uninhabitedLand)
+        {
+            return true
+        }
+        return PopulatedPlaces.shared.density(latitude: latitude, longitude: longitude) > 0
     }
 }

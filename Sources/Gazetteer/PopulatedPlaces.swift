@@ -124,45 +124,87 @@ struct CoverGrid: Sendable {
     private let starts: [UInt32]
     private let members: [UInt32]
 
+    /// Built by two counting sorts (by row, then by column within a row) rather than a comparison sort: linear, and
+    /// quick even unoptimised, where a million-element `sort()` takes seconds in a debug or sanitizer build. Both
+    /// sorts are stable, so a cell's places stay in index order.
     init(latitudes: [Double], longitudes: [Double], radiusDegrees: [Double]) {
-        var pairs: [UInt64] = []
-        pairs.reserveCapacity(latitudes.count * 6)
+        // Every (cell, place) pair, as row and (column << 32 | place), in place order.
+        var pairRows: [UInt16] = []
+        var pairEntries: [UInt64] = []
+        pairRows.reserveCapacity(latitudes.count * 6)
+        pairEntries.reserveCapacity(latitudes.count * 6)
+        var columns: [Int] = []
         for i in latitudes.indices {
             let r = radiusDegrees[i] * 1.01  // a margin for the rounding of cell edges
             let lat0 = max(-90, latitudes[i] - r)
             let lat1 = min(90, latitudes[i] + r)
             let widest = max(abs(lat0), abs(lat1))
             let halfWidth = widest >= 89.9 ? 180 : r / max(cos(widest * .pi / 180), 1e-6)
-            let rows = Self.row(lat0)...Self.row(lat1)
-            let lonCells: [Int]
+            columns.removeAll(keepingCapacity: true)
             if halfWidth >= 180 {
-                lonCells = Array(0..<Self.lonCells)
+                columns.append(contentsOf: 0..<Self.lonCells)
             } else {
                 let first = Int(((longitudes[i] - halfWidth + 180) * Self.cellsPerDegree).rounded(.down))
                 let last = Int(((longitudes[i] + halfWidth + 180) * Self.cellsPerDegree).rounded(.down))
-                lonCells = (first...last).map { (($0 % Self.lonCells) + Self.lonCells) % Self.lonCells }
+                for c in first...last { columns.append(((c % Self.lonCells) + Self.lonCells) % Self.lonCells) }
             }
-            for row in rows {
-                for column in lonCells { pairs.append(UInt64(row * Self.lonCells + column) << 32 | UInt64(i)) }
+            for row in Self.row(lat0)...Self.row(lat1) {
+                for column in columns {
+                    pairRows.append(UInt16(row))
+                    pairEntries.append(UInt64(column) << 32 | UInt64(i))
+                }
             }
         }
-        pairs.sort()
+        let byRow = Self.countingSort(pairEntries, keys: pairRows, buckets: Self.latCells)
         var cells: [UInt32] = []
         var starts: [UInt32] = []
         var members: [UInt32] = []
-        members.reserveCapacity(pairs.count)
-        for pair in pairs {
-            let cell = UInt32(pair >> 32)
-            if cells.last != cell {
-                cells.append(cell)
-                starts.append(UInt32(members.count))
+        members.reserveCapacity(pairEntries.count)
+        var columnCounts = [Int](repeating: 0, count: Self.lonCells)
+        var rowEntries: [UInt64] = []
+        for row in 0..<Self.latCells where byRow.starts[row] < byRow.starts[row + 1] {
+            rowEntries.removeAll(keepingCapacity: true)
+            rowEntries.append(contentsOf: byRow.sorted[byRow.starts[row]..<byRow.starts[row + 1]])
+            for e in rowEntries { columnCounts[Int(e >> 32)] += 1 }
+            var ordered = [UInt64](repeating: 0, count: rowEntries.count)
+            var next = 0
+            var firstOfColumn = [Int](repeating: 0, count: Self.lonCells)
+            for column in 0..<Self.lonCells where columnCounts[column] > 0 {
+                firstOfColumn[column] = next
+                cells.append(UInt32(row * Self.lonCells + column))
+                starts.append(UInt32(members.count + next))
+                next += columnCounts[column]
+                columnCounts[column] = 0
             }
-            members.append(UInt32(truncatingIfNeeded: pair))
+            for e in rowEntries {
+                let column = Int(e >> 32)
+                ordered[firstOfColumn[column]] = e
+                firstOfColumn[column] += 1
+            }
+            for e in ordered { members.append(UInt32(truncatingIfNeeded: e)) }
         }
         starts.append(UInt32(members.count))
         self.cells = cells
         self.starts = starts
         self.members = members
+    }
+
+    /// A stable counting sort of `values` by `keys` (each in 0..<buckets): the values in key order, and where each
+    /// key's run starts (`buckets + 1` entries).
+    private static func countingSort(
+        _ values: [UInt64], keys: [UInt16], buckets: Int
+    ) -> (sorted: [UInt64], starts: [Int]) {
+        var starts = [Int](repeating: 0, count: buckets + 1)
+        for key in keys { starts[Int(key) + 1] += 1 }
+        for b in 0..<buckets { starts[b + 1] += starts[b] }
+        var cursor = starts
+        var sorted = [UInt64](repeating: 0, count: values.count)
+        for (k, value) in values.enumerated() {
+            let key = Int(keys[k])
+            sorted[cursor[key]] = value
+            cursor[key] += 1
+        }
+        return (sorted, starts)
     }
 
     static func row(_ latitude: Double) -> Int {

@@ -173,7 +173,7 @@ struct Replay: AsyncParsableCommand {
             let nearest =
                 reach.nearestMeters.map { String(format: " (the nearest is %@ km from a trace)", formatCount(Int(($0 / 1000).rounded()))) } ?? ""
             stderr.write(
-                "warning: no trace passes within \(Int(StoreCatalog.reachMeters)) m of any of the \(formatCount(catalog.stores.count)) card "
+                "warning: no trace passes within \(formatCount(Int(StoreCatalog.reachMeters))) m of any of the \(formatCount(catalog.stores.count)) card "
                     + "locations\(nearest): there is no card moment to measure. Are --db and the wallet's networks those of the "
                     + "place where the traces were recorded?\n")
         }

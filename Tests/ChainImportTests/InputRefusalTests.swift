@@ -30,9 +30,19 @@ struct InputRefusalTests {
         (Array("SQLite format 3".utf8) + [0, 16, 0], "an SQLite database"),
         ([0x1F, 0x8B, 8, 0, 0, 0, 0, 0], "gzip"),
         (Array("id,name\n".utf8) + [0, 1, 2, 3, 0, 0, 0, 9], "NUL bytes"),
+        (Self.noise(4_096), "a binary file"),
     ]
 
-    @Test("a file that is not text is refused before a header is read, saying what it looks like", arguments: 0..<5)
+    /// Bytes of no format at all (a linear congruential generator's): what an encrypted or compressed file looks like.
+    static func noise(_ count: Int) -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+    }
+
+    @Test("a file that is not text is refused before a header is read, saying what it looks like", arguments: 0..<6)
     func binaryFilesAreRefused(case index: Int) async throws {
         let (bytes, looksLike) = Self.binaries[index]
         let t = try TempStore()

@@ -8,7 +8,8 @@ import Testing
     /// Every command and subcommand of `oncue`.
     static let commands: [[String]] = [
         [], ["db"], ["db", "init"], ["db", "stats"], ["db", "check"], ["nearest"], ["refresh"], ["import"], ["imports"],
-        ["imports", "list"], ["imports", "show"], ["networks"], ["networks", "list"], ["networks", "set"], ["networks", "alias"],
+        ["imports", "list"], ["imports", "show"], ["export"], ["networks"], ["networks", "list"], ["networks", "show"], ["networks", "set"],
+        ["networks", "alias"],
         ["networks", "delete"], ["networks", "merge"], ["locations"], ["locations", "add"], ["locations", "show"], ["locations", "set"],
         ["locations", "delete"], ["serve"], ["replay"], ["keys"], ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["audit"],
     ]

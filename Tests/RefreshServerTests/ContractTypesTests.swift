@@ -26,7 +26,13 @@ import Testing
         return request
     }()
 
-    static let fullResponse = RegionRefreshResponse(
+    static let fullResponse: RegionRefreshResponse = {
+        var response = fullResponseWithoutIgnored
+        response.ignoredFields = ["app_version"]
+        return response
+    }()
+
+    static let fullResponseWithoutIgnored = RegionRefreshResponse(
         regions: [
             Region(
                 id: "loc_alepa_1", networkId: "alepa", lat: 60.17, lon: 24.94, radiusMeters: 120, priority: 1, name: "Alepa",

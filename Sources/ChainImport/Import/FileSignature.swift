@@ -21,12 +21,16 @@ enum FileSignature {
         ([0x7F, 0x45, 0x4C, 0x46], "an executable (ELF)"),
     ]
 
-    /// How many leading bytes `describe` looks at for control characters.
+    /// How many leading bytes `describe` looks at for NUL and control bytes.
     static let sampleSize = 4096
+    /// Below this many bytes only a magic number or a mostly-NUL sample tells: a short text with an escape sequence or
+    /// a NUL in a field is a text file with a bad row (rejected as such), not a binary one.
+    static let smallestJudged = 512
 
     /// A description of `head` when it is not a text file, or nil when it may be one. Text in any single-byte
-    /// encoding or UTF-8 passes; NUL bytes, or control characters other than tab, line breaks and form feed in more
-    /// than one byte in twenty, do not.
+    /// encoding or UTF-8 passes, and so does a text with a few stray control bytes; a quarter of NUL bytes (UTF-16, a
+    /// binary format) or, past `smallestJudged` bytes, one byte in twelve a NUL or control character (about one in nine
+    /// in compressed or random data) does not.
     static func describe(_ head: ArraySlice<UInt8>) -> String? {
         if let hit = known.first(where: { head.starts(with: $0.magic) }) { return hit.what }
         // An OpenStreetMap PBF: a 4-byte length, then a protobuf BlobHeader whose type is "OSMHeader".
@@ -34,9 +38,13 @@ enum FileSignature {
             return "an OpenStreetMap PBF extract (convert it with osmium export -f geojsonseq)"
         }
         let sample = head.prefix(sampleSize)
-        guard !sample.isEmpty else { return nil }
-        if sample.contains(0) { return "a binary file, or UTF-16 text without a byte order mark (it holds NUL bytes)" }
-        let controls = sample.lazy.filter { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0) || $0 == 0x7F }.count
-        return controls * 20 > sample.count ? "a binary file (\(controls) control bytes in its first \(sample.count))" : nil
+        guard sample.count >= 16 else { return nil }
+        let nul = sample.lazy.filter { $0 == 0 }.count
+        if nul * 4 >= sample.count {
+            return "a binary file, or UTF-16 text without a byte order mark (\(nul) NUL bytes in its first \(sample.count))"
+        }
+        guard sample.count >= smallestJudged else { return nil }
+        let controls = sample.lazy.filter { ($0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0)) || $0 == 0x7F }.count
+        return controls * 12 >= sample.count ? "a binary file (\(controls) NUL or control bytes in its first \(sample.count))" : nil
     }
 }

@@ -129,12 +129,13 @@ public struct PostGISBulkWriter: Sendable {
     public func copy(_ batch: CopyBatch) async throws {
         guard batch.rows > 0 else { return }
         let buffer = ByteBuffer(bytes: batch.bytes)
+        try PostGISLocationStore.refuseIfClosed(connection, url: url)
         do {
             try await connection.copyFrom(table: batch.table, columns: batch.columns, logger: logger) { writer in
                 try await writer.write(buffer)
             }
         } catch let error as PSQLError {
-            throw PostGISLocationStore.classify(error, url: url)
+            throw await PostGISLocationStore.failure(error, on: connection, url: url)
         }
     }
 }

@@ -20,16 +20,26 @@ extension PostGISLocationStore: ReusableStore {
 
     /// The same read also notices another build upgrading the schema while the connection waited: a store is opened
     /// anew then, and `open` refuses a newer schema as it does on any other start.
+    ///
+    /// A store opened to write also needs the connection on a primary: after a failover the host its URL names (or the
+    /// member a balancer sent it to) may be a standby, where every write would fail with 25006.
     public func resume() async -> Bool {
         guard !connection.isClosed else { return false }
-        let version = await Self.schemaVersion(of: connection, within: url.connectTimeout, logger: logger)
+        guard let (version, inRecovery) = await Self.schemaVersion(of: connection, within: url.connectTimeout, logger: logger)
+        else { return false }
+        if opensForWriting && inRecovery {
+            logger.notice("a kept PostgreSQL connection reaches a standby now (a failover?); it is closed and another opened")
+            return false
+        }
         return version == schemaVersion
     }
 
-    /// `oncue_meta`'s schema version, or nil when the connection fails, or does not answer within `limit` (then it is
-    /// closed, which also ends the read).
-    static func schemaVersion(of connection: PostgresConnection, within limit: Duration, logger: Logger) async -> Int? {
-        let answer = FirstAnswer<Int?>()
+    /// `oncue_meta`'s schema version and whether the server is a standby (`pg_is_in_recovery()`), or nil when the
+    /// connection fails, or does not answer within `limit` (then it is closed, which also ends the read).
+    static func schemaVersion(
+        of connection: PostgresConnection, within limit: Duration, logger: Logger
+    ) async -> (version: Int, inRecovery: Bool)? {
+        let answer = FirstAnswer<(version: Int, inRecovery: Bool)?>()
         return await withCheckedContinuation { continuation in
             answer.wait(continuation)
             let deadline = Task {
@@ -52,9 +62,10 @@ extension PostGISLocationStore: ReusableStore {
         try await rows("SELECT pg_backend_pid()").first?.decode(Int32.self) ?? 0
     }
 
-    private static func recordedVersion(on connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        let rows = try await connection.query("SELECT value FROM oncue_meta WHERE key = 'schema_version'", logger: logger)
-        for try await value in rows.decode(String.self) { return Int(value) }
+    private static func recordedVersion(on connection: PostgresConnection, logger: Logger) async throws -> (version: Int, inRecovery: Bool)? {
+        let rows = try await connection.query(
+            "SELECT value, pg_is_in_recovery() FROM oncue_meta WHERE key = 'schema_version'", logger: logger)
+        for try await (value, inRecovery) in rows.decode((String, Bool).self) { return Int(value).map { ($0, inRecovery) } }
         return nil
     }
 }

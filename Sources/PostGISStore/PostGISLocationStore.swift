@@ -16,6 +16,9 @@ public final class PostGISLocationStore: LocationStore {
     let connection: PostgresConnection
     let logger: Logger
     public private(set) var schemaVersion = 0
+    /// Opened to write: a kept connection then serves again only on a primary (`resume`), since after a failover the
+    /// host its URL names may have come back as a standby.
+    private(set) var opensForWriting = true
 
     private init(url: PostgresURL, connection: PostgresConnection, logger: Logger) {
         self.url = url
@@ -45,6 +48,7 @@ public final class PostGISLocationStore: LocationStore {
                 try await store.migrate(from: version)
             }
             store.schemaVersion = PostGISSchema.currentVersion
+            store.opensForWriting = !readOnly
             return store
         } catch {
             await store.close()
@@ -72,7 +76,11 @@ public final class PostGISLocationStore: LocationStore {
     static func connect(_ url: PostgresURL, logger: Logger) async throws -> PostGISLocationStore {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: try url.configuration(), id: Self.nextId(), logger: logger)
+            // The connection must run on its channel's event loop (PostgresNIO sets its handlers up there).
+            let channel = try await url.openChannel()
+            connection = try await PostgresConnection.connect(
+                on: channel.eventLoop, configuration: try url.configuration(onChannel: channel), id: Self.nextId(), logger: logger
+            ).get()
         } catch let error as PSQLError {
             throw Self.classify(error, url: url)
         } catch let error as StoreError {
@@ -111,22 +119,43 @@ public final class PostGISLocationStore: LocationStore {
         _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger, url: PostgresURL,
         file: String, line: Int
     ) async throws -> PostgresRowSequence {
+        try refuseIfClosed(connection, url: url)
         do {
             return try await connection.query(query, logger: logger, file: file, line: line)
         } catch let error as PSQLError {
-            throw classify(error, url: url)
+            throw await failure(error, on: connection, url: url)
         }
     }
 
     /// Runs a query and collects its rows.
     func rows(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws -> [PostgresRow] {
+        try Self.refuseIfClosed(connection, url: url)
         do {
             var out: [PostgresRow] = []
             for try await row in try await connection.query(query, logger: logger, file: file, line: line) { out.append(row) }
             return out
         } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
+            throw await Self.failure(error, on: connection, url: url)
         }
+    }
+
+    /// SQLSTATEs after which a connection serves no further use: the member it reaches has become a standby
+    /// (25006, read_only_sql_transaction, as after a failover), or is shutting down or starting (57P01 admin_shutdown,
+    /// 57P02 crash_shutdown, 57P03 cannot_connect_now). A new connection may reach the new primary; this one never will.
+    static let connectionEndingStates: Set<String> = ["25006", "57P01", "57P02", "57P03"]
+
+    /// PostgresNIO 1.33.2 never answers a query started on a connection it has seen closed (by the server, or by
+    /// `failure` below), so such a query is refused here instead: a transaction's ROLLBACK after a failure that closed
+    /// the connection would otherwise wait for ever.
+    static func refuseIfClosed(_ connection: PostgresConnection, url: PostgresURL) throws {
+        guard connection.isClosed else { return }
+        throw StoreError.unreachable("\(url): the connection was closed")
+    }
+
+    /// The `StoreError` for a failed query; the connection is closed first when the failure means it is no use.
+    static func failure(_ error: PSQLError, on connection: PostgresConnection, url: PostgresURL) async -> StoreError {
+        if let state = error.serverInfo?[.sqlState], connectionEndingStates.contains(state) { try? await connection.close() }
+        return classify(error, url: url)
     }
 
     static func classify(_ error: PSQLError, url: PostgresURL) -> StoreError {
@@ -135,6 +164,12 @@ public final class PostGISLocationStore: LocationStore {
             let message = info[.message] ?? "\(error.code)"
             // A deadlock, a lock not granted in time, a serialization failure: another writer's transaction won.
             if ["40P01", "55P03", "40001"].contains(state) { return .busy("PostgreSQL \(state): \(message)") }
+            if state == "25006" {
+                return .readOnly("\(url) is a read-only standby now (PostgreSQL 25006), as during a failover; writes go to the primary")
+            }
+            if ["57P01", "57P02", "57P03"].contains(state) {
+                return .unreachable("\(url): PostgreSQL is shutting down or starting up (\(state): \(message))")
+            }
             return .postgres(state: state, message: message)
         }
         switch error.code {
@@ -184,9 +219,10 @@ public final class PostGISLocationStore: LocationStore {
     private func commit() async throws {
         let command: String
         do {
+            try Self.refuseIfClosed(connection, url: url)
             command = try await connection.query("COMMIT", logger: logger).get().metadata.command
         } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
+            throw await Self.failure(error, on: connection, url: url)
         }
         guard command == "COMMIT" else {
             throw StoreError.postgres(
@@ -307,12 +343,13 @@ extension PostGISLocationStore {
     /// or the connection fails (then it throws, and the caller reconnects). PostgreSQL delivers `NOTIFY` only on
     /// the primary: a hot standby cannot `LISTEN`.
     public func listenForChanges(_ onChange: @Sendable (Int64) -> Void) async throws {
+        try Self.refuseIfClosed(connection, url: url)
         do {
             try await connection.listen(on: PostGISSchema.changeChannel) { notifications in
                 for try await notification in notifications { onChange(Int64(notification.payload) ?? 0) }
             }
         } catch let error as PSQLError {
-            throw Self.classify(error, url: url)
+            throw await Self.failure(error, on: connection, url: url)
         }
     }
 }

@@ -1,10 +1,58 @@
 import Geo
 import LocationStore
 import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension PostgresURL {
+    /// TCP keepalive on every connection. Without it a connection whose host vanished without a word (a failover that
+    /// took the machine, a firewall that forgot the flow) is never found dead while it idles, and a `LISTEN` waits on
+    /// it for ever. Probes start after `keepAliveIdle` seconds of silence, every `keepAliveInterval`, and
+    /// `keepAliveCount` unanswered end the connection: a silent cut is found within about 25 s. `TCP_USER_TIMEOUT`
+    /// ends one whose sent data stays unacknowledged as long.
+    package static let keepAliveIdle = 10
+    package static let keepAliveInterval = 5
+    package static let keepAliveCount = 3
+    package static let userTimeoutMilliseconds = 25_000
+
+    /// A TCP connection to the URL's host with the keepalive above, within `connect_timeout`; PostgresNIO's own
+    /// bootstrap sets no socket options, so the channel is opened here and handed to it.
+    package func openChannel() async throws -> any Channel {
+        func tcp(_ name: Int32) -> ChannelOptions.Types.SocketOption {
+            ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
+        }
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.init(connectTimeout))
+            .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+            .channelOption(tcp(TCP_KEEPIDLE), value: Self.keepAliveIdle)
+            .channelOption(tcp(TCP_KEEPINTVL), value: Self.keepAliveInterval)
+            .channelOption(tcp(TCP_KEEPCNT), value: Self.keepAliveCount)
+            .channelOption(tcp(TCP_USER_TIMEOUT), value: Self.userTimeoutMilliseconds)
+            .channelOption(tcp(TCP_NODELAY), value: 1)
+        do {
+            return try await bootstrap.connect(host: host, port: port).get()
+        } catch {
+            throw StoreError.unreachable("\(self): \(error)")
+        }
+    }
+
+    /// PostgresNIO's configuration for this URL, on a channel already connected to its host (`openChannel`).
+    package func configuration(onChannel channel: any Channel) throws -> PostgresConnection.Configuration {
+        let base = try configuration()
+        var configuration = PostgresConnection.Configuration(
+            establishedChannel: channel, tls: base.tls, username: user, password: password, database: database)
+        configuration.options = base.options
+        // PostgresNIO takes the TLS server name (SNI, and the name verify-full checks) from a host it connects to
+        // itself; on a given channel it must be told. An IP address is no server name.
+        if (try? SocketAddress(ipAddress: host, port: 0)) == nil { configuration.options.tlsServerName = host }
+        return configuration
+    }
+
     /// PostgresNIO's configuration for this URL.
     package func configuration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS

@@ -37,6 +37,26 @@ enum PostgresServers {
         return url
     }
 
+    /// The same database on the standby, once the standby has replayed its creation and schema. Replay is usually
+    /// under a second, but with the whole suite loading CI's two cores it has taken over ten.
+    static func replayed(_ url: PostgresURL) async throws -> PostgresURL {
+        let standbyServer = try #require(standby, "ONCUE_POSTGRES_STANDBY_URL is not set: scripts/postgres.sh start-standby")
+        let readURL = standbyServer.with(database: url.database)
+        var lastError: (any Error)?
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .seconds(60) {
+            do {
+                try await StoreAddress.postgres(readURL).open(readOnly: true).close()
+                return readURL
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        Issue.record("the standby never showed the new database in 60 s: \(lastError.map { "\($0)" } ?? "no error")")
+        throw CancellationError()
+    }
+
     static func drop(_ url: PostgresURL) async {
         guard let server = primary else { return }
         try? await PostGISLocationStore.execute(on: server, "DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)")
@@ -152,23 +172,8 @@ struct ReplicaTests {
         "with --db-read on a hot standby: the index is read from the standby once it has replayed the import",
         .enabled(if: PostgresServers.standby != nil || PostgresServers.required))
     func standby() async throws {
-        let standbyServer = try #require(PostgresServers.standby, "ONCUE_POSTGRES_STANDBY_URL is not set: scripts/postgres.sh start-standby")
         let url = try await PostgresServers.createStore()
-        let readURL = standbyServer.with(database: url.database)
-        // The standby replays the CREATE DATABASE and the schema; wait until it can open the store. Replay is
-        // usually under a second, but with the whole suite loading CI's two cores it has taken over ten.
-        var opened: (any LocationStore)?
-        var lastError: (any Error)?
-        let started = ContinuousClock.now
-        while opened == nil && ContinuousClock.now - started < .seconds(60) {
-            do { opened = try await StoreAddress.postgres(readURL).open(readOnly: true) } catch {
-                lastError = error
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
-        let standbyStore = try #require(
-            opened, "the standby never showed the new database in 60 s: \(lastError.map { "\($0)" } ?? "no error")")
-        await standbyStore.close()
+        let readURL = try await PostgresServers.replayed(url)
         let replica = try await PostgresServers.server(url, read: readURL)
         try await replica.application.test(.live) { framework in
             try await LiveClient.with(framework) { client in

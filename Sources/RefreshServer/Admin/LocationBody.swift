@@ -73,7 +73,8 @@ struct LocationBody: Decodable, Sendable {
             // `network` and `network_id`, `lat` and `latitude`: two names of one field must say the same.
             if let first = namedBy[field], given[field] != value {
                 throw FieldRefusal(
-                    field: key.snakeName, message: "'\(first.snakeName)' and '\(key.snakeName)' name the same field with different values")
+                    field: key.snakeName, message: "'\(first.snakeName)' and '\(key.snakeName)' name the same field with different values",
+                    contradictory: true)
             }
             namedBy[field] = key
             if let value { given[field] = value } else { nulls.insert(field) }

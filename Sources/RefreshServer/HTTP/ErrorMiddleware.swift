@@ -87,8 +87,18 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIError(
                 .conflict, code: "store_busy", message: "another writer held the store too long (an import?); retry when it has finished",
                 retryAfter: 5)
-        case .unreachable:
-            return APIError(.serviceUnavailable, code: "store_unavailable", message: "the store cannot be reached; retry shortly", retryAfter: 5)
+        case .unreachable(let reason):
+            // The reason names the database (its URL never shows the password): an operator reading the client's
+            // error sees which member is down without the server's log.
+            return APIError(
+                .serviceUnavailable, code: "store_unavailable", message: "the store cannot be reached (\(reason)); retry shortly",
+                retryAfter: 5)
+        case .readOnly(let reason):
+            // A standby where the primary was (a failover under way) or a file this process may not write: the
+            // write is the client's to retry once the primary is back; nothing of it was kept.
+            return APIError(
+                .serviceUnavailable, code: "store_read_only", message: "the store cannot be written here (\(reason)); retry shortly",
+                retryAfter: 5)
         default:
             context.logger.error("store error", metadata: ["error": "\(error)"])
             return APIError(

@@ -45,6 +45,7 @@ struct RequestBodyReader: Sendable {
             return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let refusal as FieldRefusal {
             // The body's own words ("a location has no field 'lon' (did you mean 'longitude'?)") reach the client.
+            if refusal.contradictory { throw APIError.unprocessable("conflicting_fields", refusal.message, field: refusal.field) }
             throw APIError.badRequest("invalid_field", refusal.message, field: refusal.field)
         } catch let error as DecodingError {
             throw APIError.badRequest("invalid_body", "the body does not match the schema: \(Self.describe(error))")

@@ -76,11 +76,7 @@ public final class PostGISLocationStore: LocationStore {
     static func connect(_ url: PostgresURL, logger: Logger) async throws -> PostGISLocationStore {
         let connection: PostgresConnection
         do {
-            // The connection must run on its channel's event loop (PostgresNIO sets its handlers up there).
-            let channel = try await url.openChannel()
-            connection = try await PostgresConnection.connect(
-                on: channel.eventLoop, configuration: try url.configuration(onChannel: channel), id: Self.nextId(), logger: logger
-            ).get()
+            connection = try await url.connect(id: Self.nextId(), logger: logger)
         } catch let error as PSQLError {
             throw Self.classify(error, url: url)
         } catch let error as StoreError {
@@ -174,7 +170,9 @@ public final class PostGISLocationStore: LocationStore {
         }
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
-            return .unreachable("\(url): the connection failed or was closed (\(error.code))")
+            // The cause (refused, reset, timed out) is what an operator needs; PSQLError's own text hides it.
+            let cause = error.underlying.map { ": \($0)" } ?? ""
+            return .unreachable("\(url): the connection failed or was closed (\(error.code)\(cause))")
         default:
             return .unreachable("\(url): \(error.code)")
         }

@@ -1,5 +1,6 @@
 import Geo
 import LocationStore
+import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -20,13 +21,29 @@ extension PostgresURL {
     package static let keepAliveCount = 3
     package static let userTimeoutMilliseconds = 25_000
 
-    /// A TCP connection to the URL's host with the keepalive above, within `connect_timeout`; PostgresNIO's own
-    /// bootstrap sets no socket options, so the channel is opened here and handed to it.
+    /// A connection to the URL's database on a TCP channel with the keepalive above. PostgresNIO's own bootstrap sets
+    /// no socket options, so the channel is opened here and handed to it, in one chain on the channel's event loop:
+    /// the startup message follows the TCP handshake at once, whatever the cooperative pool is doing. (Awaited in two
+    /// steps, a channel could wait past PostgreSQL's `authentication_timeout` for its turn on a loaded machine, and
+    /// be closed before PostgresNIO saw it: "Already closed".)
+    package func connect(id: Int, logger: Logger) async throws -> PostgresConnection {
+        let base = try configuration()
+        let url = self
+        return try await bootstrap().connect(host: host, port: port).flatMap { channel in
+            PostgresConnection.connect(on: channel.eventLoop, configuration: url.configuration(base, on: channel), id: id, logger: logger)
+        }.get()
+    }
+
+    /// A TCP channel to the URL's host with the keepalive above, within `connect_timeout` (tests read its options).
     package func openChannel() async throws -> any Channel {
+        try await bootstrap().connect(host: host, port: port).get()
+    }
+
+    private func bootstrap() -> ClientBootstrap {
         func tcp(_ name: Int32) -> ChannelOptions.Types.SocketOption {
             ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
         }
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        return ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.init(connectTimeout))
             .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
             .channelOption(tcp(TCP_KEEPIDLE), value: Self.keepAliveIdle)
@@ -34,16 +51,12 @@ extension PostgresURL {
             .channelOption(tcp(TCP_KEEPCNT), value: Self.keepAliveCount)
             .channelOption(tcp(TCP_USER_TIMEOUT), value: Self.userTimeoutMilliseconds)
             .channelOption(tcp(TCP_NODELAY), value: 1)
-        do {
-            return try await bootstrap.connect(host: host, port: port).get()
-        } catch {
-            throw StoreError.unreachable("\(self): \(error)")
-        }
     }
 
-    /// PostgresNIO's configuration for this URL, on a channel already connected to its host (`openChannel`).
-    package func configuration(onChannel channel: any Channel) throws -> PostgresConnection.Configuration {
-        let base = try configuration()
+    /// `base` on a channel already connected to the URL's host.
+    private func configuration(
+        _ base: PostgresConnection.Configuration, on channel: any Channel
+    ) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(
             establishedChannel: channel, tls: base.tls, username: user, password: password, database: database)
         configuration.options = base.options

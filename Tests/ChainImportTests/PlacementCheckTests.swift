@@ -25,6 +25,15 @@ struct PlacementCheckTests {
         #expect(found[2] == nil && found[3] == nil && found[4] == nil)
     }
 
+    @Test func aTownIsKeptThoughItsMirrorIsAmongTheRowsSoFar() async throws {
+        // Rows arrive in file order: a chain's stores around Lu'an (China) come first, then its first Perth store,
+        // whose sign-flipped reading lands among them. Perth is a city: the store is kept. (A 1M-store world file
+        // lost 56 real stores so, Madrid's beside Menorca's among them.)
+        let luan = "id,name,lat,lon\n1,A,31.9400,115.8100\n2,B,31.9500,115.7900\n3,C,31.9300,115.8200\n"
+        let found = try await codes(luan + "4,Perth,-31.9429,115.8066\n5,Madrid,40.4168,-3.7038\n")
+        #expect(found[5] == nil && found[6] == nil, "\(found)")
+    }
+
     @Test func aLonePairIsHeldAgainstWherePeopleLive() async throws {
         // One row each: no majority to compare with. At sea or in Antarctica, while the other reading is a city.
         #expect(try await codes("id,name,lat,lon\n1,NYC swapped,-74.0060,40.7128\n")[2] == "swapped_coordinates")

@@ -163,16 +163,8 @@ package final class IndexReloader: Service, Sendable {
     /// Reads the store's version every `pollSeconds`: catches a notification lost while the listener was down, and
     /// tells whether the store can be reached at all.
     private func poll() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(pollSeconds))
-            if Task.isCancelled { return }
-            do {
-                let version = try await access.withReader { try await $0.changeVersion() }
-                markReachable()
-                if let version { announced(version) }
-            } catch {
-                markUnreachable(error)
-            }
+        await readEvery(pollSeconds, { try await $0.changeVersion() }) { version in
+            if let version { self.announced(version) }
         }
     }
 
@@ -180,14 +172,23 @@ package final class IndexReloader: Service, Sendable {
     /// version — bumped by every committing transaction of any process — against the index's; newer, the index is
     /// brought up to date through the same path as this server's own writes (which leave the two equal).
     private func pollChangeVersion() async {
-        let interval = min(pollSeconds, Self.fileStorePollSeconds)
+        await readEvery(min(pollSeconds, Self.fileStorePollSeconds), { try await $0.trackedVersion() }) { version in
+            if version != self.state.withLock({ $0.trackedVersion }) { self.scheduleReload() }
+        }
+    }
+
+    /// Until cancelled, every `seconds`: `read` on the reader store, its answer to `handle`; each read also tells
+    /// whether the store can be reached.
+    private func readEvery<T: Sendable>(
+        _ seconds: Double, _ read: @Sendable @escaping (any LocationStore) async throws -> T, _ handle: (T) -> Void
+    ) async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(interval))
+            try? await Task.sleep(for: .seconds(seconds))
             if Task.isCancelled { return }
             do {
-                let version = try await access.withReader { try await $0.trackedVersion() }
+                let value = try await access.withReader(read)
                 markReachable()
-                if version != state.withLock({ $0.trackedVersion }) { scheduleReload() }
+                handle(value)
             } catch {
                 markUnreachable(error)
             }

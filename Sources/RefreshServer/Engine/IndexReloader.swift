@@ -163,24 +163,24 @@ package final class IndexReloader: Service, Sendable {
     /// Reads the store's version every `pollSeconds`: catches a notification lost while the listener was down, and
     /// tells whether the store can be reached at all.
     private func poll() async {
-        await readEvery(pollSeconds, { try await $0.changeVersion() }) { version in
-            if let version { self.announced(version) }
-        }
+        await readEvery(
+            pollSeconds, read: { try await $0.changeVersion() },
+            handle: { version in if let version { self.announced(version) } })
     }
 
     /// A store that announces nothing (a SQLite file): every `fileStorePollSeconds` (at most `pollSeconds`), its change
     /// version — bumped by every committing transaction of any process — against the index's; newer, the index is
     /// brought up to date through the same path as this server's own writes (which leave the two equal).
     private func pollChangeVersion() async {
-        await readEvery(min(pollSeconds, Self.fileStorePollSeconds), { try await $0.trackedVersion() }) { version in
-            if version != self.state.withLock({ $0.trackedVersion }) { self.scheduleReload() }
-        }
+        await readEvery(
+            min(pollSeconds, Self.fileStorePollSeconds), read: { try await $0.trackedVersion() },
+            handle: { version in if version != self.state.withLock({ $0.trackedVersion }) { self.scheduleReload() } })
     }
 
     /// Until cancelled, every `seconds`: `read` on the reader store, its answer to `handle`; each read also tells
     /// whether the store can be reached.
     private func readEvery<T: Sendable>(
-        _ seconds: Double, _ read: @Sendable @escaping (any LocationStore) async throws -> T, _ handle: (T) -> Void
+        _ seconds: Double, read: @Sendable @escaping (any LocationStore) async throws -> T, handle: (T) -> Void
     ) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(seconds))

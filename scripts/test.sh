@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # each other's lock); each start is bounded in time, so a service that cannot start is a clear failure, not a hang.
 # URLs go through files, not pipes: a background server that kept a pipe open would keep `$(…)` waiting.
 # One install: the build's packages and the services'.
-bash scripts/system-deps.sh postgresql-15 postgresql-15-postgis-3 osm2pgsql curl
+bash scripts/system-deps.sh postgresql-15 postgresql-15-postgis-3 osm2pgsql curl haproxy
 services="$(mktemp -d)"
 trap 'rm -rf "$services"' EXIT
 service() {  # service SCRIPT COMMAND NAME: runs scripts/SCRIPT.sh COMMAND, its output in $services/NAME

@@ -36,7 +36,9 @@ struct AdminWriter: Sendable {
             if status == 200 {
                 batch += 1
                 networkExists.flag.store(true, ordering: .releasing)
-            } else { next = min(next, ContinuousClock.now + .seconds(1)) }
+            } else {
+                next = min(next, ContinuousClock.now + .seconds(1))
+            }
         }
     }
 
@@ -52,7 +54,8 @@ struct AdminWriter: Sendable {
                 "network": network, "id": "w\(number)", "name": "Drill write \(number)", "lat": point.lat, "lon": point.lon,
             ]
             let started = Date()
-            let (status, _) = await send("admin/locations", query: [], type: "application/json", body: try! JSONSerialization.data(withJSONObject: body))
+            let (status, _) = await send(
+                "admin/locations", query: [], type: "application/json", body: try! JSONSerialization.data(withJSONObject: body))
             await log.write(kind: "location", batch: number, started: started, finished: Date(), status: status, rows: 1, rejected: 0)
             number += 1
         }

@@ -18,7 +18,8 @@ actor PhoneLog {
     /// One admin write: `kind` import or location, `batch` its number (a retried import keeps its batch), `status`
     /// the HTTP status (0: no answer), `rows` the rows it carried, `rejected` those the answer said it refused.
     func write(kind: String, batch: Int, started: Date, finished: Date, status: Int, rows: Int, rejected: Int) {
-        writes += "\(kind),\(batch),"
+        writes +=
+            "\(kind),\(batch),"
             + String(format: "%.4f,%.4f,", started.timeIntervalSince1970, finished.timeIntervalSince1970)
             + "\(status),\(rows),\(rejected)\n"
     }

@@ -45,7 +45,8 @@ struct PhonePopulation: Sendable {
         var place = SplitMix(seed: UInt64(phone) &+ 0x9E37)
         let lat = min(89.9, max(-89.9, point.lat + (place.unit() - 0.5) * 0.02))
         let lon = point.lon + (place.unit() - 0.5) * 0.02
-        return RegionRefreshRequest(lat: lat, lon: lon <= 180 && lon >= -180 ? lon : point.lon, userNetworks: point.network.isEmpty ? nil : [point.network])
+        return RegionRefreshRequest(
+            lat: lat, lon: lon <= 180 && lon >= -180 ? lon : point.lon, userNetworks: point.network.isEmpty ? nil : [point.network])
     }
 
     /// One phone's call with the client's retries, timed from the first call to the answer or the last failure.

@@ -40,7 +40,9 @@ struct BenchPhones: AsyncParsableCommand {
     @Option(help: "Directory for requests.csv and writes.csv (created).") var out: String
     @Option(help: "File whose first line is an admin token; without it, no admin writes.") var adminTokenFile: String?
     @Option(help: "The network the admin's rows go to.") var network = "fleet-drill"
-    @Option(help: "Points for the admin's rows: a CSV with lat and lon columns (default --queries; the fleet gives its own locations, which are on land).")
+    @Option(
+        help: "Points for the admin's rows: a CSV with lat and lon columns (default --queries; the fleet gives its own locations, which are on land)."
+    )
     var adminPoints: String?
     @Option(help: "Rows per import.") var importRows = 300
     @Option(help: "Seconds between imports.") var importEvery = 4.0

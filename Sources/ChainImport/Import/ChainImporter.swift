@@ -27,6 +27,10 @@ package final class ChainImporter {
     /// Called inside the transaction once every row is written, before it commits: what throws here rolls the import
     /// back (the server asks whether the uploading key is still honoured; the command line writes its audit entry).
     package var beforeCommit: ((ImportReport) async throws -> Void)?
+    /// Called with a failed import's log entry when the import's own store could not write it, as when the failure
+    /// was its connection's (a primary demoted in a failover, a cut session): the server writes the entry through a
+    /// new connection once the database answers again. Without it such an entry is lost with the connection.
+    package var logFailureElsewhere: (@Sendable (ImportRecord) async -> Void)?
 
     package init(store: any BulkImporting, options: ImportOptions) {
         self.store = store
@@ -48,7 +52,9 @@ package final class ChainImporter {
     /// Imports `inputs` in one transaction and returns what happened. Throws `ImportError` (or a
     /// store error) after rolling everything back; a failure is also recorded in the import log.
     public func run(_ inputs: [ImportInput]) async throws -> ImportReport {
-        try await ImportRun.perform(inputs, options: options, store: store, progress: progress, notice: notice) { geocoded, attempt in
+        try await ImportRun.perform(
+            inputs, options: options, store: store, progress: progress, notice: notice, logFailureElsewhere: logFailureElsewhere
+        ) { geocoded, attempt in
             let totalBytes = ImportRun.totalBytes(inputs)
             let plan = BulkImportPlan(
                 expectedRows: totalBytes.map { Int($0 / Self.bytesPerRowEstimate) },

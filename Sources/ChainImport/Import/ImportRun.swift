@@ -23,6 +23,7 @@ enum ImportRun {
     static func perform(
         _ inputs: [ImportInput], options: ImportOptions, store: any LocationStore & GeocodeCache,
         progress: ((ImportProgress) -> Void)?, notice: ((String) -> Void)?,
+        logFailureElsewhere: (@Sendable (ImportRecord) async -> Void)? = nil,
         transaction: (_ geocoded: GeocodePass.Outcome?, _ attempt: Attempt) async throws -> ImportReport
     ) async throws -> ImportReport {
         try options.validate()
@@ -39,7 +40,8 @@ enum ImportRun {
             return finished(dryRun.report, geocoded: geocoded, options: options, startedAt: started)
         } catch {
             if !options.dryRun, let input = attempt.input {
-                await recordFailure(store: store, input: input, error: error, options: options, startedAt: started)
+                await recordFailure(
+                    store: store, input: input, error: error, options: options, startedAt: started, elsewhere: logFailureElsewhere)
             }
             throw error
         }
@@ -62,18 +64,22 @@ enum ImportRun {
     }
 
     /// Logs the failed attempt with the file's real size and checksum (read again: the parse may have stopped at its
-    /// first bytes), so that an admin can tell which file of several failed.
+    /// first bytes), so that an admin can tell which file of several failed; through `elsewhere` when the store the
+    /// import failed on cannot write it.
     private static func recordFailure(
-        store: any LocationStore, input: ImportInput, error: any Error, options: ImportOptions, startedAt: Date
+        store: any LocationStore, input: ImportInput, error: any Error, options: ImportOptions, startedAt: Date,
+        elsewhere: (@Sendable (ImportRecord) async -> Void)?
     ) async {
         let fingerprint = await input.fingerprint()
         var record = ImportRecord(
             fileName: input.name, fileSize: fingerprint?.size ?? input.size ?? 0, sha256: fingerprint?.sha256 ?? "",
             options: options.logged, startedAt: startedAt, finishedAt: Date(), status: "failed",
             errorMessage: String(describing: error))
-        if let id = try? await store.insertImport(record) {
-            record.id = id
+        do {
+            record.id = try await store.insertImport(record)
             try? await store.updateImport(record)
+        } catch {
+            await elsewhere?(record)
         }
     }
 }

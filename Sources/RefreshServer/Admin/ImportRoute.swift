@@ -175,6 +175,7 @@ struct ImportRoute: Sendable {
                 input.name = fileName
                 let importer = try ChainImporter(for: store, options: options)
                 if let progress { importer.progress = { progress($0) } }
+                importer.logFailureElsewhere = { [self] record in logFailureLater(record, logger: logger) }
                 // The rows are written; a key revoked while they were rolls them back.
                 importer.beforeCommit = { _ in if !(await keys.stillHonours(principal)) { throw Self.revoked } }
                 return try await importer.run([input])
@@ -209,6 +210,32 @@ struct ImportRoute: Sendable {
             ])
         // The rows' messages name the command line's flags; a request's options are query parameters.
         return report.reworded(ImportOptionTable.requestWording)
+    }
+
+    /// Writes a failed import's log entry through a new connection, when the import's own could not (it met a demoted
+    /// primary, or was cut): in the background, every 2 s for up to a minute, as a failover completes in seconds. The
+    /// admin's answer does not wait for it: the entry inside the rolled-back transaction is gone, this one says why.
+    private func logFailureLater(_ record: ImportRecord, logger: Logger) {
+        let access = access
+        Task {
+            var lastError: (any Error)?
+            for _ in 0..<30 {
+                do {
+                    try await access.withPrimary { store in
+                        var entry = record
+                        entry.id = try await store.insertImport(entry)
+                        try await store.updateImport(entry)
+                    }
+                    return
+                } catch {
+                    lastError = error
+                    try? await Task.sleep(for: .seconds(2))
+                }
+            }
+            logger.error(
+                "a failed import could not be logged within a minute",
+                metadata: ["file": .string(record.fileName), "error": "\(lastError.map { "\($0)" } ?? "")"])
+        }
     }
 
     /// `GET /admin/jobs/{id}`: a background import's status, progress, and result or error.

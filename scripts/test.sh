@@ -52,7 +52,11 @@ log="$(mktemp)"
 trap 'rm -f "$log"; rm -rf "$services"' EXIT
 set +e
 # A hung test must fail the run with a message, not run into CI's hard limit.
-timeout -k 30 "${ONCUE_TEST_TIMEOUT:-2400}" swift test --skip-build "$@" 2>&1 | tee "$log"
+# The failover suite starts and stops PostgreSQL clusters of its own (initdb, a base backup, a promotion): it runs alone
+# after the rest, not beside the suite's own PostgreSQL tests on the same two cores.
+selection=("$@")
+[ $# -gt 0 ] || selection=(--skip FailoverTests)
+timeout -k 30 "${ONCUE_TEST_TIMEOUT:-2400}" swift test --skip-build "${selection[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" -ne 124 ] || echo "test.sh: swift test did not finish within ${ONCUE_TEST_TIMEOUT:-2400} s" >&2
 # When every test was asked for, the parts that run outside `swift test` (RELIABILITY.md):
@@ -60,10 +64,15 @@ status=${PIPESTATUS[0]}
 #  - every committed fuzz input through its fuzzer's property (a debug build in this build directory, seconds; the
 #    AddressSanitizer campaign, `scripts/fuzz.sh smoke|campaign`, and the kill -9 campaign, `scripts/kill-import.sh`,
 #    are long runs whose figures RELIABILITY.md records; `swift test` holds one kill -9 suite, KillConformanceTests);
+#  - the failover suite (FailoverTests), alone: it starts PostgreSQL clusters and HAProxy of its own;
 #  - a phone app's build: Examples/ClientApp depends on this repository as an app would, and only the client side may
 #    be compiled or linked for it (scripts/check-client-build.sh, seconds).
 extra=()
 if [ $# -eq 0 ]; then
+  failover_log="$(mktemp)"
+  timeout -k 10 600 swift test --skip-build --filter FailoverTests >"$failover_log" 2>&1 || { extra+=("failover"); tail -n 40 "$failover_log"; }
+  echo "failover suite: $(grep -E "Test run with" "$failover_log" | tail -1)"
+  rm -f "$failover_log"
   bash scripts/console-test.sh || extra+=("console")
   bash scripts/check-client-build.sh || extra+=("client build")
   if [ "${ONCUE_FUZZ_REPLAY:-1}" != 0 ]; then

@@ -36,6 +36,15 @@ struct FailoverPair {
     var standby: PostgresURL { get throws { try PostgresURL("postgres://oncue@127.0.0.1:\(Self.port + 1)/oncue") } }
 
     static func start() async throws -> FailoverPair {
+        // A pair a crashed run left behind holds the ports: stop it (its directory says where its clusters are).
+        let temporary = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix("oncue-failover-") {
+            let path = URL(fileURLWithPath: temporary).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                try? await script("stop", path)
+            }
+        }
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("oncue-failover-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -52,7 +52,7 @@ failed = [r for r in requests if r["outcome"] != "ok"]
 outcomes = {}
 for r in failed:
     outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
-before = [float(r["seconds"]) for r in requests if fault_at - 15 <= float(r["started_unix"]) < fault_at and r["outcome"] == "ok"]
+before = [float(r["seconds"]) for r in requests if fault_at - 15 <= float(r["started_unix"]) < fault_at]
 during = [float(r["seconds"]) for r in requests if fault_at <= float(r["started_unix"]) < fault_at + 30]
 
 

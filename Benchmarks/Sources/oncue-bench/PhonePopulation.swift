@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import OnCueClient
 import OnCueContract
 import Synchronization
@@ -17,15 +18,15 @@ struct PhonePopulation: Sendable {
     var seed: UInt64
 
     func run(base: URL, session: URLSession, until deadline: ContinuousClock.Instant, log: PhoneLog) async {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let inFlight = InFlightCount()
         var next = ContinuousClock.now
         await withDiscardingTaskGroup { group in
             while true {
-                next += .nanoseconds(Int64(-log1p(-random.unit()) / ratePerSecond * 1e9))
+                next += .nanoseconds(Int64(-log1p(-Double.random(in: 0..<1, using: &random)) / ratePerSecond * 1e9))
                 guard next < deadline else { break }
                 try? await Task.sleep(until: next, clock: .continuous)
-                let phone = Int(random.next() % UInt64(phones))
+                let phone = Int.random(in: 0..<phones, using: &random)
                 guard inFlight.enter(limit: maxInFlight) else {
                     await log.request(started: Date(), seconds: 0, outcome: "shed", calls: 0)
                     continue
@@ -42,9 +43,9 @@ struct PhonePopulation: Sendable {
     /// Phone `phone` stands within about a kilometre of its query point, the same place at every call.
     func request(of phone: Int) -> RegionRefreshRequest {
         let point = points[phone % points.count]
-        var place = SplitMix(seed: UInt64(phone) &+ 0x9E37)
-        let lat = min(89.9, max(-89.9, point.lat + (place.unit() - 0.5) * 0.02))
-        let lon = point.lon + (place.unit() - 0.5) * 0.02
+        var place = SeededRandom(seed: UInt64(phone) &+ 0x9E37)
+        let lat = min(89.9, max(-89.9, point.lat + Double.random(in: -0.01..<0.01, using: &place)))
+        let lon = point.lon + Double.random(in: -0.01..<0.01, using: &place)
         return RegionRefreshRequest(
             lat: lat, lon: lon <= 180 && lon >= -180 ? lon : point.lon, userNetworks: point.network.isEmpty ? nil : [point.network])
     }
@@ -103,21 +104,4 @@ final class InFlightCount: Sendable {
 /// The calls one refresh made: one, and one more before each retry's wait.
 final class CallCount: Sendable {
     let value = Atomic<Int>(1)
-}
-
-/// A small seeded generator (SplitMix64), so a run's arrivals and phones repeat with its seed.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

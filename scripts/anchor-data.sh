@@ -6,7 +6,14 @@ ensure_anchor_data() {
   [ -f "$DATA/queries.csv" ] && [ -f "$DATA/stores.csv" ] && return 0
   local py=/tmp/geo-anchors/venv/bin/python
   [ -x "$py" ] || py=python3
-  "$py" "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 1000000
+  # The kit sits beside the checkout (../shared); ONCUE_SHARED names it elsewhere.
+  local kit="${ONCUE_SHARED:-$ROOT/../shared}/bench/anchors/gen_data.py"
+  if [ ! -f "$kit" ]; then
+    echo "anchor data: $DATA has no queries.csv and stores.csv, and the anchor kit's generator is not at $kit;" >&2
+    echo "  clone beside ../shared, set ONCUE_SHARED to the folder that holds bench/anchors, or ANCHOR_DATA to generated data" >&2
+    return 2
+  fi
+  "$py" "$kit" --out "$DATA" --n 1000000
 }
 
 # The anchor kit's stores imported into a SQLite store at $STORE with $BIN, once (bench-update.sh, bench-oneoff.sh, soak.sh).

@@ -6,14 +6,27 @@ ensure_anchor_data() {
   [ -f "$DATA/queries.csv" ] && [ -f "$DATA/stores.csv" ] && return 0
   local py=/tmp/geo-anchors/venv/bin/python
   [ -x "$py" ] || py=python3
-  # The kit sits beside the checkout (../shared); ONCUE_SHARED names it elsewhere.
-  local kit="${ONCUE_SHARED:-$ROOT/../shared}/bench/anchors/gen_data.py"
-  if [ ! -f "$kit" ]; then
-    echo "anchor data: $DATA has no queries.csv and stores.csv, and the anchor kit's generator is not at $kit;" >&2
-    echo "  clone beside ../shared, set ONCUE_SHARED to the folder that holds bench/anchors, or ANCHOR_DATA to generated data" >&2
-    return 2
-  fi
+  local kit
+  kit="$(anchor_kit)" || return 2
   "$py" "$kit" --out "$DATA" --n 1000000
+}
+
+# The anchor kit's generator: in the shared folder found as scripts/test.sh finds the datasets (beside the checkout,
+# or one or two folders further up; ONCUE_SHARED_DATASETS names its datasets folder elsewhere). Says where it looked
+# when it is not there.
+anchor_kit() {
+  local shared candidates=()
+  [ -n "${ONCUE_SHARED_DATASETS:-}" ] && candidates+=("$ONCUE_SHARED_DATASETS/..")
+  candidates+=("$ROOT/../shared" "$ROOT/../../shared" "$ROOT/../../../shared")
+  for shared in "${candidates[@]}"; do
+    if [ -f "$shared/bench/anchors/gen_data.py" ]; then
+      echo "$shared/bench/anchors/gen_data.py"
+      return 0
+    fi
+  done
+  echo "anchor data: $DATA has no queries.csv and stores.csv, and no shared/bench/anchors/gen_data.py is beside the checkout" >&2
+  echo "  (looked in: ${candidates[*]}); set ONCUE_SHARED_DATASETS to shared/datasets, or ANCHOR_DATA to generated data" >&2
+  return 2
 }
 
 # The anchor kit's stores imported into a SQLite store at $STORE with $BIN, once (bench-update.sh, bench-oneoff.sh, soak.sh).

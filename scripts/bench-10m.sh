@@ -14,7 +14,10 @@ OUT="${BENCH_DIR:-/tmp/oncue-bench-10m}"
 [ -x "$BIN" ] || (cd "$ROOT" && swift build -c release --product oncue)
 if [ ! -f "$DATA/stores.csv" ]; then
   python3 -c "import numpy" 2>/dev/null || bash "$ROOT/scripts/system-deps.sh" python3-numpy >&2
-  python3 "$ROOT/../shared/bench/anchors/gen_data.py" --out "$DATA" --n 10000000
+  # shellcheck source=anchor-data.sh
+  . "$ROOT/scripts/anchor-data.sh"
+  kit="$(anchor_kit)"
+  python3 "$kit" --out "$DATA" --n 10000000
 fi
 mkdir -p "$OUT"
 # shellcheck source=lib/server.sh

@@ -208,6 +208,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The connection handler driven on an EmbeddedChannel, whose loop's time the test moves.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 // Access tokens signed by hand (HMAC, P-256) for ClientTokenTests, apart from the JWTKit that verifies them.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -83,10 +83,19 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Any text that may hold a URL with a password, with the password taken out (for error messages about bad URLs).
     public static func redact(_ text: String) -> String {
-        guard let c = URLComponents(string: text), c.password != nil else { return text }
+        guard let c = URLComponents(string: text) else { return redactUnparsed(text) }
+        guard c.password != nil else { return text }
         var redacted = c
         redacted.password = "***"
         return redacted.string ?? "(a postgres URL)"
+    }
+
+    /// Text URLComponents refuses (a port that is no number) may still hold `user:password@` after the scheme.
+    private static func redactUnparsed(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + "***" + text[at...]
     }
 
     /// The same server with another database (tests create and drop their own).

@@ -1,3 +1,4 @@
+import ChainImport
 import Foundation
 import LocationStore
 
@@ -31,5 +32,27 @@ enum CommandAudit {
     /// The entry of a command's write.
     static func entry(_ action: String, _ target: String, result: String, detail: String? = nil) -> AuditEntry {
         AuditEntry(at: Date(), keyId: keyId, action: action, target: target, result: result, detail: detail)
+    }
+}
+
+extension CommandAudit {
+    /// Runs `importer` on `inputs` of `files`: the entry, which names the files and the options as given, commits with
+    /// the rows (the importer owns the transaction); a failed import is logged after its rollback, and a dry run, which
+    /// commits nothing, leaves no entry.
+    static func recordedImport(
+        _ importer: ChainImporter, of inputs: [ImportInput], into store: any LocationStore, files: [String]
+    ) async throws -> ImportReport {
+        let options = importer.options
+        let target = (files.map { ($0 as NSString).lastPathComponent } + options.logged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            .joined(separator: " ")
+        let ledger = store as? any AccessLedger
+        importer.beforeCommit = { report in
+            let detail = "\(report.totals.read) rows read, \(report.totals.rejected) rejected"
+            try await ledger?.appendAudit(entry("import", target, result: "ok", detail: detail))
+        }
+        do { return try await importer.run(inputs) } catch {
+            if !options.dryRun { _ = try? await ledger?.appendAudit(entry("import", target, result: "failed", detail: "\(error)")) }
+            throw error
+        }
     }
 }

@@ -9,9 +9,9 @@ struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the store's locations as CSV, GeoJSON or GeoJSON text sequences.",
         discussion: """
-            The columns (GeoJSON: properties) are the import's: id, network, network_name, name, address, city, \
-            state, postcode, country, lat, lon, radius_m, venue_radius_m, opening_hours. `oncue import` of the file \
-            into a fresh store gives the same locations and regions. Streamed: memory stays flat at any size.
+            The columns (GeoJSON: properties) are the import's: \(LocationExport.columns.joined(separator: ", ")). \
+            `oncue import` of the file into a fresh store gives the same locations and regions. Streamed: memory \
+            stays flat at any size.
 
             Example:
               oncue export --db stores.sqlite --network costco --out costco.csv

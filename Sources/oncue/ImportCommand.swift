@@ -63,96 +63,43 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "CSV files to import (UTF-8, Windows-1252 or Latin-1; `,` `;` tab or `|` separated).")
     var files: [String]
     @OptionGroup var store: StoreOptions
-    // Each import option's flag and help come from its entry in ImportOptionTable, and its text is parsed there, as a
-    // request's query parameter is: the two surfaces take the same values.
-    @Option(name: .importOption("network"), help: .importOption("network")) var network: String?
-    @Option(name: .importOption("network_column"), help: .importOption("network_column")) var networkColumn: String?
-    @Option(name: .importOption("network_name_column"), help: .importOption("network_name_column")) var networkNameColumn: String?
-    @Option(name: .importOption("network_name_where"), help: .importOption("network_name_where")) var networkNameWhere: String?
-    @Option(name: .importOption("category"), help: .importOption("category")) var category: String?
-    @Flag(name: .importOption("only_known_networks"), help: .importOption("only_known_networks")) var onlyKnownNetworks = false
-    @Flag(name: .importOption("brand_catalogue"), inversion: .prefixedNo, help: .importOption("brand_catalogue")) var brandCatalogue = true
-    @Option(name: .importOption("brand_language"), help: .importOption("brand_language")) var brandLanguage: String?
-    @Option(name: .importOption("mapping"), help: .importOption("mapping")) var mapping: String?
-    @Option(name: .importOption("radius_column"), help: .importOption("radius_column")) var radiusColumn: String?
-    @Option(name: .importOption("venue_radius_column"), help: .importOption("venue_radius_column")) var venueRadiusColumn: String?
-    @Flag(name: .importOption("dry_run"), help: .importOption("dry_run")) var dryRun = false
-    @Flag(name: .importOption("replace_network"), help: .importOption("replace_network")) var replaceNetwork = false
-    @Flag(name: .importOption("fix_coordinates"), help: .importOption("fix_coordinates")) var fixCoordinates = false
-    @Option(name: .importOption("encoding"), help: .importOption("encoding")) var encoding: String?
-    @Option(name: .importOption("delimiter"), help: .importOption("delimiter")) var delimiter: String?
-    @Option(name: .importOption("max_line_bytes"), help: .importOption("max_line_bytes")) var maxLineBytes: String?
-    @Flag(name: .importOption("strict_utf8"), help: .importOption("strict_utf8")) var strictUTF8 = false
-    @OptionGroup(title: "Geocoding") var geocoding: GeocoderArguments
+    // Each import option's flag, from its entry in ImportOptionTable, which parses the text as it parses a request's.
+    @OptionGroup var flags: DeclaredFlags<ImportFlags>
+    @OptionGroup(title: ImportOptionTable.geocodingSection) var geocoding: DeclaredFlags<GeocodingFlags>
     @Option(help: "Progress on standard error: auto (terminal only), always, never.") var progress: ProgressMode = .auto
     @OptionGroup var output: OutputOptions
 
-    enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
-
     func validate() throws { _ = try values() }
 
-    /// The options given, as `ImportOptionTable` reads them (a refusal names the flag: a usage error).
+    /// The options given, as `ImportOptionTable` reads them (a refusal names the flag: a usage error). A mapping is a
+    /// file, read by `run`, not a text.
     func values() throws -> ImportOptionValues {
-        var given: [(name: String, text: String)] = []
-        for (name, text) in [
-            ("network", network), ("network_column", networkColumn), ("network_name_column", networkNameColumn),
-            ("network_name_where", networkNameWhere), ("category", category), ("radius_column", radiusColumn),
-            ("venue_radius_column", venueRadiusColumn), ("encoding", encoding), ("delimiter", delimiter),
-            ("max_line_bytes", maxLineBytes), ("brand_language", brandLanguage),
-        ] {
-            if let text { given.append((name, text)) }
-        }
-        for (name, on) in [
-            ("only_known_networks", onlyKnownNetworks), ("dry_run", dryRun), ("replace_network", replaceNetwork),
-            ("fix_coordinates", fixCoordinates), ("strict_utf8", strictUTF8),
-        ] where on {
-            given.append((name, "true"))
-        }
-        if !brandCatalogue { given.append(("brand_catalogue", "false")) }
-        given += geocoding.given
-        do { return try ImportOptionTable.values(given, from: .commandLine) } catch { throw error.usageError }
+        let given = (flags.given + geocoding.given).filter { $0.declaration != ImportOptionTable.mapping.declaration }
+        do { return try ImportOptionTable.values(given.map { ($0.declaration.name, $0.text) }, from: .commandLine) } catch { throw error.usageError }
     }
 
     func run() async throws {
         let values = try values()
         var options = values.options
-        if let mapping { options.mapping = try MappingFile.load(path: mapping) }
+        if let mapping = flags[ImportOptionTable.mapping] { options.mapping = try MappingFile.load(path: mapping) }
         options.geocoding = try geocoding.options(values.geocoding)
         let inputs = try files.map { try ImportInput.file($0) }
-        // What the entry names: the files and the options as given.
-        let target = (files.map { ($0 as NSString).lastPathComponent } + options.logged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
-            .joined(separator: " ")
-        let stderr = FileHandleOutput.standardError
-        let renderer = ProgressLine(output: stderr)
-        let showProgress = progress == .always || (progress == .auto && stderr.isTerminal)
+        let progressLine = ProgressLine(output: .standardError)
         let report: ImportReport
         do {
+            // Gone before the summary, whatever the import's end.
+            defer { progressLine.clear() }
             report = try await store.withStore { store in
                 let importer = try ChainImporter(for: store, options: options)
-                if showProgress { importer.progress = { renderer.show($0) } }
-                if progress != .never { importer.notice = { stderr.write("\($0.forMessage(limit: 500))\n") } }
-                // The entry commits with the rows; a failed import is logged after its rollback.
-                let ledger = store as? any AccessLedger
-                importer.beforeCommit = { report in
-                    try await ledger?.appendAudit(CommandAudit.entry("import", target, result: "ok", detail: Self.auditDetail(report)))
-                }
-                do { return try await importer.run(inputs) } catch {
-                    if !options.dryRun {
-                        _ = try? await ledger?.appendAudit(CommandAudit.entry("import", target, result: "failed", detail: "\(error)"))
-                    }
-                    throw error
-                }
+                progressLine.attach(to: importer, mode: progress)
+                return try await CommandAudit.recordedImport(importer, of: inputs, into: store, files: files)
             }
-        } catch {
-            renderer.clear()
-            throw error
         }
-        renderer.clear()
         print(output.isJSON ? try jsonString(report) : ImportSummary.text(report), terminator: output.isJSON ? "\n" : "")
     }
+}
 
-    /// What the audit entry says of a committed import: its rows.
-    static func auditDetail(_ report: ImportReport) -> String {
-        "\(report.totals.read) rows read, \(report.totals.rejected) rejected"
-    }
+/// The flags of `oncue import` but for geocoding's: one for each import option the command line takes.
+enum ImportFlags: FlagTable {
+    static var options: [any DeclaredOption] { ImportOptionTable.all.filter { $0.declaration.section == nil } }
 }

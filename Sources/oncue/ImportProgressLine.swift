@@ -1,3 +1,4 @@
+import ArgumentParser
 import ChainImport
 import CommandLineOutput
 import Foundation
@@ -41,3 +42,14 @@ final class ProgressLine {
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }
+
+extension ProgressLine {
+    /// Shows `importer`'s progress as `mode` says (`auto`: on a terminal only), and its notices unless `never`.
+    func attach(to importer: ChainImporter, mode: ProgressMode) {
+        if mode == .always || (mode == .auto && output.isTerminal) { importer.progress = { self.show($0) } }
+        if mode != .never { importer.notice = { [output] in output.write("\($0.forMessage(limit: 500))\n") } }
+    }
+}
+
+/// When `oncue import` shows its progress on standard error.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }

@@ -20,4 +20,15 @@ import Testing
     func aConnectTimeoutThatIsNoWholeNumberIsRefused(query: String) {
         #expect(throws: StoreError.self) { try PostgresURL(Self.base + query) }
     }
+
+    /// A refused URL is named in its error without its password, also when it does not parse as a URL at all.
+    @Test(arguments: [
+        "postgres://user:hunter2pw@db.example:notaport/x", "postgres://user:hunter2pw@db.example/x?bogus=1", "postgres://user:hunter2pw@/x",
+        "postgres://user:hunter2pw@db.example:99999/x", "postgres://user:hunter2pw@[db.example/x",
+    ])
+    func aRefusedURLKeepsItsPassword(text: String) {
+        let error = #expect(throws: StoreError.self) { try PostgresURL(text) }
+        #expect(error.map { !"\($0)".contains("hunter2pw") } == true, "\(String(describing: error))")
+        #expect(!PostgresURL.redact(text).contains("hunter2pw"))
+    }
 }

@@ -44,6 +44,8 @@ struct ImportOptionSurfaceTests {
                 #expect(schema?["type"]?.string == "number" && schema?["exclusiveMinimum"]?.string == "0", "\(name)")
                 #expect(schema?["maximum"]?.string == ImportOptionSpec.shown(limit), "\(name)")
             }
+            // A default the document states is the option's.
+            if let stated = schema?["default"]?.string { #expect(stated == option.defaultText, "\(name): \(stated)") }
         }
         let parts = operation["requestBody"]?["content"]?["multipart/form-data"]?["schema"]?["properties"]?.keys ?? []
         #expect(Set(parts) == ["file", "mapping"])

@@ -7,26 +7,6 @@ import Testing
 
 @testable import RefreshServer
 
-/// A server clock that moves only when the test moves it: the calendar and the monotonic count step together.
-final class ManualClock: Sendable {
-    private let reading: Mutex<(date: Date, uptime: Duration)>
-
-    init(at date: Date) { reading = Mutex((date, .seconds(1_000))) }
-
-    var date: Date { reading.withLock { $0.date } }
-
-    func advance(seconds: Int) {
-        reading.withLock {
-            $0.date += TimeInterval(seconds)
-            $0.uptime += .seconds(seconds)
-        }
-    }
-
-    var server: ServerClock {
-        ServerClock(now: { self.reading.withLock { $0.date } }, uptime: { self.reading.withLock { $0.uptime } })
-    }
-}
-
 /// What the server dates and times comes from the clock it was given (`ServerBuilder.build(clock:)`), never from the
 /// process's clocks: a clock set years ahead shows in every date the API writes, and moving it forward expires
 /// tokens, refills rate limits, ages the index and forgets finished jobs without the test waiting for any of it.

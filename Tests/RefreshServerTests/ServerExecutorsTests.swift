@@ -48,7 +48,7 @@ struct ServerExecutorsTests {
     }
 
     @Test func aWaiterIsResumedByTheAnswerThatCoversItsTicket() async throws {
-        let waiters = ReloadWaiters()
+        let waiters = ReloadWaiters(clock: .system)
         let early = Task { await waiters.wait(for: 1, timeout: .seconds(600)) }
         let late = Task { await waiters.wait(for: 3, timeout: .seconds(600)) }
         waiters.answer(upTo: 1)
@@ -60,10 +60,14 @@ struct ServerExecutorsTests {
     }
 
     @Test func aWaiterWithoutAnAnswerGivesUpAtItsTimeout() async throws {
-        let waiters = ReloadWaiters()
-        let started = ContinuousClock.now
-        #expect(await waiters.wait(for: 1, timeout: .milliseconds(50)) == false)
-        #expect(ContinuousClock.now - started >= .milliseconds(50))
+        let clock = ManualClock(at: Date(timeIntervalSince1970: 0), waits: .manual)
+        let waiters = ReloadWaiters(clock: clock.server)
+        let waiting = Task { await waiters.wait(for: 1, timeout: .seconds(600)) }
+        #expect(await clock.until { clock.pendingWakeups == 1 })
+        clock.advance(by: .seconds(599))
+        #expect(clock.pendingWakeups == 1, "gave up before its time")
+        clock.advance(by: .seconds(1))
+        #expect(await waiting.value == false)
         // A later answer finds no one waiting and is kept for the next ask.
         waiters.answer(upTo: 1)
         #expect(await waiters.wait(for: 1, timeout: .seconds(600)))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChainImport
 import Foundation
 import HTTPTypes
 import LocationStore

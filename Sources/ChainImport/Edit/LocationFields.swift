@@ -1,10 +1,10 @@
 import Foundation
-import Geo
 import LocationStore
 
 /// One location as an admin writes it by hand: the body of `POST /admin/locations` and `PUT`/`PATCH
 /// /admin/locations/{id}`, and what `oncue locations add|set` build from their options. The names are the import's
-/// columns (`FieldRole`), so a field means here what it means in a file.
+/// columns (`FieldRole`), so a field means here what it means in a file; `LocationField` says how each is named on
+/// the wire and where it sits here.
 package struct LocationFields: Sendable, Equatable {
     /// The id within its network (the file's `id` column); derived from the address and point when left out, as an
     /// import derives it.
@@ -30,38 +30,22 @@ package struct LocationFields: Sendable, Equatable {
 
     package init() {}
 
-    /// The fields of a stored location, for a patch to change some of them.
+    /// The fields of a stored location, for a patch to change some of them (not those the store sets: a patch that
+    /// repeats them is checked against the location, one built from it needs no check).
     package init(_ location: Location) {
-        id = location.externalId
-        network = location.networkId
-        name = location.name
-        address = location.address
-        city = location.city
-        region = location.region
-        postalCode = location.postalCode
-        country = location.country
-        latitude = location.coordinate.latitude
-        longitude = location.coordinate.longitude
-        radiusMeters = location.radiusMeters
-        venueRadiusMeters = location.venueRadiusMeters
-        openingHours = location.openingHours
+        for field in LocationField.all where !field.isReadOnly { self[field] = field.read(location) }
     }
 
+    /// The fields the one-row CSV carries, in its column order.
+    static let csvFields = LocationField.all.filter { $0.column != nil }
+
     /// The import's columns, in the order `csv` writes them.
-    static let columns = [
-        "id", "name", "address", "city", "region", "postal_code", "country", "latitude", "longitude", "radius_m",
-        "venue_radius_m", "opening_hours",
-    ]
+    static let columns = csvFields.compactMap(\.column)
 
     /// A one-row CSV of these fields under the import's column names: the edit goes through exactly the checks, reason
     /// codes and change versions a file's row does.
     var csv: [UInt8] {
-        func number(_ v: Double?) -> String { v.map { "\($0)" } ?? "" }
-        let values = [
-            id ?? "", name ?? "", address ?? "", city ?? "", region ?? "", postalCode ?? "", country ?? "", number(latitude),
-            number(longitude), number(radiusMeters), number(venueRadiusMeters), openingHours ?? "",
-        ]
-        let line = values.map(Self.quoted).joined(separator: ",")
+        let line = Self.csvFields.map { Self.quoted(self[$0]?.csvText ?? "") }.joined(separator: ",")
         return Array((Self.columns.joined(separator: ",") + "\n" + line + "\n").utf8)
     }
 

@@ -13,11 +13,17 @@ package struct LocationExport: Sendable {
         case csv, geojson, geojsonseq
     }
 
+    /// The fields the export writes, in its column order (`LocationField.exportColumn`).
+    static let fields = LocationField.all.filter { $0.exportColumn != nil }
+
+    /// The network's display name, beside its id: not a field of the location, but what lets an import into a fresh
+    /// store name the network as this one does.
+    static let networkName = "network_name"
+
     /// The columns (CSV) and properties (GeoJSON), named as the importer finds them without a mapping.
-    package static let columns = [
-        "id", "network", "network_name", "name", "address", "city", "state", "postcode", "country", "lat", "lon", "radius_m",
-        "venue_radius_m", "opening_hours",
-    ]
+    package static let columns = fields.flatMap { field in
+        [field.exportColumn ?? field.name] + (field.name == LocationField.network.name ? [networkName] : [])
+    }
 
     package let format: Format
     /// The networks to write (ids); all when nil.
@@ -66,16 +72,26 @@ package struct LocationExport: Sendable {
         var isNumber = false
     }
 
+    /// The location's values in `columns`' order.
     static func values(_ l: Location, networkName: String?) -> [Value] {
         let precise = l.positionUncertaintyMeters == nil
-        func number(_ v: Double?) -> Value { Value(text: v.map { "\($0)" }, isNumber: true) }
-        return [
-            Value(text: l.externalId), Value(text: l.networkId), Value(text: networkName), Value(text: l.name.isEmpty ? nil : l.name),
-            Value(text: l.address), Value(text: l.city), Value(text: l.region), Value(text: l.postalCode), Value(text: l.country),
-            Value(text: coordinate(l.coordinate.latitude, precise: precise), isNumber: true),
-            Value(text: coordinate(l.coordinate.longitude, precise: precise), isNumber: true), number(l.radiusMeters),
-            number(l.venueRadiusMeters), Value(text: l.openingHours),
-        ]
+        return fields.flatMap { field in
+            let value: Value =
+                switch field.read(l) {
+                // The point's decimals are its precision (`coordinate`); the other numbers are as the import reads them.
+                case .number(let n) where isCoordinate(field): Value(text: coordinate(n, precise: precise), isNumber: true)
+                // An empty text is one the location has none of (a name left blank): left out, as a missing one is.
+                case .text(let text): Value(text: text.isEmpty ? nil : text)
+                case let number?: Value(text: number.csvText, isNumber: true)
+                case nil: Value(text: nil)
+                }
+            return [value] + (field.name == LocationField.network.name ? [Value(text: networkName)] : [])
+        }
+    }
+
+    /// The point's two coordinates: written with their precision, and in GeoJSON as the geometry.
+    static func isCoordinate(_ field: LocationField) -> Bool {
+        field.name == LocationField.latitude.name || field.name == LocationField.longitude.name
     }
 
     /// A coordinate as text: the shortest that reads back as the same number, padded to at least four decimals for a
@@ -98,12 +114,17 @@ package struct LocationExport: Sendable {
 
     static func feature(_ l: Location, _ values: [Value]) -> String {
         var properties: [String] = []
-        for (name, value) in zip(columns, values) where name != "lat" && name != "lon" {
+        var point: [String: String] = [:]
+        for (name, value) in zip(columns, values) {
             guard let text = value.text else { continue }
-            properties.append("\"\(name)\":" + (value.isNumber ? text : jsonString(text)))
+            if name == LocationField.latitude.exportColumn || name == LocationField.longitude.exportColumn {
+                point[name] = text
+            } else {
+                properties.append("\"\(name)\":" + (value.isNumber ? text : jsonString(text)))
+            }
         }
-        let lat = values[9].text ?? "0"
-        let lon = values[10].text ?? "0"
+        let lat = point[LocationField.latitude.exportColumn ?? ""] ?? "0"
+        let lon = point[LocationField.longitude.exportColumn ?? ""] ?? "0"
         return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]},\"properties\":{"
             + properties.joined(separator: ",") + "}}"
     }

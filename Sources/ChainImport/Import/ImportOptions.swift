@@ -107,28 +107,29 @@ public struct ImportOptions: Sendable {
         }
     }
 
-    /// The options as recorded in the import log.
+    /// The options as recorded in the import log, each under its name in `ImportOptionTable` (a request's parameter).
     package var logged: [String: String] {
+        typealias T = ImportOptionTable
         var out: [String: String] = [:]
-        if let network { out["network"] = network }
-        if let networkColumn { out["network_column"] = networkColumn }
-        if let networkNameColumn { out["network_name_column"] = networkNameColumn }
-        if let w = networkNameWhere { out["network_name_where"] = "\(w.column)=\(w.value)" }
-        if let category { out["category"] = category }
-        if onlyKnownNetworks { out["only_known_networks"] = "true" }
-        if !usesBrandCatalogue { out["brand_catalogue"] = "false" }
-        if brandLanguage != "en" { out["brand_language"] = brandLanguage }
-        if dryRun { out["dry_run"] = "true" }
-        if replaceNetwork { out["replace_network"] = "true" }
-        if fixCoordinates { out["fix_coordinates"] = "true" }
-        if let encoding { out["encoding"] = encoding.rawValue }
-        if maxLineBytes != Self.defaultMaxLineBytes { out["max_line_bytes"] = String(maxLineBytes) }
-        if strictUTF8 { out["strict_utf8"] = "true" }
-        if mapping != nil { out["mapping"] = "file" }
+        if let network { out[T.network.name] = network }
+        if let networkColumn { out[T.networkColumn.name] = networkColumn }
+        if let networkNameColumn { out[T.networkNameColumn.name] = networkNameColumn }
+        if let w = networkNameWhere { out[T.networkNameWhere.name] = "\(w.column)=\(w.value)" }
+        if let category { out[T.category.name] = category }
+        if onlyKnownNetworks { out[T.onlyKnownNetworks.name] = "true" }
+        if !usesBrandCatalogue { out[T.brandCatalogue.name] = "false" }
+        if brandLanguage != "en" { out[T.brandLanguage.name] = brandLanguage }
+        if dryRun { out[T.dryRun.name] = "true" }
+        if replaceNetwork { out[T.replaceNetwork.name] = "true" }
+        if fixCoordinates { out[T.fixCoordinates.name] = "true" }
+        if let encoding { out[T.encoding.name] = encoding.rawValue }
+        if maxLineBytes != Self.defaultMaxLineBytes { out[T.maxLineBytes.name] = String(maxLineBytes) }
+        if strictUTF8 { out[T.strictUTF8.name] = "true" }
+        if mapping != nil { out[T.mapping.name] = "file" }
         if let geocoding {
-            out["geocoder"] = geocoding.settings.displayURL
-            out["geocode"] = geocoding.mode.rawValue
-            if geocoding.requireGeocode { out["require_geocode"] = "true" }
+            out[T.geocoder.name] = geocoding.settings.displayURL
+            out[T.geocode.name] = geocoding.mode.rawValue
+            if geocoding.requireGeocode { out[T.requireGeocode.name] = "true" }
         }
         return out
     }

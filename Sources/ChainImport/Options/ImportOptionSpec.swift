@@ -5,7 +5,7 @@ import LocationStore
 /// `oncue import` flags, the query parameters of `POST /admin/imports`, their help and docs/importing.md's table all
 /// come from `ImportOptionTable`, and both surfaces parse a value's text through the same `parse`, so they accept and
 /// refuse the same values with the same words.
-package struct ImportOptionSpec: Sendable {
+package struct ImportOptionSpec: DeclaredOption {
     /// What a value's text may be.
     package enum Kind: Sendable, Equatable {
         /// 1 to 200 characters, no control characters (they would reach the log and the store).
@@ -31,30 +31,20 @@ package struct ImportOptionSpec: Sendable {
         case fileOrBodyPart
     }
 
-    /// The name in snake_case: the query parameter, and with dashes the flag (`network_column`, `--network-column`).
-    package let name: String
+    /// The name in snake_case (the query parameter, and with dashes the flag: `network_column`, `--network-column`),
+    /// the flag, the help and the section `oncue import --help` lists it under.
+    package let declaration: OptionDeclaration
     package let kind: Kind
-    /// What it does, a sentence without its final full stop.
-    package let summary: String
     package let surface: Surface
     /// Earlier names still accepted, for one release, as the same option.
     package let deprecatedNames: [String]
     let write: @Sendable (inout ImportOptionValues, ParsedValue) -> Void
 
-    init(
-        _ name: String, _ kind: Kind, _ summary: String, surface: Surface = .both, deprecatedNames: [String] = [],
-        write: @escaping @Sendable (inout ImportOptionValues, ParsedValue) -> Void
-    ) {
-        self.name = name
-        self.kind = kind
-        self.summary = summary
-        self.surface = surface
-        self.deprecatedNames = deprecatedNames
-        self.write = write
-    }
+    /// The command line's flag (`--network-column`), also of an option the command line does not take: messages name
+    /// an option so.
+    package var flagName: String { "--" + Self.flag(name) }
 
-    /// The command line's flag (`--network-column`).
-    package var flagName: String { "--" + name.replacingOccurrences(of: "_", with: "-") }
+    static func flag(_ name: String) -> String { name.replacingOccurrences(of: "_", with: "-") }
 
     /// A value as its kind reads it.
     enum ParsedValue: Sendable, Equatable {
@@ -110,8 +100,8 @@ package struct ImportOptionSpec: Sendable {
     /// A choice's canonical spelling: the ones shown, and the usual others of an encoding or a delimiter.
     private static func choose(_ text: String, for name: String, shown: [String]) -> String? {
         switch name {
-        case "encoding": return TextEncoding(name: text).map(\.shownName)
-        case "delimiter": return text == "\t" || text == "\\t" ? "tab" : shown.contains(text) ? text : nil
+        case ImportOptionTable.encoding.name: return TextEncoding(name: text).map(\.shownName)
+        case ImportOptionTable.delimiter.name: return text == "\t" || text == "\\t" ? "tab" : shown.contains(text) ? text : nil
         default: return shown.contains(text) ? text : nil
         }
     }

@@ -2,26 +2,10 @@ import Foundation
 
 extension ImportOptionSpec {
     /// What the option accepts, for help and docs.
-    package var accepts: String {
-        if surface == .fileOrBodyPart { return "a JSON file" }
-        return switch kind {
-        case .text: "text"
-        case .flag: "true or false"
-        case .choice(let shown): shown.joined(separator: " ")
-        case .integer(let range, _): "\(range.lowerBound)...\(range.upperBound)"
-        case .positive(let limit, _): "above 0, at most \(Self.shown(limit))"
-        }
-    }
+    package var accepts: String { surface == .fileOrBodyPart ? "a JSON file" : kind.accepts }
 
     /// The default as a reader should see it; nil when not giving the option means "not set".
-    package var defaultText: String? {
-        switch kind {
-        case .text, .choice: nil
-        case .flag(let on): on ? "true" : "false"
-        case .integer(_, let value): String(value)
-        case .positive(_, let value): Self.shown(value)
-        }
-    }
+    package var defaultText: String? { kind.defaultText }
 
     /// How the command line takes it (`--dry-run`, `--brand-catalogue`/`--no-brand-catalogue`), nil when it does not.
     package var commandLineSpelling: String? {
@@ -34,7 +18,7 @@ extension ImportOptionSpec {
     }
 
     /// The name of its value in help (`--max-line-bytes <bytes>`).
-    package var valueName: String { surface == .fileOrBodyPart ? "file" : String(name.split(separator: "_").last ?? "") }
+    package var valueName: String { declaration.valueName }
 
     /// How a request takes it (`?dry_run=true`, the body's `mapping` part).
     package var requestSpelling: String {

@@ -32,8 +32,11 @@ package struct GeocodingRequest: Sendable, Equatable {
     /// (a server's own limit, which a request may lower but not raise).
     package func options(url: URL?, maxRequestsPerSecond: Double? = nil) throws(ImportOptionSpec.Refusal) -> GeocodingOptions? {
         guard let url else {
-            if requireGeocode { throw ImportOptionSpec.Refusal(option: "require_geocode", reason: "needs a geocoder ('geocoder' or 'geocode')") }
-            if mode != nil { throw ImportOptionSpec.Refusal(option: "geocode", reason: "needs a geocoder, and none is configured") }
+            if requireGeocode {
+                throw ImportOptionTable.requireGeocode.refusal(
+                    "needs a geocoder ('\(ImportOptionTable.geocoder.name)' or '\(ImportOptionTable.geocode.name)')")
+            }
+            if mode != nil { throw ImportOptionTable.geocode.refusal("needs a geocoder, and none is configured") }
             return nil
         }
         var settings = GeocoderSettings(baseURL: url)

@@ -104,7 +104,7 @@ package final class AdminKeyRing: Service, Sendable {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let interval = refreshInterval
             // nil when shutdown began first.
-            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: interval) })) != nil else { return }
+            guard (try? await cancelWhenGracefulShutdown({ try await self.clock.sleep(for: interval) })) != nil else { return }
             do { try await refresh() } catch {
                 logger.warning("could not read the admin keys; the last ones read stay in force", metadata: ["error": "\(error)"])
             }

@@ -142,11 +142,11 @@ final class AuditRecorder: Service, Sendable {
         var nextPrune = clock.uptime()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let wait = delay
-            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(for: wait) })) != nil else { break }
+            guard (try? await cancelWhenGracefulShutdown({ try await self.clock.sleep(for: wait) })) != nil else { break }
+            await waitForTheGate()
             await recordEndedWindows(all: false)
             if orphansLeft { orphansLeft = await writeOrphans() }
             if clock.uptime() >= nextPrune, await prune() { nextPrune = clock.uptime() + Self.pruneInterval }
-            // Nothing to write, or an import to wait for: look again at the short interval.
             if pendingCount == 0 || importRunning.isOccupied { continue }
             delay = await flush() ? .milliseconds(250) : min(delay * 2, .seconds(5))
         }
@@ -160,6 +160,14 @@ final class AuditRecorder: Service, Sendable {
                 logger.error("the server stopped with audit entries it could not write", metadata: ["entries": "\(pendingCount)"])
             }
         }
+    }
+
+    /// While an import or an edit holds the gate and entries wait: until it is freed, or a second passes (sampling
+    /// windows still close on time while a long import runs).
+    private func waitForTheGate() async {
+        let seen = importRunning.freed.count
+        guard pendingCount > 0, importRunning.isOccupied else { return }
+        _ = await cancelWhenGracefulShutdown { await self.importRunning.freed.wait(past: seen, atMost: .seconds(1), clock: self.clock) }
     }
 
     /// The summaries of sampling windows that have passed.

@@ -36,6 +36,9 @@ final class ImportGate: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Signalled whenever the gate becomes free: the audit writer, which must not write while an import does, waits
+    /// on it rather than looking again and again.
+    let freed = WakeSignal()
 
     /// Takes the gate for `holder`; nil when taken, or the import or edit that holds it. Waits only for the audit
     /// writer, which hands the gate to the first waiter when it leaves.
@@ -79,7 +82,11 @@ final class ImportGate: Sendable {
             state.occupant = .writer(first.holder)
             return ((first.holder, first.resume), waiting.dropFirst().map { ($0.resume, first.holder) })
         }
-        next?.1.resume(returning: nil)
+        if let next {
+            next.1.resume(returning: nil)
+        } else {
+            freed.signal()
+        }
         for (continuation, holder) in refused { continuation.resume(returning: holder) }
     }
 

@@ -229,7 +229,7 @@ struct ImportRoute: Sendable {
                     return
                 } catch {
                     lastError = error
-                    try? await Task.sleep(for: .seconds(2))
+                    try? await clock.sleep(for: .seconds(2))
                 }
             }
             logger.error(

@@ -1,121 +1,84 @@
 import ChainImport
-import Foundation
-import Geo
-import LocationStore
 
 /// The body of `POST /admin/locations` and `PUT`/`PATCH /admin/locations/{id}`: a location's fields, named as the
-/// import's roles are (`radius_meters` and `venue_radius_meters` for its `radius_m` and `venue_radius_m` columns). In a
-/// `PATCH` only the fields present change and `null` clears one; in a `PUT` a field left out is cleared.
+/// import's roles are (`radius_meters` for its `radius_m` column). In a `PATCH` only the fields present change and
+/// `null` clears one; in a `PUT` a field left out is cleared.
 ///
 /// It also takes what the API answers, so that a GET's body PUT back is a no-op: `network_id` for `network`, `lat` and
 /// `lon` (the public API's names) for `latitude` and `longitude`, and the fields the store sets, `source_import_id`
 /// and the global `id`, which are checked against the location and ignored when they match. Which `id` is which: with
 /// `external_id` in the body, `id` is the global `loc_<network>_<id>` (as answered); without it, `id` is the id within
-/// the network (the import's column).
+/// the network (the import's column). The members, their types, aliases and limits are `LocationField`'s.
 struct LocationBody: Decodable, Sendable {
-    /// The fields given, each with its value (nil: given as `null`).
-    private(set) var given: [Field: Value] = [:]
-    /// Fields given as `null`.
-    private(set) var nulls = Set<Field>()
-    /// The read-only fields as the client sent them back.
-    private(set) var locationId: String?
-    private(set) var sourceImportId: Int64?
-
-    /// A location's fields, each under the name the import gives it.
-    enum Field: String, CaseIterable, Sendable {
-        case id, network, name, address, city, region, postalCode, country, latitude, longitude, radiusMeters, venueRadiusMeters
-        case openingHours
+    /// A field the body gave, with its value (nil: given as `null`).
+    struct Given: Sendable {
+        let field: LocationField
+        let value: LocationField.Value?
     }
 
-    /// The member names a body may use (after `convertFromSnakeCase`).
-    enum Key: String, CodingKey, CaseIterable {
-        case id, externalId, network, networkId, name, address, city, region, postalCode, country, latitude, longitude, lat, lon
-        case radiusMeters, venueRadiusMeters, openingHours, sourceImportId
-
-        /// The field a member sets; nil for the read-only ones.
-        func field(externalIdGiven: Bool) -> Field? {
-            switch self {
-            case .id: externalIdGiven ? nil : .id
-            case .externalId: .id
-            case .networkId: .network
-            case .lat: .latitude
-            case .lon: .longitude
-            case .sourceImportId: nil
-            default: Field(rawValue: rawValue)
-            }
-        }
-    }
-
-    enum Value: Sendable, Equatable {
-        case text(String)
-        case number(Double)
-    }
+    /// The fields given, in the table's order.
+    private(set) var given: [Given] = []
 
     init(from decoder: any Decoder) throws {
         // A misspelt field ("lattitude") is refused, not ignored: it would otherwise clear the field it meant.
-        try UnknownMembers.refuse(in: decoder, knowing: Key.self, what: "a location")
-        let c = try decoder.container(keyedBy: Key.self)
-        let externalIdGiven = c.contains(.externalId)
-        if externalIdGiven, c.contains(.id), !(try c.decodeNil(forKey: .id)) { locationId = try c.decode(String.self, forKey: .id) }
-        if c.contains(.sourceImportId), !(try c.decodeNil(forKey: .sourceImportId)) {
-            sourceImportId = try c.decode(Int64.self, forKey: .sourceImportId)
-        }
-        var namedBy: [Field: Key] = [:]
-        for key in Key.allCases where c.contains(key) {
-            guard let field = key.field(externalIdGiven: externalIdGiven) else { continue }
-            var value: Value?
-            if !(try c.decodeNil(forKey: key)) {
-                switch field {
-                case .latitude, .longitude, .radiusMeters, .venueRadiusMeters: value = .number(try c.decode(Double.self, forKey: key))
-                default: value = .text(try c.decode(String.self, forKey: key))
+        try UnknownMembers.refuse(in: decoder, knowing: LocationMember.self, what: "a location")
+        let c = try decoder.container(keyedBy: LocationMember.self)
+        let answerShaped = c.contains(LocationMember(LocationField.id.answerName))
+        for field in LocationField.all {
+            var first: LocationMember?
+            var value: LocationField.Value?
+            for member in Self.members(of: field, answerShaped: answerShaped) where c.contains(member) {
+                let next = try Self.decode(field, member, from: c)
+                // `network` and `network_id`, `lat` and `latitude`: two names of one field must say the same.
+                if let first, next != value {
+                    throw FieldRefusal(
+                        field: member.name, message: "'\(first.name)' and '\(member.name)' name the same field with different values",
+                        contradictory: true)
                 }
+                first = first ?? member
+                value = next
             }
-            // `network` and `network_id`, `lat` and `latitude`: two names of one field must say the same.
-            if let first = namedBy[field], given[field] != value {
-                throw FieldRefusal(
-                    field: key.snakeName, message: "'\(first.snakeName)' and '\(key.snakeName)' name the same field with different values",
-                    contradictory: true)
-            }
-            namedBy[field] = key
-            if let value { given[field] = value } else { nulls.insert(field) }
+            if first != nil { given.append(Given(field: field, value: value)) }
+        }
+    }
+
+    /// The members that give `field`. A read-only one comes back under the name the API answered it with; and which
+    /// `id` is which: beside `external_id` (an answer's shape) it is the global id, without it the import's id column.
+    static func members(of field: LocationField, answerShaped: Bool) -> [LocationMember] {
+        let names = field.isReadOnly ? [field.answerName] : [field.name] + field.aliases
+        let globalId = LocationField.locationId.answerName
+        return names.filter { $0 != globalId || field.isReadOnly == answerShaped }.map(LocationMember.init)
+    }
+
+    private static func decode(
+        _ field: LocationField, _ member: LocationMember, from c: KeyedDecodingContainer<LocationMember>
+    ) throws -> LocationField.Value? {
+        if try c.decodeNil(forKey: member) { return nil }
+        switch field.slot {
+        case .text: return .text(try c.decode(String.self, forKey: member))
+        case .number: return .number(try c.decode(Double.self, forKey: member))
+        case .integer: return .integer(try c.decode(Int64.self, forKey: member))
         }
     }
 
     /// Checks the text fields as the document does (no control characters, at most the store's length) before the
     /// import's own checks see them.
     func checked() throws -> LocationBody {
-        for (field, value) in given {
-            guard case .text(let text) = value else { continue }
-            try AdminText.check(text, field: field.snakeName, limit: field.limit)
+        for given in given {
+            guard case .text(let text) = given.value, let limit = given.field.limit else { continue }
+            try AdminText.check(text, field: given.field.bodyName, limit: limit)
         }
-        if let locationId { try AdminText.check(locationId, field: "id", limit: FieldLimits.locationId + FieldLimits.networkId + 5) }
         return self
     }
 
-    /// `fields` with this body applied: every field given set, every `null` cleared, the read-only fields to check.
+    /// `fields` with this body applied: every field given set, every `null` cleared, the read-only fields to check
+    /// (left out, they are nil: nothing to check).
     func apply(to fields: inout LocationFields) {
-        for field in Field.allCases {
-            guard given[field] != nil || nulls.contains(field) else { continue }
-            let text: String? = if case .text(let t) = given[field] { t } else { nil }
-            let number: Double? = if case .number(let n) = given[field] { n } else { nil }
-            switch field {
-            case .id: fields.id = text
-            case .network: fields.network = text
-            case .name: fields.name = text
-            case .address: fields.address = text
-            case .city: fields.city = text
-            case .region: fields.region = text
-            case .postalCode: fields.postalCode = text
-            case .country: fields.country = text
-            case .latitude: fields.latitude = number
-            case .longitude: fields.longitude = number
-            case .radiusMeters: fields.radiusMeters = number
-            case .venueRadiusMeters: fields.venueRadiusMeters = number
-            case .openingHours: fields.openingHours = text
-            }
+        for field in LocationField.all {
+            let given = given.first { $0.field.name == field.name }
+            guard given != nil || field.isReadOnly else { continue }
+            fields[field] = given?.value
         }
-        fields.locationId = locationId
-        fields.sourceImportId = sourceImportId
     }
 
     /// The body as a whole location (a `POST` or a `PUT`).
@@ -123,82 +86,5 @@ struct LocationBody: Decodable, Sendable {
         var f = LocationFields()
         apply(to: &f)
         return f
-    }
-}
-
-extension LocationBody.Field {
-    /// The longest text the store keeps in this field (the import's own limits).
-    var limit: Int {
-        switch self {
-        case .id: FieldLimits.locationId
-        case .network: FieldLimits.alias
-        case .name: FieldLimits.locationName
-        case .address: FieldLimits.address
-        case .openingHours: FieldLimits.openingHours
-        default: FieldLimits.place
-        }
-    }
-
-    var snakeName: String { SnakeCase.of(rawValue) }
-}
-
-extension LocationBody.Key {
-    var snakeName: String { SnakeCase.of(rawValue) }
-}
-
-/// A location as the admin API answers it.
-struct AdminLocation: Encodable {
-    var id: String
-    var networkId: String
-    var externalId: String
-    var name: String
-    var address: String?
-    var city: String?
-    var region: String?
-    var postalCode: String?
-    var country: String?
-    var latitude: Double
-    var longitude: Double
-    var radiusMeters: Double?
-    var venueRadiusMeters: Double?
-    var openingHours: String?
-    var sourceImportId: Int64?
-
-    init(_ l: Location) {
-        id = l.id
-        networkId = l.networkId
-        externalId = l.externalId
-        name = l.name
-        address = l.address
-        city = l.city
-        region = l.region
-        postalCode = l.postalCode
-        country = l.country
-        latitude = l.coordinate.latitude
-        longitude = l.coordinate.longitude
-        radiusMeters = l.radiusMeters
-        venueRadiusMeters = l.venueRadiusMeters
-        openingHours = l.openingHours
-        sourceImportId = l.sourceImportId
-    }
-}
-
-/// What a one-location write did: the location as stored, whether it was new, and the import's warnings for it.
-struct LocationEdited: Encodable {
-    var location: AdminLocation
-    var outcome: String
-    var importId: Int64?
-    var warnings: [Warning]
-
-    struct Warning: Encodable {
-        var code: String
-        var message: String
-    }
-
-    init(_ o: LocationEditor.Outcome) {
-        location = AdminLocation(o.location)
-        outcome = o.outcome.rawValue
-        importId = o.importId
-        warnings = o.warnings.map { Warning(code: $0.code, message: $0.message) }
     }
 }

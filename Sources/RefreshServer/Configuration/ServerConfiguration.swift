@@ -11,6 +11,11 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var readDatabase: String?
     /// Seconds between checks of the store's version (PostGIS): a missed `NOTIFY` delays a rebuild by at most this.
     package var storePollSeconds: Double = ServerSettings.storePoll.defaultValue.inSeconds
+    /// The same as a duration, as its setting reads it.
+    package var storePoll: Duration {
+        get { .seconds(storePollSeconds) }
+        set { storePollSeconds = newValue.inSeconds }
+    }
     /// Address to bind; only loopback by default so that a server is never exposed by accident.
     package var host: String
     /// TCP port; 0 picks a free one (tests).

@@ -1,50 +1,27 @@
+import ChainImport
 import Foundation
 
 /// One setting of `oncue serve`, declared once: its flag, its environment variable, its type (and so its parser and
-/// bounds), its default and its help. The flag, the variable, `serve --help`, README's table and the validation are
-/// all read from here (`ServerSettings`).
+/// bounds), its default, its help and where its value lives in `ServerConfiguration`. The flag, the variable,
+/// `serve --help`, README's table and the validation are all read from here (`ServerSettings`).
 ///
 /// A flag's text and a variable's text go through the same `value(parsing:from:)`, so the two accept and refuse the
 /// same values. An empty text means the default, given either way.
 package struct ServerSetting<Value: Sendable>: Sendable {
-    /// The long flag without its dashes (`port` for `--port`); nil for a variable that has no flag.
-    package let flag: String?
-    /// The environment variable (`ONCUE_PORT`).
-    package let variable: String
-    /// What it sets, as a phrase that begins with a capital and ends without a full stop (the help of its flag).
-    package let summary: String
+    /// The flag (without its dashes; nil for a variable that has no flag), the variable, the help.
+    package let declaration: OptionDeclaration
     package let type: SettingType<Value>
     package let defaultValue: Value
-    /// Said instead of the default's text where that says little (`none: the peer address`).
-    let defaultNote: String?
+    /// The default as a reader should see it: the default's text, or a note where that says little
+    /// (`none: the peer address`).
+    package let defaultText: String
     /// A refused text is never repeated in the message: it may hold a password.
     let isSecret: Bool
-    let write: @Sendable (inout ServerConfiguration, Value) -> Void
-    /// The value a configuration holds, to print it; nil for a setting with no value of its own (a token file, whose
-    /// token is the admin token's).
-    let read: (@Sendable (ServerConfiguration) -> Value)?
-
-    init(
-        flag: String?,
-        variable: String,
-        type: SettingType<Value>,
-        default defaultValue: Value,
-        defaultNote: String? = nil,
-        secret: Bool = false,
-        summary: String,
-        read: (@Sendable (ServerConfiguration) -> Value)?,
-        write: @escaping @Sendable (inout ServerConfiguration, Value) -> Void
-    ) {
-        self.flag = flag
-        self.variable = variable
-        self.type = type
-        self.defaultValue = defaultValue
-        self.defaultNote = defaultNote
-        self.isSecret = secret
-        self.summary = summary
-        self.read = read
-        self.write = write
-    }
+    /// Whether `--print-configuration` shows it; a token file's token is shown as the admin token.
+    let isPrinted: Bool
+    /// The variable of the setting whose line of README's table this one shares (the other half of one thing).
+    package let besideVariable: String?
+    let path: any WritableKeyPath<ServerConfiguration, Value> & Sendable
 
     /// The value of a flag's or a variable's text; `source` (`--port`, `ONCUE_PORT`) names it in the message.
     package func value(parsing text: String, from source: String) throws(ConfigurationError) -> Value {
@@ -57,17 +34,32 @@ package struct ServerSetting<Value: Sendable>: Sendable {
     }
 }
 
+extension ServerSetting {
+    /// A setting as `ServerSettings` declares it; its help says its variable, default and bounds.
+    init(
+        flag: String?, variable: String, type: SettingType<Value>, default defaultValue: Value, defaultNote: String? = nil,
+        secret: Bool = false, printed: Bool = true, repeatable: Bool = false, summary: String, beside: (any ServerSettingDescription)? = nil,
+        at path: any WritableKeyPath<ServerConfiguration, Value> & Sendable
+    ) {
+        let defaultText = defaultNote ?? type.format(defaultValue)
+        let declaration = OptionDeclaration(
+            name: variable, flag: flag, variable: variable, summary: summary,
+            help: "\(summary) (\(variable); default \(defaultText); \(type.bounds)).", valueName: type.valueName,
+            form: repeatable ? .repeatable : .value, section: nil, takesAnyWordAsValue: true)
+        self.init(
+            declaration: declaration, type: type, defaultValue: defaultValue, defaultText: defaultText, isSecret: secret, isPrinted: printed,
+            besideVariable: beside?.variable, path: path)
+    }
+}
+
 /// A setting whatever its type: what the table, `serve --help`, README and the resolution need.
-package protocol ServerSettingDescription: Sendable {
-    var flag: String? { get }
-    var variable: String { get }
-    var summary: String { get }
-    /// The name of the flag's value in `--help` (`--port <port>`, `--head-timeout <duration>`).
-    var valueName: String { get }
+package protocol ServerSettingDescription: DeclaredOption {
     /// What it accepts, for tests to generate values from and the docs to print.
     var bounds: SettingBounds { get }
     /// The default as a reader should see it.
     var defaultText: String { get }
+    /// The variable of the setting whose line of README's table this one shares.
+    var besideVariable: String? { get }
     /// Parses `text` (non-empty, or the default) and puts the value in `configuration`.
     func apply(_ text: String, from source: String, to configuration: inout ServerConfiguration) throws(ConfigurationError)
     func applyDefault(to configuration: inout ServerConfiguration)
@@ -76,25 +68,26 @@ package protocol ServerSettingDescription: Sendable {
 }
 
 extension ServerSetting: ServerSettingDescription {
-    package var valueName: String { type.valueName }
     package var bounds: SettingBounds { type.bounds }
-    package var defaultText: String { defaultNote ?? type.format(defaultValue) }
 
     package func apply(_ text: String, from source: String, to configuration: inout ServerConfiguration) throws(ConfigurationError) {
-        write(&configuration, try value(parsing: text, from: source))
+        configuration[keyPath: path] = try value(parsing: text, from: source)
     }
 
-    package func applyDefault(to configuration: inout ServerConfiguration) { write(&configuration, defaultValue) }
+    package func applyDefault(to configuration: inout ServerConfiguration) { configuration[keyPath: path] = defaultValue }
 
-    package func shownValue(in configuration: ServerConfiguration) -> String? { read.map { type.format($0(configuration)) } }
+    package func shownValue(in configuration: ServerConfiguration) -> String? { isPrinted ? type.format(configuration[keyPath: path]) : nil }
 }
 
 extension ServerSettingDescription {
+    /// The environment variable (`ONCUE_PORT`), which is also the setting's key.
+    package var variable: String { declaration.name }
+
     /// The flag as typed (`--port`), or nil.
     package var option: String? { flag.map { "--" + $0 } }
 
-    /// The help of the flag: what it sets, its variable, default and bounds.
-    package var help: String { "\(summary) (\(variable); default \(defaultText); \(bounds))." }
+    /// The name of the flag's value in `--help` (`--port <port>`, `--head-timeout <duration>`).
+    package var valueName: String { declaration.valueName }
 }
 
 /// What a setting accepts, structured so that a test can generate values in range, on the bounds, past them and

@@ -1,3 +1,4 @@
+import ChainImport
 import Foundation
 import Logging
 import OnCueContract
@@ -17,9 +18,7 @@ package enum ServerSettings {
         defaultNote: "none",
         secret: true,
         summary: "A hot standby's postgres:// URL for index builds and read-only routes",
-        read: { $0.readDatabase },
-
-        write: { $0.readDatabase = $1 }
+        at: \.readDatabase
     )
 
     package static let storePoll = ServerSetting<Duration>(
@@ -29,8 +28,7 @@ package enum ServerSettings {
         default: .seconds(5),
         summary:
             "Time between checks of the store's version (and of its admin keys): a missed NOTIFY waits at most this; a SQLite file, which announces nothing, is checked every 2 s at most",
-        read: { .seconds($0.storePollSeconds) },
-        write: { $0.storePollSeconds = $1.inSeconds }
+        at: \.storePoll
     )
 
     package static let host = ServerSetting<String>(
@@ -39,9 +37,7 @@ package enum ServerSettings {
         type: .host,
         default: "127.0.0.1",
         summary: "Address to bind",
-        read: { $0.host },
-
-        write: { $0.host = $1 }
+        at: \.host
     )
 
     package static let port = ServerSetting<Int>(
@@ -50,9 +46,7 @@ package enum ServerSettings {
         type: .integer(in: 0...65_535, valueName: "port"),
         default: 8080,
         summary: "TCP port, 0 for any free port",
-        read: { $0.port },
-
-        write: { $0.port = $1 }
+        at: \.port
     )
 
     /// Before `adminToken`: of two variables the token wins; a flag wins over both.
@@ -62,9 +56,9 @@ package enum ServerSettings {
         type: .adminTokenFile,
         default: nil,
         defaultNote: "none",
+        printed: false,
         summary: "File whose first line is the admin bearer token",
-        read: nil,
-        write: { $0.adminToken = $1 }
+        at: \.adminToken
     )
 
     /// No flag: a token on the command line would be in every process listing.
@@ -76,10 +70,8 @@ package enum ServerSettings {
         defaultNote: "none: without keys the admin API answers 404",
         secret: true,
         summary: "Bootstrap admin key (role admin) enabling /admin/*; more keys with `oncue keys`",
-        read: { $0.adminToken },
-        write: { configuration, token in
-            if let token { configuration.adminToken = token }
-        }
+        beside: adminTokenFile,
+        at: \.adminToken
     )
 
     package static let clientJWT = ServerSetting<ClientJWTKey?>(
@@ -90,8 +82,7 @@ package enum ServerSettings {
         defaultNote: "none: the public API is open",
         summary:
             "File with the HS256 secret or the JWKS of the app backend's access tokens; when set, region-refresh, networks and locations answer 401 without a valid token",
-        read: { $0.clientJWTKey },
-        write: { $0.clientJWTKey = $1 }
+        at: \.clientJWTKey
     )
 
     package static let clientJWTIssuer = ServerSetting<String?>(
@@ -101,8 +92,8 @@ package enum ServerSettings {
         default: nil,
         defaultNote: "any",
         summary: "The iss an access token must have",
-        read: { $0.clientJWTIssuer },
-        write: { $0.clientJWTIssuer = $1 }
+        beside: clientJWT,
+        at: \.clientJWTIssuer
     )
 
     package static let clientJWTAudience = ServerSetting<String?>(
@@ -112,8 +103,8 @@ package enum ServerSettings {
         default: nil,
         defaultNote: "any",
         summary: "A value an access token's aud must include",
-        read: { $0.clientJWTAudience },
-        write: { $0.clientJWTAudience = $1 }
+        beside: clientJWT,
+        at: \.clientJWTAudience
     )
 
     package static let clientJWTMaxLifetime = ServerSetting<Duration>(
@@ -122,8 +113,7 @@ package enum ServerSettings {
         type: .duration(in: Duration.seconds(60)...Duration.seconds(30 * 86_400)),
         default: .seconds(86_400),
         summary: "Longest lifetime an access token may claim (exp after iat, or after now without iat); longer ones get 401",
-        read: { $0.clientJWTMaxLifetime },
-        write: { $0.clientJWTMaxLifetime = $1 }
+        at: \.clientJWTMaxLifetime
     )
 
     package static let maxBodyBytes = ServerSetting<Int>(
@@ -132,9 +122,7 @@ package enum ServerSettings {
         type: .integer(in: 256...(64 << 20), valueName: "bytes"),
         default: 64 << 10,
         summary: "Largest JSON body in bytes; larger ones get 413",
-        read: { $0.maxBodyBytes },
-
-        write: { $0.maxBodyBytes = $1 }
+        at: \.maxBodyBytes
     )
 
     package static let maxImportBytes = ServerSetting<Int>(
@@ -143,9 +131,7 @@ package enum ServerSettings {
         type: .integer(in: 1...(1 << 40), valueName: "bytes"),
         default: 256 << 20,
         summary: "Largest CSV upload in bytes, streamed to disk",
-        read: { $0.maxImportBytes },
-
-        write: { $0.maxImportBytes = $1 }
+        at: \.maxImportBytes
     )
 
     package static let rateLimitRPS = ServerSetting<Double>(
@@ -154,9 +140,7 @@ package enum ServerSettings {
         type: .number(in: 0...1e9, valueName: "rate"),
         default: 50,
         summary: "Requests per second per client, 0 disables limiting",
-        read: { $0.rateLimitRequestsPerSecond },
-
-        write: { $0.rateLimitRequestsPerSecond = $1 }
+        at: \.rateLimitRequestsPerSecond
     )
 
     package static let rateLimitBurst = ServerSetting<Double>(
@@ -165,9 +149,8 @@ package enum ServerSettings {
         type: .number(in: 1...1e9, valueName: "requests"),
         default: 100,
         summary: "Token-bucket size per client",
-        read: { $0.rateLimitBurst },
-
-        write: { $0.rateLimitBurst = $1 }
+        beside: rateLimitRPS,
+        at: \.rateLimitBurst
     )
 
     package static let clientIPHeader = ServerSetting<String?>(
@@ -177,9 +160,7 @@ package enum ServerSettings {
         default: nil,
         defaultNote: "none: the peer address",
         summary: "Header naming the client behind a proxy, e.g. X-Forwarded-For",
-        read: { $0.clientIPHeader },
-
-        write: { $0.clientIPHeader = $1 }
+        at: \.clientIPHeader
     )
 
     package static let trustedProxies = ServerSetting<[IPNetwork]>(
@@ -188,11 +169,11 @@ package enum ServerSettings {
         type: .ipNetworks,
         default: [],
         defaultNote: "loopback",
+        repeatable: true,
         summary:
             "Proxies (CIDR; repeat the flag or list them with commas) whose client header is believed: the client is the right-most address in it that is not one of them",
-        read: { $0.trustedProxies },
-
-        write: { $0.trustedProxies = $1 }
+        beside: clientIPHeader,
+        at: \.trustedProxies
     )
 
     package static let minRadius = ServerSetting<Double>(
@@ -201,9 +182,7 @@ package enum ServerSettings {
         type: .number(in: 0...RefreshParameters.maxMinRadiusMeters, valueName: "metres"),
         default: 0,
         summary: "Smallest region radius for requests without min_radius_meters; 0 keeps the density tiers",
-        read: { $0.minRadiusMeters },
-
-        write: { $0.minRadiusMeters = $1 }
+        at: \.minRadiusMeters
     )
 
     package static let closedLookahead = ServerSetting<Int>(
@@ -213,9 +192,7 @@ package enum ServerSettings {
         default: EngineConfiguration().closedLookaheadMinutes,
         summary:
             "With a request's local_time, a store closed for this many minutes from then (its opening_hours) ranks after the open ones; 0 ignores opening hours",
-        read: { $0.closedLookaheadMinutes },
-
-        write: { $0.closedLookaheadMinutes = $1 }
+        at: \.closedLookaheadMinutes
     )
 
     package static let consoleTiles = ServerSetting<String?>(
@@ -225,9 +202,7 @@ package enum ServerSettings {
         default: nil,
         defaultNote: "none: the offline base map alone",
         summary: "Raster tiles for the console's map, e.g. https://tiles.example.org/{z}/{x}/{y}.png (a server you may use)",
-        read: { $0.consoleTilesTemplate },
-
-        write: { $0.consoleTilesTemplate = $1 }
+        at: \.consoleTilesTemplate
     )
 
     package static let consoleTilesAttribution = ServerSetting<String>(
@@ -236,9 +211,8 @@ package enum ServerSettings {
         type: .text(maxLength: 200),
         default: ConsoleTiles.defaultAttribution,
         summary: "The credit the tiles' licence asks for, shown on the map",
-        read: { $0.consoleTilesAttribution },
-
-        write: { $0.consoleTilesAttribution = $1 }
+        beside: consoleTiles,
+        at: \.consoleTilesAttribution
     )
 
     package static let geocoder = ServerSetting<[NamedGeocoder]>(
@@ -250,9 +224,7 @@ package enum ServerSettings {
         secret: true,
         summary:
             "Nominatim-compatible geocoders admin imports may use, picked by name (geocoder=NAME); the first is the default",
-        read: { $0.geocoders },
-
-        write: { $0.geocoders = $1 }
+        at: \.geocoders
     )
 
     package static let geocoderRPS = ServerSetting<Double>(
@@ -261,101 +233,91 @@ package enum ServerSettings {
         type: .number(in: 0...1_000, lowerExcluded: true, valueName: "rate"),
         default: 1,
         summary: "Geocoder requests per second",
-        read: { $0.geocoderRequestsPerSecond },
-
-        write: { $0.geocoderRequestsPerSecond = $1 }
+        beside: geocoder,
+        at: \.geocoderRequestsPerSecond
     )
 
     package static let headTimeout = ServerSetting<Duration>(
         flag: "head-timeout",
         variable: "ONCUE_HEAD_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(10),
+        default: limits.headTimeout,
         summary: "Time to receive a request head, then 408",
-        read: { $0.connections.headTimeout },
-        write: { $0.connections.headTimeout = $1 }
+        at: \.connections.headTimeout
     )
 
     package static let bodyTimeout = ServerSetting<Duration>(
         flag: "body-timeout",
         variable: "ONCUE_BODY_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(30),
+        default: limits.bodyTimeout,
         summary: "Time to receive a request body, then 408",
-        read: { $0.connections.bodyTimeout },
-        write: { $0.connections.bodyTimeout = $1 }
+        at: \.connections.bodyTimeout
     )
 
     package static let uploadTimeout = ServerSetting<Duration>(
         flag: "upload-timeout",
         variable: "ONCUE_UPLOAD_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(86_400)),
-        default: .seconds(900),
+        default: limits.uploadTimeout,
         summary: "Time to receive a POST /admin/imports body",
-        read: { $0.connections.uploadTimeout },
-        write: { $0.connections.uploadTimeout = $1 }
+        at: \.connections.uploadTimeout
     )
 
     package static let uploadMinRate = ServerSetting<Int>(
         flag: "upload-min-bytes-per-second",
         variable: "ONCUE_UPLOAD_MIN_BYTES_PER_SECOND",
         type: .integer(in: 0...(1 << 30), valueName: "bytes"),
-        default: 1_024,
+        default: limits.uploadMinBytesPerSecond,
         summary: "Slowest POST /admin/imports body, measured over each 10 s; a slower upload is cut with 408 (0: no floor)",
-        read: { $0.connections.uploadMinBytesPerSecond },
-        write: { $0.connections.uploadMinBytesPerSecond = $1 }
+        at: \.connections.uploadMinBytesPerSecond
     )
 
     package static let idleTimeout = ServerSetting<Duration>(
         flag: "idle-timeout",
         variable: "ONCUE_IDLE_TIMEOUT",
         type: .duration(in: Duration.milliseconds(100)...Duration.seconds(3_600)),
-        default: .seconds(60),
+        default: limits.idleTimeout,
         summary: "Time an idle keep-alive connection stays open",
-        read: { $0.connections.idleTimeout },
-        write: { $0.connections.idleTimeout = $1 }
+        at: \.connections.idleTimeout
     )
 
     package static let maxConnections = ServerSetting<Int>(
         flag: "max-connections",
         variable: "ONCUE_MAX_CONNECTIONS",
         type: .integer(in: 1...1_000_000, valueName: "count"),
-        default: 1_000,
+        default: limits.maxConnections,
         summary:
             "Connections open at once; within a tenth of it (at most 64) a new connection closes the one idle longest, and when none is idle more wait in the listen backlog",
-        read: { $0.connections.maxConnections },
-
-        write: { $0.connections.maxConnections = $1 }
+        at: \.connections.maxConnections
     )
 
     package static let maxConnectionsPerAddress = ServerSetting<Int>(
         flag: "max-connections-per-address",
         variable: "ONCUE_MAX_CONNECTIONS_PER_ADDRESS",
         type: .integer(in: 1...1_000_000, valueName: "count"),
-        default: 256,
+        default: limits.maxConnectionsPerAddress,
         summary: "Connections one client address may hold open; more are closed as accepted (trusted proxies exempt)",
-        read: { $0.connections.maxConnectionsPerAddress },
-        write: { $0.connections.maxConnectionsPerAddress = $1 }
+        at: \.connections.maxConnectionsPerAddress
     )
 
     package static let maxPendingHeadsPerAddress = ServerSetting<Int>(
         flag: "max-pending-heads-per-address",
         variable: "ONCUE_MAX_PENDING_HEADS_PER_ADDRESS",
         type: .integer(in: 1...1_000_000, valueName: "count"),
-        default: 64,
+        default: limits.maxPendingHeadsPerAddress,
         summary: "Of those, connections still without a complete first request head",
-        read: { $0.connections.maxPendingHeadsPerAddress },
-        write: { $0.connections.maxPendingHeadsPerAddress = $1 }
+        beside: maxConnectionsPerAddress,
+        at: \.connections.maxPendingHeadsPerAddress
     )
 
     package static let shutdownTimeout = ServerSetting<Duration>(
         flag: "shutdown-timeout",
         variable: "ONCUE_SHUTDOWN_TIMEOUT",
         type: .duration(in: Duration.zero...Duration.seconds(3_600)),
-        default: .seconds(15),
+        default: limits.shutdownTimeout,
         summary: "Time after SIGTERM before open connections are closed",
-        read: { $0.connections.shutdownTimeout },
-        write: { $0.connections.shutdownTimeout = $1 }
+        at: \.connections.shutdownTimeout
     )
 
     package static let auditRetention = ServerSetting<Int>(
@@ -364,8 +326,7 @@ package enum ServerSettings {
         type: .integer(in: 0...36_500, valueName: "days"),
         default: 400,
         summary: "Audit entries older than this are pruned (hourly; the prune is logged as an entry); 0 keeps every entry",
-        read: { $0.auditRetentionDays },
-        write: { $0.auditRetentionDays = $1 }
+        at: \.auditRetentionDays
     )
 
     package static let logLevel = ServerSetting<Logger.Level>(
@@ -374,26 +335,32 @@ package enum ServerSettings {
         type: .logLevel,
         default: .info,
         summary: "Least level logged",
-        read: { $0.logLevel },
-
-        write: { $0.logLevel = $1 }
+        at: \.logLevel
     )
 
-    /// The table, in the order of `serve --help`; a row holds the settings that share one line of README's table (the two
-    /// halves of one thing). Resolution applies them in this order.
-    package static let rows: [[any ServerSettingDescription]] = [
-        [dbRead], [storePoll], [host], [port], [adminTokenFile, adminToken], [clientJWT, clientJWTIssuer, clientJWTAudience],
-        [clientJWTMaxLifetime], [maxBodyBytes],
-        [maxImportBytes],
-        [rateLimitRPS, rateLimitBurst], [clientIPHeader, trustedProxies], [minRadius], [closedLookahead], [geocoder, geocoderRPS],
-        [consoleTiles, consoleTilesAttribution],
-        [headTimeout], [bodyTimeout], [uploadTimeout], [uploadMinRate], [idleTimeout], [maxConnections],
-        [maxConnectionsPerAddress, maxPendingHeadsPerAddress],
-        [shutdownTimeout], [auditRetention], [logLevel],
+    /// Every setting, in the order of `serve --help`; resolution applies them in this order.
+    package static let all: [any ServerSettingDescription] = [
+        dbRead, storePoll, host, port, adminTokenFile, adminToken, clientJWT, clientJWTIssuer, clientJWTAudience, clientJWTMaxLifetime,
+        maxBodyBytes, maxImportBytes, rateLimitRPS, rateLimitBurst, clientIPHeader, trustedProxies, minRadius, closedLookahead, geocoder,
+        consoleTiles, consoleTilesAttribution, geocoderRPS, headTimeout, bodyTimeout, uploadTimeout, uploadMinRate, idleTimeout,
+        maxConnections, maxConnectionsPerAddress, maxPendingHeadsPerAddress, shutdownTimeout, auditRetention, logLevel,
     ]
 
-    /// Every setting.
-    package static let all: [any ServerSettingDescription] = rows.flatMap { $0 }
+    /// README's table: a row holds a setting and those declared beside it (the halves of one thing).
+    package static var rows: [[any ServerSettingDescription]] {
+        var rows: [[any ServerSettingDescription]] = []
+        for setting in all {
+            if let row = rows.firstIndex(where: { $0[0].variable == setting.besideVariable }) {
+                rows[row].append(setting)
+            } else {
+                rows.append([setting])
+            }
+        }
+        return rows
+    }
+
+    /// The connection settings' defaults are those a library user of `ConnectionLimits` gets.
+    private static let limits = ConnectionLimits()
 }
 
 extension ServerSettings {

@@ -25,31 +25,14 @@ package final class IndexReloader: Service, Sendable {
     private let clock: ServerClock
     private let logger: Logger
     private let pollSeconds: Double
-    private let requests: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
+    /// The rebuilds the machine asks for, in order; it asks for the next only once the last has ended.
+    private let rebuilds: AsyncStream<Int>
+    private let continuation: AsyncStream<Int>.Continuation
     private let generation = Atomic<Int>(0)
-    /// Rebuilds asked for (`scheduleReload`), and the number of asks the serving index answers: a rebuild covers every
-    /// ask made before it began.
-    private let asked = Atomic<Int>(0)
-    private let waiters = ReloadWaiters()
-    private let state = Mutex(State())
+    private let waiters: ReloadWaiters
+    private let machine = Mutex(ReloadStateMachine())
 
-    /// What `/readyz` and `/metrics` tell about the index and the store.
-    package struct State: Sendable {
-        /// The store version the serving index was built from (PostGIS), and when it went live by the server's clock.
-        package var indexVersion: Int64?
-        package var builtAt: Date?
-        /// The newest version announced or seen; a rebuild is due while it exceeds `indexVersion`.
-        package var knownVersion: Int64?
-        /// The store's change version the serving index answers (`LocationStore.trackedVersion`): the next update
-        /// reads the changes after it.
-        package var trackedVersion: Int64?
-        /// Changes laid over the last full build (0 right after one).
-        package var changesApplied = 0
-        /// Since when the store could not be reached (nil: it answers).
-        package var unreachableSince: Date?
-        package var lastError: String?
-    }
+    package typealias State = ReloadStateMachine.State
 
     init(
         engine: RegionRefreshEngine, access: StoreAccess, pollSeconds: Double, metrics: ServerMetrics, catalog: NetworkCatalog,
@@ -62,33 +45,42 @@ package final class IndexReloader: Service, Sendable {
         self.metrics = metrics
         self.catalog = catalog
         self.logger = logger
-        (requests, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        waiters = ReloadWaiters(clock: clock)
+        (rebuilds, continuation) = AsyncStream.makeStream(of: Int.self)
     }
 
     /// How many rebuilds have been installed; tests wait on it.
     package var completedReloads: Int { generation.load(ordering: .acquiring) }
 
-    package var current: State { state.withLock { $0 } }
+    package var current: State { machine.withLock { $0.state } }
 
     /// Asks for a rebuild; returns at once.
     func scheduleReload() {
-        asked.add(1, ordering: .sequentiallyConsistent)
-        continuation.yield()
+        carryOut(feed(.askedForRebuild))
     }
 
     /// Asks for a rebuild and returns once an index built after the ask is serving (so a write committed before the
     /// call is visible to the next request), or after `timeout` when rebuilds fail or take longer; says which.
     func reloadAndWait(timeout: Duration = .seconds(120)) async -> Bool {
-        let ticket = asked.add(1, ordering: .sequentiallyConsistent).newValue
-        continuation.yield()
+        let (ticket, actions) = machine.withLock { m in
+            let actions = m.handle(.askedForRebuild, at: clock.now())
+            return (m.asked, actions)
+        }
+        carryOut(actions)
         return await waiters.wait(for: ticket, timeout: timeout)
     }
 
     package func run() async throws {
-        try await firstLoad()
+        carryOut(feed(.started))
+        // The first index, retried while the store cannot be reached: a replica that starts before its database comes
+        // up answers 503 on `/readyz` until it can serve, rather than exiting.
+        for await covering in rebuilds {
+            try await rebuild(covering: covering)
+            if machine.withLock({ $0.isLoaded }) { break }
+        }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.rebuildOnRequest() }
+                group.addTask { try? await self.rebuildWhenTold() }
                 // A store with a version (one that announces its changes) is written by other processes too: it is
                 // listened to and polled. A SQLite file announces nothing, but the CLI (or another server) may write
                 // it too: its change-version row is polled, which costs a read of one row.
@@ -107,56 +99,82 @@ package final class IndexReloader: Service, Sendable {
         }
     }
 
-    /// The first index, retried while the store cannot be reached: a replica that starts before its database comes up
-    /// answers 503 on `/readyz` until it can serve, rather than exiting.
-    private func firstLoad() async throws {
-        var delay = 0.5
-        while true {
-            do {
-                try await reload()
-                return
-            } catch let error as StoreError {
-                guard case .unreachable = error else { throw error }
-                markUnreachable(error)
-                logger.warning("the store cannot be reached; retrying", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
-                try await Task.sleep(for: .seconds(delay))
-                delay = min(delay * 2, 30)
+    /// Gives `event` to the machine, dated now.
+    private func feed(_ event: ReloadStateMachine.Event) -> [ReloadStateMachine.Action] {
+        machine.withLock { $0.handle(event, at: clock.now()) }
+    }
+
+    /// Carries out what the machine decided, but for the waits, which the loop that asked for them sleeps.
+    private func carryOut(_ actions: [ReloadStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .rebuild(let covering): continuation.yield(covering)
+            case .answer(let covered): waiters.answer(upTo: covered)
+            case .loadAgain, .failStartup, .listenAgain: break
             }
         }
     }
 
-    private func rebuildOnRequest() async {
-        for await _ in requests {
-            let covered = asked.load(ordering: .sequentiallyConsistent)
-            do {
-                try await reload()
-                waiters.answer(upTo: covered)
-            } catch {
+    private func rebuildWhenTold() async throws {
+        for await covering in rebuilds { try await rebuild(covering: covering) }
+    }
+
+    /// One rebuild the machine asked for; its outcome goes back to the machine.
+    private func rebuild(covering: Int) async throws {
+        do {
+            let loaded = try await reload()
+            install(loaded)
+            let installed = ReloadStateMachine.Installed(
+                indexVersion: loaded.version, trackedVersion: loaded.tracked, changesApplied: loaded.index.changesApplied)
+            carryOut(feed(.rebuildInstalled(installed)))
+            // Counted once /readyz tells of it: a test that waits for a rebuild then reads the state.
+            generation.add(1, ordering: .releasing)
+            return
+        } catch {
+            metrics.indexLoadFailed()
+            let unreachable = Self.isUnreachable(error)
+            if unreachable { metrics.storeReachable(false) }
+            let actions = feed(.rebuildFailed(unreachable: unreachable, message: "\(error)"))
+            carryOut(actions)
+            for action in actions {
+                switch action {
+                case .loadAgain(let delay):
+                    logger.warning("the store cannot be reached; retrying", metadata: ["error": "\(error)", "retry_seconds": "\(delay.inSeconds)"])
+                    try await clock.sleep(for: delay)
+                    carryOut(feed(.loadDue))
+                case .failStartup: throw error
+                default: break
+                }
+            }
+            if machine.withLock({ $0.isLoaded }) {
                 // The old index keeps serving; the next change or poll retries.
                 logger.error("index rebuild failed; the previous index keeps serving", metadata: ["error": "\(error)"])
             }
         }
     }
 
+    static func isUnreachable(_ error: any Error) -> Bool {
+        if case StoreError.unreachable = error { return true }
+        return false
+    }
+
     /// `LISTEN` on the primary for committed changes, reconnecting with backoff when the connection drops.
     private func listen() async {
-        var delay = 0.5
         while !Task.isCancelled {
             let started = clock.uptime()
             do {
                 try await access.listen { [self] version in
-                    self.announced(version)
+                    self.carryOut(self.feed(.announced(version: version)))
                 }
             } catch {
                 if Task.isCancelled { return }
-                // A connection that held for a while starts the backoff over.
-                if clock.uptime() - started > .seconds(30) { delay = 0.5 }
-                logger.warning("lost the LISTEN connection; reconnecting", metadata: ["error": "\(error)", "retry_seconds": "\(delay)"])
+                logger.warning("lost the LISTEN connection; reconnecting", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: .seconds(delay))
-            delay = min(delay * 2, 30)
+            for case .listenAgain(let delay) in feed(.listenEnded(heldFor: clock.uptime() - started)) {
+                try? await clock.sleep(for: delay)
+            }
             // Changes made while nobody listened: the poll would find them, but only after its interval.
-            if let version = try? await access.withReader({ try await $0.changeVersion() }) { announced(version) }
+            if let version = try? await access.withReader({ try await $0.changeVersion() }) { carryOut(feed(.announced(version: version))) }
         }
     }
 
@@ -165,7 +183,7 @@ package final class IndexReloader: Service, Sendable {
     private func poll() async {
         await readEvery(
             pollSeconds, read: { try await $0.changeVersion() },
-            handle: { version in if let version { self.announced(version) } })
+            handle: { version in version.map { .announced(version: $0) } })
     }
 
     /// A store that announces nothing (a SQLite file): every `fileStorePollSeconds` (at most `pollSeconds`), its change
@@ -174,23 +192,26 @@ package final class IndexReloader: Service, Sendable {
     private func pollChangeVersion() async {
         await readEvery(
             min(pollSeconds, Self.fileStorePollSeconds), read: { try await $0.trackedVersion() },
-            handle: { version in if version != self.state.withLock({ $0.trackedVersion }) { self.scheduleReload() } })
+            handle: { .trackedVersionRead($0) })
     }
 
-    /// Until cancelled, every `seconds`: `read` on the reader store, its answer to `handle`; each read also tells
-    /// whether the store can be reached.
+    /// Until cancelled, every `seconds`: `read` on the reader store, the event its answer makes to the machine; each
+    /// read also tells whether the store can be reached.
     private func readEvery<T: Sendable>(
-        _ seconds: Double, read: @Sendable @escaping (any LocationStore) async throws -> T, handle: (T) -> Void
+        _ seconds: Double, read: @Sendable @escaping (any LocationStore) async throws -> T, handle: (T) -> ReloadStateMachine.Event?
     ) async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(seconds))
+            try? await clock.sleep(for: .seconds(seconds))
             if Task.isCancelled { return }
             do {
                 let value = try await access.withReader(read)
-                markReachable()
-                handle(value)
+                metrics.storeReachable(true)
+                carryOut(feed(.storeReached))
+                if let event = handle(value) { carryOut(feed(event)) }
             } catch {
-                markUnreachable(error)
+                guard Self.isUnreachable(error) else { continue }
+                metrics.storeReachable(false)
+                carryOut(feed(.storeLost(message: "\(error)")))
             }
         }
     }
@@ -198,58 +219,41 @@ package final class IndexReloader: Service, Sendable {
     /// How often a store file's change version is read: two seconds at most (a local read of one row).
     static let fileStorePollSeconds = 2.0
 
-    /// A version announced by `NOTIFY` or seen by the poll: newer than the index's, it asks for a rebuild.
-    private func announced(_ version: Int64) {
-        let due = state.withLock { s -> Bool in
-            s.knownVersion = max(s.knownVersion ?? 0, version)
-            return version > (s.indexVersion ?? 0)
-        }
-        if due { scheduleReload() }
-    }
-
     /// Brings the serving index up to the store: by the changes since its version when there are few enough
     /// (`LocationIndex.applying`), else by a full build; the old index serves until the new one is installed.
-    private func reload() async throws {
+    private func reload() async throws -> Loaded {
         let engine = engine
         let clock = clock
-        let wanted = state.withLock { $0.knownVersion }
-        let since = state.withLock { $0.trackedVersion }
+        let (wanted, since) = machine.withLock { ($0.state.knownVersion, $0.state.trackedVersion) }
         let current = engine.index
-        do {
-            // The store is given back before the index goes live, and a SQLite connection waiting for its next use
-            // keeps no map of the file (`ReusableStore.suspend`): the file's mapped pages leave the resident set
-            // before /readyz says ready, so what is resident then is the index's.
-            let loaded = try await access.withReader(long: true) { store -> Loaded in
-                // A standby may lag the primary that announced the version: wait (bounded) until it has replayed it.
-                var version = try await store.changeVersion()
-                if let wanted, let seen = version, seen < wanted {
-                    for _ in 0..<100 where (version ?? wanted) < wanted {
-                        try await Task.sleep(for: .milliseconds(50))
-                        version = try await store.changeVersion()
-                    }
+        // The store is given back before the index goes live, and a SQLite connection waiting for its next use
+        // keeps no map of the file (`ReusableStore.suspend`): the file's mapped pages leave the resident set
+        // before /readyz says ready, so what is resident then is the index's.
+        return try await access.withReader(long: true) { store -> Loaded in
+            // A standby may lag the primary that announced the version: wait (bounded) until it has replayed it.
+            var version = try await store.changeVersion()
+            if let wanted, let seen = version, seen < wanted {
+                for _ in 0..<100 where (version ?? wanted) < wanted {
+                    try await clock.sleep(for: .milliseconds(50))
+                    version = try await store.changeVersion()
                 }
-                if let current, let since {
-                    let limit = Self.changeLimit(current.count)
-                    let reading = clock.uptime()
-                    if let changes = try await store.changes(since: since, limit: limit) {
-                        let read = clock.uptime() - reading
-                        if let updated = current.applying(changes, limit: limit) {
-                            return Loaded(
-                                index: updated, networks: Self.counted(changes.networks, by: updated), version: version, tracked: changes.version,
-                                changes: changes.count, readSeconds: read.inSeconds)
-                        }
-                    }
-                }
-                // Read before the locations: a change committed during the read is read again by the next update.
-                let tracked = try await store.trackedVersion()
-                let index = try await engine.buildIndex(from: store)
-                return Loaded(index: index, networks: try await store.networks(), version: version, tracked: tracked, changes: nil)
             }
-            install(loaded)
-        } catch {
-            metrics.indexLoadFailed()
-            markUnreachable(error)
-            throw error
+            if let current, let since {
+                let limit = Self.changeLimit(current.count)
+                let reading = clock.uptime()
+                if let changes = try await store.changes(since: since, limit: limit) {
+                    let read = clock.uptime() - reading
+                    if let updated = current.applying(changes, limit: limit) {
+                        return Loaded(
+                            index: updated, networks: Self.counted(changes.networks, by: updated), version: version, tracked: changes.version,
+                            changes: changes.count, readSeconds: read.inSeconds)
+                    }
+                }
+            }
+            // Read before the locations: a change committed during the read is read again by the next update.
+            let tracked = try await store.trackedVersion()
+            let index = try await engine.buildIndex(from: store)
+            return Loaded(index: index, networks: try await store.networks(), version: version, tracked: tracked, changes: nil)
         }
     }
 
@@ -287,17 +291,7 @@ package final class IndexReloader: Service, Sendable {
         // Dated by this server's clock, as everything it reports: /readyz and /metrics give the index's age from it.
         var info = loaded.index.info
         info.builtAt = clock.now()
-        state.withLock { s in
-            s.indexVersion = loaded.version
-            s.trackedVersion = loaded.tracked
-            s.changesApplied = loaded.index.changesApplied
-            s.builtAt = info.builtAt
-            s.knownVersion = max(s.knownVersion ?? 0, loaded.version ?? 0)
-            s.unreachableSince = nil
-            s.lastError = nil
-        }
         metrics.indexLoaded(info, storeVersion: loaded.version ?? loaded.tracked)
-        generation.add(1, ordering: .releasing)
         var metadata: Logger.Metadata = [
             "locations": .stringConvertible(info.locationCount), "networks": .stringConvertible(info.networkCount),
             "build_seconds": .string(String(format: "%.3f", info.buildSeconds)),
@@ -316,23 +310,6 @@ package final class IndexReloader: Service, Sendable {
             loaded.index.prepareForChanges()
             logger.info("index loaded", metadata: metadata)
         }
-    }
-
-    private func markReachable() {
-        state.withLock { s in
-            s.unreachableSince = nil
-            s.lastError = nil
-        }
-        metrics.storeReachable(true)
-    }
-
-    private func markUnreachable(_ error: any Error) {
-        guard case StoreError.unreachable = error else { return }
-        state.withLock { s in
-            if s.unreachableSince == nil { s.unreachableSince = clock.now() }
-            s.lastError = "\(error)"
-        }
-        metrics.storeReachable(false)
     }
 }
 

@@ -15,6 +15,10 @@ final class ReloadWaiters: Sendable {
     }
 
     private let state = Mutex(State())
+    /// What a waiter's time limit is measured on.
+    private let clock: ServerClock
+
+    init(clock: ServerClock) { self.clock = clock }
 
     /// Waits until asks up to `ticket` are answered (true) or `timeout` has passed (false).
     func wait(for ticket: Int, timeout: Duration) async -> Bool {
@@ -35,7 +39,7 @@ final class ReloadWaiters: Sendable {
             }
             group.addTask {
                 // Cancelled when the answer came first; either way the waiter is let go (a no-op if it already was).
-                try? await Task.sleep(for: timeout)
+                try? await self.clock.sleep(for: timeout)
                 self.resume(id, with: false)
                 return false
             }

@@ -3,7 +3,8 @@ import LocationStore
 import NIOCore
 import NIOHTTPTypes
 
-/// Enforces `ConnectionLimits` on one connection and makes shutdown honest about keep-alive.
+/// Enforces `ConnectionLimits` on one connection and makes shutdown honest about keep-alive. What to do is decided by
+/// `ConnectionStateMachine`; this handler tells it what it sees and carries out its actions (timers, writes, closes).
 ///
 /// It sits after HTTP decoding, so it sees request heads, body parts and ends, and the responses going out:
 /// - a deadline for the first head (from accepting the connection), for each body (from its head), and for an idle
@@ -31,41 +32,25 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
+    typealias Phase = ConnectionStateMachine.Phase
 
-    /// What a connection was waiting for when its deadline passed; the label of the metric.
-    enum Phase: String, Sendable, CaseIterable {
-        /// `rate`: an upload arrived slower than its floor.
-        case head, body, rate, idle, shutdown
-    }
-
-    private let limits: ConnectionLimits
     private let metrics: ServerMetrics
     private let adminKeys: AdminKeyRing?
     private let peers: PeerConnections?
     private let roster: ConnectionRoster?
+    private var machine: ConnectionStateMachine
     private var context: ChannelHandlerContext?
-    /// On the roster as idle: nothing in progress, so it may be closed to make room.
-    private var isIdle = false
-    /// Bytes of an upload's body since the rate was last checked, and the check's timer.
-    private var windowBytes = 0
-    private var rateCheck: Scheduled<Void>?
-    /// The peer's key while it is counted in `peers`, and whether its first head is still to come.
+    /// The peer's key while it is counted in `peers`.
     private var counted: ClientKey?
-    private var awaitingFirstHead = true
+    /// The timers the machine asked for.
     private var deadline: Scheduled<Void>?
+    private var rateCheck: Scheduled<Void>?
     private var shutdownDeadline: Scheduled<Void>?
-    /// Requests whose head has arrived and whose response has not ended (more than one when pipelined).
-    private var unanswered = 0
-    private var readingBody = false
-    /// Every later response says `Connection: close`; after the last one the connection closes.
-    private var closing = false
-    /// The response being written began before its request's body ended: the connection closes after it.
-    private var answeredEarly = false
 
     init(
         limits: ConnectionLimits, metrics: ServerMetrics, adminKeys: AdminKeyRing?, peers: PeerConnections? = nil, roster: ConnectionRoster? = nil
     ) {
-        self.limits = limits
+        machine = ConnectionStateMachine(limits: limits)
         self.metrics = metrics
         self.adminKeys = adminKeys
         self.peers = peers
@@ -89,173 +74,115 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         }
         // The HTTP/1 rules need the request's version, which only the parts before Hummingbird's codec carry.
         try? HTTP1ConformanceHandler.insert(into: context.pipeline.syncOperations)
-        if context.channel.isActive { arm(.head, after: limits.headTimeout, context: context) }
+        handle(.added(active: context.channel.isActive), context: context)
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if deadline == nil { arm(.head, after: limits.headTimeout, context: context) }
+        handle(.becameActive, context: context)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        if let counted { peers?.closed(counted, awaitingHead: awaitingFirstHead) }
+        if let counted { peers?.closed(counted, awaitingHead: machine.awaitingFirstHead) }
         counted = nil
         roster?.closed(ObjectIdentifier(self))
-        isIdle = false
         self.context = nil
-        disarm()
-        rateCheck?.cancel()
-        rateCheck = nil
-        shutdownDeadline?.cancel()
-        shutdownDeadline = nil
+        for timer in [deadline, rateCheck, shutdownDeadline] { timer?.cancel() }
+        (deadline, rateCheck, shutdownDeadline) = (nil, nil, nil)
         metrics.connectionClosed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if awaitingFirstHead {
-                awaitingFirstHead = false
-                if let counted { peers?.headArrived(counted) }
-            }
-            unanswered += 1
-            readingBody = true
-            markBusy()
             let isUpload =
                 head.method == .post && (head.path ?? "").hasPrefix(RouteTable.createImport.path)
                 && BearerToken.token(in: head.headerFields[.authorization]).flatMap { adminKeys?.principal(forToken: $0) }.map { $0.role >= .import }
                     == true
-            arm(.body, after: limits.bodyTimeout(isUpload: isUpload), context: context)
-            if isUpload, limits.uploadMinBytesPerSecond > 0 { armRateCheck(context: context) }
-        case .body(let chunk):
-            windowBytes += chunk.readableBytes
-        case .end:
-            readingBody = false
-            disarm()
-            rateCheck?.cancel()
-            rateCheck = nil
+            handle(.head(isUpload: isUpload), context: context)
+        case .body(let chunk): handle(.bodyChunk(bytes: chunk.readableBytes), context: context)
+        case .end: handle(.requestEnded, context: context)
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        // An interim response (100 Continue) asks for the body; it is not an answer.
-        case .head(var head) where closing || (readingBody && head.status.code >= 200):
-            answeredEarly = readingBody
-            head.headerFields[.connection] = "close"
+        case .head(var head):
+            if machine.handle(.responseHead(final: head.status.code >= 200)).contains(.sayClose) {
+                head.headerFields[.connection] = "close"
+            }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where answeredEarly:
-            disarm()
-            context.writeAndFlush(data, promise: promise)
-            context.close(promise: nil)
         case .end:
-            unanswered = max(0, unanswered - 1)
-            guard unanswered == 0, !readingBody else {
-                context.write(data, promise: promise)
-                return
-            }
-            if closing {
-                context.writeAndFlush(data, promise: promise)
-                context.close(promise: nil)
-            } else {
-                context.write(data, promise: promise)
-                arm(.idle, after: limits.idleTimeout, context: context)
-                markIdle(context: context)
-            }
+            handle(.responseEnded, context: context, end: (data, promise))
         default:
             context.write(data, promise: promise)
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent, !closing {
-            closing = true
-            let loop = context.eventLoop.assumeIsolated()
-            shutdownDeadline = loop.scheduleTask(in: TimeAmount(limits.shutdownTimeout)) { [self] in
-                metrics.connectionTimedOut(.shutdown)
-                context.close(promise: nil)
-            }
-        }
+        if event is ChannelShouldQuiesceEvent { handle(.quiesce, context: context) }
         context.fireUserInboundEventTriggered(event)
     }
 
-    // MARK: Deadlines
+    // MARK: Carrying out
 
-    private func arm(_ phase: Phase, after timeout: Duration, context: ChannelHandlerContext) {
-        disarm()
-        let loop = context.eventLoop.assumeIsolated()
-        deadline = loop.scheduleTask(in: TimeAmount(timeout)) { [self] in
-            deadline = nil
-            expire(phase, context: context)
-        }
-    }
-
-    private func disarm() {
-        deadline?.cancel()
-        deadline = nil
-    }
-
-    private func expire(_ phase: Phase, context: ChannelHandlerContext) {
-        metrics.connectionTimedOut(phase)
-        switch phase {
-        case .head:
-            answerTimeout(context: context)
-        case .body, .rate:
-            // The route is reading (or about to read) the body: fail that read, so that the route's own error path
-            // answers 408 and frees what it holds (an upload's staged file). The close after the answer is ours.
-            closing = true
-            readingBody = false
-            rateCheck?.cancel()
-            rateCheck = nil
-            context.fireErrorCaught(ClientTimeout(phase: phase))
-            // A route that never reads its body must not keep the connection either.
-            arm(.shutdown, after: .seconds(2), context: context)
-        case .idle, .shutdown:
-            context.close(promise: nil)
-        }
-    }
-
-    /// Every `uploadRateWindow` while an upload's body arrives: fewer bytes than the floor in the window cut it.
-    private func armRateCheck(context: ChannelHandlerContext) {
-        windowBytes = 0
-        let window = limits.uploadRateWindow
-        let floor = Int(Double(limits.uploadMinBytesPerSecond) * window.inSeconds)
-        rateCheck = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(window)) { [self] in
-            rateCheck = nil
-            guard readingBody else { return }
-            if windowBytes < floor {
-                disarm()
-                expire(.rate, context: context)
-            } else {
-                armRateCheck(context: context)
+    /// Gives `event` to the machine and carries out its actions; `end` is the response end being written, if any.
+    private func handle(
+        _ event: ConnectionStateMachine.Event, context: ChannelHandlerContext, end: (NIOAny, EventLoopPromise<Void>?)? = nil
+    ) {
+        for action in machine.handle(event) {
+            switch action {
+            case .arm(let phase, let timeout):
+                deadline?.cancel()
+                deadline = schedule(.deadlinePassed(phase), in: timeout, context: context)
+            case .disarm:
+                deadline?.cancel()
+                deadline = nil
+            case .checkRate(let window):
+                rateCheck?.cancel()
+                rateCheck = schedule(.rateCheckDue, in: window, context: context)
+            case .stopRateCheck:
+                rateCheck?.cancel()
+                rateCheck = nil
+            case .armShutdown(let timeout):
+                shutdownDeadline = schedule(.shutdownDeadlinePassed, in: timeout, context: context)
+            case .firstHeadArrived: if let counted { peers?.headArrived(counted) }
+            case .markIdle: markIdle(context: context)
+            case .markBusy: roster?.becameBusy(ObjectIdentifier(self))
+            case .countTimeout(let phase): metrics.connectionTimedOut(phase)
+            case .countEviction: metrics.connectionEvicted()
+            case .answerTimeout: answerTimeout(context: context)
+            case .failBody(let phase): context.fireErrorCaught(ClientTimeout(phase: phase))
+            case .sayClose: break
+            case .writeEnd: if let end { context.write(end.0, promise: end.1) }
+            case .flushAndClose:
+                if let end { context.writeAndFlush(end.0, promise: end.1) }
+                context.close(promise: nil)
+            case .close: context.close(promise: nil)
             }
         }
     }
 
-    // MARK: The roster
+    /// A timer on the connection's loop that gives `event` to the machine when it fires.
+    private func schedule(_ event: ConnectionStateMachine.Event, in timeout: Duration, context: ChannelHandlerContext) -> Scheduled<Void> {
+        context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [self] in
+            handle(event, context: context)
+        }
+    }
 
-    /// Nothing is in progress: the roster may close this connection to make room for a new one.
+    /// On the roster: it may close this connection to make room for a new one, on this connection's loop, unless a
+    /// request began meanwhile.
     private func markIdle(context: ChannelHandlerContext) {
-        guard let roster, !isIdle, !closing else { return }
-        isIdle = true
+        guard let roster else { return }
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
-        roster.becameIdle(ObjectIdentifier(self)) { loop.execute { handler.value.evictIfIdle() } }
-    }
-
-    private func markBusy() {
-        guard isIdle else { return }
-        isIdle = false
-        roster?.becameBusy(ObjectIdentifier(self))
-    }
-
-    /// Run on this connection's loop when the roster chose it: closed unless a request began meanwhile.
-    private func evictIfIdle() {
-        guard isIdle, let context else { return }
-        isIdle = false
-        metrics.connectionEvicted()
-        context.close(promise: nil)
+        roster.becameIdle(ObjectIdentifier(self)) {
+            loop.execute {
+                guard let context = handler.value.context else { return }
+                handler.value.handle(.evictionAsked, context: context)
+            }
+        }
     }
 
     /// 408 with the API's error shape, then close. Only used before a request head, when no route owns the connection.

@@ -29,7 +29,7 @@ final class TokenBucketLimiter: Sendable {
 
     init(
         requestsPerSecond: Double, burst: Double, shardCount: Int = 16, maxBucketsPerShard: Int = 4096,
-        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+        clock: @escaping @Sendable () -> UInt64
     ) {
         precondition(requestsPerSecond > 0 && burst >= 1)
         rate = requestsPerSecond

@@ -16,7 +16,8 @@ struct ServerClockWaitTests {
         let store = try TestStore()
         defer { store.remove() }
         let clock = ManualClock(at: ServerClockTests.future, waits: .manual)
-        try await withServer(store: store, clock: clock.server, configure: { $0.adminToken = nil }) { client, _ in
+        let noBootstrapToken: (inout ServerConfiguration) -> Void = { $0.adminToken = nil }
+        try await withServer(store: store, clock: clock.server, configure: noBootstrapToken) { client, _ in
             let (key, token) = AdminKeySecret.mint(name: "first", role: .import, at: clock.date)
             try SQLiteLocationStore(path: store.path).insertAdminKey(key)
             let bearer: HTTPFields = [.authorization: "Bearer \(token)"]

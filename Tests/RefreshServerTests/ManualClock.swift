@@ -94,7 +94,7 @@ final class ManualClock: Sendable {
 
     /// Waits (in real time, briefly) until `condition` holds: what a test does between moving the clock and looking,
     /// as the task the clock woke runs on another thread.
-    func until(_ what: String = "", timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    func until(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
         let end = ContinuousClock.now + timeout
         while !condition() {
             if ContinuousClock.now > end { return false }

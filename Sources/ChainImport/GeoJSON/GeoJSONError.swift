@@ -9,7 +9,7 @@ package enum GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible {
     /// GeoJSON is UTF-8 (RFC 7946, section 11); another encoding was forced.
     case notUTF8(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notGeoJSON(let line, let found):
             "line \(line): '\(found >= 0x20 && found < 0x7F ? String(UnicodeScalar(found)) : "byte \(found)")' where a GeoJSON "

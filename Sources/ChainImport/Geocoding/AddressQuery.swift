@@ -29,7 +29,7 @@ package struct AddressQuery: Sendable, Hashable {
     }
 
     /// Whether there is enough to ask for: a street, or at least a city or postcode (which only ever answers an area).
-    public var isEmpty: Bool { street == nil && city == nil && postalCode == nil }
+    package var isEmpty: Bool { street == nil && city == nil && postalCode == nil }
 
     /// The cache key: every part folded (case and width; diacritics kept, since they tell streets apart) and spaced
     /// alike, so that two spellings of one address that the service would answer alike share one entry.

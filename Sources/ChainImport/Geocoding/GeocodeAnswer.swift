@@ -3,8 +3,8 @@ import Geo
 
 /// The first place of a Nominatim `format=jsonv2` answer, read defensively: the body comes from another service.
 package struct GeocodeAnswer: Sendable, Hashable {
-    public var lat: Double
-    public var lon: Double
+    package var lat: Double
+    package var lon: Double
     package var displayName: String?
     /// Nominatim's address rank: 30 a house or shop, 26–27 a street, 16 a city, 4 a country.
     package var placeRank: Int?
@@ -25,7 +25,7 @@ package struct GeocodeAnswer: Sendable, Hashable {
         case notAnArray
         case badCoordinates(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notJSON: "the answer is not JSON"
             case .notAnArray: "the answer is JSON but not a jsonv2 result list"
@@ -35,7 +35,7 @@ package struct GeocodeAnswer: Sendable, Hashable {
     }
 
     /// Reads the first result of a search answer; nil when the list is empty (nothing found).
-    public static func first(in body: Data) throws(Malformed) -> GeocodeAnswer? {
+    package static func first(in body: Data) throws(Malformed) -> GeocodeAnswer? {
         guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { throw .notJSON }
         guard let list = json as? [Any] else { throw .notAnArray }
         guard let place = list.first else { return nil }

@@ -132,7 +132,7 @@ package struct GeocodingPlan: Sendable, Codable, Equatable {
     /// Requests sent, retries included (0 in a dry run, which stops at the estimate).
     package var requestsSent: Int
     /// Addresses the service could not answer.
-    public var failed: Int
+    package var failed: Int
     package var dryRun: Bool
 
     package init(_ outcome: GeocodePass.Outcome, options: ImportOptions) {
@@ -146,7 +146,7 @@ package struct GeocodingPlan: Sendable, Codable, Equatable {
     }
 
     /// A time as people say it: seconds, minutes or hours.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.up))
         if s < 120 { return "\(s) s" }
         if s < 7200 { return "\(s / 60) min" }

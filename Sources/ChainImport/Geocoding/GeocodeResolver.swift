@@ -24,7 +24,7 @@ package enum GeocodeOutcome: Sendable, Equatable {
         }
     }
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .placed(let a): "geocoded (rank \(a.placeRank.map(String.init) ?? "?")): \(a.displayName ?? "")"
         case .notFound: "the geocoder knows no place for this address"
@@ -41,7 +41,7 @@ package enum GeocodeOutcome: Sendable, Equatable {
 /// Every answer is committed to the cache as it arrives (outside any import transaction), so an interrupted run
 /// keeps what it fetched and a re-run asks nothing again. Belongs to one task, like the store.
 package final class GeocodeResolver {
-    public let store: any GeocodeCache
+    package let store: any GeocodeCache
     package let client: NominatimClient
     /// The cache's `source`: the service's URL without credentials.
     package let source: String
@@ -49,13 +49,13 @@ package final class GeocodeResolver {
     package struct Counts: Sendable, Equatable, Codable {
         package var asked = 0
         package var fromCache = 0
-        public var placed = 0
+        package var placed = 0
         package var notFound = 0
         package var ambiguous = 0
         package var wrongCountry = 0
-        public var failed = 0
+        package var failed = 0
     }
-    public private(set) var counts = Counts()
+    package private(set) var counts = Counts()
 
     package init(store: any GeocodeCache, settings: GeocoderSettings) {
         self.store = store

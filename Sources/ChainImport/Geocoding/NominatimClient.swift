@@ -71,7 +71,7 @@ package actor NominatimClient {
     private var nextStart = ContinuousClock.now
     private var failuresInARow = 0
     /// Requests sent, tries included.
-    public private(set) var requestsSent = 0
+    package private(set) var requestsSent = 0
 
     package init(settings: GeocoderSettings) {
         self.settings = settings
@@ -85,7 +85,7 @@ package actor NominatimClient {
     /// Whether the service has failed `failuresBeforeGivingUp` addresses in a row.
     package var gaveUp: Bool { failuresInARow >= settings.failuresBeforeGivingUp }
 
-    public func search(_ query: AddressQuery) async -> GeocodeReply {
+    package func search(_ query: AddressQuery) async -> GeocodeReply {
         if gaveUp {
             return .failed("not asked: \(settings.displayURL) failed \(failuresInARow) addresses in a row")
         }

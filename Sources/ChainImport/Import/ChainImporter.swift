@@ -18,10 +18,10 @@ import LocationStore
 /// ```
 /// An importer belongs to one task, like the store it writes to.
 package final class ChainImporter {
-    public let store: any BulkImporting
-    public let options: ImportOptions
+    package let store: any BulkImporting
+    package let options: ImportOptions
     /// Called from the importing task every `options.progressInterval` seconds.
-    public var progress: ((ImportProgress) -> Void)?
+    package var progress: ((ImportProgress) -> Void)?
     /// Called once with things to know before long work starts (the geocoding estimate).
     package var notice: ((String) -> Void)?
     /// Called inside the transaction once every row is written, before it commits: what throws here rolls the import
@@ -51,7 +51,7 @@ package final class ChainImporter {
 
     /// Imports `inputs` in one transaction and returns what happened. Throws `ImportError` (or a
     /// store error) after rolling everything back; a failure is also recorded in the import log.
-    public func run(_ inputs: [ImportInput]) async throws -> ImportReport {
+    package func run(_ inputs: [ImportInput]) async throws -> ImportReport {
         try await ImportRun.perform(
             inputs, options: options, store: store, progress: progress, notice: notice, logFailureElsewhere: logFailureElsewhere
         ) { geocoded, attempt in

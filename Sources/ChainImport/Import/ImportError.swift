@@ -10,7 +10,7 @@ package enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `--require-geocode`: the service could not answer for some addresses, so nothing was imported.
     case geocodingFailed(failed: Int, of: Int, service: String, example: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
         case .csv(let file, let error): "\(file): \(error)"

@@ -9,8 +9,8 @@ import Darwin
 /// One CSV to import: a name for the log, its size if known (for percent and ETA), and its bytes
 /// as a stream of chunks — a file on disk, or an HTTP request body passed through unbuffered.
 package struct ImportInput: Sendable {
-    public var name: String
-    public var size: Int64?
+    package var name: String
+    package var size: Int64?
     package var chunks: any AsyncSequence<[UInt8], any Error> & Sendable
 
     package init(name: String, size: Int64?, chunks: some AsyncSequence<[UInt8], any Error> & Sendable) {
@@ -20,7 +20,7 @@ package struct ImportInput: Sendable {
     }
 
     /// A file read in `chunkSize` pieces; fails now if the file cannot be opened.
-    public static func file(_ path: String, chunkSize: Int = 1 << 20) throws -> ImportInput {
+    package static func file(_ path: String, chunkSize: Int = 1 << 20) throws -> ImportInput {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw ImportError.unreadableFile(path: path, reason: "no such file")
@@ -38,16 +38,16 @@ package struct ImportInput: Sendable {
     }
 
     /// An in-memory text, for tests and small uploads.
-    public static func bytes(_ bytes: [UInt8], name: String = "input.csv", chunkSize: Int = 1 << 16) -> ImportInput {
+    package static func bytes(_ bytes: [UInt8], name: String = "input.csv", chunkSize: Int = 1 << 16) -> ImportInput {
         ImportInput(name: name, size: Int64(bytes.count), chunks: ByteChunks(bytes: bytes, chunkSize: max(1, chunkSize)))
     }
 }
 
 /// A file's bytes as chunks read with `read(2)`; the file is opened on first use and closed at the end.
 package struct FileChunks: AsyncSequence, Sendable {
-    public typealias Element = [UInt8]
+    package typealias Element = [UInt8]
     package typealias Failure = any Error
-    public let path: String
+    package let path: String
     package let chunkSize: Int
     /// The bytes read (nil: the whole file).
     package let range: Range<Int64>?
@@ -76,7 +76,7 @@ package struct FileChunks: AsyncSequence, Sendable {
 
         deinit { if fd >= 0 { close(fd) } }
 
-        public func next() async throws -> [UInt8]? {
+        package func next() async throws -> [UInt8]? {
             if done { return nil }
             if fd < 0 {
                 fd = open(path, O_RDONLY)
@@ -107,7 +107,7 @@ package struct FileChunks: AsyncSequence, Sendable {
 
 /// An array's bytes in fixed-size chunks (tests use small chunks to cut records anywhere).
 package struct ByteChunks: AsyncSequence, Sendable {
-    public typealias Element = [UInt8]
+    package typealias Element = [UInt8]
     package typealias Failure = any Error
     let bytes: [UInt8]
     let chunkSize: Int
@@ -119,7 +119,7 @@ package struct ByteChunks: AsyncSequence, Sendable {
         let chunkSize: Int
         var offset = 0
 
-        public mutating func next() async throws -> [UInt8]? {
+        package mutating func next() async throws -> [UInt8]? {
             guard offset < bytes.count else { return nil }
             let end = Swift.min(bytes.count, offset + chunkSize)
             defer { offset = end }

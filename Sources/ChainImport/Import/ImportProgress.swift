@@ -4,9 +4,9 @@ package struct ImportProgress: Sendable, Equatable {
     package var fileIndex: Int
     package var fileCount: Int
     /// Data rows read so far, over all files.
-    public var rows: Int
+    package var rows: Int
     /// Bytes read so far, over all files.
-    public var bytes: Int64
+    package var bytes: Int64
     /// Total bytes of all files, when every size is known.
     package var totalBytes: Int64?
     package var elapsedSeconds: Double
@@ -14,7 +14,7 @@ package struct ImportProgress: Sendable, Equatable {
     /// takes a while for large files; nil while rows are being read.
     package var stage: String?
     /// What `rows` counts: data rows, or addresses while geocoding (then `bytes` and `totalBytes` count addresses too).
-    public var unit = "rows"
+    package var unit = "rows"
 
     package init(fileName: String, fileIndex: Int, fileCount: Int, rows: Int, bytes: Int64, totalBytes: Int64?, elapsedSeconds: Double) {
         self.fileName = fileName

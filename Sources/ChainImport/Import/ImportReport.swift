@@ -11,7 +11,7 @@ package struct ImportReport: Sendable, Codable, Equatable {
     /// Networks whose unlisted locations were removed (`--replace-network`).
     package var replacedNetworks: [String]
     package var networksCreated: [String]
-    public var seconds: Double
+    package var seconds: Double
     package var rowsPerSecond: Double
     /// The geocoding before the import: the estimate, requests sent and failures (nil when it did not geocode).
     package var geocodingPlan: GeocodingPlan?
@@ -65,18 +65,18 @@ package struct FileReport: Sendable, Codable, Equatable {
     package var fileName: String
     package var fileSize: Int64
     package var sha256: String
-    public var encoding: String
+    package var encoding: String
     /// The file's bytes were not all in one encoding (some fields UTF-8, others not).
     package var mixedEncoding: Bool
     package var hadByteOrderMark: Bool
     /// Empty for GeoJSON.
-    public var delimiter: String
+    package var delimiter: String
     /// `csv`, `geojson` (a FeatureCollection) or `geojsonseq` (a sequence of features), told from the file's bytes.
-    public var format = "csv"
+    package var format = "csv"
     /// Role → header name(s) used (for GeoJSON: the properties each role reads).
-    public var columns: [String: String]
-    public var headers: [String]
-    public var counts: ImportCounts
+    package var columns: [String: String]
+    package var headers: [String]
+    package var counts: ImportCounts
     package var rejectedByReason: [String: Int]
     package var warningsByReason: [String: Int]
     /// The first issues (see `ImportOptions.reportIssueLimit`); the import log has all of them.
@@ -84,7 +84,7 @@ package struct FileReport: Sendable, Codable, Equatable {
     package var issuesTruncated: Bool
     /// Accepted rows per network.
     package var rowsByNetwork: [String: Int]
-    public var seconds: Double
+    package var seconds: Double
     /// What geocoding did for this file's rows (nil when the import did not geocode).
     package var geocoding: GeocodeSummary?
     /// Set when a large share of the rows have coordinates too coarse for a geofence.

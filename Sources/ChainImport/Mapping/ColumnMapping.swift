@@ -4,9 +4,9 @@ import LocationStore
 /// Which column (or columns) of a file holds each role, found from the header.
 package struct ColumnMapping: Sendable, Equatable {
     /// The header as found (surrounding spaces trimmed).
-    public let headers: [String]
+    package let headers: [String]
     /// Column indexes per role; several indexes are joined with `-` (composite ids).
-    public let columns: [FieldRole: [Int]]
+    package let columns: [FieldRole: [Int]]
     /// Opening hours in columns per day group (Target's), when the file has no `opening_hours` column and the mapping
     /// file does not name one.
     let weeklyHours: WeeklyHoursColumns?

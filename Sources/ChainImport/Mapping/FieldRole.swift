@@ -18,7 +18,7 @@ package enum FieldRole: String, Sendable, Codable, CaseIterable, Comparable {
     /// OpenStreetMap `opening_hours` (`Mo-Fr 08:00-20:00; Sa 09:00-18:00`), kept as written.
     case openingHours = "opening_hours"
 
-    public static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
+    package static func < (a: FieldRole, b: FieldRole) -> Bool { a.ordinal < b.ordinal }
 
     /// The role's place in `allCases`: an array index, for per-row lookups that a dictionary would hash.
     var ordinal: Int {

@@ -10,7 +10,7 @@ package enum MappingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `byNumber` when they share the name a mapping gave, so only a column number can tell them apart.
     case ambiguousColumns(role: String, columns: [String], byNumber: Bool)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCoordinateColumns(let headers):
             "no usable latitude/longitude columns; headers found: \(Self.list(headers)). "

@@ -14,11 +14,11 @@ import OnCueContract
 /// joined with `-` (composite ids). `null` or `""` switches a guessed role off. `network_patterns` recognises chains
 /// by how their stores are named (`NetworkPatterns`).
 package struct MappingFile: Sendable, Codable, Equatable {
-    public var columns: [String: ColumnSpec]
-    public var delimiter: String?
-    public var encoding: String?
+    package var columns: [String: ColumnSpec]
+    package var delimiter: String?
+    package var encoding: String?
     /// One network for every row (same as `--network`).
-    public var network: String?
+    package var network: String?
     package var networkPatterns: NetworkPatterns?
 
     package init(
@@ -62,7 +62,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.singleValueContainer()
             switch self {
             case .none: try c.encodeNil()
@@ -72,7 +72,7 @@ package struct MappingFile: Sendable, Codable, Equatable {
         }
     }
 
-    public static func load(path: String) throws -> MappingFile {
+    package static func load(path: String) throws -> MappingFile {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw MappingError.unreadableMappingFile(path: path, reason: error.localizedDescription)

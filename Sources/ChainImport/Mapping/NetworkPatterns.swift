@@ -23,7 +23,7 @@ package struct NetworkPatterns: Sendable, Codable, Equatable {
         /// A regular expression (ICU syntax, as NSRegularExpression reads it: `\s`, `\b`, `[’']`, `(?:…)`), matched
         /// at the value's start.
         package var pattern: String
-        public var network: String
+        package var network: String
 
         package init(pattern: String, network: String) {
             self.pattern = pattern
@@ -37,7 +37,7 @@ package struct NetworkPatterns: Sendable, Codable, Equatable {
 
     /// The columns or properties whose values the rules are tried on, in turn; nil means the network column.
     package var match: [String]?
-    public var rules: [Rule]
+    package var rules: [Rule]
     package var unmatched: Unmatched?
 
     package init(match: [String]? = nil, rules: [Rule], unmatched: Unmatched? = nil) {

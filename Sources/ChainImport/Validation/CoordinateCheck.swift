@@ -7,7 +7,7 @@ package enum CoordinateVerdict: Sendable, Equatable {
     case accepted(Coordinate, warning: (ReasonCode, String)?)
     case rejected(ReasonCode, String)
 
-    public static func == (a: CoordinateVerdict, b: CoordinateVerdict) -> Bool {
+    package static func == (a: CoordinateVerdict, b: CoordinateVerdict) -> Bool {
         switch (a, b) {
         case let (.accepted(c1, w1), .accepted(c2, w2)): c1 == c2 && w1?.0 == w2?.0
         case let (.rejected(r1, _), .rejected(r2, _)): r1 == r2
@@ -23,7 +23,7 @@ package struct CoordinateCheck: Sendable {
     /// Grace around a state's bounding box before a point counts as outside it (≈ 28 km).
     package var regionMarginDegrees = 0.25
     /// Correct sign-flipped and swapped coordinates (with a warning) instead of rejecting the row.
-    public var fixCoordinates = false
+    package var fixCoordinates = false
     /// A decimal comma (`40,7`) is accepted when the file's delimiter is not a comma.
     package var allowDecimalComma = false
 

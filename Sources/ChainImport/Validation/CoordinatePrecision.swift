@@ -96,7 +96,7 @@ package struct CoarseCoordinates: Sendable, Hashable {
     /// How far the written point may be from the store.
     package var errorMeters: Double
 
-    public var message: String {
+    package var message: String {
         "coordinates written to \(decimals) decimal\(decimals == 1 ? "" : "s") (±\(Int(errorMeters.rounded())) m): too coarse for a geofence"
     }
 }

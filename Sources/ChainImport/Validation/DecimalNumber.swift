@@ -3,7 +3,7 @@
 /// (`0x1p4` is 16.0), `inf`, `nan` and `infinity`, which no export means as a coordinate.
 package enum DecimalNumber {
     /// The value of `text`, or nil when it is not a plain decimal number. `decimalComma` reads `40,7` as 40.7.
-    public static func parse(_ text: some StringProtocol, decimalComma: Bool = false) -> Double? {
+    package static func parse(_ text: some StringProtocol, decimalComma: Bool = false) -> Double? {
         var bytes = Array(text.utf8)
         guard bytes.count <= 64 else { return nil }  // no coordinate needs more; keeps a runaway value cheap
         if decimalComma {

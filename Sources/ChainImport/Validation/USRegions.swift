@@ -5,14 +5,14 @@ import Foundation
 /// still be outside the state, but a point far outside the box is certainly wrong.
 package struct USRegion: Sendable, Equatable {
     package let code: String
-    public let name: String
+    package let name: String
     /// (minLat, maxLat, minLon, maxLon); Alaska needs two (the Aleutians cross the antimeridian).
     package let boxes: [(Double, Double, Double, Double)]
 
-    public static func == (a: USRegion, b: USRegion) -> Bool { a.code == b.code }
+    package static func == (a: USRegion, b: USRegion) -> Bool { a.code == b.code }
 
     /// True when the point lies in one of the boxes grown by `margin` degrees on every side.
-    public func contains(latitude: Double, longitude: Double, margin: Double) -> Bool {
+    package func contains(latitude: Double, longitude: Double, margin: Double) -> Bool {
         boxes.contains { b in
             latitude >= b.0 - margin && latitude <= b.1 + margin && longitude >= b.2 - margin && longitude <= b.3 + margin
         }
@@ -29,7 +29,7 @@ package struct USRegion: Sendable, Equatable {
 }
 
 package enum USRegions {
-    public static let all: [USRegion] = [
+    package static let all: [USRegion] = [
         r("AL", "Alabama", 30.14, 35.01, -88.47, -84.89), r("AK", "Alaska", 51.21, 71.44, -179.99, -129.98),
         r("AZ", "Arizona", 31.33, 37.00, -114.82, -109.04), r("AR", "Arkansas", 33.00, 36.50, -94.62, -89.64),
         r("CA", "California", 32.53, 42.01, -124.48, -114.13), r("CO", "Colorado", 36.99, 41.00, -109.06, -102.04),
@@ -80,7 +80,7 @@ package enum USRegions {
     }()
 
     /// The region a state column value names: a USPS code (`TX`) or a name (`Texas`, `texas`).
-    public static func region(_ value: String) -> USRegion? {
+    package static func region(_ value: String) -> USRegion? {
         if let index = codeIndex(value) { return byCode[index] }
         let key = ColumnMapping.normalise(value)
         return key.isEmpty ? nil : byKey[key]

@@ -5,11 +5,11 @@ import LocationStore
 /// One fix as the phone's OS sees it: the trace position plus noise from its source, with the recorded position kept
 /// for the app's own GPS fix and for event distances.
 package struct PhoneFix: Sendable, Hashable {
-    public var time: Double
-    public var latitude: Double
-    public var longitude: Double
+    package var time: Double
+    package var latitude: Double
+    package var longitude: Double
     /// The reported horizontal accuracy (metres).
-    public var accuracy: Double
+    package var accuracy: Double
     /// Index into the scenario's fix sources.
     package var source: UInt8
     /// The trace's own position and accuracy (0 when the trace has none).
@@ -17,7 +17,7 @@ package struct PhoneFix: Sendable, Hashable {
     package var trueLongitude: Double
     package var traceAccuracy: Double
     /// Index of the trace segment the fix belongs to.
-    public var segment: Int32
+    package var segment: Int32
     var unit: UnitVector
     var trueUnit: UnitVector
     /// A position the phone had while the logger was silent (`GapFill`): the true position is where the person

@@ -209,11 +209,11 @@ package struct CardNotification: Sendable, Hashable, Codable {
         }
     }
 
-    public var time: Double
-    public var networkId: String
+    package var time: Double
+    package var networkId: String
     package var locationIds: [String]
-    public var card: String
+    package var card: String
     package var trigger: Trigger
     /// Recorded distance to the region's centre at the time (metres, for the event log).
-    public var distance: Double
+    package var distance: Double
 }

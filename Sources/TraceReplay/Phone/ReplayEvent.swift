@@ -23,14 +23,14 @@ package struct ReplayEvent: Sendable, Hashable, Codable {
         case passThrough = "pass_through"
     }
 
-    public var time: Double
+    package var time: Double
     package var kind: Kind
     /// Location or region id ("" when none).
-    public var location: String
-    public var network: String
-    public var card: String
+    package var location: String
+    package var network: String
+    package var card: String
     /// Recorded distance from the trace to the location's centre, metres (-1 when not applicable).
-    public var distance: Double
+    package var distance: Double
     /// Free text: wake reason, failure reason, region count.
     package var detail: String
 
@@ -62,13 +62,13 @@ package struct MonitoredInterval: Sendable, Hashable, Codable {
 
     package var regionId: String
     package var locationIds: [String]
-    public var networkId: String
-    public var lat: Double
-    public var lon: Double
-    public var radiusMeters: Double
+    package var networkId: String
+    package var lat: Double
+    package var lon: Double
+    package var radiusMeters: Double
     package var role: Role
-    public var start: Double
-    public var end: Double
+    package var start: Double
+    package var end: Double
 
     package var isRefreshRegion: Bool { role == .refresh }
 }

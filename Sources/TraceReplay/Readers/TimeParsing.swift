@@ -80,7 +80,7 @@ package enum TraceTime {
     }
 
     /// `2008-10-23T02:53:04Z` (whole seconds; fractions are kept when present).
-    public static func format(_ t: Double) -> String {
+    package static func format(_ t: Double) -> String {
         // Beyond ±3 million years a time is not a date (and not an Int of seconds): say what it is.
         guard t.isFinite, abs(t) < 1e14 else { return "\(t) s" }
         let whole = t.rounded(.down)

@@ -4,20 +4,20 @@ import OnCueClient
 /// `summary.json`: every trace's cleaning report and metrics per strategy beside both oracles, and batch totals.
 package struct ReplaySummary: Sendable, Codable {
     package struct TraceEntry: Sendable, Codable {
-        public var trace: String
-        public var report: TraceReport
-        public var seed: UInt64
-        public var fixes: Int
+        package var trace: String
+        package var report: TraceReport
+        package var seed: UInt64
+        package var fixes: Int
         /// Fixes the OS delivered after dropouts.
         package var phoneFixes: Int
-        public var stores: Int
+        package var stores: Int
         package var locationVisits: Int
         package var cardMoments: Int
         package var passThroughs: Int
         package var strategies: [StrategyMetrics]
         package var oracleOS: StrategyMetrics
         package var idealOS: StrategyMetrics
-        public var oracle: StrategyMetrics
+        package var oracle: StrategyMetrics
 
         enum CodingKeys: String, CodingKey {
             case trace, report, seed, fixes, stores, strategies, oracle
@@ -32,11 +32,11 @@ package struct ReplaySummary: Sendable, Codable {
 
     package var tool: String = "oncue replay"
     /// The scenario's name (its file's `name`, else the profile's).
-    public var scenario: String
-    public var profile: String
-    public var seed: UInt64
-    public var wallet: [String]
-    public var traces: [TraceEntry]
+    package var scenario: String
+    package var profile: String
+    package var seed: UInt64
+    package var wallet: [String]
+    package var traces: [TraceEntry]
     package var totals: [StrategyMetrics]
     package var oracleOSTotal: StrategyMetrics
     package var idealOSTotal: StrategyMetrics
@@ -77,7 +77,7 @@ package struct ReplaySummary: Sendable, Codable {
     }
 
     /// Sorted keys, fixed float formatting by JSONEncoder: the same inputs give the same bytes.
-    public func json() throws -> String {
+    package func json() throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try e.encode(self), as: UTF8.self) + "\n"

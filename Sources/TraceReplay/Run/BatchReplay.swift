@@ -2,8 +2,8 @@ import Foundation
 
 /// A trace file read and cleaned, with its noiseless path when the scenario names one.
 package struct LoadedTrace: Sendable {
-    public var path: String
-    public var trace: Trace
+    package var path: String
+    package var trace: Trace
     package var truth: Trace?
     /// What the terminal must say about the file although it was taken (`TraceAdmission.warnings`).
     package var warnings: [String] = []
@@ -14,12 +14,12 @@ package struct LoadedTrace: Sendable {
 package enum BatchReplay {
     /// A file that could not be read: reported, not fatal for the batch.
     package struct Failure: Error, Sendable, Codable, Hashable {
-        public var path: String
-        public var error: String
+        package var path: String
+        package var error: String
     }
 
     /// Reads and cleans every file (and its true path), in parallel; a file `admission` refuses is a failure.
-    public static func load(
+    package static func load(
         paths: [String], names: [String], scenario: Scenario, admission: TraceAdmission = .init(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
     ) async -> (traces: [LoadedTrace], failures: [Failure]) {
@@ -54,7 +54,7 @@ package enum BatchReplay {
     }
 
     /// Replays loaded traces under `strategies` plus both oracles.
-    public static func run(
+    package static func run(
         _ traces: [LoadedTrace], strategies: [Strategy], context: ReplayContext,
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -65,7 +65,7 @@ package enum BatchReplay {
     }
 
     /// Reads and replays files (what `oncue replay` does without a sweep).
-    public static func run(
+    package static func run(
         paths: [String], names: [String], strategies: [Strategy], context: ReplayContext, admission: TraceAdmission = .init(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: (@Sendable (Int, Int) -> Void)? = nil

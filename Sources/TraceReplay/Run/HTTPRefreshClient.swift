@@ -14,8 +14,8 @@ package struct HTTPRefreshClient: RegionRefreshing {
     package final class FailureTally: Sendable {
         private let state = Mutex<(count: Int, first: String?)>((0, nil))
 
-        public var count: Int { state.withLock { $0.count } }
-        public var first: String? { state.withLock { $0.first } }
+        package var count: Int { state.withLock { $0.count } }
+        package var first: String? { state.withLock { $0.first } }
 
         func record(_ message: String) {
             state.withLock {
@@ -34,7 +34,7 @@ package struct HTTPRefreshClient: RegionRefreshing {
         client = RefreshClient(baseURL: baseURL, timeoutSeconds: timeoutSeconds, retry: .never, accessToken: accessToken)
     }
 
-    public func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
+    package func refresh(_ request: RegionRefreshRequest, now: Date) async throws -> RegionRefreshResponse {
         do {
             return try await client.refresh(request, now: now)
         } catch {

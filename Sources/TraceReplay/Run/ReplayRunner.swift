@@ -25,7 +25,7 @@ public struct ReplayContext: Sendable {
 
 /// One strategy's run on one trace, with the detail the reports need.
 package struct StrategyRun: Sendable {
-    public var strategy: Strategy
+    package var strategy: Strategy
     package var metrics: StrategyMetrics
     package var events: [ReplayEvent]
     package var intervals: [MonitoredInterval]
@@ -37,19 +37,19 @@ package struct StrategyRun: Sendable {
 
 /// One trace replayed under every strategy plus both oracles.
 package struct TraceRun: Sendable {
-    public var trace: Trace
+    package var trace: Trace
     /// The path ground truth and the ideal oracle follow: the trace itself, or its noiseless path.
     package var truth: Trace
-    public var seed: UInt64
+    package var seed: UInt64
     package var phoneFixes: Int
-    public var stores: [CandidateStore]
+    package var stores: [CandidateStore]
     package var visits: [Visit]
     package var passThroughs: [PassThrough]
     package var moments: [CardMoment]
     /// Each moment's tills, as the scoring took them (for the report's timeline).
     package var tills: [[Till]] = []
-    public var runs: [StrategyRun]
-    public var oracle: StrategyRun
+    package var runs: [StrategyRun]
+    package var oracle: StrategyRun
     package var idealOS: StrategyRun
     package var oracleOS: StrategyRun
 

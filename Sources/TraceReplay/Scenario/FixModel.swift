@@ -2,7 +2,7 @@
 /// source's error, and some fixes are lost to dropouts.
 public struct FixModel: Codable, Sendable, Hashable {
     package struct Source: Codable, Sendable, Hashable {
-        public var name: String
+        package var name: String
         /// Relative frequency.
         package var weight: Double
         /// Reported horizontal accuracy (68 % radius) is uniform in [min, max] metres; the error follows it.

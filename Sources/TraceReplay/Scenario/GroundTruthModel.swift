@@ -3,7 +3,7 @@ package struct GroundTruthModel: Codable, Sendable, Hashable {
     /// A visit: the true path within the store's footprint plus fix accuracy for at least this long.
     package var minDwellSeconds: Double = 120
     /// The store's footprint when the location has no radius of its own.
-    public var storeRadiusMeters: Double = 100
+    package var storeRadiusMeters: Double = 100
     /// Fix accuracy assumed when the path has none.
     package var nominalAccuracyMeters: Double = 10
     /// A notification matches a card moment from this long before arrival...
@@ -33,7 +33,7 @@ extension GroundTruthModel {
     /// One category's time from arrival to the till.
     package struct CategoryPayAfter: Codable, Sendable, Hashable {
         package var category: String
-        public var seconds: Double
+        package var seconds: Double
 
         package init(category: String, seconds: Double) {
             self.category = category

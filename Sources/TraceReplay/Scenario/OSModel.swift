@@ -74,7 +74,7 @@ package struct OSModel: Codable, Sendable, Hashable {
             storeRegionsNotifyOnDwell: detection == .overlap && loiteringDelaySeconds > 0)
     }
 
-    public static let ios = OSModel(
+    package static let ios = OSModel(
         maxRegions: PlatformLimits.iOS.maxRegions, detection: .cushion, cushionMeters: 200, maxCushionFraction: 0.5, dwellSeconds: 20,
         detectionDelayMinSeconds: 2, detectionDelayMaxSeconds: 10, entryOverlap: 0.85, exitOverlap: 0.15,
         entryOverlapCoarseFix: 0.75, exitOverlapCoarseFix: 0.25, loiteringDelaySeconds: 0,

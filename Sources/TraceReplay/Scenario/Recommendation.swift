@@ -9,7 +9,7 @@ import OnCueClient
 /// `strategy` is a strategy spec; `set` holds scenario key paths with their values, applied as `--set` applies them.
 package struct Recommendation: Sendable {
     package struct Platform: Sendable {
-        public var strategy: String
+        package var strategy: String
         /// (key path, value as JSON would give it), in key order.
         package var settings: [(key: String, value: String)]
     }
@@ -18,7 +18,7 @@ package struct Recommendation: Sendable {
 
     /// Reads the file with the client library's parser (`RecommendationFile`), then checks what only the replay
     /// knows: the platforms are profiles, and the strategies are app strategies, not references.
-    public static func load(json data: Data) throws -> Recommendation {
+    package static func load(json data: Data) throws -> Recommendation {
         let file: RecommendationFile
         do { file = try RecommendationFile.load(json: data) } catch { throw ScenarioError.invalid(error.description) }
         var platforms: [String: Platform] = [:]
@@ -44,7 +44,7 @@ package struct Recommendation: Sendable {
 
     /// The scenario with the platform's settings applied, and its strategy; throws when the file has none for the
     /// scenario's profile.
-    public func apply(to scenario: Scenario) throws -> (scenario: Scenario, strategy: String) {
+    package func apply(to scenario: Scenario) throws -> (scenario: Scenario, strategy: String) {
         guard let platform = platforms[scenario.profile] else {
             throw ScenarioError.invalid(
                 "the recommendation has nothing for profile '\(scenario.profile)' (it has \(platforms.keys.sorted().joined(separator: ", ")))")
@@ -53,7 +53,7 @@ package struct Recommendation: Sendable {
     }
 
     /// `scenario` with `KEY=VALUE` settings applied one by one (scenario key paths such as `app.confirm_seconds`).
-    public static func set(_ settings: [(key: String, value: String)], on scenario: Scenario) throws -> Scenario {
+    package static func set(_ settings: [(key: String, value: String)], on scenario: Scenario) throws -> Scenario {
         var out = scenario
         for (key, value) in settings { out = try out.applying(SweepGrid.override(path: key, value: value)) }
         return out

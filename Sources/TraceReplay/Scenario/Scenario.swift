@@ -163,7 +163,7 @@ public struct Scenario: Codable, Sendable, Hashable {
 /// A scenario file that cannot be used.
 package enum ScenarioError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let m): m
         }

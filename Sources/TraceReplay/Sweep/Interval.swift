@@ -2,11 +2,11 @@ import Foundation
 
 /// The mean of per-seed values with its 95 % confidence interval (Student's t, n − 1 degrees of freedom).
 package struct Interval: Sendable, Hashable, Codable {
-    public var mean: Double
+    package var mean: Double
     package var low: Double
     package var high: Double
     /// Seeds that had a value (a seed without card moments has no recall); for intervals over people, the people.
-    public var n: Int
+    package var n: Int
 
     /// nil when no seed had a value. One value: an interval of zero width.
     package init?(_ values: [Double]) {

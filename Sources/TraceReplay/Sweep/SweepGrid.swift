@@ -6,22 +6,22 @@ import OnCueClient
 /// key path (`os.fence_check_moving_seconds`, `app.staged_slots`, `ground_truth.store_radius_meters`, …).
 package struct SweepGrid: Sendable, Hashable {
     package struct Axis: Sendable, Hashable {
-        public var name: String
-        public var values: [String]
+        package var name: String
+        package var values: [String]
     }
 
     /// One scenario the grid runs: its settings (every axis but `strategy` and `max_regions`), the scenario with
     /// them applied, the engine's radius scale, and the strategy specs replayed under it.
     package struct Variant: Sendable {
         package var settings: [(name: String, value: String)]
-        public var scenario: Scenario
+        package var scenario: Scenario
         package var radiusScale: Double
         package var strategies: [String]
     }
 
     package var axes: [Axis]
 
-    public static func parse(_ specs: [String]) throws -> SweepGrid {
+    package static func parse(_ specs: [String]) throws -> SweepGrid {
         var axes: [Axis] = []
         for spec in specs {
             guard let eq = spec.firstIndex(of: "=") else { throw ScenarioError.invalid("--sweep '\(spec)': expected NAME=v1,v2,…") }
@@ -35,7 +35,7 @@ package struct SweepGrid: Sendable, Hashable {
         return SweepGrid(axes: axes)
     }
 
-    public var isEmpty: Bool { axes.isEmpty }
+    package var isEmpty: Bool { axes.isEmpty }
 
     /// Every point of the grid over `base`, grouped into scenario variants. `strategies` is used when the grid has
     /// no `strategy` axis. Throws on a value that does not fit its key.

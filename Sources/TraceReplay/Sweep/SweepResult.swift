@@ -5,7 +5,7 @@ package struct SweepResult: Sendable, Codable {
     package struct Point: Sendable, Codable {
         /// `strategy` plus every swept setting, e.g. "staged@16 cooldown=1800".
         package var label: String
-        public var strategy: String
+        package var strategy: String
         package var settings: [String: String]
         /// Totals over all traces, one per seed (seed order as `seeds`).
         package var perSeed: [StrategyMetrics]
@@ -27,16 +27,16 @@ package struct SweepResult: Sendable, Codable {
 
     package var axes: [String: [String]]
     package var seeds: [UInt64]
-    public var traces: Int
+    package var traces: Int
     /// The people the traces come from (the clusters of `ClusterBootstrap`).
     package var people: Int = 0
-    public var hours: Double
+    package var hours: Double
     /// App strategies, then per scenario variant `oracle-os` and `oracle`.
-    public var points: [Point]
+    package var points: [Point]
     /// Settings `--recommended` and `--set` applied to every point (absent when none were).
     package var applied: [String: String]?
     /// Not written to JSON: the same inputs give the same bytes.
-    public var wallSeconds: Double = 0
+    package var wallSeconds: Double = 0
 
     enum CodingKeys: String, CodingKey { case axes, seeds, traces, people, hours, points, applied }
 
@@ -110,7 +110,7 @@ package struct SweepResult: Sendable, Codable {
         return Point(label: label, strategy: strategy, settings: settings, perSeed: perSeed, recallVsOracleOS: ratios, intervals: intervals)
     }
 
-    public func json() throws -> String {
+    package func json() throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try e.encode(self), as: UTF8.self) + "\n"

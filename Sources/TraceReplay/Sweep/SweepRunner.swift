@@ -7,7 +7,7 @@ import RegionRefresh
 /// batch totals of each seed and their intervals.
 package enum SweepRunner {
     /// `refreshers` holds one engine per radius scale the variants use.
-    public static func run(
+    package static func run(
         _ traces: [LoadedTrace], grid: SweepGrid, variants: [SweepGrid.Variant], seeds: [UInt64], wallet: Wallet,
         catalog: StoreCatalog, refreshers: [Double: any RegionRefreshing],
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,

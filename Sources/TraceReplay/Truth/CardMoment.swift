@@ -2,7 +2,7 @@
 /// back-to-back visits (gap ≤ the cool-down) to that network merged into one. One "Espresso House card available"
 /// is right for it, however many Espresso Houses stand in the building.
 package struct CardMoment: Sendable, Hashable, Codable {
-    public var networkId: String
+    package var networkId: String
     package var arrival: Double
     package var departure: Double
     /// The location visits merged into the moment, in arrival order.

@@ -5,10 +5,10 @@ import LocationStore
 /// A real store visit: the true trace stayed within the store's radius plus fix accuracy for the minimum dwell.
 package struct Visit: Sendable, Hashable, Codable {
     package var locationId: String
-    public var networkId: String
-    public var name: String
-    public var lat: Double
-    public var lon: Double
+    package var networkId: String
+    package var name: String
+    package var lat: Double
+    package var lon: Double
     package var arrival: Double
     package var departure: Double
     /// The path was seen outside the footprint after the visit; false when the recording stopped while inside, so
@@ -19,8 +19,8 @@ package struct Visit: Sendable, Hashable, Codable {
 /// The trace crossed a store's circle without staying long enough for a visit.
 package struct PassThrough: Sendable, Hashable, Codable {
     package var locationId: String
-    public var networkId: String
-    public var time: Double
+    package var networkId: String
+    package var time: Double
 }
 
 /// Finds visits and pass-throughs on the true trace (not the noisy fixes).

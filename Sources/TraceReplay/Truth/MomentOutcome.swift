@@ -35,7 +35,7 @@ package struct MomentOutcome: Sendable, Hashable, Codable {
     }
 
     package var moment: CardMoment
-    public var status: Status
+    package var status: Status
     /// Seconds from arrival to the notification that counts (negative: before arrival); nil when missed. At a moment
     /// with several tills, from the arrival of the till the notification answers (`GroundTruthModel.till(at:among:)`).
     package var delay: Double?

@@ -4,9 +4,9 @@ import LocationStore
 
 /// A card-network location with its ground-truth footprint.
 package struct CandidateStore: Sendable, Hashable {
-    public var location: Location
+    package var location: Location
     /// The store's footprint radius for ground truth (its own radius, venue radius, or the scenario default).
-    public var radiusMeters: Double
+    package var radiusMeters: Double
     var unit: UnitVector
 }
 

@@ -8,11 +8,11 @@ import OnCueClient
 /// view, since a card 40 minutes after arrival is of no use at the till. The per-location view (`location_*`)
 /// credits a notification to every location of the region that fired.
 package struct StrategyMetrics: Sendable, Hashable, Codable {
-    public var strategy: String
-    public var hours: Double = 0
+    package var strategy: String
+    package var hours: Double = 0
     package var cardMoments: Int = 0
     /// Moments whose card came in time to use it.
-    public var served: Int = 0
+    package var served: Int = 0
     /// served / card moments; nil without moments.
     package var servedRecall: Double?
     /// Cards that came within the served window of a moment of their network.
@@ -38,7 +38,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     /// Notifications within the matching window of a card moment of their network.
     package var correctNotifications: Int = 0
     /// served notifications / notifications; nil without notifications.
-    public var precision: Double?
+    package var precision: Double?
     /// correct / notifications (a card any time before leaving counts as right).
     package var precisionBeforeLeaving: Double?
     /// Correct notifications beyond the first of their moment.
@@ -61,7 +61,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     package var locationVisits: Int = 0
     package var locationCaught: Int = 0
     package var locationRecall: Double?
-    public var refreshCalls: Int = 0
+    package var refreshCalls: Int = 0
     package var refreshFailures: Int = 0
     package var refreshCallsPerHour: Double = 0
     package var regionStarts: Int = 0
@@ -170,7 +170,7 @@ package struct StrategyMetrics: Sendable, Hashable, Codable {
     }
 
     /// Sums counts over traces and recomputes the ratios (batch totals).
-    public static func total(_ parts: [StrategyMetrics], strategy: String) -> StrategyMetrics {
+    package static func total(_ parts: [StrategyMetrics], strategy: String) -> StrategyMetrics {
         var t = StrategyMetrics(strategy: strategy)
         for p in parts {
             t.hours += p.hours

@@ -86,29 +86,45 @@ package enum ServerBuilder {
         keyRoutes.register(on: admin)
         AdminLocationRoutes(access: access, bodies: bodies, reloader: reloader, importRunning: importRunning, clock: clock).register(on: admin)
 
-        let limits = configuration.connections
-        let peers = PeerConnections(limits, exempt: configuration.trustedProxies)
-        let roster = ConnectionRoster(maxConnections: limits.maxConnections)
+        let handlers = connectionHandlers(configuration, metrics, keys)
         var application = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [
-                    ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminKeys: keys, peers: peers, roster: roster)
-                ])),
+            router: router, server: .http1(configuration: .init(additionalChannelHandlers: handlers())),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "oncue",
-                availableConnectionsDelegate: .maximum(limits.maxConnections, logger: logger)),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+                availableConnectionsDelegate: .maximum(configuration.connections.maxConnections, logger: logger)),
+            onServerRunning: { channel in
+                await acceptOneAtATime(channel)
+                await onServerRunning(channel.localAddress?.port ?? 0)
+            },
             logger: logger
         )
         application.addServices(access.pool, reloader, keys, audit)  // stopped in reverse: the pool after the audit log
         return Built(
-            application: application, engine: engine, reloader: reloader, keys: keys, metrics: metrics, executors: executors, limits: limits,
+            application: application, engine: engine, reloader: reloader, keys: keys, metrics: metrics, executors: executors,
+            limits: configuration.connections,
             importGate: importRunning, audit: audit)
     }
 }
 
 extension ServerBuilder {
+    /// What makes each connection's limit handler (Hummingbird calls it once per connection); the per-address counts
+    /// and the roster of idle connections are made here once, shared by every connection.
+    static func connectionHandlers(
+        _ configuration: ServerConfiguration, _ metrics: ServerMetrics, _ keys: AdminKeyRing
+    ) -> @Sendable () -> [any RemovableChannelHandler] {
+        let limits = configuration.connections
+        let peers = PeerConnections(limits, exempt: configuration.trustedProxies)
+        let roster = ConnectionRoster(maxConnections: limits.maxConnections)
+        return { [ConnectionDeadlineHandler(limits: limits, metrics: metrics, adminKeys: keys, peers: peers, roster: roster)] }
+    }
+
+    /// Hummingbird checks `--max-connections` before each read of the listening socket, and one read accepts up to
+    /// `maxMessagesPerRead` connections (NIO's default, 4): under load, with several waiting in the backlog, a server
+    /// holding 1 of 4 accepted four more. One connection per read keeps the limit exact.
+    static func acceptOneAtATime(_ listener: any Channel) async {
+        try? await listener.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+    }
+
     /// The group of the API's routes: with --client-jwt the token is checked first, so that the rate limit counts by
     /// the token's subject.
     static func apiGroup(

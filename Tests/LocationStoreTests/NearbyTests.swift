@@ -7,12 +7,12 @@ import Testing
 
 /// `nearby` against a brute-force scan, and against SpatiaLite's own SQL on the same file.
 @Suite(.cpuHeavy) struct NearbyTests {
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<2)
     func matchesBruteForce(part: Int) throws {
         let store = try SQLiteLocationStore(path: bulkStorePath, readOnly: true)
         var rng = SeededRandom(seed: 500 + UInt64(part))
         var tiesSeen = 0
-        for q in 0..<250 {
+        for q in 0..<TestScale.cases(120) {
             let query = randomQuery(&rng)
             let got = try store.nearby(query)
             let expected = bruteForceNearby(query, in: bulkLocations)
@@ -27,7 +27,7 @@ import Testing
     func spatiaLiteSQLAgrees(part: Int) throws {
         let store = try SQLiteLocationStore(path: bulkStorePath, readOnly: true)
         var rng = SeededRandom(seed: 900 + UInt64(part))
-        for q in 0..<250 {
+        for q in 0..<TestScale.cases(80) {
             var query = randomQuery(&rng)
             query.radiusMeters = min(query.radiusMeters, 50_000)
             let ours = try store.nearby(query)

@@ -25,10 +25,10 @@ struct AccuracyGuaranteeTests {
         }
     }
 
-    @Test("100,000 random requests, accuracies 0 to 50 km: every guarantee holds for every true position")
+    @Test("30,000 random requests (times ONCUE_TEST_SCALE), accuracies 0 to 50 km: every guarantee holds for every true position")
     func everyGuaranteeHolds() throws {
         var rng = SeededRandom(seed: 2_029)
-        let cases = Int(ProcessInfo.processInfo.environment["ONCUE_PROPERTY_CASES"] ?? "") ?? 100_000
+        let cases = TestScale.cases(30_000)
         let layouts = 25
         var guaranteed = 0
         var refusedForAccuracy = 0

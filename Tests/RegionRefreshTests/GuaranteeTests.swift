@@ -19,7 +19,7 @@ import Testing
         for i in 0..<index.count { slot[index.id(i)] = i }
         var guaranteed = 0
         var moves = 0
-        for _ in 0..<400 {
+        for _ in 0..<TestScale.cases(150) {
             var p = randomParameters(&rng, fixture: fixture)
             if p.cardNetworks.isEmpty { p.cardNetworks = ["mcdonald-s", "chipotle", "costco"] }
             p.maxRegions = [5, 10, 20][Int.random(in: 0..<3, using: &rng)]

@@ -23,7 +23,7 @@ import Testing
             }
             incremental = next
             let fresh = world.build()
-            let difference = world.firstDifference(incremental, fresh, queries: 40)
+            let difference = world.firstDifference(incremental, fresh, queries: TestScale.cases(20))
             #expect(difference == nil, "round \(round): \(difference ?? "")")
             if difference != nil { return }
         }

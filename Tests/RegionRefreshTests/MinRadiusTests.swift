@@ -16,7 +16,7 @@ struct MinRadiusTests {
     @Test("random floors: every region is at least the floor, unmerged regions of a network never overlap, the guarantee holds for floored radii")
     func floorHoldsEverywhere() throws {
         var rng = SeededRandom(seed: 4_441)
-        let cases = (Int(ProcessInfo.processInfo.environment["ONCUE_PROPERTY_CASES"] ?? "") ?? 100_000) / 5
+        let cases = TestScale.cases(8_000)
         let layouts = 20
         var floorsThatMattered = 0
         var guaranteed = 0

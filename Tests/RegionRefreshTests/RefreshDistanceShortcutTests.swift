@@ -25,7 +25,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_763_807_400)
         var shortcuts = 0
         var shortcutsWithHours = 0
-        for q in 0..<3_000 {
+        for q in 0..<TestScale.cases(1_200) {
             var p = randomParameters(&rng, fixture: fixture)
             // Real chains are sparse: few regions asked for make full collections, where the shortcut may apply.
             if q % 2 == 0 { p.maxRegions = [1, 2, 3, 5][q / 2 % 4] }

@@ -77,7 +77,7 @@ struct RequestParsingTests {
         var rng = SeededRandom(seed: 20_251_122)
         let alphabet = Array(#"{}[]":,.-+eE0123456789 tfnul\"#.utf8)
         var fastTaken = 0
-        for n in 0..<50_000 {
+        for n in 0..<TestScale.cases(15_000) {
             var bytes = Array(Self.typical[n % Self.typical.count].utf8)
             for _ in 0..<(1 + Int(rng.next() % 3)) where !bytes.isEmpty {
                 let at = Int(rng.next() % UInt64(bytes.count))

@@ -116,15 +116,15 @@ func checkAgainstOracle(_ fixture: OracleFixture, seed: UInt64, queries: Int) {
 }
 
 @Suite(.cpuHeavy) struct SelectionOracleTests {
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<2)
     func syntheticHundredThousand(part: Int) {
-        checkAgainstOracle(syntheticFixture, seed: 1_000 + UInt64(part), queries: 250)
+        checkAgainstOracle(syntheticFixture, seed: 1_000 + UInt64(part), queries: TestScale.cases(120))
     }
 
-    @Test(.needsSharedDatasets, arguments: 0..<4)
+    @Test(.needsSharedDatasets, arguments: 0..<2)
     func realChains(part: Int) throws {
         let fixture = try realFixture.get()
         #expect(fixture.locations.count > 14_000)
-        checkAgainstOracle(fixture, seed: 2_000 + UInt64(part), queries: 250)
+        checkAgainstOracle(fixture, seed: 2_000 + UInt64(part), queries: TestScale.cases(150))
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// permission changes — and checks every action the machine returns against what must never happen.
 @Suite(.cpuHeavy) struct ClientStateMachinePropertyTests {
     typealias W = MachineWorld
-    static let sequences = 10_000
+    static let sequences = TestScale.cases(4_000)
     static let specs = [
         "document", "fixed", "guaranteed", "bubble", "staged", "guaranteed+clamp", "guaranteed+clamp+gps", "guaranteed+clamp+gps+motion",
         "staged+gps", "bubble+gps@8", "staged@6",

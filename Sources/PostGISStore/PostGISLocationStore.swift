@@ -84,7 +84,18 @@ public final class PostGISLocationStore: LocationStore {
         } catch {
             throw StoreError.unreachable("\(url): \(error)")
         }
-        return PostGISLocationStore(url: url, connection: connection, logger: logger)
+        let store = PostGISLocationStore(url: url, connection: connection, logger: logger)
+        // OnCue's statements are lookups, batched writes and one streaming read per index build, none long enough to
+        // repay LLVM's compile. PostgreSQL compiles any plan whose estimated cost passes `jit_above_cost`, and an
+        // import's near-existing probe over a thousand networks (a range of ids each) is estimated high and runs in
+        // milliseconds: it spent 14 s in JIT optimisation and emission on a re-import of the fast-food chains.
+        do {
+            try await store.query("SET jit = off")
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
     }
 
     /// The bulk writes of an import, on this store's connection (see `PostGISBulkWriter`).

@@ -8,30 +8,15 @@
 # (or ONCUE_SHARED_DATASETS pointing at it), and are skipped with the reason where it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Real services the integration tests talk to on loopback; ONCUE_SERVICES=required makes a missing one a failure.
-# They start in the background while the tests build (their Debian packages first, so that two installs never wait on
-# each other's lock); each start is bounded in time, so a service that cannot start is a clear failure, not a hang.
-# URLs go through files, not pipes: a background server that kept a pipe open would keep `$(…)` waiting.
-# One install: the build's packages and the services'.
+# Real services the integration tests talk to on loopback (scripts/lib/test-services.sh), started in the background
+# while the tests build unless the caller started them already (.ci/run does, before its build); ONCUE_SERVICES=required
+# makes a missing one a failure. One install first: the build's packages and the services'.
 bash scripts/system-deps.sh postgresql-15 postgresql-15-postgis-3 osm2pgsql curl haproxy
+# shellcheck source=lib/test-services.sh
+. scripts/lib/test-services.sh
 services="$(mktemp -d)"
 trap 'rm -rf "$services"' EXIT
-service() {  # service SCRIPT COMMAND NAME: runs scripts/SCRIPT.sh COMMAND, its output in $services/NAME
-  timeout -k 10 "${ONCUE_SERVICE_TIMEOUT:-900}" bash "scripts/$1.sh" "$2" > "$services/$3" 2> "$services/$3.log" \
-    || { echo "test.sh: scripts/$1.sh $2 failed or timed out:" >&2; tail -n 20 "$services/$3.log" >&2; return 1; }
-}
-service_pids=()
-# A Nominatim built from the Helsinki OSM extract (the geocoding tests), then the extract's path (the osmium recipe's
-# test, scripts/osm-extract.sh).
-if [ -z "${ONCUE_NOMINATIM_URL:-}" ] || [ -z "${ONCUE_OSM_EXTRACT:-}" ]; then
-  { service nominatim start nominatim && service nominatim pbf extract; } &
-  service_pids+=($!)
-fi
-# PostgreSQL 15 + PostGIS with a streaming standby (the PostGIS half of the conformance suite, the replica tests).
-if [ -z "${ONCUE_POSTGRES_URL:-}" ] || [ -z "${ONCUE_POSTGRES_STANDBY_URL:-}" ]; then
-  { service postgres start postgres && service postgres start-standby standby; } &
-  service_pids+=($!)
-fi
+services_start "$services"
 export ONCUE_SERVICES=required
 # The shared datasets (real chain directories and GPS traces, not redistributable): beside the repository, or in a
 # parent's shared/ when the clone sits deeper.
@@ -42,12 +27,7 @@ if [ -z "${ONCUE_SHARED_DATASETS:-}" ]; then
   [ -n "${ONCUE_SHARED_DATASETS:-}" ] || echo "test.sh: shared/datasets not found beside the repository; the tests that read it are skipped" >&2
 fi
 swift build --build-tests
-for pid in "${service_pids[@]}"; do wait "$pid" || { echo "test.sh: a service did not start" >&2; exit 1; }; done
-ONCUE_NOMINATIM_URL="${ONCUE_NOMINATIM_URL:-$(cat "$services/nominatim")}"
-ONCUE_OSM_EXTRACT="${ONCUE_OSM_EXTRACT:-$(cat "$services/extract")}"
-ONCUE_POSTGRES_URL="${ONCUE_POSTGRES_URL:-$(cat "$services/postgres")}"
-ONCUE_POSTGRES_STANDBY_URL="${ONCUE_POSTGRES_STANDBY_URL:-$(cat "$services/standby")}"
-export ONCUE_NOMINATIM_URL ONCUE_POSTGRES_URL ONCUE_POSTGRES_STANDBY_URL ONCUE_OSM_EXTRACT
+services_wait "$services" || { echo "test.sh: a service did not start" >&2; exit 1; }
 log="$(mktemp)"
 trap 'rm -f "$log"; rm -rf "$services"' EXIT
 set +e
@@ -73,11 +53,18 @@ if [ $# -eq 0 ]; then
   timeout -k 10 600 swift test --skip-build --filter FailoverTests >"$failover_log" 2>&1 || { extra+=("failover"); tail -n 40 "$failover_log"; }
   echo "failover suite: $(grep -E "Test run with" "$failover_log" | tail -1)"
   rm -f "$failover_log"
-  bash scripts/console-test.sh || extra+=("console")
+  # The console waits on a browser most of its time: it runs beside the client build and the fuzz replay, which
+  # compute; its lines are printed after theirs.
+  console_log="$(mktemp)"
+  bash scripts/console-test.sh >"$console_log" 2>&1 &
+  console_pid=$!
   bash scripts/check-client-build.sh || extra+=("client build")
   if [ "${ONCUE_FUZZ_REPLAY:-1}" != 0 ]; then
     timeout -k 10 900 bash scripts/fuzz.sh replay || extra+=("fuzz replay")
   fi
+  wait "$console_pid" || extra+=("console")
+  cat "$console_log"
+  rm -f "$console_log"
   [ ${#extra[@]} -eq 0 ] || { status=1; echo "test.sh: failed outside swift test: ${extra[*]}" >&2; }
 fi
 set -e

@@ -11,7 +11,7 @@
 #   bash scripts/fuzz.sh run TARGET [ARGS…]     one fuzzer by hand, e.g. `run GPXFuzzer crash-…` to replay an input
 #   bash scripts/fuzz.sh seeds                  rewrite the starting seeds (Fuzz/make_seeds.py) into Fuzz/Corpus
 #
-# Environment: FUZZ_TARGETS="A B" limits the targets; FUZZ_JOBS=2 runs that many targets at once (campaign);
+# Environment: FUZZ_TARGETS="A B" limits the targets; FUZZ_JOBS=2 runs that many targets at once (campaign), FUZZ_REPLAY_JOBS=2 (replay);
 # FUZZ_NICE (default 15) is the niceness of builds and fuzzers. Findings (crash-*, timeout-*, leak-*, oom-*) land in
 # Fuzz/.work/<target>/ with the fuzzer's log; the script exits non-zero when any target found something.
 # Works as root on a fresh Debian machine with the Swift toolchain: missing Debian packages are installed first.
@@ -70,27 +70,40 @@ build_debug() {
     echo "fuzz debug build: $((SECONDS - start)) s"
 }
 
-# Every committed input once through its fuzzer's property (libFuzzer's -runs=0 runs the corpus and stops).
+# Every committed input once through its fuzzer's property (libFuzzer's -runs=0 runs the corpus and stops), two
+# targets at a time (FUZZ_REPLAY_JOBS): each is one thread. The lines come out in the targets' order.
 replay() {
     build_debug
-    local failed=0 debug="$root/.build/debug"
+    local results jobs=${FUZZ_REPLAY_JOBS:-2} i=0 target
+    results=$(mktemp -d)
     for target in "${targets[@]}"; do
-        local dir="$work/$target" log
-        mkdir -p "$dir"
-        log="$dir/replay-$(date +%Y%m%d-%H%M%S)-$$.log"
-        local inputs=("$fuzz/Corpus/$target")
-        [ -d "$fuzz/Regressions/$target" ] && inputs+=("$fuzz/Regressions/$target")
-        # A finding's input lands beside its log, not in the directory the script was started from.
-        if "$debug/$target" $(common_flags "$target") -artifact_prefix="$dir/" -runs=0 "${inputs[@]}" > "$log" 2>&1; then
-            printf '%-20s %6s inputs replayed  ok\n' "$target" "$(grep -oE '^Done [0-9]+ runs' "$log" | awk '{print $2}')"
-        else
-            printf '%-20s FOUND: %s; log %s\n' "$target" \
-                "$(grep -m1 -oE 'FUZZ PROPERTY FAILED[^:]*|ERROR: [A-Za-z]+: [a-z-]+|deadly signal|out-of-memory' "$log" || echo 'see log')" \
-                "${log#"$root"/}"
-            failed=1
-        fi
+        replay_one "$target" > "$results/$(printf '%03d' $i)" 2>&1 &
+        i=$((i + 1))
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     done
+    wait || true
+    cat "$results"/*
+    local failed=0
+    grep -q 'FOUND: ' "$results"/* && failed=1
+    rm -rf "$results"
     return $failed
+}
+
+# One target's committed inputs once; prints its line ("ok", or what it found and where its log is).
+replay_one() {
+    local target=$1 debug="$root/.build/debug" dir="$work/$1" log
+    mkdir -p "$dir"
+    log="$dir/replay-$(date +%Y%m%d-%H%M%S)-$$-$BASHPID.log"
+    local inputs=("$fuzz/Corpus/$target")
+    [ -d "$fuzz/Regressions/$target" ] && inputs+=("$fuzz/Regressions/$target")
+    # A finding's input lands beside its log, not in the directory the script was started from.
+    if "$debug/$target" $(common_flags "$target") -artifact_prefix="$dir/" -runs=0 "${inputs[@]}" > "$log" 2>&1; then
+        printf '%-20s %6s inputs replayed  ok\n' "$target" "$(grep -oE '^Done [0-9]+ runs' "$log" | awk '{print $2}')"
+    else
+        printf '%-20s FOUND: %s; log %s\n' "$target" \
+            "$(grep -m1 -oE 'FUZZ PROPERTY FAILED[^:]*|ERROR: [A-Za-z]+: [a-z-]+|deadly signal|out-of-memory' "$log" || echo 'see log')" \
+            "${log#"$root"/}"
+    fi
 }
 
 # Runs one fuzzer with a time limit and prints its one-line summary; returns non-zero on a finding.

@@ -7,8 +7,8 @@ import Synchronization
 /// The admin credentials a server honours: the configured bootstrap token, and a snapshot of the store's unrevoked
 /// keys. The snapshot is read again every `refreshInterval`, after this server creates or revokes a key, and when an
 /// unknown token is presented (at most once a second, so guessing cannot load the store). A key created on any
-/// replica therefore works on every replica at once, and a revocation on any replica is honoured by all of them within
-/// `refreshInterval`.
+/// replica therefore works on every replica within a second, and a revocation on any replica is honoured by all of them
+/// within `refreshInterval`.
 ///
 /// Lookups are synchronous (a SHA-256 and a dictionary read), so the connection handler can ask them of a request's
 /// head before any route runs.

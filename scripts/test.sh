@@ -53,18 +53,20 @@ if [ $# -eq 0 ]; then
   timeout -k 10 600 swift test --skip-build --filter FailoverTests >"$failover_log" 2>&1 || { extra+=("failover"); tail -n 40 "$failover_log"; }
   echo "failover suite: $(grep -E "Test run with" "$failover_log" | tail -1)"
   rm -f "$failover_log"
-  # The console waits on a browser most of its time: it runs beside the client build and the fuzz replay, which
-  # compute; its lines are printed after theirs.
-  console_log="$(mktemp)"
+  # The three run side by side (the console waits on a browser most of its time; the client app and the fuzzers
+  # build in directories of their own), the console's and the client build's lines printed after the replay's.
+  console_log="$(mktemp)" client_log="$(mktemp)"
   bash scripts/console-test.sh >"$console_log" 2>&1 &
   console_pid=$!
-  bash scripts/check-client-build.sh || extra+=("client build")
+  bash scripts/check-client-build.sh >"$client_log" 2>&1 &
+  client_pid=$!
   if [ "${ONCUE_FUZZ_REPLAY:-1}" != 0 ]; then
     timeout -k 10 900 bash scripts/fuzz.sh replay || extra+=("fuzz replay")
   fi
+  wait "$client_pid" || extra+=("client build")
   wait "$console_pid" || extra+=("console")
-  cat "$console_log"
-  rm -f "$console_log"
+  cat "$client_log" "$console_log"
+  rm -f "$console_log" "$client_log"
   [ ${#extra[@]} -eq 0 ] || { status=1; echo "test.sh: failed outside swift test: ${extra[*]}" >&2; }
 fi
 set -e

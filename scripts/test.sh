@@ -26,7 +26,7 @@ if [ -z "${ONCUE_SHARED_DATASETS:-}" ]; then
   done
   [ -n "${ONCUE_SHARED_DATASETS:-}" ] || echo "test.sh: shared/datasets not found beside the repository; the tests that read it are skipped" >&2
 fi
-# ONCUE_TESTS_BUILT=1: the caller built the package and its tests in this environment's stead (.ci/run does, before
+# ONCUE_TESTS_BUILT=1: the caller has built the package and its tests already (.ci/run does, before
 # the services' variables are set). Building again here would plan again under the new environment, and SwiftPM lists
 # a package's enabled traits in no fixed order: Hummingbird's modules were compiled a second time (17 s of every CI run).
 [ "${ONCUE_TESTS_BUILT:-}" = 1 ] || swift build --build-tests

@@ -3,9 +3,10 @@
 (a `public` that gives nothing: a member is never more visible than its type). What issue 61 measured the library's
 surface by.
 
-Usage: python3 scripts/count-public.py [--list] [--narrow] [DIR]   (DIR defaults to Sources)
+Usage: python3 scripts/count-public.py [--list] [--narrow] [--check] [DIR]   (DIR defaults to Sources)
   --list     names each member of a non-public type declared public, with its type's access
   --narrow   rewrites those as their type's access (`package`, or none for an internal type)
+  --check    exits 1 when there is any (CI runs it)
 
 A reading of the text, not of the compiler's: braces, comments and string literals are followed well enough for this
 code base's layout; a type's access is taken from its declaration anywhere under DIR (an extension's members are
@@ -148,6 +149,9 @@ def main():
     if "--narrow" in sys.argv:
         narrow(wasted)
     print(f"{total} public declarations, {len(wasted)} of them members of non-public types")
+    if "--check" in sys.argv and wasted and "--narrow" not in sys.argv:
+        print("count-public: a member is never more visible than its type; `--list` names them, `--narrow` rewrites them")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -68,8 +68,8 @@ def files(root):
 
 
 def declared_access(root):
-    """Each type name's access: public when any declaration of it is public or open."""
-    access, access_of = {}, {}
+    """Each type name's access word: `public` when any declaration of it is public or open."""
+    access = {}
     for path in files(root):
         state = {"block": False, "text": False}
         for raw in open(path, encoding="utf-8"):
@@ -78,18 +78,16 @@ def declared_access(root):
             if not m or m.group(2) == "extension":
                 continue
             name = m.group(3).split(".")[-1]
-            public = bool(re.search(r"\b(public|open)\b", m.group(1)))
-            access[name] = access.get(name, False) or public
-            if not public:
-                access_of[name] = access_word(m.group(1))
-    return access, access_of
+            if access.get(name) != "public":
+                access[name] = access_word(m.group(1))
+    return access
 
 
 def access_word(modifiers):
-    for word in ("package", "fileprivate", "private"):
+    for word in ("public", "package", "fileprivate", "private"):
         if re.search(r"\b" + word + r"\b", modifiers):
             return word
-    return "internal"
+    return "public" if re.search(r"\bopen\b", modifiers) else "internal"
 
 
 def narrowest(levels):
@@ -98,7 +96,7 @@ def narrowest(levels):
 
 
 def scan(root):
-    access, access_of = declared_access(root)
+    access = declared_access(root)
     total, wasted = 0, []
     for path in files(root):
         state = {"block": False, "text": False}
@@ -110,10 +108,9 @@ def scan(root):
             m = TYPE_DECL.match(code)
             if m:
                 name = m.group(3).split(".")[-1]
-                if m.group(2) == "extension":
-                    pending = None if access.get(name, True) else access_word(access_of.get(name, "internal"))
-                else:
-                    pending = None if re.search(r"\b(public|open)\b", m.group(1)) else access_word(m.group(1))
+                # A type declared nowhere here (String, a dependency's) is public.
+                level = access.get(name, "public") if m.group(2) == "extension" else access_word(m.group(1))
+                pending = None if level == "public" else level
             if PUBLIC_DECL.match(code):
                 total += 1
                 closed = [scope for scope in stack if scope is not None]
